@@ -1,0 +1,389 @@
+//! The event context: the JSON a hook receives, with typed builders for common events.
+//!
+//! A context is the event plus a JSON object of fields in Claude Code's snake_case
+//! vocabulary (`session_id`, `cwd`, `tool_name`, `tool_input`, ...). Typed constructors
+//! cover the common events; [`EventContext::from_value`] takes any JSON object for the rest.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind};
+use crate::event::{BuiltinEvent, Event};
+
+/// One event's context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventContext {
+    event: Event,
+    fields: Map<String, Value>,
+}
+
+/// Keys the engine writes itself; a payload's own values for them are replaced.
+const ENGINE_KEYS: [&str; 2] = ["hook_event_name", "event"];
+
+impl EventContext {
+    /// An empty context for `event`.
+    pub fn new(event: impl Into<Event>) -> EventContext {
+        EventContext {
+            event: event.into(),
+            fields: Map::new(),
+        }
+    }
+
+    /// The JSON escape hatch: a context from any JSON object. `hook_event_name` and `event`
+    /// keys in the payload are dropped, since the engine writes them per dialect.
+    pub fn from_value(event: impl Into<Event>, value: Value) -> Result<EventContext, Error> {
+        match value {
+            Value::Object(mut fields) => {
+                for key in ENGINE_KEYS {
+                    fields.remove(key);
+                }
+                Ok(EventContext {
+                    event: event.into(),
+                    fields,
+                })
+            }
+            Value::Null => Ok(EventContext::new(event)),
+            other => Err(Error::new(ErrorKind::InvalidSpec {
+                message: format!(
+                    "an event payload must be a JSON object, not {}",
+                    json_kind(&other)
+                ),
+            })),
+        }
+    }
+
+    /// The event.
+    pub fn event(&self) -> &Event {
+        &self.event
+    }
+
+    /// All fields, in insertion order.
+    pub fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// One field.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+
+    /// One field, if it is a string.
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        self.fields.get(key).and_then(Value::as_str)
+    }
+
+    /// Sets a field.
+    pub fn set(&mut self, key: impl Into<String>, value: impl Into<Value>) {
+        let key = key.into();
+        if !ENGINE_KEYS.contains(&key.as_str()) {
+            self.fields.insert(key, value.into());
+        }
+    }
+
+    /// Sets a field, builder style.
+    #[must_use]
+    pub fn with(mut self, key: impl Into<String>, value: impl Into<Value>) -> EventContext {
+        self.set(key, value);
+        self
+    }
+
+    /// Sets `session_id`.
+    #[must_use]
+    pub fn session_id(self, id: impl Into<String>) -> EventContext {
+        self.with("session_id", id.into())
+    }
+
+    /// Sets `cwd`, the agent's working directory.
+    #[must_use]
+    pub fn cwd(self, dir: impl Into<String>) -> EventContext {
+        self.with("cwd", dir.into())
+    }
+
+    /// Sets `transcript_path`.
+    #[must_use]
+    pub fn transcript_path(self, path: impl Into<String>) -> EventContext {
+        self.with("transcript_path", path.into())
+    }
+
+    /// Sets `permission_mode`.
+    #[must_use]
+    pub fn permission_mode(self, mode: impl Into<String>) -> EventContext {
+        self.with("permission_mode", mode.into())
+    }
+
+    /// Sets `agent_id` and `agent_type`, as inside a subagent.
+    #[must_use]
+    pub fn agent(self, id: impl Into<String>, agent_type: impl Into<String>) -> EventContext {
+        self.with("agent_id", id.into())
+            .with("agent_type", agent_type.into())
+    }
+
+    /// Sets `timestamp` (RFC 3339); echo-agent hooks expect it.
+    #[must_use]
+    pub fn timestamp(self, ts: impl Into<String>) -> EventContext {
+        self.with("timestamp", ts.into())
+    }
+
+    /// Fabro's run identity: `run_id` and `workflow`.
+    #[must_use]
+    pub fn run(self, run_id: impl Into<String>, workflow: impl Into<String>) -> EventContext {
+        self.with("run_id", run_id.into())
+            .with("workflow", workflow.into())
+    }
+
+    /// `PreToolUse`: a tool is about to run.
+    pub fn pre_tool_use(tool_name: impl Into<String>, tool_input: Value) -> EventContext {
+        EventContext::new(BuiltinEvent::PreToolUse)
+            .with("tool_name", tool_name.into())
+            .with("tool_input", tool_input)
+    }
+
+    /// `PostToolUse`: a tool ran and answered `tool_response`.
+    pub fn post_tool_use(
+        tool_name: impl Into<String>,
+        tool_input: Value,
+        tool_response: Value,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::PostToolUse)
+            .with("tool_name", tool_name.into())
+            .with("tool_input", tool_input)
+            .with("tool_response", tool_response)
+    }
+
+    /// `PostToolUseFailure`: a tool failed with `error`.
+    pub fn post_tool_use_failure(
+        tool_name: impl Into<String>,
+        tool_input: Value,
+        error: impl Into<String>,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::PostToolUseFailure)
+            .with("tool_name", tool_name.into())
+            .with("tool_input", tool_input)
+            .with("error", error.into())
+    }
+
+    /// `PermissionRequest`: a permission dialog is about to be shown for a tool.
+    pub fn permission_request(tool_name: impl Into<String>, tool_input: Value) -> EventContext {
+        EventContext::new(BuiltinEvent::PermissionRequest)
+            .with("tool_name", tool_name.into())
+            .with("tool_input", tool_input)
+    }
+
+    /// `SessionStart` with its `source` (`startup`, `resume`, `clear`, `compact`).
+    pub fn session_start(source: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::SessionStart).with("source", source.into())
+    }
+
+    /// `SessionEnd` with its `reason`.
+    pub fn session_end(reason: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::SessionEnd).with("reason", reason.into())
+    }
+
+    /// `Stop`; `stop_hook_active` says whether the agent is already continuing because a
+    /// Stop hook blocked.
+    pub fn stop(stop_hook_active: bool) -> EventContext {
+        EventContext::new(BuiltinEvent::Stop).with("stop_hook_active", stop_hook_active)
+    }
+
+    /// `UserPromptSubmit` with the user's `prompt`.
+    pub fn user_prompt_submit(prompt: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::UserPromptSubmit).with("prompt", prompt.into())
+    }
+
+    /// `Notification` of `notification_type` with its `message`.
+    pub fn notification(
+        notification_type: impl Into<String>,
+        message: impl Into<String>,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::Notification)
+            .with("notification_type", notification_type.into())
+            .with("message", message.into())
+    }
+
+    /// `SubagentStart` for a subagent of `agent_type`.
+    pub fn subagent_start(
+        agent_id: impl Into<String>,
+        agent_type: impl Into<String>,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::SubagentStart).agent(agent_id, agent_type)
+    }
+
+    /// `SubagentStop` for a subagent of `agent_type`.
+    pub fn subagent_stop(
+        agent_id: impl Into<String>,
+        agent_type: impl Into<String>,
+        stop_hook_active: bool,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::SubagentStop)
+            .agent(agent_id, agent_type)
+            .with("stop_hook_active", stop_hook_active)
+    }
+
+    /// `TaskCreated` for task `task_id` with its `task_subject`.
+    pub fn task_created(task_id: impl Into<String>, subject: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::TaskCreated)
+            .with("task_id", task_id.into())
+            .with("task_subject", subject.into())
+    }
+
+    /// `TaskCompleted` for task `task_id` with its `task_subject`.
+    pub fn task_completed(task_id: impl Into<String>, subject: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::TaskCompleted)
+            .with("task_id", task_id.into())
+            .with("task_subject", subject.into())
+    }
+
+    /// `FileChanged` (Autohand `file-modified`): `file_path` was created, modified or
+    /// deleted (`change_type`). `file_name` is set to the path's last component.
+    pub fn file_changed(
+        file_path: impl Into<String>,
+        change_type: impl Into<String>,
+    ) -> EventContext {
+        let path = file_path.into();
+        let name = path.rsplit('/').next().unwrap_or(&path).to_owned();
+        EventContext::new(BuiltinEvent::FileChanged)
+            .with("file_path", path)
+            .with("file_name", name)
+            .with("change_type", change_type.into())
+    }
+
+    /// Fabro `run_start`.
+    pub fn run_start(run_id: impl Into<String>, workflow: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::RunStart).run(run_id, workflow)
+    }
+
+    /// Fabro `run_complete`.
+    pub fn run_complete(run_id: impl Into<String>, workflow: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::RunComplete).run(run_id, workflow)
+    }
+
+    /// Fabro `run_failed` with the `error`.
+    pub fn run_failed(
+        run_id: impl Into<String>,
+        workflow: impl Into<String>,
+        error: impl Into<String>,
+    ) -> EventContext {
+        EventContext::new(BuiltinEvent::RunFailed)
+            .run(run_id, workflow)
+            .with("error", error.into())
+    }
+
+    /// A Fabro stage event (`stage_start`, `stage_complete`, `stage_failed`,
+    /// `stage_retrying`) for node `node_id` run by `handler_type`.
+    pub fn stage(
+        event: StageEvent,
+        node_id: impl Into<String>,
+        handler_type: impl Into<String>,
+    ) -> EventContext {
+        let builtin = match event {
+            StageEvent::Start => BuiltinEvent::StageStart,
+            StageEvent::Complete => BuiltinEvent::StageComplete,
+            StageEvent::Failed => BuiltinEvent::StageFailed,
+            StageEvent::Retrying => BuiltinEvent::StageRetrying,
+        };
+        EventContext::new(builtin)
+            .with("node_id", node_id.into())
+            .with("handler_type", handler_type.into())
+    }
+
+    /// Fabro `edge_selected`: the edge from `node_id` to `edge_to` was chosen.
+    pub fn edge_selected(node_id: impl Into<String>, edge_to: impl Into<String>) -> EventContext {
+        EventContext::new(BuiltinEvent::EdgeSelected)
+            .with("node_id", node_id.into())
+            .with("edge_to", edge_to.into())
+    }
+
+    /// The tool name (`tool_name`), on tool events.
+    pub fn tool_name(&self) -> Option<&str> {
+        self.get_str("tool_name")
+    }
+
+    /// The tool input (`tool_input`), on tool events.
+    pub fn tool_input(&self) -> Option<&Value> {
+        self.get("tool_input")
+    }
+
+    /// Replaces the tool input: how a rewrite reaches the next hook of a sequential group.
+    pub fn set_tool_input(&mut self, input: Value) {
+        self.fields.insert("tool_input".to_owned(), input);
+    }
+
+    /// The working directory (`cwd`).
+    pub fn working_dir(&self) -> Option<&str> {
+        self.get_str("cwd")
+    }
+
+    /// The file path this event is about: `file_path`, else the tool input's `file_path`,
+    /// `path` or `notebook_path`.
+    pub fn file_path(&self) -> Option<&str> {
+        if let Some(p) = self.get_str("file_path") {
+            return Some(p);
+        }
+        let input = self.tool_input()?.as_object()?;
+        ["file_path", "path", "notebook_path"]
+            .iter()
+            .find_map(|k| input.get(*k)?.as_str())
+    }
+
+    /// The values the event's matcher is matched against: for each of the event's matcher
+    /// fields present in the context, its text (numbers and booleans as written in JSON).
+    pub fn matcher_subjects(&self) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
+        self.event
+            .info()
+            .matcher_fields()
+            .iter()
+            .filter_map(move |field| {
+                let text = match self.fields.get(field.as_str())? {
+                    Value::String(s) => Cow::Borrowed(s.as_str()),
+                    Value::Null => return None,
+                    other => Cow::Owned(other.to_string()),
+                };
+                Some((field.as_str(), text))
+            })
+    }
+
+    /// The JSON a hook of `dialect` receives on stdin: `hook_event_name` (the event's name
+    /// in that dialect) followed by the context fields. echo-agent hooks also get `event`.
+    pub fn to_json(&self, dialect: Dialect) -> Value {
+        let mut out = Map::with_capacity(self.fields.len() + 2);
+        let info = self.event.info();
+        out.insert(
+            "hook_event_name".to_owned(),
+            Value::String(info.name_in(dialect).to_owned()),
+        );
+        if dialect == Dialect::Echo {
+            out.insert("event".to_owned(), Value::String(info.name().to_owned()));
+        }
+        for (k, v) in &self.fields {
+            out.insert(k.clone(), v.clone());
+        }
+        Value::Object(out)
+    }
+}
+
+/// The four Fabro stage events, for [`EventContext::stage`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StageEvent {
+    /// `stage_start`.
+    Start,
+    /// `stage_complete`.
+    Complete,
+    /// `stage_failed`.
+    Failed,
+    /// `stage_retrying`.
+    Retrying,
+}
+
+/// A word for a JSON value's type, for messages.
+pub(crate) fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,62 @@
+//! The configuration dialects the engine understands.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A configuration dialect: which system's conventions a hook was written for.
+///
+/// The dialect decides event names, timeout units, environment variables and the
+/// shape of the JSON a command hook receives; the output parser accepts every dialect's
+/// answers whatever the dialect of the hook.
+#[non_exhaustive]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// This engine's own format (YAML, TOML or JSON); canonical PascalCase event names.
+    #[default]
+    Native,
+    /// Claude Code `settings.json` hooks; the de-facto wire standard.
+    Claude,
+    /// echo-agent YAML (`echo-agent.yaml`, SKILL.md frontmatter).
+    Echo,
+    /// Fabro run configuration TOML (`[[run.hooks]]`).
+    Fabro,
+    /// Autohand `config.json` hooks.
+    Autohand,
+}
+
+impl Dialect {
+    /// Every dialect, in a stable order.
+    pub const ALL: [Dialect; 5] = [
+        Dialect::Native,
+        Dialect::Claude,
+        Dialect::Echo,
+        Dialect::Fabro,
+        Dialect::Autohand,
+    ];
+
+    /// The dialect's short name, as used on the command line (`--to fabro`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Native => "native",
+            Dialect::Claude => "claude",
+            Dialect::Echo => "echo",
+            Dialect::Fabro => "fabro",
+            Dialect::Autohand => "autohand",
+        }
+    }
+
+    /// Parses a short name as printed by [`Dialect::as_str`].
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        Dialect::ALL.into_iter().find(|d| d.as_str() == name)
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

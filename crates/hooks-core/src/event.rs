@@ -1,0 +1,575 @@
+//! The event catalog: every lifecycle event the engine knows, with its aliases in each
+//! dialect, what its matcher is matched against, whether it can block and which outcome
+//! fields it honours.
+//!
+//! Built-in events cover echo-agent, Fabro, Autohand and Claude Code. Hosts add their own
+//! through [`EventCatalog::register`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, LazyLock};
+
+use crate::dialect::Dialect;
+use crate::error::{Error, ErrorKind};
+
+/// The outcome fields an event honours. A field a hook returns that its event does not
+/// honour is reported as ignored by the aggregation, never silently applied.
+///
+/// `continue`, `stopReason`, `systemMessage` and messages are honoured by every event and
+/// so have no flag.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Fields(u16);
+
+impl Fields {
+    /// No optional field.
+    pub const NONE: Fields = Fields(0);
+    /// The event can be blocked (exit code 2, `decision: "block"`, fail-closed failures).
+    pub const BLOCK: Fields = Fields(1 << 0);
+    /// Permission decisions (`allow`, `ask`, `defer`, `deny`) are honoured.
+    pub const PERMISSION: Fields = Fields(1 << 1);
+    /// `updated_input` (a rewritten tool input) is honoured.
+    pub const UPDATED_INPUT: Fields = Fields(1 << 2);
+    /// `additional_context` (text for the model) is honoured.
+    pub const CONTEXT: Fields = Fields(1 << 3);
+    /// The `retry` flag (Claude's PermissionDenied) is honoured.
+    pub const RETRY: Fields = Fields(1 << 4);
+    /// Fabro's `skip` decision is honoured.
+    pub const SKIP: Fields = Fields(1 << 5);
+    /// Fabro's `override` decision (choose another edge) is honoured.
+    pub const OVERRIDE: Fields = Fields(1 << 6);
+
+    /// The union of two sets.
+    pub const fn union(self, other: Fields) -> Fields {
+        Fields(self.0 | other.0)
+    }
+
+    /// Whether every field of `other` is in `self`.
+    pub const fn contains(self, other: Fields) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The names of the fields in this set, for display.
+    pub fn names(self) -> Vec<&'static str> {
+        const NAMES: [(Fields, &str); 7] = [
+            (Fields::BLOCK, "block"),
+            (Fields::PERMISSION, "permission"),
+            (Fields::UPDATED_INPUT, "updated_input"),
+            (Fields::CONTEXT, "additional_context"),
+            (Fields::RETRY, "retry"),
+            (Fields::SKIP, "skip"),
+            (Fields::OVERRIDE, "override"),
+        ];
+        NAMES
+            .iter()
+            .filter(|(f, _)| self.contains(*f))
+            .map(|(_, n)| *n)
+            .collect()
+    }
+}
+
+impl std::ops::BitOr for Fields {
+    type Output = Fields;
+    fn bitor(self, rhs: Fields) -> Fields {
+        self.union(rhs)
+    }
+}
+
+/// Another name for an event, as one dialect spells it (`pre-tool` in Autohand).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The dialect that uses this name.
+    pub dialect: Dialect,
+    /// The name itself.
+    pub name: String,
+}
+
+/// What the catalog knows of one event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventInfo {
+    name: String,
+    aliases: Vec<Alias>,
+    matcher_fields: Vec<String>,
+    honours: Fields,
+    description: String,
+}
+
+impl EventInfo {
+    /// Describes a new (custom) event with a canonical name; it honours nothing optional,
+    /// cannot block and has no matcher target until told otherwise.
+    pub fn new(name: impl Into<String>) -> EventInfo {
+        EventInfo {
+            name: name.into(),
+            aliases: Vec::new(),
+            matcher_fields: Vec::new(),
+            honours: Fields::NONE,
+            description: String::new(),
+        }
+    }
+
+    /// Adds an alias used by `dialect`.
+    pub fn alias(mut self, dialect: Dialect, name: impl Into<String>) -> EventInfo {
+        self.aliases.push(Alias {
+            dialect,
+            name: name.into(),
+        });
+        self
+    }
+
+    /// Adds a context field the matcher is matched against. With several fields a matcher
+    /// matches when it matches any of them; with none, matchers are ignored for this event.
+    pub fn matcher_field(mut self, field: impl Into<String>) -> EventInfo {
+        self.matcher_fields.push(field.into());
+        self
+    }
+
+    /// Sets the outcome fields this event honours.
+    pub fn honours(mut self, fields: Fields) -> EventInfo {
+        self.honours = fields;
+        self
+    }
+
+    /// Sets a one-line description.
+    pub fn description(mut self, text: impl Into<String>) -> EventInfo {
+        self.description = text.into();
+        self
+    }
+
+    /// The canonical (PascalCase for built-ins) name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Every alias of this event.
+    pub fn aliases(&self) -> &[Alias] {
+        &self.aliases
+    }
+
+    /// The name this event has in `dialect`: its alias there, or the canonical name.
+    pub fn name_in(&self, dialect: Dialect) -> &str {
+        self.aliases
+            .iter()
+            .find(|a| a.dialect == dialect)
+            .map_or(&self.name, |a| &a.name)
+    }
+
+    /// The context fields the matcher is matched against (empty: matchers are ignored).
+    pub fn matcher_fields(&self) -> &[String] {
+        &self.matcher_fields
+    }
+
+    /// The optional outcome fields this event honours.
+    pub fn honoured(&self) -> Fields {
+        self.honours
+    }
+
+    /// Whether hooks can block this event.
+    pub fn can_block(&self) -> bool {
+        self.honours.contains(Fields::BLOCK)
+    }
+
+    /// A one-line description.
+    pub fn describe(&self) -> &str {
+        &self.description
+    }
+}
+
+macro_rules! builtin_events {
+    ($(
+        $(#[doc = $doc:literal])+
+        $variant:ident {
+            honours: [$($h:ident),*],
+            matcher: [$($m:literal),*],
+            aliases: [$($d:ident $a:literal),*] $(,)?
+        }
+    )*) => {
+        /// The built-in events, one per lifecycle point of echo-agent, Fabro, Autohand and
+        /// Claude Code. Dialect names are aliases of these (see [`EventInfo::aliases`]).
+        #[non_exhaustive]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum BuiltinEvent {
+            $($(#[doc = $doc])+ $variant,)*
+        }
+
+        impl BuiltinEvent {
+            /// Every built-in event, in catalog order.
+            pub const ALL: &'static [BuiltinEvent] = &[$(BuiltinEvent::$variant,)*];
+        }
+
+        fn builtin_table() -> Vec<EventInfo> {
+            vec![$(
+                EventInfo::new(stringify!($variant))
+                    .description(concat!($($doc),+).trim())
+                    .honours(Fields::NONE $(| Fields::$h)*)
+                    $(.matcher_field($m))*
+                    $(.alias(Dialect::$d, $a))*,
+            )*]
+        }
+    };
+}
+
+builtin_events! {
+    /// Before a tool runs: allow, deny, ask, rewrite its input.
+    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool"] }
+    /// After a tool succeeded.
+    PostToolUse { honours: [CONTEXT], matcher: ["tool_name"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
+    /// After a tool failed.
+    PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"], aliases: [Fabro "post_tool_use_failure"] }
+    /// After a batch of parallel tool calls.
+    PostToolBatch { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
+    /// A permission dialog is about to be shown.
+    PermissionRequest { honours: [BLOCK, PERMISSION, UPDATED_INPUT], matcher: ["tool_name", "tool"], aliases: [Autohand "permission-request"] }
+    /// A permission was denied; hooks may ask for a retry.
+    PermissionDenied { honours: [RETRY], matcher: ["tool_name"], aliases: [] }
+    /// A session begins or resumes.
+    SessionStart { honours: [CONTEXT], matcher: ["source", "session_type"], aliases: [Autohand "session-start"] }
+    /// A session ends.
+    SessionEnd { honours: [], matcher: ["reason", "session_end_reason"], aliases: [Autohand "session-end"] }
+    /// One-time setup of a repository or session.
+    Setup { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
+    /// The user submitted a prompt (Autohand: before the instruction goes to the model).
+    UserPromptSubmit { honours: [BLOCK, CONTEXT], matcher: [], aliases: [Autohand "pre-prompt"] }
+    /// The agent finished responding; blocking keeps it going.
+    Stop { honours: [BLOCK], matcher: [], aliases: [Autohand "stop"] }
+    /// The agent hit an unrecoverable error.
+    StopFailure { honours: [], matcher: ["error_type"], aliases: [] }
+    /// The agent needs the user's attention.
+    Notification { honours: [], matcher: ["notification_type"], aliases: [Autohand "notification"] }
+    /// Before the context is compacted.
+    PreCompact { honours: [BLOCK, CONTEXT], matcher: ["trigger"], aliases: [] }
+    /// After the context was compacted.
+    PostCompact { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
+    /// A configuration file changed.
+    ConfigChange { honours: [BLOCK], matcher: ["source", "config_source"], aliases: [] }
+    /// Skills or instruction files were loaded.
+    InstructionsLoaded { honours: [], matcher: ["load_reason"], aliases: [] }
+    /// A file was created, modified or deleted.
+    FileChanged { honours: [], matcher: ["file_name", "file_path"], aliases: [Autohand "file-modified"] }
+    /// The working directory changed.
+    CwdChanged { honours: [], matcher: [], aliases: [] }
+    /// A worktree is about to be created.
+    WorktreeCreate { honours: [BLOCK], matcher: [], aliases: [] }
+    /// A worktree was removed.
+    WorktreeRemove { honours: [], matcher: [], aliases: [] }
+    /// An MCP server asks the user for input.
+    Elicitation { honours: [BLOCK, PERMISSION], matcher: ["mcp_server_name"], aliases: [] }
+    /// The user answered an MCP elicitation.
+    ElicitationResult { honours: [BLOCK], matcher: ["mcp_server_name"], aliases: [] }
+    /// An error occurred in the session.
+    SessionError { honours: [], matcher: ["error_code"], aliases: [Autohand "session-error"] }
+    /// Before memory extraction on `/clear` or `/new`.
+    PreClear { honours: [], matcher: [], aliases: [Autohand "pre-clear"] }
+    /// The permission mode changed.
+    ModeChange { honours: [], matcher: ["permission_mode"], aliases: [Autohand "mode-change"] }
+    /// Before a subagent is dispatched.
+    SubagentStart { honours: [CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [] }
+    /// A subagent finished; blocking keeps it going.
+    SubagentStop { honours: [BLOCK], matcher: ["agent_type", "subagent_type"], aliases: [Autohand "subagent-stop"] }
+    /// A task was created or scheduled; blocking rolls it back.
+    TaskCreated { honours: [BLOCK], matcher: ["task_id"], aliases: [] }
+    /// A task was completed; blocking keeps it from completing.
+    TaskCompleted { honours: [BLOCK], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"], aliases: [Autohand "task-completed"] }
+    /// A teammate is about to go idle; blocking keeps it working.
+    TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"], aliases: [Autohand "teammate-idle"] }
+    /// A team was created.
+    TeamCreated { honours: [], matcher: ["team_name"], aliases: [Autohand "team-created"] }
+    /// A teammate process started.
+    TeammateSpawned { honours: [], matcher: ["team_name", "teammate_name", "teammate_agent_name"], aliases: [Autohand "teammate-spawned"] }
+    /// A task was assigned to a teammate.
+    TaskAssigned { honours: [], matcher: ["team_task_id", "team_task_owner"], aliases: [Autohand "task-assigned"] }
+    /// Team cleanup completed.
+    TeamShutdown { honours: [], matcher: ["team_name"], aliases: [Autohand "team-shutdown"] }
+    /// Auto-mode started.
+    AutomodeStart { honours: [], matcher: ["automode_prompt"], aliases: [Autohand "automode:start"] }
+    /// One auto-mode iteration.
+    AutomodeIteration { honours: [], matcher: ["automode_iteration", "automode_prompt"], aliases: [Autohand "automode:iteration"] }
+    /// Auto-mode created a checkpoint.
+    AutomodeCheckpoint { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:checkpoint"] }
+    /// Auto-mode paused.
+    AutomodePause { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:pause"] }
+    /// Auto-mode resumed.
+    AutomodeResume { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:resume"] }
+    /// Auto-mode was cancelled.
+    AutomodeCancel { honours: [], matcher: ["automode_cancel_reason"], aliases: [Autohand "automode:cancel"] }
+    /// Auto-mode completed.
+    AutomodeComplete { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:complete"] }
+    /// Auto-mode hit an error.
+    AutomodeError { honours: [], matcher: ["error"], aliases: [Autohand "automode:error"] }
+    /// A code review began.
+    ReviewStart { honours: [], matcher: ["review_path", "review_scope", "review_instructions"], aliases: [Autohand "review:start"] }
+    /// A code review session ended.
+    ReviewEnd { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:end"] }
+    /// A code review paused.
+    ReviewPaused { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:paused"] }
+    /// A code review failed.
+    ReviewFailed { honours: [], matcher: ["review_path", "review_scope", "review_error"], aliases: [Autohand "review:failed"] }
+    /// A code review completed.
+    ReviewCompleted { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:completed"] }
+    /// The context was compacted (Autohand's context lifecycle).
+    ContextCompact { honours: [], matcher: [], aliases: [Autohand "context:compact"] }
+    /// A context overflow was detected.
+    ContextOverflow { honours: [], matcher: [], aliases: [Autohand "context:overflow"] }
+    /// Context usage crossed the warning threshold.
+    ContextWarning { honours: [], matcher: [], aliases: [Autohand "context:warning"] }
+    /// Context usage crossed the critical threshold.
+    ContextCritical { honours: [], matcher: [], aliases: [Autohand "context:critical"] }
+    /// Before a learn operation.
+    PreLearn { honours: [], matcher: [], aliases: [Autohand "pre-learn"] }
+    /// After a learn operation.
+    PostLearn { honours: [], matcher: [], aliases: [Autohand "post-learn"] }
+    /// A goal objective was written.
+    GoalWritten { honours: [], matcher: ["goal_source"], aliases: [Autohand "goal-written:completed"] }
+    /// A workflow run starts.
+    RunStart { honours: [BLOCK], matcher: ["workflow"], aliases: [Fabro "run_start"] }
+    /// A workflow run completed.
+    RunComplete { honours: [], matcher: ["workflow"], aliases: [Fabro "run_complete"] }
+    /// A workflow run failed.
+    RunFailed { honours: [], matcher: ["workflow"], aliases: [Fabro "run_failed"] }
+    /// A workflow stage starts; hooks may block or skip it.
+    StageStart { honours: [BLOCK, SKIP], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_start"] }
+    /// A workflow stage completed.
+    StageComplete { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_complete"] }
+    /// A workflow stage failed.
+    StageFailed { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_failed"] }
+    /// A workflow stage is about to be retried.
+    StageRetrying { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_retrying"] }
+    /// The workflow selected an edge; hooks may block or override it.
+    EdgeSelected { honours: [BLOCK, OVERRIDE], matcher: ["edge_to", "edge_label", "node_id"], aliases: [Fabro "edge_selected"] }
+    /// Parallel branches start.
+    ParallelStart { honours: [], matcher: ["node_id"], aliases: [Fabro "parallel_start"] }
+    /// Parallel branches completed.
+    ParallelComplete { honours: [], matcher: ["node_id"], aliases: [Fabro "parallel_complete"] }
+    /// The run's sandbox is ready.
+    SandboxReady { honours: [BLOCK], matcher: [], aliases: [Fabro "sandbox_ready"] }
+    /// The run's sandbox is being cleaned up.
+    SandboxCleanup { honours: [], matcher: [], aliases: [Fabro "sandbox_cleanup"] }
+    /// A checkpoint was saved.
+    CheckpointSaved { honours: [], matcher: ["node_id"], aliases: [Fabro "checkpoint_saved"] }
+}
+
+static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
+    let mut table = builtin_table();
+    // Autohand's `post-response` is a second alias of `stop`.
+    table[BuiltinEvent::Stop as usize] = table[BuiltinEvent::Stop as usize]
+        .clone()
+        .alias(Dialect::Autohand, "post-response");
+    table
+});
+
+impl BuiltinEvent {
+    /// What the catalog knows of this event.
+    pub fn info(self) -> &'static EventInfo {
+        &BUILTIN_INFOS[self as usize]
+    }
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        self.info().name()
+    }
+
+    /// Position in [`BuiltinEvent::ALL`]; stable for one build, for array-indexed tables.
+    pub fn ordinal(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for BuiltinEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An event: a built-in one, or one a host registered.
+///
+/// Cheap to clone. Two events are equal when their canonical names are.
+#[derive(Clone)]
+pub enum Event {
+    /// A built-in event.
+    Builtin(BuiltinEvent),
+    /// A host-registered event.
+    Custom(Arc<EventInfo>),
+}
+
+impl Event {
+    /// What the catalog knows of this event.
+    pub fn info(&self) -> &EventInfo {
+        match self {
+            Event::Builtin(b) => b.info(),
+            Event::Custom(info) => info,
+        }
+    }
+
+    /// The canonical name.
+    pub fn name(&self) -> &str {
+        self.info().name()
+    }
+
+    /// The built-in event, if this is one.
+    pub fn builtin(&self) -> Option<BuiltinEvent> {
+        match self {
+            Event::Builtin(b) => Some(*b),
+            Event::Custom(_) => None,
+        }
+    }
+
+    /// Whether hooks can block this event.
+    pub fn can_block(&self) -> bool {
+        self.info().can_block()
+    }
+
+    /// Whether this event honours every field of `fields`.
+    pub fn honours(&self, fields: Fields) -> bool {
+        self.info().honoured().contains(fields)
+    }
+}
+
+impl From<BuiltinEvent> for Event {
+    fn from(b: BuiltinEvent) -> Event {
+        Event::Builtin(b)
+    }
+}
+
+impl PartialEq for Event {
+    fn eq(&self, other: &Event) -> bool {
+        match (self, other) {
+            (Event::Builtin(a), Event::Builtin(b)) => a == b,
+            _ => self.name() == other.name(),
+        }
+    }
+}
+
+impl Eq for Event {}
+
+impl Hash for Event {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name().hash(state);
+    }
+}
+
+impl fmt::Debug for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Event({})", self.name())
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// Folds a name for tolerant lookup: ASCII lower case, separators dropped, so that
+/// `pre_tool_use`, `pre-tool-use` and `PreToolUse` meet.
+fn fold(name: &str) -> String {
+    name.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Resolves event names (canonical, alias, or loosely spelled) to events, and holds the
+/// events a host registered.
+///
+/// Lookup order: exact canonical name, exact alias (any dialect), then the name with case
+/// and separators (`-`, `_`, `:`, spaces) ignored. A name that resolves nowhere is an
+/// [`ErrorKind::UnknownEvent`] error carrying the closest known name as a hint.
+#[derive(Clone, Debug)]
+pub struct EventCatalog {
+    exact: HashMap<String, Event>,
+    folded: HashMap<String, Event>,
+    custom: Vec<Event>,
+}
+
+impl Default for EventCatalog {
+    fn default() -> EventCatalog {
+        let mut catalog = EventCatalog {
+            exact: HashMap::new(),
+            folded: HashMap::new(),
+            custom: Vec::new(),
+        };
+        for &b in BuiltinEvent::ALL {
+            catalog.insert_names(&Event::Builtin(b));
+        }
+        catalog
+    }
+}
+
+impl EventCatalog {
+    /// A catalog of the built-in events.
+    pub fn new() -> EventCatalog {
+        EventCatalog::default()
+    }
+
+    fn insert_names(&mut self, event: &Event) {
+        let info = event.info();
+        let names =
+            std::iter::once(info.name()).chain(info.aliases().iter().map(|a| a.name.as_str()));
+        for name in names {
+            self.exact
+                .entry(name.to_owned())
+                .or_insert_with(|| event.clone());
+            self.folded
+                .entry(fold(name))
+                .or_insert_with(|| event.clone());
+        }
+    }
+
+    /// Registers a host event. Its name and aliases must not collide with any known name
+    /// (compared loosely, as lookups are).
+    pub fn register(&mut self, info: EventInfo) -> Result<Event, Error> {
+        let names =
+            std::iter::once(info.name()).chain(info.aliases().iter().map(|a| a.name.as_str()));
+        for name in names {
+            if name.trim().is_empty() {
+                return Err(Error::new(ErrorKind::InvalidEvent {
+                    name: name.to_owned(),
+                    reason: "an event name cannot be empty".to_owned(),
+                }));
+            }
+            if let Some(existing) = self.folded.get(&fold(name)) {
+                return Err(Error::new(ErrorKind::InvalidEvent {
+                    name: name.to_owned(),
+                    reason: format!("the name is already taken by event `{existing}`"),
+                }));
+            }
+        }
+        let event = Event::Custom(Arc::new(info));
+        self.insert_names(&event);
+        self.custom.push(event.clone());
+        Ok(event)
+    }
+
+    /// The events hosts registered, in registration order.
+    pub fn custom_events(&self) -> &[Event] {
+        &self.custom
+    }
+
+    /// Looks an event up by any of its names; `None` if unknown.
+    pub fn get(&self, name: &str) -> Option<Event> {
+        self.exact
+            .get(name)
+            .or_else(|| self.folded.get(&fold(name)))
+            .cloned()
+    }
+
+    /// Resolves a name or fails with a did-you-mean hint.
+    pub fn resolve(&self, name: &str) -> Result<Event, Error> {
+        self.get(name).ok_or_else(|| {
+            Error::new(ErrorKind::UnknownEvent {
+                name: name.to_owned(),
+                suggestion: self.suggest(name),
+            })
+        })
+    }
+
+    /// The known name closest to `name`, if any is close enough to be a likely typo.
+    pub fn suggest(&self, name: &str) -> Option<String> {
+        crate::error::did_you_mean(name, self.exact.keys().map(String::as_str))
+    }
+}

@@ -1,0 +1,79 @@
+//! The core model of the hooks engine: events, event contexts, hook specs, matchers,
+//! filters, the hook output parser and the aggregation of outcomes.
+//!
+//! This crate does no IO: no files, no processes, no network, no async runtime. Config
+//! loaders (`hooks-config`) produce its [`HookSpec`]s; executors (`hooks-exec`) run them
+//! and hand what the hooks printed to [`parse_output`], then fold the outcomes with
+//! [`aggregate`]. Depend on it directly if you write a loader or an executor of your own;
+//! agent authors usually want the `hooks` facade.
+//!
+//! # Example
+//!
+//! ```
+//! use hooks_core::{
+//!     aggregate, parse_output, Action, AggregateEntry, Decision, EventContext, HookIndex,
+//!     HookSpec, Matcher,
+//! };
+//! use serde_json::json;
+//!
+//! // Two hooks on PreToolUse for Bash: a guard script and a fixed "allow".
+//! let specs = vec![
+//!     HookSpec::new(hooks_core::BuiltinEvent::PreToolUse, Action::script("./guard.sh"))
+//!         .with_id("guard")
+//!         .with_matcher(Matcher::parse("Bash").unwrap()),
+//!     HookSpec::new(hooks_core::BuiltinEvent::PreToolUse, Action::permission(Decision::Allow))
+//!         .with_id("allow-all"),
+//! ];
+//! let index = HookIndex::new(specs);
+//! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}));
+//! let matched = index.matching(&ctx);
+//! assert_eq!(matched.len(), 2);
+//!
+//! // The guard exited 2: that blocks, and the later "allow" cannot undo it.
+//! let guard = parse_output(ctx.event(), Some(2), b"", b"refusing rm -rf /");
+//! let allow = hooks_core::HookOutcome::decided(Decision::Allow, None);
+//! let entries = vec![
+//!     AggregateEntry::new(index.spec(matched[0]), matched[0], guard),
+//!     AggregateEntry::new(index.spec(matched[1]), matched[1], allow),
+//! ];
+//! let outcome = aggregate(ctx.event(), entries);
+//! assert_eq!(outcome.decision, Decision::Block);
+//! assert_eq!(outcome.reason.as_deref(), Some("refusing rm -rf /"));
+//! ```
+//!
+//! # Crate feature flags
+//!
+//! None yet; the crate has no optional dependencies.
+//!
+//! # Supported Rust versions
+//!
+//! The minimum supported Rust version is the workspace's `rust-version` (1.85).
+
+mod aggregate;
+mod context;
+mod dialect;
+mod env;
+mod error;
+mod event;
+mod filter;
+mod index;
+mod matcher;
+mod outcome;
+mod output;
+mod spec;
+
+pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
+pub use context::{EventContext, StageEvent};
+pub use dialect::Dialect;
+pub use env::env_vars;
+pub use error::{Error, ErrorKind, did_you_mean};
+pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
+pub use filter::{Filter, IfCondition};
+pub use index::{HookIndex, MatchReport, Mismatch};
+pub use matcher::{Matcher, MatcherKind};
+pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
+pub use output::parse_output;
+pub use spec::{
+    Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
+    PermissionAction, PromptAction, PromptMode, Provenance,
+};

@@ -1,0 +1,331 @@
+//! What one hook run yields: its status, decision and the fields it returned.
+
+use std::fmt;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A permission decision, ordered from least to most restrictive.
+///
+/// The aggregate of several hooks takes the maximum: `block > deny > defer > ask > allow >
+/// none`, so an early `allow` never hides a later `deny`.
+#[non_exhaustive]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Decision {
+    /// The hook expressed no decision.
+    #[default]
+    None,
+    /// Approve without asking the user.
+    Allow,
+    /// Ask the user as usual.
+    Ask,
+    /// Defer the decision to the host's normal flow (Claude's `defer`).
+    Defer,
+    /// Reject the action; the agent continues.
+    Deny,
+    /// Block the action or event entirely (exit code 2, `decision: "block"`).
+    Block,
+}
+
+impl Decision {
+    /// The lower-case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::None => "none",
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Defer => "defer",
+            Decision::Deny => "deny",
+            Decision::Block => "block",
+        }
+    }
+
+    /// Whether this decision stops the action (`deny` or `block`).
+    pub fn is_blocking(self) -> bool {
+        matches!(self, Decision::Deny | Decision::Block)
+    }
+
+    /// Whether this is a permission answer (`allow`, `ask`, `defer`, `deny`) as opposed
+    /// to no decision or a block.
+    pub fn is_permission(self) -> bool {
+        matches!(
+            self,
+            Decision::Allow | Decision::Ask | Decision::Defer | Decision::Deny
+        )
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one hook run ended.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HookStatus {
+    /// It ran and answered (possibly with no decision).
+    #[default]
+    Ok,
+    /// It ran and blocked or denied.
+    Blocked,
+    /// It crashed, could not start, exited non-zero (other than 2) or answered garbage.
+    Failed,
+    /// It overran its timeout and was killed.
+    TimedOut,
+    /// It did not run (not trusted, cancelled before start, deduplicated).
+    Skipped,
+}
+
+impl HookStatus {
+    /// The lower-case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookStatus::Ok => "ok",
+            HookStatus::Blocked => "blocked",
+            HookStatus::Failed => "failed",
+            HookStatus::TimedOut => "timed_out",
+            HookStatus::Skipped => "skipped",
+        }
+    }
+
+    /// Whether the failure policy applies to this status.
+    pub fn is_failure(self) -> bool {
+        matches!(self, HookStatus::Failed | HookStatus::TimedOut)
+    }
+}
+
+impl fmt::Display for HookStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a hook's failure means for the event: fail open or fail closed.
+///
+/// Applied the same way to timeouts, spawn errors, crashes, non-zero exits other than 2 and
+/// malformed output.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailurePolicy {
+    /// Fail open: the failure is reported and the event proceeds.
+    #[default]
+    Allow,
+    /// Fail closed: the failure blocks the event (where the event can be blocked).
+    Block,
+}
+
+/// Which kind of failure a hook had.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The hook overran its timeout.
+    Timeout,
+    /// The hook could not be started (missing interpreter, not executable, bad URL).
+    Spawn,
+    /// The hook was killed by a signal.
+    Crash,
+    /// The hook exited with a code other than 0 and 2, or the server answered non-2xx.
+    NonZeroExit,
+    /// The hook's output could not be understood.
+    MalformedOutput,
+    /// A transport error talking to an HTTP or MCP peer.
+    Transport,
+    /// The dispatch was cancelled while the hook ran.
+    Cancelled,
+}
+
+impl FailureKind {
+    /// The lower-case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureKind::Timeout => "timeout",
+            FailureKind::Spawn => "spawn",
+            FailureKind::Crash => "crash",
+            FailureKind::NonZeroExit => "non_zero_exit",
+            FailureKind::MalformedOutput => "malformed_output",
+            FailureKind::Transport => "transport",
+            FailureKind::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// A hook failure: its kind and a message saying what happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Failure {
+    /// Which kind of failure.
+    pub kind: FailureKind,
+    /// A human-readable account (`exited with code 1: <stderr>`).
+    pub message: String,
+}
+
+/// The result of running one hook, as the parser or an executor produced it.
+///
+/// Fields hold what the hook said; whether the event honours them is decided at
+/// aggregation, which reports fields it ignored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HookOutcome {
+    /// How the run ended.
+    pub status: HookStatus,
+    /// The hook's permission decision.
+    pub decision: Decision,
+    /// Why (`permissionDecisionReason`, `reason`, or stderr on exit 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `false` asks the agent to stop entirely.
+    #[serde(rename = "continue")]
+    pub continue_: bool,
+    /// Shown when `continue` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// A rewritten tool input (replaces the whole input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_input: Option<Value>,
+    /// Text for the model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub additional_context: Vec<String>,
+    /// A message for the user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_message: Option<String>,
+    /// Other messages (echo-agent `message`, Cursor `user_message`, plain text output).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub messages: Vec<String>,
+    /// Hide the hook's output from the transcript.
+    #[serde(default)]
+    pub suppress_output: bool,
+    /// Claude's PermissionDenied `retry`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+    /// Fabro's `skip`.
+    #[serde(default)]
+    pub skip: bool,
+    /// Fabro's `override`: the edge to take instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub override_edge: Option<String>,
+    /// Why the hook failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Failure>,
+    /// The process exit code, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// How long the hook ran.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "duration_ms")]
+    pub duration: Option<Duration>,
+    /// Whether stdout was cut at the output cap.
+    #[serde(default)]
+    pub stdout_truncated: bool,
+    /// Whether stderr was cut at the output cap.
+    #[serde(default)]
+    pub stderr_truncated: bool,
+    /// JSON fields the parser did not recognise, reported rather than dropped silently.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_fields: Vec<String>,
+}
+
+impl Default for HookOutcome {
+    fn default() -> HookOutcome {
+        HookOutcome {
+            status: HookStatus::Ok,
+            decision: Decision::None,
+            reason: None,
+            continue_: true,
+            stop_reason: None,
+            updated_input: None,
+            additional_context: Vec::new(),
+            system_message: None,
+            messages: Vec::new(),
+            suppress_output: false,
+            retry: None,
+            skip: false,
+            override_edge: None,
+            failure: None,
+            exit_code: None,
+            duration: None,
+            stdout_truncated: false,
+            stderr_truncated: false,
+            unknown_fields: Vec::new(),
+        }
+    }
+}
+
+impl HookOutcome {
+    /// A successful run with no decision and nothing to say.
+    pub fn ok() -> HookOutcome {
+        HookOutcome::default()
+    }
+
+    /// A run that answered `decision`, with an optional reason.
+    pub fn decided(decision: Decision, reason: Option<String>) -> HookOutcome {
+        let status = if decision.is_blocking() {
+            HookStatus::Blocked
+        } else {
+            HookStatus::Ok
+        };
+        HookOutcome {
+            status,
+            decision,
+            reason,
+            ..HookOutcome::default()
+        }
+    }
+
+    /// A failed run. The status is `timed_out` for [`FailureKind::Timeout`] and `failed`
+    /// otherwise.
+    pub fn failed(kind: FailureKind, message: impl Into<String>) -> HookOutcome {
+        let status = if kind == FailureKind::Timeout {
+            HookStatus::TimedOut
+        } else {
+            HookStatus::Failed
+        };
+        HookOutcome {
+            status,
+            failure: Some(Failure {
+                kind,
+                message: message.into(),
+            }),
+            ..HookOutcome::default()
+        }
+    }
+
+    /// A hook that did not run, with the reason.
+    pub fn skipped(reason: impl Into<String>) -> HookOutcome {
+        HookOutcome {
+            status: HookStatus::Skipped,
+            reason: Some(reason.into()),
+            ..HookOutcome::default()
+        }
+    }
+
+    /// Whether either output stream was truncated.
+    pub fn truncated(&self) -> bool {
+        self.stdout_truncated || self.stderr_truncated
+    }
+}
+
+/// Durations serialise as whole milliseconds.
+mod duration_ms {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match d {
+            Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
+}

@@ -1,0 +1,12 @@
+//! The integration tests of hooks-core, one module per part of the model.
+
+#![allow(clippy::unwrap_used)]
+
+mod aggregate;
+mod context;
+mod events;
+mod filter;
+mod index;
+mod matcher;
+mod output;
+mod properties;

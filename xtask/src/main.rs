@@ -1,0 +1,56 @@
+//! `cargo xtask`: workspace automation.
+//!
+//! - `cargo xtask ci`: the whole check, as CI runs it: format, clippy with `-D warnings`,
+//!   the test suite (including the tidy tests in this crate).
+//! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
+
+// Build tooling starts cargo; the workspace's ban on spawning applies to library code.
+#![allow(clippy::disallowed_methods)]
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod tidy;
+
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("ci") => ci(),
+        Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
+        _ => {
+            eprintln!("usage: cargo xtask <ci|tidy>");
+            bail!("unknown or missing xtask command")
+        }
+    }
+}
+
+/// Runs every check CI runs, failing on the first that fails.
+fn ci() -> Result<()> {
+    cargo(&["fmt", "--all", "--", "--check"])?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--locked",
+        "--",
+        "-D",
+        "warnings",
+    ])?;
+    cargo(&["test", "--workspace", "--locked"])?;
+    Ok(())
+}
+
+fn cargo(args: &[&str]) -> Result<()> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    eprintln!("$ cargo {}", args.join(" "));
+    let status = Command::new(&cargo)
+        .args(args)
+        .status()
+        .with_context(|| format!("could not start `{cargo}`"))?;
+    if !status.success() {
+        bail!("`cargo {}` failed ({status})", args.join(" "));
+    }
+    Ok(())
+}

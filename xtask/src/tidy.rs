@@ -1,0 +1,206 @@
+//! Tidy tests: the workspace's architecture invariants, checked from `cargo metadata` and the
+//! source tree.
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeSet, HashMap};
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use serde_json::Value;
+
+    fn workspace_root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap()
+            .to_path_buf()
+    }
+
+    fn metadata() -> Value {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let out = Command::new(cargo)
+            .args(["metadata", "--format-version", "1", "--locked"])
+            .current_dir(workspace_root())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    /// Names of every package `package` depends on through normal (non-dev, non-build)
+    /// dependencies, transitively, for any target platform.
+    fn normal_closure(meta: &Value, package: &str) -> BTreeSet<String> {
+        let packages: HashMap<&str, &str> = meta["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["id"].as_str().unwrap(), p["name"].as_str().unwrap()))
+            .collect();
+        let nodes: HashMap<&str, &Value> = meta["resolve"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| (n["id"].as_str().unwrap(), n))
+            .collect();
+        let start = packages
+            .iter()
+            .find(|(_, name)| **name == package)
+            .map(|(id, _)| *id)
+            .unwrap();
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![start];
+        while let Some(id) = stack.pop() {
+            for dep in nodes[id]["deps"].as_array().unwrap() {
+                let normal = dep["dep_kinds"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|k| k["kind"].is_null());
+                let dep_id = dep["pkg"].as_str().unwrap();
+                if normal && seen.insert(packages[dep_id].to_owned()) {
+                    stack.push(dep_id);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Architecture invariant: the core, config and orchestration crates never pull an
+    /// async runtime, an HTTP client or an MCP client, and never depend on each other's
+    /// siblings.
+    #[test]
+    fn tidy_layering() {
+        let meta = metadata();
+        let banned = [
+            "tokio",
+            "reqwest",
+            "rmcp",
+            "hyper",
+            "async-std",
+            "smol",
+            "process-wrap",
+        ];
+        for krate in ["hooks-core", "hooks-config", "hooks-orchestration"] {
+            let deps = normal_closure(&meta, krate);
+            for b in banned {
+                assert!(
+                    !deps.contains(b),
+                    "{krate} must not depend on {b} (found in its dependency tree)"
+                );
+            }
+        }
+        let core = normal_closure(&meta, "hooks-core");
+        assert!(
+            !core.iter().any(|d| d.starts_with("hooks")),
+            "hooks-core depends on a workspace crate: {core:?}"
+        );
+        for (krate, forbidden) in [
+            ("hooks-config", ["hooks-exec", "hooks-orchestration"]),
+            ("hooks-exec", ["hooks-config", "hooks-orchestration"]),
+            ("hooks-orchestration", ["hooks-config", "hooks-exec"]),
+        ] {
+            let deps = normal_closure(&meta, krate);
+            for f in forbidden {
+                assert!(
+                    !deps.contains(f),
+                    "{krate} must not depend on its sibling {f}"
+                );
+            }
+        }
+    }
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path
+                    .file_name()
+                    .is_some_and(|n| n == "target" || n == "node_modules")
+                {
+                    continue;
+                }
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// Only hooks-exec starts processes: no process API in the other library crates.
+    #[test]
+    fn tidy_no_process_spawning_outside_exec() {
+        let root = workspace_root();
+        let mut offenders = Vec::new();
+        for krate in ["hooks-core", "hooks-config", "hooks-orchestration", "hooks"] {
+            let mut files = Vec::new();
+            rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+            for file in files {
+                let text = std::fs::read_to_string(&file).unwrap();
+                for needle in [
+                    "std::process",
+                    "tokio::process",
+                    "Command::new",
+                    "libc::fork",
+                    "posix_spawn",
+                ] {
+                    if text.contains(needle) {
+                        offenders.push(format!("{}: {needle}", file.display()));
+                    }
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "process APIs outside hooks-exec:\n{}",
+            offenders.join("\n")
+        );
+    }
+
+    /// Every Rust file starts with a `//!` line saying what it holds.
+    #[test]
+    fn tidy_file_headers() {
+        let root = workspace_root();
+        let mut files = Vec::new();
+        rust_files(&root.join("crates"), &mut files);
+        rust_files(&root.join("xtask"), &mut files);
+        rust_files(&root.join("examples"), &mut files);
+        let missing: Vec<String> = files
+            .iter()
+            .filter(|f| !std::fs::read_to_string(f).unwrap().starts_with("//!"))
+            .map(|f| f.display().to_string())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "files without a leading `//!` line:\n{}",
+            missing.join("\n")
+        );
+    }
+
+    /// Every crate takes the workspace's metadata and lints.
+    #[test]
+    fn tidy_manifests_use_workspace_lints() {
+        let meta = metadata();
+        for package in meta["packages"].as_array().unwrap() {
+            let manifest = package["manifest_path"].as_str().unwrap();
+            if !manifest.starts_with(workspace_root().to_str().unwrap()) {
+                continue;
+            }
+            let text = std::fs::read_to_string(manifest).unwrap();
+            assert!(
+                text.contains("[lints]\nworkspace = true"),
+                "{manifest} must say `[lints] workspace = true`"
+            );
+            assert!(
+                text.contains("edition.workspace = true"),
+                "{manifest} must take the workspace edition"
+            );
+        }
+    }
+}
