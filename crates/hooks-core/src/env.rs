@@ -1,10 +1,145 @@
-//! Environment variables for command hooks. PLACEHOLDER, being written.
+//! Environment variables for command hooks: Autohand's `HOOK_*`, Fabro's `FABRO_*` and
+//! Claude Code's `CLAUDE_*`, computed from an event context by a pure function.
+
+use serde_json::Value;
 
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 
-/// The environment variables a hook of `dialect` gets for `ctx`.
+/// Autohand's variables: each name, then the context fields it is read from (first present
+/// wins). `HOOK_EVENT`, `HOOK_PATH` and `HOOK_ARGS` are computed separately.
+const AUTOHAND: &[(&str, &[&str])] = &[
+    ("HOOK_WORKSPACE", &["cwd"]),
+    ("HOOK_SESSION_ID", &["session_id"]),
+    ("HOOK_TOOL", &["tool_name"]),
+    ("HOOK_TOOL_CALL_ID", &["tool_use_id"]),
+    ("HOOK_SUCCESS", &["tool_success"]),
+    ("HOOK_OUTPUT", &["tool_response"]),
+    ("HOOK_DURATION", &["duration"]),
+    ("HOOK_CHANGE_TYPE", &["change_type"]),
+    ("HOOK_INSTRUCTION", &["instruction", "prompt"]),
+    ("HOOK_MENTIONED_FILES", &["mentioned_files"]),
+    ("HOOK_TOKENS", &["tokens_used"]),
+    ("HOOK_TOOL_CALLS_COUNT", &["tool_calls_count"]),
+    ("HOOK_TURN_TOOL_CALLS", &["turn_tool_calls"]),
+    ("HOOK_TURN_DURATION", &["turn_duration"]),
+    ("HOOK_ERROR", &["error"]),
+    ("HOOK_ERROR_CODE", &["error_code"]),
+    ("HOOK_SESSION_TYPE", &["session_type", "source"]),
+    ("HOOK_SESSION_END_REASON", &["session_end_reason", "reason"]),
+    ("HOOK_SUBAGENT_ID", &["subagent_id", "agent_id"]),
+    ("HOOK_SUBAGENT_NAME", &["subagent_name"]),
+    ("HOOK_SUBAGENT_TYPE", &["subagent_type", "agent_type"]),
+    ("HOOK_SUBAGENT_SUCCESS", &["subagent_success"]),
+    ("HOOK_SUBAGENT_ERROR", &["subagent_error"]),
+    ("HOOK_SUBAGENT_DURATION", &["subagent_duration"]),
+    ("HOOK_PERMISSION_TYPE", &["permission_type"]),
+    ("HOOK_NOTIFICATION_TYPE", &["notification_type"]),
+    ("HOOK_NOTIFICATION_MSG", &["notification_message", "message"]),
+    ("HOOK_AUTOMODE_SESSION_ID", &["automode_session_id"]),
+    ("HOOK_AUTOMODE_PROMPT", &["automode_prompt"]),
+    ("HOOK_AUTOMODE_ITERATION", &["automode_iteration"]),
+    ("HOOK_AUTOMODE_MAX_ITERATIONS", &["automode_max_iterations"]),
+    ("HOOK_AUTOMODE_ACTIONS", &["automode_actions"]),
+    ("HOOK_AUTOMODE_FILES_CREATED", &["automode_files_created"]),
+    ("HOOK_AUTOMODE_FILES_MODIFIED", &["automode_files_modified"]),
+    ("HOOK_AUTOMODE_CANCEL_REASON", &["automode_cancel_reason"]),
+    ("HOOK_AUTOMODE_CHECKPOINT", &["automode_checkpoint_commit"]),
+    ("HOOK_AUTOMODE_COST", &["automode_total_cost"]),
+    ("HOOK_REVIEW_PATH", &["review_path"]),
+    ("HOOK_REVIEW_SCOPE", &["review_scope"]),
+    ("HOOK_REVIEW_ERROR", &["review_error"]),
+    ("HOOK_REVIEW_INSTRUCTIONS", &["review_instructions"]),
+    ("HOOK_GOAL_ID", &["goal_id"]),
+    ("HOOK_GOAL_OBJECTIVE", &["goal_objective"]),
+    ("HOOK_GOAL_SOURCE", &["goal_source"]),
+    ("HOOK_TEAM_NAME", &["team_name"]),
+    ("HOOK_TEAMMATE_NAME", &["teammate_name"]),
+    ("HOOK_TEAMMATE_AGENT", &["teammate_agent_name"]),
+    ("HOOK_TEAMMATE_PID", &["teammate_pid"]),
+    ("HOOK_TEAM_TASK_ID", &["team_task_id"]),
+    ("HOOK_TEAM_TASK_OWNER", &["team_task_owner"]),
+    ("HOOK_TEAM_TASK_RESULT", &["team_task_result"]),
+    ("HOOK_TEAM_MEMBER_COUNT", &["team_member_count"]),
+    ("HOOK_TEAM_TASKS_COMPLETED", &["team_tasks_completed"]),
+    ("HOOK_TEAM_TASKS_TOTAL", &["team_tasks_total"]),
+    ("HOOK_ADDITIONAL_WORKSPACES", &["additional_workspaces"]),
+];
+
+/// Fabro's documented variables (besides `FABRO_EVENT`).
+const FABRO: &[(&str, &[&str])] = &[
+    ("FABRO_RUN_ID", &["run_id"]),
+    ("FABRO_WORKFLOW", &["workflow"]),
+    ("FABRO_NODE_ID", &["node_id"]),
+];
+
+/// Claude Code's context variables. `CLAUDE_ENV_FILE` is a file the executor creates, so it
+/// is not computed here.
+const CLAUDE: &[(&str, &[&str])] = &[
+    ("CLAUDE_PROJECT_DIR", &["project_dir", "cwd"]),
+    ("CLAUDE_PLUGIN_ROOT", &["plugin_root"]),
+];
+
+/// A context value as an environment variable: strings as they are, booleans and numbers
+/// as JSON writes them, arrays and objects as compact JSON, null as absent.
+fn env_text(value: &Value) -> Option<String> {
+    match value {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+fn push_table(ctx: &EventContext, table: &[(&str, &[&str])], out: &mut Vec<(String, String)>) {
+    for (name, fields) in table {
+        if let Some(text) = fields.iter().find_map(|f| ctx.get(f).and_then(env_text)) {
+            out.push(((*name).to_owned(), text));
+        }
+    }
+}
+
+fn push_autohand(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+    out.push(("HOOK_EVENT".to_owned(), ctx.event().info().name_in(Dialect::Autohand).to_owned()));
+    push_table(ctx, AUTOHAND, out);
+    if let Some(args) = ctx.tool_input().and_then(env_text) {
+        out.push(("HOOK_ARGS".to_owned(), args));
+    }
+    if let Some(path) = ctx.file_path() {
+        out.push(("HOOK_PATH".to_owned(), path.to_owned()));
+    }
+}
+
+fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+    out.push(("FABRO_EVENT".to_owned(), ctx.event().info().name_in(Dialect::Fabro).to_owned()));
+    push_table(ctx, FABRO, out);
+}
+
+/// The environment variables a command hook written in `dialect` receives for `ctx`, as
+/// `(name, value)` pairs in a stable order.
+///
+/// - Autohand: `HOOK_EVENT` (the kebab-case name), `HOOK_WORKSPACE`, `HOOK_SESSION_ID`,
+///   `HOOK_TOOL`, `HOOK_ARGS` (the tool input as JSON), `HOOK_PATH` (the event's file
+///   path, or the tool input's), and the rest of Autohand's documented `HOOK_*` set, each
+///   present when its context field is.
+/// - Fabro: `FABRO_EVENT` (the snake_case name), `FABRO_RUN_ID`, `FABRO_WORKFLOW`,
+///   `FABRO_NODE_ID`.
+/// - Claude Code and echo-agent: `CLAUDE_PROJECT_DIR` (the context's `project_dir`, else
+///   `cwd`) and `CLAUDE_PLUGIN_ROOT` when known.
+/// - Native: all of the above, so a native hook can use any dialect's scripts.
+///
+/// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);
+/// arrays and objects as compact JSON; null or absent fields produce no variable.
 pub fn env_vars(ctx: &EventContext, dialect: Dialect) -> Vec<(String, String)> {
-    let _ = (ctx, dialect);
-    Vec::new()
+    let mut out = Vec::new();
+    match dialect {
+        Dialect::Autohand => push_autohand(ctx, &mut out),
+        Dialect::Fabro => push_fabro(ctx, &mut out),
+        Dialect::Claude | Dialect::Echo => push_table(ctx, CLAUDE, &mut out),
+        Dialect::Native => {
+            push_table(ctx, CLAUDE, &mut out);
+            push_autohand(ctx, &mut out);
+            push_fabro(ctx, &mut out);
+        }
+    }
+    out
 }

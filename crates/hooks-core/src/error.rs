@@ -131,25 +131,25 @@ pub fn did_you_mean<'a>(
     if folded.is_empty() {
         return None;
     }
-    let mut best: Option<(f64, &str)> = None;
+    // Score on the folded names; break ties on the names as written, so `stage_strat`
+    // suggests `stage_start` rather than `StageStart`; then shorter, then alphabetical.
+    let mut best: Option<(f64, f64, &str)> = None;
     for candidate in candidates {
-        let c: String = candidate
-            .chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect();
+        let c: String =
+            candidate.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
         let score = strsim::normalized_damerau_levenshtein(&folded, &c);
-        // Ties go to the shorter, then alphabetically first, candidate: deterministic hints.
+        let raw = strsim::normalized_damerau_levenshtein(input, candidate);
         let better = match best {
             None => true,
-            Some((s, b)) => {
-                score > s || (score == s && (candidate.len(), candidate) < (b.len(), b))
+            Some((s, r, b)) => {
+                score > s
+                    || (score == s && raw > r)
+                    || (score == s && raw == r && (candidate.len(), candidate) < (b.len(), b))
             }
         };
         if better {
-            best = Some((score, candidate));
+            best = Some((score, raw, candidate));
         }
     }
-    best.filter(|(score, _)| *score >= 0.6)
-        .map(|(_, c)| c.to_owned())
+    best.filter(|(score, _, _)| *score >= 0.6).map(|(_, _, c)| c.to_owned())
 }
