@@ -1,7 +1,7 @@
 //! `cargo xtask`: workspace automation.
 //!
 //! - `cargo xtask ci`: the whole check, as CI runs it: format, clippy with `-D warnings`,
-//!   the test suite (including the tidy tests in this crate).
+//!   the docs with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
 
 // Build tooling starts cargo; the workspace's ban on spawning applies to library code.
@@ -38,15 +38,24 @@ fn ci() -> Result<()> {
         "-D",
         "warnings",
     ])?;
+    cargo_with_env(
+        &["doc", "--workspace", "--no-deps", "--locked"],
+        &[("RUSTDOCFLAGS", "-D warnings")],
+    )?;
     cargo(&["test", "--workspace", "--locked"])?;
     Ok(())
 }
 
 fn cargo(args: &[&str]) -> Result<()> {
+    cargo_with_env(args, &[])
+}
+
+fn cargo_with_env(args: &[&str], env: &[(&str, &str)]) -> Result<()> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     eprintln!("$ cargo {}", args.join(" "));
     let status = Command::new(&cargo)
         .args(args)
+        .envs(env.iter().copied())
         .status()
         .with_context(|| format!("could not start `{cargo}`"))?;
     if !status.success() {
