@@ -1,34 +1,7 @@
 //! Aggregation: folding the outcomes of every hook an event matched into one deterministic
 //! answer.
 //!
-//! # Rules
-//!
-//! Outcomes are folded in *declaration order* (the hooks' positions in the index), never in
-//! the order they finished; [`aggregate`] sorts its input first.
-//!
-//! 1. **Permission**: the most restrictive decision wins,
-//!    `block > deny > defer > ask > allow > none`. An early `allow` never hides a later
-//!    `deny`. Among hooks with the winning decision, the first declared gives the reason.
-//! 2. **Per-event fields**: only the fields the event honours take effect (see
-//!    [`Fields`]). `block` and `deny` count on events that can block; `allow`, `ask` and
-//!    `defer` only on events that take permission decisions. Anything else a hook returned
-//!    is listed in [`Aggregate::ignored`]; the reason of an ignored block becomes context
-//!    for the model (or a message, on events that take no context), as Claude Code does for
-//!    PostToolUse.
-//! 3. **Failure policy**: a hook that failed or timed out contributes nothing of its output.
-//!    Under `on_failure: block` it blocks the event (where the event can be blocked), with
-//!    a reason naming the hook and the failure; under `on_failure: allow` the event
-//!    proceeds and the failure is reported in the messages. Skipped hooks contribute
-//!    nothing.
-//! 4. **Stop**: `continue: false` from any hook stops the agent; the first `stop_reason` in
-//!    declaration order is kept.
-//! 5. **Rewrites**: `updated_input` replaces the whole input and is applied in declaration
-//!    order. Hooks of one `sequential` group form a pipeline (each saw the previous
-//!    rewrite), so the group's result is its last rewrite. Between parallel hooks (or
-//!    groups), two *different* rewrites are a [`Conflict`]: the later-declared one wins and
-//!    the conflict is reported. Fabro's `override` edge follows the same rule.
-//! 6. **Text**: `additional_context`, `messages` and `system_message` are concatenated in
-//!    declaration order.
+//! The rules are written on [`aggregate`].
 
 use std::collections::HashMap;
 
@@ -186,10 +159,40 @@ pub struct HookReport {
     pub failure: Option<Failure>,
 }
 
-/// Folds the outcomes of one event's hooks, in declaration order, by the rules in the
-/// [module docs](self). The entries may come in any order (finish order, say): they are
-/// sorted by [`AggregateEntry::index`] first, so the result depends only on what each hook
-/// answered.
+/// Folds the outcomes of one event's hooks into one answer.
+///
+/// The entries may come in any order (finish order, say): they are sorted by
+/// [`AggregateEntry::index`] first, so the result depends only on what each hook answered
+/// and where it was declared.
+///
+/// # Rules
+///
+/// Outcomes are folded in *declaration order* (the hooks' positions in the index), never in
+/// the order they finished; [`aggregate`] sorts its input first.
+///
+/// 1. **Permission**: the most restrictive decision wins,
+///    `block > deny > defer > ask > allow > none`. An early `allow` never hides a later
+///    `deny`. Among hooks with the winning decision, the first declared gives the reason.
+/// 2. **Per-event fields**: only the fields the event honours take effect (see
+///    [`Fields`](crate::Fields)). `block` and `deny` count on events that can block; `allow`, `ask` and
+///    `defer` only on events that take permission decisions. Anything else a hook returned
+///    is listed in [`Aggregate::ignored`]; the reason of an ignored block becomes context
+///    for the model (or a message, on events that take no context), as Claude Code does for
+///    PostToolUse.
+/// 3. **Failure policy**: a hook that failed or timed out contributes nothing of its output.
+///    Under `on_failure: block` it blocks the event (where the event can be blocked), with
+///    a reason naming the hook and the failure; under `on_failure: allow` the event
+///    proceeds and the failure is reported in the messages. Skipped hooks contribute
+///    nothing.
+/// 4. **Stop**: `continue: false` from any hook stops the agent; the first `stop_reason` in
+///    declaration order is kept.
+/// 5. **Rewrites**: `updated_input` replaces the whole input and is applied in declaration
+///    order. Hooks of one `sequential` group form a pipeline (each saw the previous
+///    rewrite), so the group's result is its last rewrite. Between parallel hooks (or
+///    groups), two *different* rewrites are a [`Conflict`]: the later-declared one wins and
+///    the conflict is reported. Fabro's `override` edge follows the same rule.
+/// 6. **Text**: `additional_context`, `messages` and `system_message` are concatenated in
+///    declaration order.
 pub fn aggregate(event: &Event, mut entries: Vec<AggregateEntry>) -> Aggregate {
     entries.sort_by_key(|e| e.index);
     let mut fold = Fold::new(event);
@@ -266,7 +269,9 @@ impl<'a> Fold<'a> {
             source: entry.source.clone(),
             status: o.status,
             exit_code: o.exit_code,
-            duration_ms: o.duration.map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            duration_ms: o
+                .duration
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
             decision: contributed,
             truncated: o.truncated(),
             failure: o.failure.clone(),
@@ -287,12 +292,20 @@ impl<'a> Fold<'a> {
                 Decision::Block
             }
             FailurePolicy::Block => {
-                self.ignore(&entry.id, "on_failure", format!("{} cannot be blocked", self.event));
-                self.out.messages.push(format!("hook `{}` failed: {what}", entry.id));
+                self.ignore(
+                    &entry.id,
+                    "on_failure",
+                    format!("{} cannot be blocked", self.event),
+                );
+                self.out
+                    .messages
+                    .push(format!("hook `{}` failed: {what}", entry.id));
                 Decision::None
             }
             FailurePolicy::Allow => {
-                self.out.messages.push(format!("hook `{}` failed and fails open: {what}", entry.id));
+                self.out
+                    .messages
+                    .push(format!("hook `{}` failed and fails open: {what}", entry.id));
                 Decision::None
             }
         }
@@ -313,14 +326,24 @@ impl<'a> Fold<'a> {
             if self.honours(Fields::UPDATED_INPUT) {
                 self.add_rewrite(entry, input.clone());
             } else {
-                self.ignore(id, "updated_input", format!("{} takes no input rewrite", self.event));
+                self.ignore(
+                    id,
+                    "updated_input",
+                    format!("{} takes no input rewrite", self.event),
+                );
             }
         }
         if !o.additional_context.is_empty() {
             if self.honours(Fields::CONTEXT) {
-                self.out.additional_context.extend(o.additional_context.iter().cloned());
+                self.out
+                    .additional_context
+                    .extend(o.additional_context.iter().cloned());
             } else {
-                self.ignore(id, "additional_context", format!("{} takes no context", self.event));
+                self.ignore(
+                    id,
+                    "additional_context",
+                    format!("{} takes no context", self.event),
+                );
             }
         }
         if let Some(m) = &o.system_message {
@@ -344,14 +367,14 @@ impl<'a> Fold<'a> {
         }
         if let Some(edge) = &o.override_edge {
             if self.honours(Fields::OVERRIDE) {
-                if let Some((prev_hook, prev_edge)) = &self.edge {
-                    if prev_edge != edge {
-                        self.out.conflicts.push(Conflict {
-                            field: "override".to_owned(),
-                            overridden: prev_hook.clone(),
-                            kept: id.to_owned(),
-                        });
-                    }
+                if let Some((prev_hook, prev_edge)) = &self.edge
+                    && prev_edge != edge
+                {
+                    self.out.conflicts.push(Conflict {
+                        field: "override".to_owned(),
+                        overridden: prev_hook.clone(),
+                        kept: id.to_owned(),
+                    });
                 }
                 self.edge = Some((id.to_owned(), edge.clone()));
             } else {
@@ -380,10 +403,10 @@ impl<'a> Fold<'a> {
             format!("{} takes no permission decision", self.event)
         };
         self.ignore(id, "decision", format!("`{d}`: {why}"));
-        if d.is_blocking() {
-            if let Some(reason) = &o.reason {
-                self.feedback(reason.clone());
-            }
+        if d.is_blocking()
+            && let Some(reason) = &o.reason
+        {
+            self.feedback(reason.clone());
         }
         Decision::None
     }
@@ -396,7 +419,8 @@ impl<'a> Fold<'a> {
                     // A later hook of the pipeline saw the earlier rewrite: it replaces it.
                     Some(&unit) => self.rewrites[unit].1 = input,
                     None => {
-                        self.unit_of_group.insert(group.clone(), self.rewrites.len());
+                        self.unit_of_group
+                            .insert(group.clone(), self.rewrites.len());
                         self.rewrites.push((label, input));
                     }
                 }
@@ -408,21 +432,25 @@ impl<'a> Fold<'a> {
     fn finish(mut self) -> Aggregate {
         let mut current: Option<(String, Value)> = None;
         for (unit, value) in std::mem::take(&mut self.rewrites) {
-            if let Some((prev_unit, prev_value)) = &current {
-                if *prev_value != value {
-                    self.out.conflicts.push(Conflict {
-                        field: "updated_input".to_owned(),
-                        overridden: prev_unit.clone(),
-                        kept: unit.clone(),
-                    });
-                }
+            if let Some((prev_unit, prev_value)) = &current
+                && *prev_value != value
+            {
+                self.out.conflicts.push(Conflict {
+                    field: "updated_input".to_owned(),
+                    overridden: prev_unit.clone(),
+                    kept: unit.clone(),
+                });
             }
             current = Some((unit, value));
         }
         self.out.updated_input = current.map(|(_, v)| v);
         self.out.override_edge = self.edge.map(|(_, e)| e);
         self.out.decision = self.best.0;
-        self.out.reason = if self.best.0 == Decision::None { None } else { self.best.1 };
+        self.out.reason = if self.best.0 == Decision::None {
+            None
+        } else {
+            self.best.1
+        };
         if !self.system_messages.is_empty() {
             self.out.system_message = Some(self.system_messages.join("\n"));
         }

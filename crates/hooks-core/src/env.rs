@@ -35,7 +35,10 @@ const AUTOHAND: &[(&str, &[&str])] = &[
     ("HOOK_SUBAGENT_DURATION", &["subagent_duration"]),
     ("HOOK_PERMISSION_TYPE", &["permission_type"]),
     ("HOOK_NOTIFICATION_TYPE", &["notification_type"]),
-    ("HOOK_NOTIFICATION_MSG", &["notification_message", "message"]),
+    (
+        "HOOK_NOTIFICATION_MSG",
+        &["notification_message", "message"],
+    ),
     ("HOOK_AUTOMODE_SESSION_ID", &["automode_session_id"]),
     ("HOOK_AUTOMODE_PROMPT", &["automode_prompt"]),
     ("HOOK_AUTOMODE_ITERATION", &["automode_iteration"]),
@@ -99,7 +102,10 @@ fn push_table(ctx: &EventContext, table: &[(&str, &[&str])], out: &mut Vec<(Stri
 }
 
 fn push_autohand(ctx: &EventContext, out: &mut Vec<(String, String)>) {
-    out.push(("HOOK_EVENT".to_owned(), ctx.event().info().name_in(Dialect::Autohand).to_owned()));
+    out.push((
+        "HOOK_EVENT".to_owned(),
+        ctx.event().info().name_in(Dialect::Autohand).to_owned(),
+    ));
     push_table(ctx, AUTOHAND, out);
     if let Some(args) = ctx.tool_input().and_then(env_text) {
         out.push(("HOOK_ARGS".to_owned(), args));
@@ -110,7 +116,10 @@ fn push_autohand(ctx: &EventContext, out: &mut Vec<(String, String)>) {
 }
 
 fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
-    out.push(("FABRO_EVENT".to_owned(), ctx.event().info().name_in(Dialect::Fabro).to_owned()));
+    out.push((
+        "FABRO_EVENT".to_owned(),
+        ctx.event().info().name_in(Dialect::Fabro).to_owned(),
+    ));
     push_table(ctx, FABRO, out);
 }
 

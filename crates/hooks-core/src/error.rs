@@ -135,8 +135,11 @@ pub fn did_you_mean<'a>(
     // suggests `stage_start` rather than `StageStart`; then shorter, then alphabetical.
     let mut best: Option<(f64, f64, &str)> = None;
     for candidate in candidates {
-        let c: String =
-            candidate.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+        let c: String = candidate
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect();
         let score = strsim::normalized_damerau_levenshtein(&folded, &c);
         let raw = strsim::normalized_damerau_levenshtein(input, candidate);
         let better = match best {
@@ -151,5 +154,6 @@ pub fn did_you_mean<'a>(
             best = Some((score, raw, candidate));
         }
     }
-    best.filter(|(score, _, _)| *score >= 0.6).map(|(_, _, c)| c.to_owned())
+    best.filter(|(score, _, _)| *score >= 0.6)
+        .map(|(_, _, c)| c.to_owned())
 }

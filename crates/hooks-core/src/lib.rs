@@ -47,7 +47,7 @@
 //!
 //! # Supported Rust versions
 //!
-//! The minimum supported Rust version is the workspace's `rust-version` (1.85).
+//! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod aggregate;
 mod context;
@@ -60,6 +60,7 @@ mod index;
 mod matcher;
 mod outcome;
 mod output;
+mod sink;
 mod spec;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
@@ -72,7 +73,8 @@ pub use filter::{Filter, IfCondition};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
-pub use output::parse_output;
+pub use output::{parse_output, parse_response_body};
+pub use sink::{BoxFuture, EventSink, NoopSink};
 pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance,

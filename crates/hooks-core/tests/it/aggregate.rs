@@ -1,10 +1,10 @@
 //! Tests for aggregation: one test per documented rule.
 
 use hooks_core::{
-    aggregate, Aggregate, AggregateEntry, BuiltinEvent, Decision, Event, FailureKind,
-    FailurePolicy, HookOutcome, HookStatus,
+    Aggregate, AggregateEntry, BuiltinEvent, Decision, Event, FailureKind, FailurePolicy,
+    HookOutcome, HookStatus, aggregate,
 };
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 /// An entry declared at `index` with id `h<index>`, fail-open, not sequential.
 fn entry(index: usize, outcome: HookOutcome) -> AggregateEntry {
@@ -23,7 +23,10 @@ fn decided(d: Decision, reason: &str) -> HookOutcome {
 }
 
 fn rewrite(v: Value) -> HookOutcome {
-    HookOutcome { updated_input: Some(v), ..HookOutcome::ok() }
+    HookOutcome {
+        updated_input: Some(v),
+        ..HookOutcome::ok()
+    }
 }
 
 fn fail_closed(mut e: AggregateEntry) -> AggregateEntry {
@@ -42,48 +45,96 @@ fn run(event: BuiltinEvent, entries: Vec<AggregateEntry>) -> Aggregate {
 
 #[track_caller]
 fn check_decision(event: BuiltinEvent, decisions: &[Decision], expect: Decision) {
-    let entries = decisions.iter().enumerate().map(|(i, d)| entry(i, decided(*d, &format!("r{i}")))).collect();
-    assert_eq!(run(event, entries).decision, expect, "{decisions:?} on {event}");
+    let entries = decisions
+        .iter()
+        .enumerate()
+        .map(|(i, d)| entry(i, decided(*d, &format!("r{i}"))))
+        .collect();
+    assert_eq!(
+        run(event, entries).decision,
+        expect,
+        "{decisions:?} on {event}"
+    );
 }
 
+use BuiltinEvent::{PostToolUse, PreToolUse, Stop, UserPromptSubmit};
 use Decision::{Allow, Ask, Block, Defer, Deny, None as NoDecision};
-use BuiltinEvent::{PreToolUse, PostToolUse, Stop, UserPromptSubmit};
 
 #[test]
-fn allow_then_deny_is_deny() { check_decision(PreToolUse, &[Allow, Deny], Deny) }
+fn allow_then_deny_is_deny() {
+    check_decision(PreToolUse, &[Allow, Deny], Deny)
+}
 #[test]
-fn deny_then_allow_is_deny() { check_decision(PreToolUse, &[Deny, Allow], Deny) }
+fn deny_then_allow_is_deny() {
+    check_decision(PreToolUse, &[Deny, Allow], Deny)
+}
 #[test]
-fn block_beats_deny() { check_decision(PreToolUse, &[Deny, Block, Allow], Block) }
+fn block_beats_deny() {
+    check_decision(PreToolUse, &[Deny, Block, Allow], Block)
+}
 #[test]
-fn deny_beats_defer() { check_decision(PreToolUse, &[Defer, Deny], Deny) }
+fn deny_beats_defer() {
+    check_decision(PreToolUse, &[Defer, Deny], Deny)
+}
 #[test]
-fn defer_beats_ask() { check_decision(PreToolUse, &[Ask, Defer, Allow], Defer) }
+fn defer_beats_ask() {
+    check_decision(PreToolUse, &[Ask, Defer, Allow], Defer)
+}
 #[test]
-fn ask_beats_allow() { check_decision(PreToolUse, &[Allow, Ask], Ask) }
+fn ask_beats_allow() {
+    check_decision(PreToolUse, &[Allow, Ask], Ask)
+}
 #[test]
-fn allow_beats_none() { check_decision(PreToolUse, &[NoDecision, Allow], Allow) }
+fn allow_beats_none() {
+    check_decision(PreToolUse, &[NoDecision, Allow], Allow)
+}
 #[test]
-fn no_hooks_is_none() { check_decision(PreToolUse, &[], NoDecision) }
+fn no_hooks_is_none() {
+    check_decision(PreToolUse, &[], NoDecision)
+}
 #[test]
-fn deny_blocks_a_blocking_event_without_permissions() { check_decision(UserPromptSubmit, &[Deny], Deny) }
+fn deny_blocks_a_blocking_event_without_permissions() {
+    check_decision(UserPromptSubmit, &[Deny], Deny)
+}
 #[test]
-fn allow_is_ignored_where_no_permission_is_taken() { check_decision(Stop, &[Allow], NoDecision) }
+fn allow_is_ignored_where_no_permission_is_taken() {
+    check_decision(Stop, &[Allow], NoDecision)
+}
 #[test]
-fn block_is_ignored_on_events_that_cannot_block() { check_decision(PostToolUse, &[Block], NoDecision) }
+fn block_is_ignored_on_events_that_cannot_block() {
+    check_decision(PostToolUse, &[Block], NoDecision)
+}
 
 #[test]
 fn first_declared_gives_the_reason_among_equals() {
     // Given in finish order: the later-declared deny finished first.
-    let agg = run(PreToolUse, vec![entry(1, decided(Deny, "second")), entry(0, decided(Deny, "first"))]);
+    let agg = run(
+        PreToolUse,
+        vec![
+            entry(1, decided(Deny, "second")),
+            entry(0, decided(Deny, "first")),
+        ],
+    );
     assert_eq!(agg.reason.as_deref(), Some("first"));
-    assert_eq!(agg.hooks.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(), ["h0", "h1"]);
+    assert_eq!(
+        agg.hooks.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
+        ["h0", "h1"]
+    );
 }
 
 #[test]
 fn winning_reason_comes_from_the_winning_hook() {
-    let agg = run(PreToolUse, vec![entry(0, decided(Allow, "fine")), entry(1, decided(Deny, "dangerous"))]);
-    assert_eq!((agg.decision, agg.reason.as_deref()), (Deny, Some("dangerous")));
+    let agg = run(
+        PreToolUse,
+        vec![
+            entry(0, decided(Allow, "fine")),
+            entry(1, decided(Deny, "dangerous")),
+        ],
+    );
+    assert_eq!(
+        (agg.decision, agg.reason.as_deref()),
+        (Deny, Some("dangerous"))
+    );
 }
 
 #[test]
@@ -92,19 +143,31 @@ fn ignored_decision_is_reported_and_its_reason_becomes_context() {
     assert_eq!(agg.decision, NoDecision);
     assert_eq!(agg.additional_context, ["lint failed"]);
     assert_eq!(agg.ignored.len(), 1);
-    assert_eq!((agg.ignored[0].hook.as_str(), agg.ignored[0].field.as_str()), ("h0", "decision"));
+    assert_eq!(
+        (agg.ignored[0].hook.as_str(), agg.ignored[0].field.as_str()),
+        ("h0", "decision")
+    );
 }
 
 #[test]
 fn ignored_block_reason_is_a_message_where_no_context_is_taken() {
-    let agg = run(BuiltinEvent::Notification, vec![entry(0, decided(Block, "nope"))]);
+    let agg = run(
+        BuiltinEvent::Notification,
+        vec![entry(0, decided(Block, "nope"))],
+    );
     assert!(agg.additional_context.is_empty());
     assert_eq!(agg.messages, ["nope"]);
 }
 
 #[test]
 fn timeout_fails_open_by_default() {
-    let agg = run(PreToolUse, vec![entry(0, HookOutcome::failed(FailureKind::Timeout, "timed out after 10s"))]);
+    let agg = run(
+        PreToolUse,
+        vec![entry(
+            0,
+            HookOutcome::failed(FailureKind::Timeout, "timed out after 10s"),
+        )],
+    );
     assert_eq!(agg.decision, NoDecision);
     assert_eq!(agg.hooks[0].status, HookStatus::TimedOut);
     assert!(agg.messages[0].contains("fails open"), "{:?}", agg.messages);
@@ -113,17 +176,36 @@ fn timeout_fails_open_by_default() {
 
 #[test]
 fn crash_fails_closed_when_asked() {
-    let agg = run(PreToolUse, vec![fail_closed(entry(0, HookOutcome::failed(FailureKind::Crash, "terminated by a signal")))]);
+    let agg = run(
+        PreToolUse,
+        vec![fail_closed(entry(
+            0,
+            HookOutcome::failed(FailureKind::Crash, "terminated by a signal"),
+        ))],
+    );
     assert_eq!(agg.decision, Block);
     let reason = agg.reason.unwrap();
-    assert!(reason.contains("`h0`") && reason.contains("fails closed") && reason.contains("crash"), "{reason}");
+    assert!(
+        reason.contains("`h0`") && reason.contains("fails closed") && reason.contains("crash"),
+        "{reason}"
+    );
     assert_eq!(agg.hooks[0].decision, Block);
 }
 
 #[test]
 fn every_failure_kind_gets_the_same_policy() {
-    for kind in [FailureKind::Timeout, FailureKind::Spawn, FailureKind::Crash, FailureKind::NonZeroExit, FailureKind::MalformedOutput, FailureKind::Transport] {
-        let closed = run(Stop, vec![fail_closed(entry(0, HookOutcome::failed(kind, "x")))]);
+    for kind in [
+        FailureKind::Timeout,
+        FailureKind::Spawn,
+        FailureKind::Crash,
+        FailureKind::NonZeroExit,
+        FailureKind::MalformedOutput,
+        FailureKind::Transport,
+    ] {
+        let closed = run(
+            Stop,
+            vec![fail_closed(entry(0, HookOutcome::failed(kind, "x")))],
+        );
         assert_eq!(closed.decision, Block, "{kind:?} fail-closed");
         let open = run(Stop, vec![entry(0, HookOutcome::failed(kind, "x"))]);
         assert_eq!(open.decision, NoDecision, "{kind:?} fail-open");
@@ -132,7 +214,13 @@ fn every_failure_kind_gets_the_same_policy() {
 
 #[test]
 fn fail_closed_on_an_event_that_cannot_block_is_reported() {
-    let agg = run(PostToolUse, vec![fail_closed(entry(0, HookOutcome::failed(FailureKind::NonZeroExit, "exited with code 1")))]);
+    let agg = run(
+        PostToolUse,
+        vec![fail_closed(entry(
+            0,
+            HookOutcome::failed(FailureKind::NonZeroExit, "exited with code 1"),
+        ))],
+    );
     assert_eq!(agg.decision, NoDecision);
     assert_eq!(agg.ignored[0].field, "on_failure");
 }
@@ -160,45 +248,86 @@ fn skipped_hooks_contribute_nothing() {
 
 #[test]
 fn continue_false_from_any_hook_stops_with_the_first_declared_reason() {
-    let stop = |r: &str| HookOutcome { continue_: false, stop_reason: Some(r.to_owned()), ..HookOutcome::ok() };
-    let agg = run(PostToolUse, vec![entry(2, stop("late")), entry(0, HookOutcome::ok()), entry(1, stop("early"))]);
+    let stop = |r: &str| HookOutcome {
+        continue_: false,
+        stop_reason: Some(r.to_owned()),
+        ..HookOutcome::ok()
+    };
+    let agg = run(
+        PostToolUse,
+        vec![
+            entry(2, stop("late")),
+            entry(0, HookOutcome::ok()),
+            entry(1, stop("early")),
+        ],
+    );
     assert!(!agg.continue_);
     assert_eq!(agg.stop_reason.as_deref(), Some("early"));
 }
 
 #[test]
 fn parallel_rewrites_that_differ_conflict_and_the_later_declared_wins() {
-    let agg = run(PreToolUse, vec![entry(1, rewrite(json!({"command": "b"}))), entry(0, rewrite(json!({"command": "a"})))]);
+    let agg = run(
+        PreToolUse,
+        vec![
+            entry(1, rewrite(json!({"command": "b"}))),
+            entry(0, rewrite(json!({"command": "a"}))),
+        ],
+    );
     assert_eq!(agg.updated_input, Some(json!({"command": "b"})));
     assert_eq!(agg.conflicts.len(), 1);
-    assert_eq!((agg.conflicts[0].overridden.as_str(), agg.conflicts[0].kept.as_str()), ("h0", "h1"));
+    assert_eq!(
+        (
+            agg.conflicts[0].overridden.as_str(),
+            agg.conflicts[0].kept.as_str()
+        ),
+        ("h0", "h1")
+    );
 }
 
 #[test]
 fn identical_parallel_rewrites_do_not_conflict() {
-    let agg = run(PreToolUse, vec![entry(0, rewrite(json!({"c": 1}))), entry(1, rewrite(json!({"c": 1})))]);
+    let agg = run(
+        PreToolUse,
+        vec![
+            entry(0, rewrite(json!({"c": 1}))),
+            entry(1, rewrite(json!({"c": 1}))),
+        ],
+    );
     assert!(agg.conflicts.is_empty());
     assert_eq!(agg.updated_input, Some(json!({"c": 1})));
 }
 
 #[test]
 fn sequential_group_is_a_pipeline_without_conflict() {
-    let agg = run(PreToolUse, vec![
-        seq(entry(0, rewrite(json!({"command": "ls"}))), "fmt"),
-        seq(entry(1, HookOutcome::ok()), "fmt"),
-        seq(entry(2, rewrite(json!({"command": "ls --color=never"}))), "fmt"),
-    ]);
-    assert_eq!(agg.updated_input, Some(json!({"command": "ls --color=never"})));
+    let agg = run(
+        PreToolUse,
+        vec![
+            seq(entry(0, rewrite(json!({"command": "ls"}))), "fmt"),
+            seq(entry(1, HookOutcome::ok()), "fmt"),
+            seq(
+                entry(2, rewrite(json!({"command": "ls --color=never"}))),
+                "fmt",
+            ),
+        ],
+    );
+    assert_eq!(
+        agg.updated_input,
+        Some(json!({"command": "ls --color=never"}))
+    );
     assert!(agg.conflicts.is_empty(), "{:?}", agg.conflicts);
 }
 
 #[test]
 fn sequential_group_result_conflicts_with_a_parallel_hook() {
-    let agg = run(PreToolUse, vec![
-        seq(entry(0, rewrite(json!(1))), "g"),
-        entry(1, rewrite(json!(2))),
-        seq(entry(2, rewrite(json!(3))), "g"),
-    ]);
+    let agg = run(
+        PreToolUse,
+        vec![
+            seq(entry(0, rewrite(json!(1))), "g"),
+            entry(1, rewrite(json!(2))),
+            seq(entry(2, rewrite(json!(3))), "g"),
+        ],
+    );
     // Units in order of first rewrite: group g (result 3), then h1 (2): h1 is later and wins.
     assert_eq!(agg.updated_input, Some(json!(2)));
     assert_eq!(agg.conflicts[0].overridden, "sequential:g");
@@ -220,7 +349,10 @@ fn context_and_messages_concatenate_in_declaration_order() {
         system_message: Some(format!("s-{c}")),
         ..HookOutcome::ok()
     };
-    let agg = run(UserPromptSubmit, vec![entry(2, ctx("c")), entry(0, ctx("a")), entry(1, ctx("b"))]);
+    let agg = run(
+        UserPromptSubmit,
+        vec![entry(2, ctx("c")), entry(0, ctx("a")), entry(1, ctx("b"))],
+    );
     assert_eq!(agg.additional_context, ["a", "b", "c"]);
     assert_eq!(agg.messages, ["m-a", "m-b", "m-c"]);
     assert_eq!(agg.system_message.as_deref(), Some("s-a\ns-b\ns-c"));
@@ -228,22 +360,40 @@ fn context_and_messages_concatenate_in_declaration_order() {
 
 #[test]
 fn context_is_ignored_where_not_honoured() {
-    let agg = run(Stop, vec![entry(0, HookOutcome { additional_context: vec!["x".into()], ..HookOutcome::ok() })]);
+    let agg = run(
+        Stop,
+        vec![entry(
+            0,
+            HookOutcome {
+                additional_context: vec!["x".into()],
+                ..HookOutcome::ok()
+            },
+        )],
+    );
     assert!(agg.additional_context.is_empty());
     assert_eq!(agg.ignored[0].field, "additional_context");
 }
 
 #[test]
 fn retry_is_honoured_on_permission_denied_only() {
-    let retry = || HookOutcome { retry: Some(true), ..HookOutcome::ok() };
-    assert_eq!(run(BuiltinEvent::PermissionDenied, vec![entry(0, retry())]).retry, Some(true));
+    let retry = || HookOutcome {
+        retry: Some(true),
+        ..HookOutcome::ok()
+    };
+    assert_eq!(
+        run(BuiltinEvent::PermissionDenied, vec![entry(0, retry())]).retry,
+        Some(true)
+    );
     let agg = run(PreToolUse, vec![entry(0, retry())]);
     assert_eq!((agg.retry, agg.ignored[0].field.as_str()), (None, "retry"));
 }
 
 #[test]
 fn fabro_skip_is_honoured_on_stage_start_only() {
-    let skip = || HookOutcome { skip: true, ..HookOutcome::ok() };
+    let skip = || HookOutcome {
+        skip: true,
+        ..HookOutcome::ok()
+    };
     assert!(run(BuiltinEvent::StageStart, vec![entry(0, skip())]).skip);
     let agg = run(BuiltinEvent::StageComplete, vec![entry(0, skip())]);
     assert!(!agg.skip);
@@ -252,12 +402,21 @@ fn fabro_skip_is_honoured_on_stage_start_only() {
 
 #[test]
 fn fabro_override_is_honoured_on_edge_selected_only_and_conflicts_are_reported() {
-    let edge = |e: &str| HookOutcome { override_edge: Some(e.to_owned()), ..HookOutcome::ok() };
-    let agg = run(BuiltinEvent::EdgeSelected, vec![entry(0, edge("fix")), entry(1, edge("ship"))]);
+    let edge = |e: &str| HookOutcome {
+        override_edge: Some(e.to_owned()),
+        ..HookOutcome::ok()
+    };
+    let agg = run(
+        BuiltinEvent::EdgeSelected,
+        vec![entry(0, edge("fix")), entry(1, edge("ship"))],
+    );
     assert_eq!(agg.override_edge.as_deref(), Some("ship"));
     assert_eq!(agg.conflicts[0].field, "override");
     let agg = run(BuiltinEvent::StageStart, vec![entry(0, edge("fix"))]);
-    assert_eq!((agg.override_edge, agg.ignored[0].field.as_str()), (None, "override"));
+    assert_eq!(
+        (agg.override_edge, agg.ignored[0].field.as_str()),
+        (None, "override")
+    );
 }
 
 #[test]
@@ -274,10 +433,19 @@ fn aggregate_json_is_the_cli_contract() {
     guard.duration = Some(std::time::Duration::from_millis(12));
     let mut timed_out = HookOutcome::failed(FailureKind::Timeout, "timed out after 5s");
     timed_out.stdout_truncated = true;
-    let agg = run(PreToolUse, vec![
-        entry(0, guard),
-        entry(1, HookOutcome { additional_context: vec!["repo uses bun".into()], ..HookOutcome::ok() }),
-        entry(2, timed_out),
-    ]);
+    let agg = run(
+        PreToolUse,
+        vec![
+            entry(0, guard),
+            entry(
+                1,
+                HookOutcome {
+                    additional_context: vec!["repo uses bun".into()],
+                    ..HookOutcome::ok()
+                },
+            ),
+            entry(2, timed_out),
+        ],
+    );
     insta::assert_json_snapshot!(agg);
 }

@@ -2,8 +2,8 @@
 //! never weakens a `deny`.
 
 use hooks_core::{
-    aggregate, AggregateEntry, BuiltinEvent, Decision, Event, FailureKind, FailurePolicy,
-    HookOutcome,
+    AggregateEntry, BuiltinEvent, Decision, Event, FailureKind, FailurePolicy, HookOutcome,
+    aggregate,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -29,23 +29,33 @@ fn outcome() -> impl Strategy<Value = HookOutcome> {
         proptest::option::of(prop_oneof![Just("fix"), Just("ship")]),
         any::<bool>(),
     )
-        .prop_map(|(decision, reason, cont, rewrite, context, edge, skip)| HookOutcome {
-            continue_: cont,
-            stop_reason: if cont { None } else { reason.clone() },
-            updated_input: rewrite.map(|r| json!({ "v": r })),
-            additional_context: context,
-            override_edge: edge.map(str::to_owned),
-            skip,
-            ..HookOutcome::decided(decision, reason)
-        });
-    let failed = prop_oneof![Just(FailureKind::Timeout), Just(FailureKind::Crash), Just(FailureKind::MalformedOutput)]
-        .prop_map(|k| HookOutcome::failed(k, "boom"));
+        .prop_map(
+            |(decision, reason, cont, rewrite, context, edge, skip)| HookOutcome {
+                continue_: cont,
+                stop_reason: if cont { None } else { reason.clone() },
+                updated_input: rewrite.map(|r| json!({ "v": r })),
+                additional_context: context,
+                override_edge: edge.map(str::to_owned),
+                skip,
+                ..HookOutcome::decided(decision, reason)
+            },
+        );
+    let failed = prop_oneof![
+        Just(FailureKind::Timeout),
+        Just(FailureKind::Crash),
+        Just(FailureKind::MalformedOutput)
+    ]
+    .prop_map(|k| HookOutcome::failed(k, "boom"));
     prop_oneof![4 => answered, 1 => failed, 1 => Just(HookOutcome::skipped("untrusted"))]
 }
 
 fn entries() -> impl Strategy<Value = Vec<AggregateEntry>> {
     proptest::collection::vec(
-        (outcome(), any::<bool>(), proptest::option::of(prop_oneof![Just("g1"), Just("g2")])),
+        (
+            outcome(),
+            any::<bool>(),
+            proptest::option::of(prop_oneof![Just("g1"), Just("g2")]),
+        ),
         0..8,
     )
     .prop_map(|items| {
@@ -56,7 +66,11 @@ fn entries() -> impl Strategy<Value = Vec<AggregateEntry>> {
                 index,
                 id: format!("h{index}"),
                 source: "prop".to_owned(),
-                on_failure: if closed { FailurePolicy::Block } else { FailurePolicy::Allow },
+                on_failure: if closed {
+                    FailurePolicy::Block
+                } else {
+                    FailurePolicy::Allow
+                },
                 sequential: group.map(str::to_owned),
                 outcome,
             })
