@@ -3,11 +3,14 @@
 //! - `cargo xtask ci`: the whole check, as CI runs it: format, clippy with `-D warnings`,
 //!   the docs with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
+//! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
+//!   one table of medians beside their raw baselines.
 
 // Build tooling starts cargo; the workspace's ban on spawning applies to library code.
 #![allow(clippy::disallowed_methods)]
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod bench;
 mod tidy;
 
 use std::process::Command;
@@ -19,8 +22,17 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
+        Some("bench") => {
+            let rest = &args[1..];
+            let table = bench::run(
+                rest.iter().any(|a| a == "--report-only"),
+                rest.iter().any(|a| a == "--quick"),
+            )?;
+            println!("{table}");
+            Ok(())
+        }
         _ => {
-            eprintln!("usage: cargo xtask <ci|tidy>");
+            eprintln!("usage: cargo xtask <ci|tidy|bench [--quick] [--report-only]>");
             bail!("unknown or missing xtask command")
         }
     }
@@ -46,7 +58,7 @@ fn ci() -> Result<()> {
     Ok(())
 }
 
-fn cargo(args: &[&str]) -> Result<()> {
+pub(crate) fn cargo(args: &[&str]) -> Result<()> {
     cargo_with_env(args, &[])
 }
 
