@@ -1,0 +1,64 @@
+//! The binary end to end: `hooks events` and `hooks builtin security-guard`.
+
+use assert_cmd::Command;
+
+fn hooks() -> Command {
+    Command::cargo_bin("hooks").unwrap()
+}
+
+#[test]
+fn events_json_lists_every_builtin_event() {
+    let out = hooks()
+        .args(["events", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), hooks_core::BuiltinEvent::ALL.len());
+    let pre = lines.iter().find(|l| l["name"] == "PreToolUse").unwrap();
+    assert_eq!(pre["aliases"]["autohand"], "pre-tool");
+    assert_eq!(pre["can_block"], true);
+}
+
+#[test]
+fn guard_blocks_with_exit_2_and_the_reason_on_stderr() {
+    let event = r#"{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#;
+    let assert = hooks()
+        .args(["builtin", "security-guard"])
+        .write_stdin(event)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("rm -rf /"), "{stderr}");
+}
+
+#[test]
+fn guard_passes_ordinary_commands_with_exit_0() {
+    let event = r#"{"tool_name":"Bash","tool_input":{"command":"cargo test"}}"#;
+    hooks()
+        .args(["builtin", "security-guard"])
+        .write_stdin(event)
+        .assert()
+        .code(0)
+        .stderr("");
+}
+
+#[test]
+fn unknown_builtin_is_an_error() {
+    hooks()
+        .args(["builtin", "nope"])
+        .write_stdin("{}")
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn bad_usage_exits_1() {
+    hooks().arg("frobnicate").assert().code(1);
+}

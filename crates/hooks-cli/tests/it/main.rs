@@ -1,0 +1,6 @@
+//! The integration tests of the `hooks` command line.
+
+#![allow(clippy::unwrap_used)]
+
+mod events;
+mod guard;
