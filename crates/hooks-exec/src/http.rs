@@ -1,0 +1,633 @@
+//! The http executor: POSTs the event JSON to an allowed URL and reads the answer like a
+//! command hook's stdout.
+//!
+//! One [`reqwest::Client`] is built with the executor and reused for every hook run, so
+//! connections stay in its keep-alive pool (building a client costs milliseconds, a pooled
+//! request on loopback a fraction of one). Every URL a request goes to, the hook's own and
+//! each redirect target, must match the host's allow-list; the rules are on [`HttpConfig`].
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use hooks_core::{Action, Event, FailureKind, HookOutcome, HttpAction, parse_response_body};
+use reqwest::Url;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::redirect::{Attempt, Policy};
+
+use crate::error::Error;
+use crate::executor::{Executor, HookRun};
+
+/// The default cap on a response body read: 1 MiB, the same as a command's stdout cap.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 1 << 20;
+
+/// How many redirects one hook run follows before it gives up.
+const MAX_REDIRECTS: usize = 10;
+
+/// How much of a non-2xx response body a failure message quotes, in characters.
+const ERROR_BODY_CHARS: usize = 500;
+
+/// Where header interpolation reads environment variables from.
+///
+/// The default reads the process environment at request time; a host that runs hooks for
+/// several users, or a test, can supply its own lookup.
+#[derive(Clone)]
+pub struct EnvLookup(Arc<LookupFn>);
+
+/// The function behind an [`EnvLookup`].
+type LookupFn = dyn Fn(&str) -> Option<String> + Send + Sync;
+
+impl EnvLookup {
+    /// Reads the process environment (`std::env::var`) when a request is made.
+    pub fn process() -> EnvLookup {
+        EnvLookup::new(|name| std::env::var(name).ok())
+    }
+
+    /// Reads a fixed map of variables.
+    pub fn from_map(vars: HashMap<String, String>) -> EnvLookup {
+        EnvLookup::new(move |name| vars.get(name).cloned())
+    }
+
+    /// Reads variables through a function of the host's.
+    pub fn new(lookup: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> EnvLookup {
+        EnvLookup(Arc::new(lookup))
+    }
+
+    /// The value of `name`, if it is set.
+    pub fn get(&self, name: &str) -> Option<String> {
+        (self.0)(name)
+    }
+}
+
+impl Default for EnvLookup {
+    fn default() -> EnvLookup {
+        EnvLookup::process()
+    }
+}
+
+impl fmt::Debug for EnvLookup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("EnvLookup(..)")
+    }
+}
+
+/// The host's settings for HTTP hooks.
+///
+/// # The URL allow-list
+///
+/// An HTTP hook runs only if its URL matches an entry of `allowed_urls`, and every redirect
+/// it answers with is checked against the same list; a URL outside it is a failure and no
+/// request is made to it. An empty list allows nothing: a host must say where hooks may
+/// send its events. Each entry is one of:
+///
+/// - `*`: any `http` or `https` URL.
+/// - A URL, `scheme://host[:port][/path]`: the scheme, host and port (the scheme's default
+///   when absent) must be equal, and the path must be the entry's path or lie under it at a
+///   segment boundary: `https://hooks.example.com/ci` allows `/ci` and `/ci/run` but not
+///   `/cider`; a path ending in `/` allows everything below it.
+/// - A host starting with `*.` allows every subdomain, not the domain itself:
+///   `https://*.example.com/` allows `https://a.example.com/x` but not `https://example.com/`.
+/// - A path ending in `*` is a raw prefix: `http://127.0.0.1:8080/hook*` allows
+///   `/hook`, `/hooks` and `/hook-2`.
+///
+/// Hook URLs are normalised before matching (`/ci/../admin` is `/admin`), so dot segments
+/// cannot walk out of an allowed path. Entries take no query or fragment.
+///
+/// # Headers
+///
+/// A hook's header values may reference environment variables as `$VAR` or `${VAR}`. Only
+/// variables the hook lists in its `allowed_env_vars` are read; a reference to any other
+/// variable, or to an allowed one that is unset, becomes the empty string (as in Claude
+/// Code), so a header never carries a value the hook was not allowed to read, and never
+/// the literal `$NAME` that would tell a server which variable it tried. A `$` that does
+/// not start a reference (`$1`, `$-`, a `${` with no `}`) stays as it is.
+#[derive(Clone, Debug)]
+pub struct HttpConfig {
+    /// The URL patterns hooks may POST to and be redirected to.
+    pub allowed_urls: Vec<String>,
+    /// How much of a response body is read; a longer body is a failure flagged as
+    /// truncated. Defaults to [`DEFAULT_MAX_RESPONSE_BYTES`].
+    pub max_response_bytes: usize,
+    /// Where header interpolation reads environment variables.
+    pub env: EnvLookup,
+}
+
+impl Default for HttpConfig {
+    fn default() -> HttpConfig {
+        HttpConfig {
+            allowed_urls: Vec::new(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            env: EnvLookup::default(),
+        }
+    }
+}
+
+/// Runs `http` hooks: POSTs the event JSON and parses the answer.
+///
+/// The request carries the event as the hook's dialect sees it
+/// ([`EventContext::to_json`](hooks_core::EventContext::to_json)) with
+/// `Content-Type: application/json` and the hook's headers. The answer is read as
+/// PROTOCOLS.md says for Claude Code's HTTP hooks:
+///
+/// - 2xx with an empty body: success with no decision;
+/// - 2xx with a JSON object: the same schema as a command's stdout
+///   ([`parse_response_body`]);
+/// - 2xx with any other body (plain text, an array, invalid JSON), or a body longer than
+///   the cap: [`FailureKind::MalformedOutput`];
+/// - any other status: [`FailureKind::NonZeroExit`], the message naming the status and
+///   quoting the start of the body;
+/// - no connection, a reset, a redirect outside the allow-list or too many redirects:
+///   [`FailureKind::Transport`];
+/// - no complete answer (headers and body) within the hook's timeout:
+///   [`FailureKind::Timeout`]; the dispatch cancelled: [`FailureKind::Cancelled`];
+/// - a URL outside the allow-list, an unparsable URL or an invalid header: a
+///   [`FailureKind::Spawn`] failure, and no request is made.
+///
+/// Redirects follow HTTP's rules: 307 and 308 repeat the POST with its body, while 301, 302
+/// and 303 turn it into a GET without one; credentials (`Authorization`, cookies) are
+/// dropped when a redirect leaves the host. Messages name URLs without their credentials
+/// or query, which may hold secrets.
+#[derive(Clone, Debug)]
+pub struct HttpExecutor {
+    client: reqwest::Client,
+    allowed: Arc<AllowList>,
+    max_response_bytes: usize,
+    env: EnvLookup,
+}
+
+impl HttpExecutor {
+    /// Builds the executor and its HTTP client, checking the allow-list's patterns.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UrlPattern`] for an entry of `allowed_urls` that is not a valid pattern,
+    /// [`Error::HttpClient`] if the HTTP client cannot be built.
+    pub fn new(config: HttpConfig) -> Result<HttpExecutor, Error> {
+        let allowed = Arc::new(AllowList::parse(&config.allowed_urls)?);
+        let policy = {
+            let allowed = Arc::clone(&allowed);
+            Policy::custom(move |attempt| check_redirect(&allowed, attempt))
+        };
+        let client = reqwest::Client::builder()
+            .redirect(policy)
+            .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(Error::HttpClient)?;
+        Ok(HttpExecutor {
+            client,
+            allowed,
+            max_response_bytes: config.max_response_bytes,
+            env: config.env,
+        })
+    }
+
+    /// Whether `url` is in the allow-list (and parses). Hosts can use it to warn about a
+    /// hook at load time rather than at its first run.
+    pub fn allows(&self, url: &str) -> bool {
+        Url::parse(url).is_ok_and(|url| self.allowed.allows(&url))
+    }
+
+    /// Builds the request, or says why the hook cannot be sent at all.
+    fn request(
+        &self,
+        action: &HttpAction,
+        body: Vec<u8>,
+    ) -> Result<(reqwest::Request, Url), String> {
+        let url =
+            Url::parse(&action.url).map_err(|e| format!("invalid URL `{}`: {e}", action.url))?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(format!(
+                "unsupported URL scheme `{}` (http hooks use http or https)",
+                url.scheme()
+            ));
+        }
+        if url.scheme() == "https" && !cfg!(feature = "tls") {
+            return Err(format!(
+                "{} needs TLS: build hooks-exec with the `tls` feature",
+                redacted(&url)
+            ));
+        }
+        if !self.allowed.allows(&url) {
+            return Err(format!(
+                "{} is outside the allowed URLs, so no request was made",
+                redacted(&url)
+            ));
+        }
+        let headers = self.headers(action)?;
+        let request = self
+            .client
+            .post(url.clone())
+            .headers(headers)
+            .body(body)
+            .build()
+            .map_err(|e| format!("could not build the request: {}", describe(e)))?;
+        Ok((request, url))
+    }
+
+    /// The hook's headers, interpolated, plus `Content-Type: application/json` unless the
+    /// hook sets its own.
+    fn headers(&self, action: &HttpAction) -> Result<HeaderMap, String> {
+        let mut headers = HeaderMap::with_capacity(action.headers.len() + 1);
+        for (name, value) in &action.headers {
+            let header = HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| format!("invalid header name `{name}`"))?;
+            let interpolated = interpolate(value, &action.allowed_env_vars, &self.env);
+            let is_interpolated = interpolated != *value;
+            // The value is never quoted: it may hold a secret read from the environment.
+            let mut value = HeaderValue::from_str(&interpolated).map_err(|_| {
+                format!("invalid value for header `{name}` (control characters or non-ASCII)")
+            })?;
+            value.set_sensitive(is_interpolated);
+            headers.append(header, value);
+        }
+        if !headers.contains_key(CONTENT_TYPE) {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        }
+        Ok(headers)
+    }
+
+    /// Sends the request and reads the answer.
+    async fn send(&self, event: &Event, request: reqwest::Request, url: &Url) -> HookOutcome {
+        let response = match self.client.execute(request).await {
+            Ok(response) => response,
+            Err(e) => {
+                return HookOutcome::failed(
+                    FailureKind::Transport,
+                    format!("POST {}: {}", redacted(url), describe(e)),
+                );
+            }
+        };
+        let status = response.status();
+        let (body, truncated) = match read_capped(response, self.max_response_bytes).await {
+            Ok(read) => read,
+            Err(e) => {
+                return HookOutcome::failed(
+                    FailureKind::Transport,
+                    format!("reading the response of {}: {}", redacted(url), describe(e)),
+                );
+            }
+        };
+        let mut outcome = if !status.is_success() {
+            let text = String::from_utf8_lossy(&body);
+            let quoted = quote(text.trim(), ERROR_BODY_CHARS);
+            HookOutcome::failed(
+                FailureKind::NonZeroExit,
+                if quoted.is_empty() {
+                    format!("{} answered HTTP {status}", redacted(url))
+                } else {
+                    format!("{} answered HTTP {status}: {quoted}", redacted(url))
+                },
+            )
+        } else if truncated {
+            HookOutcome::failed(
+                FailureKind::MalformedOutput,
+                format!(
+                    "the response body of {} is longer than the {}-byte cap",
+                    redacted(url),
+                    self.max_response_bytes
+                ),
+            )
+        } else {
+            parse_response_body(event, &body)
+        };
+        outcome.stdout_truncated = truncated;
+        outcome
+    }
+}
+
+#[async_trait]
+impl Executor for HttpExecutor {
+    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+        let started = Instant::now();
+        let mut outcome = match &run.spec.action {
+            Action::Http(action) => self.run(action, run).await,
+            other => HookOutcome::failed(
+                FailureKind::Spawn,
+                format!("the http executor cannot run a {} hook", other.type_name()),
+            ),
+        };
+        outcome.duration = Some(started.elapsed());
+        outcome
+    }
+}
+
+impl HttpExecutor {
+    /// One run of an http hook, bounded by its timeout and the dispatch's cancellation.
+    async fn run(&self, action: &HttpAction, run: HookRun<'_>) -> HookOutcome {
+        let body = match serde_json::to_vec(&run.ctx.to_json(run.spec.dialect)) {
+            Ok(body) => body,
+            Err(e) => {
+                return HookOutcome::failed(
+                    FailureKind::Spawn,
+                    format!("could not serialise the event: {e}"),
+                );
+            }
+        };
+        let (request, url) = match self.request(action, body) {
+            Ok(built) => built,
+            Err(message) => return HookOutcome::failed(FailureKind::Spawn, message),
+        };
+        let event = run.ctx.event();
+        // Dropping the request future on timeout or cancellation closes its connection, so
+        // nothing keeps talking to the server after the run has ended.
+        tokio::select! {
+            biased;
+            () = run.cancel.cancelled() => HookOutcome::failed(
+                FailureKind::Cancelled,
+                format!("cancelled while waiting for {}", redacted(&url)),
+            ),
+            answer = tokio::time::timeout(run.timeout, self.send(event, request, &url)) => {
+                answer.unwrap_or_else(|_| HookOutcome::failed(
+                    FailureKind::Timeout,
+                    format!(
+                        "no complete answer from {} within {}",
+                        redacted(&url),
+                        humanize(run.timeout)
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// The redirect policy: follow redirects inside the allow-list, up to [`MAX_REDIRECTS`].
+fn check_redirect(allowed: &AllowList, attempt: Attempt<'_>) -> reqwest::redirect::Action {
+    // `previous` starts with the original URL, so it holds one entry per hop so far.
+    if attempt.previous().len() > MAX_REDIRECTS {
+        let message = format!("more than {MAX_REDIRECTS} redirects");
+        attempt.error(message)
+    } else if allowed.allows(attempt.url()) {
+        attempt.follow()
+    } else {
+        let message = format!(
+            "redirect to {} is outside the allowed URLs, so it was not followed",
+            redacted(attempt.url())
+        );
+        attempt.error(message)
+    }
+}
+
+/// Reads at most `cap` bytes of the body; `true` when more was there.
+async fn read_capped(
+    mut response: reqwest::Response,
+    cap: usize,
+) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        let room = cap.saturating_sub(body.len());
+        if chunk.len() > room {
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, true));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, false))
+}
+
+/// Replaces `$VAR` and `${VAR}` references: allowed variables by their value (empty when
+/// unset), other variables by the empty string; see [`HttpConfig`].
+fn interpolate(value: &str, allowed: &[String], env: &EnvLookup) -> String {
+    let resolve = |name: &str| {
+        if allowed.iter().any(|a| a == name) {
+            env.get(name).unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(dollar) = rest.find('$') {
+        out.push_str(&rest[..dollar]);
+        let after = &rest[dollar + 1..];
+        if let Some(braced) = after.strip_prefix('{') {
+            let name_len = name_len(braced);
+            if name_len > 0 && braced[name_len..].starts_with('}') {
+                out.push_str(&resolve(&braced[..name_len]));
+                rest = &braced[name_len + 1..];
+                continue;
+            }
+        } else {
+            let name_len = name_len(after);
+            if name_len > 0 {
+                out.push_str(&resolve(&after[..name_len]));
+                rest = &after[name_len..];
+                continue;
+            }
+        }
+        out.push('$');
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the variable name at the start of `s` (`[A-Za-z_][A-Za-z0-9_]*`), 0 if none.
+fn name_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    match bytes.first() {
+        Some(b) if b.is_ascii_alphabetic() || *b == b'_' => bytes
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count(),
+        _ => 0,
+    }
+}
+
+/// The allow-list, compiled from the host's patterns.
+#[derive(Debug)]
+struct AllowList(Vec<UrlPattern>);
+
+/// One compiled allow-list entry.
+#[derive(Debug)]
+enum UrlPattern {
+    /// `*`: every http(s) URL.
+    Any,
+    /// A scheme, host, port and path rule.
+    Url {
+        scheme: String,
+        host: HostPattern,
+        port: Option<u16>,
+        path: PathPattern,
+    },
+}
+
+/// How an entry's host matches.
+#[derive(Debug)]
+enum HostPattern {
+    /// This host exactly (already lower-cased by the URL parser).
+    Exact(String),
+    /// Any strict subdomain: holds `.example.com` for `*.example.com`.
+    Subdomains(String),
+}
+
+/// How an entry's path matches.
+#[derive(Debug)]
+enum PathPattern {
+    /// The path itself or anything under it at a segment boundary.
+    Segments(String),
+    /// Any path starting with this string (an entry path ending in `*`).
+    Raw(String),
+}
+
+impl AllowList {
+    /// Compiles every pattern, failing on the first invalid one.
+    fn parse(patterns: &[String]) -> Result<AllowList, Error> {
+        patterns
+            .iter()
+            .map(|p| UrlPattern::parse(p))
+            .collect::<Result<_, _>>()
+            .map(AllowList)
+    }
+
+    /// Whether any entry allows `url`.
+    fn allows(&self, url: &Url) -> bool {
+        self.0.iter().any(|p| p.matches(url))
+    }
+}
+
+impl UrlPattern {
+    /// Compiles one entry; see [`HttpConfig`] for the syntax.
+    fn parse(pattern: &str) -> Result<UrlPattern, Error> {
+        let error = |reason: &str| Error::UrlPattern {
+            pattern: pattern.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let trimmed = pattern.trim();
+        if trimmed == "*" {
+            return Ok(UrlPattern::Any);
+        }
+        let url = Url::parse(trimmed).map_err(|e| {
+            error(&format!(
+                "{e}; write a full URL such as `https://hooks.example.com/` or `*` for any URL"
+            ))
+        })?;
+        if !matches!(url.scheme(), "http" | "https") {
+            return Err(error("only http and https URLs can be allowed"));
+        }
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(error("a pattern takes no query or fragment"));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(error("a pattern takes no user name or password"));
+        }
+        let host = match url.host_str() {
+            Some(host) => match host.strip_prefix("*.") {
+                Some(domain) if !domain.is_empty() && !domain.contains('*') => {
+                    HostPattern::Subdomains(format!(".{domain}"))
+                }
+                Some(_) => return Err(error("`*.` must be followed by a domain")),
+                None if host.contains('*') => {
+                    return Err(error(
+                        "`*` is allowed only as the first label (`*.example.com`)",
+                    ));
+                }
+                None => HostPattern::Exact(host.to_owned()),
+            },
+            None => return Err(error("the URL has no host")),
+        };
+        let path = url.path();
+        let path = match path.strip_suffix('*') {
+            Some(prefix) if !prefix.contains('*') => PathPattern::Raw(prefix.to_owned()),
+            Some(_) => return Err(error("`*` is allowed only at the end of the path")),
+            None if path.contains('*') => {
+                return Err(error("`*` is allowed only at the end of the path"));
+            }
+            None => PathPattern::Segments(path.to_owned()),
+        };
+        Ok(UrlPattern::Url {
+            scheme: url.scheme().to_owned(),
+            host,
+            port: url.port_or_known_default(),
+            path,
+        })
+    }
+
+    /// Whether this entry allows `url`.
+    fn matches(&self, url: &Url) -> bool {
+        match self {
+            UrlPattern::Any => matches!(url.scheme(), "http" | "https"),
+            UrlPattern::Url {
+                scheme,
+                host,
+                port,
+                path,
+            } => {
+                url.scheme() == scheme
+                    && url.port_or_known_default() == *port
+                    && url.host_str().is_some_and(|h| host.matches(h))
+                    && path.matches(url.path())
+            }
+        }
+    }
+}
+
+impl HostPattern {
+    fn matches(&self, host: &str) -> bool {
+        match self {
+            HostPattern::Exact(exact) => host == exact,
+            HostPattern::Subdomains(suffix) => host.len() > suffix.len() && host.ends_with(suffix),
+        }
+    }
+}
+
+impl PathPattern {
+    fn matches(&self, path: &str) -> bool {
+        match self {
+            PathPattern::Raw(prefix) => path.starts_with(prefix.as_str()),
+            PathPattern::Segments(base) => match path.strip_prefix(base.as_str()) {
+                Some(rest) => rest.is_empty() || base.ends_with('/') || rest.starts_with('/'),
+                None => false,
+            },
+        }
+    }
+}
+
+/// A URL for messages: without credentials or query, which may hold secrets.
+fn redacted(url: &Url) -> String {
+    let mut shown = url.clone();
+    // Setting these fails only for URLs that cannot have them, which then have none.
+    let _ = shown.set_username("");
+    let _ = shown.set_password(None);
+    shown.set_query(None);
+    shown.set_fragment(None);
+    shown.to_string()
+}
+
+/// A reqwest error and its causes on one line, without the URL reqwest adds (which may
+/// carry a query with secrets; callers name the URL themselves).
+fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // hyper and reqwest often repeat their cause's text in their own.
+        if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    message
+}
+
+/// The first `max` characters of `text`, with an ellipsis when cut.
+fn quote(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
+/// A timeout for messages: `300ms`, `5s`, `2.5s`.
+pub(crate) fn humanize(duration: Duration) -> String {
+    if duration.subsec_nanos() == 0 {
+        format!("{}s", duration.as_secs())
+    } else if duration < Duration::from_secs(1) {
+        format!("{}ms", duration.as_millis())
+    } else {
+        format!("{:.1}s", duration.as_secs_f64())
+    }
+}
