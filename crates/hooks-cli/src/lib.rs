@@ -10,7 +10,7 @@ pub mod builtin;
 
 use std::io::Write;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use hooks_core::BuiltinEvent;
 
 const USAGE: &str = "\
@@ -19,6 +19,8 @@ usage: hooks <command>
 commands:
   events [--json]   list the event catalog: names, aliases, matcher fields, what each honours
   builtin NAME      run a built-in hook on the event JSON read from stdin (security-guard)
+  init [--dir DIR] [--force]
+                    install the built-in hooks (all disabled) into DIR (default ~/.hooks)
   --version         print the version
 ";
 
@@ -29,6 +31,7 @@ pub fn run(args: &[String]) -> u8 {
         ["events"] => events(false),
         ["events", "--json"] => events(true),
         ["builtin", name] => return builtin(name),
+        ["init", rest @ ..] => init(rest),
         ["--version" | "-V"] => {
             writeln!(std::io::stdout(), "hooks {}", env!("CARGO_PKG_VERSION")).map_err(Into::into)
         }
@@ -45,6 +48,54 @@ pub fn run(args: &[String]) -> u8 {
             1
         }
     }
+}
+
+fn init(args: &[&str]) -> Result<()> {
+    let mut dir: Option<std::path::PathBuf> = None;
+    let mut force = false;
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        match *arg {
+            "--force" => force = true,
+            "--dir" => dir = Some(rest.next().context("--dir needs a directory")?.into()),
+            other => anyhow::bail!(
+                "unexpected argument `{other}` (usage: hooks init [--dir DIR] [--force])"
+            ),
+        }
+    }
+    let dir = match dir {
+        Some(d) => d,
+        None => match std::env::var_os("HOOKS_HOME") {
+            Some(h) => h.into(),
+            None => std::path::PathBuf::from(
+                std::env::var_os("HOME").context("HOME is not set; pass --dir")?,
+            )
+            .join(".hooks"),
+        },
+    };
+    let bin = std::env::current_exe().context("locating the hooks binary")?;
+    let done = builtin::install(&dir, &bin, force)?;
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "installed {} built-in scripts into {}",
+        done.scripts.len(),
+        dir.join("scripts").display()
+    )?;
+    if done.config_written {
+        writeln!(
+            out,
+            "wrote {} (every hook disabled; enable with `hooks enable ID`)",
+            done.config.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "kept the existing {} (use --force to replace it)",
+            done.config.display()
+        )?;
+    }
+    Ok(())
 }
 
 fn builtin(name: &str) -> u8 {

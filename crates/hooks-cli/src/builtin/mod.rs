@@ -3,10 +3,106 @@
 
 pub mod guard;
 
-use std::io::Read;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde_json::Value;
+
+/// The scripts `hooks init` installs, with their contents.
+pub const SCRIPTS: &[(&str, &str)] = &[
+    ("log-event.sh", include_str!("../../builtin/log-event.sh")),
+    (
+        "sound-alert.sh",
+        include_str!("../../builtin/sound-alert.sh"),
+    ),
+    (
+        "auto-format.sh",
+        include_str!("../../builtin/auto-format.sh"),
+    ),
+    (
+        "notify-webhook.sh",
+        include_str!("../../builtin/notify-webhook.sh"),
+    ),
+    (
+        "git-auto-stage.sh",
+        include_str!("../../builtin/git-auto-stage.sh"),
+    ),
+    (
+        "smart-commit.sh",
+        include_str!("../../builtin/smart-commit.sh"),
+    ),
+];
+
+/// The config entries of the built-in hooks (native YAML, every hook disabled), with
+/// `${HOOKS_DIR}` and `${HOOKS_BIN}` still to be filled in.
+pub const CONFIG_TEMPLATE: &str = include_str!("../../builtin/hooks.yaml");
+
+/// What [`install`] wrote.
+#[derive(Debug)]
+pub struct Installed {
+    /// The config file.
+    pub config: PathBuf,
+    /// Whether the config file was written (false: it existed and `force` was off).
+    pub config_written: bool,
+    /// The scripts.
+    pub scripts: Vec<PathBuf>,
+}
+
+/// Installs the built-in hooks into `dir`: the scripts into `dir/scripts` (always
+/// refreshed) and their config entries into `dir/hooks.yaml` (kept if it exists, unless
+/// `force`). `hooks_bin` is the `hooks` binary the security guard entry runs.
+pub fn install(dir: &Path, hooks_bin: &Path, force: bool) -> Result<Installed> {
+    let scripts_dir = dir.join("scripts");
+    std::fs::create_dir_all(&scripts_dir)
+        .with_context(|| format!("creating {}", scripts_dir.display()))?;
+    let mut scripts = Vec::new();
+    for (name, body) in SCRIPTS {
+        let path = scripts_dir.join(name);
+        write_atomic(&path, body.as_bytes(), true)?;
+        scripts.push(path);
+    }
+    let config = dir.join("hooks.yaml");
+    let config_written = force || !config.exists();
+    if config_written {
+        let text = CONFIG_TEMPLATE
+            .replace("${HOOKS_DIR}", &yaml_escape(&dir.display().to_string()))
+            .replace(
+                "${HOOKS_BIN}",
+                &yaml_escape(&hooks_bin.display().to_string()),
+            );
+        write_atomic(&config, text.as_bytes(), false)?;
+    }
+    Ok(Installed {
+        config,
+        config_written,
+        scripts,
+    })
+}
+
+/// Escapes text for the inside of a YAML double-quoted string.
+fn yaml_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Writes `path` through a temporary file and a rename, so a crash never leaves it half
+/// written.
+fn write_atomic(path: &Path, bytes: &[u8], executable: bool) -> Result<()> {
+    let tmp = path.with_extension("tmp-hooks-init");
+    let mut file =
+        std::fs::File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    #[cfg(unix)]
+    if executable {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
+    }
+    #[cfg(not(unix))]
+    let _ = executable;
+    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(())
+}
 
 /// The built-in hooks, by name.
 pub const NAMES: &[&str] = &["security-guard"];

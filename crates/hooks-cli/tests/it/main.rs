@@ -2,5 +2,6 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod builtins;
 mod events;
 mod guard;

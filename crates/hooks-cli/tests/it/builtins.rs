@@ -1,0 +1,365 @@
+//! The built-in hooks: `hooks init` installs them, and each script does its job when run
+//! as a real process with the environment and stdin the engine gives it.
+
+// These tests start the scripts themselves, as the engine would.
+#![allow(clippy::disallowed_methods)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use assert_cmd::Command as Bin;
+
+/// Installs the built-ins into a fresh temp dir and returns it.
+fn installed() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    Bin::cargo_bin("hooks")
+        .unwrap()
+        .args(["init", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    dir
+}
+
+fn script(dir: &Path, name: &str) -> PathBuf {
+    dir.join("scripts").join(name)
+}
+
+/// Runs a script with `env` and `stdin`, in `cwd`.
+fn run(path: &Path, cwd: &Path, env: &[(&str, &str)], stdin: &str) -> Output {
+    let mut child = Command::new(path)
+        .current_dir(cwd)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn git(repo: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .current_dir(repo)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    git(dir.path(), &["init", "-q"]);
+    git(
+        dir.path(),
+        &["config", "user.email", "hooks@example.invalid"],
+    );
+    git(dir.path(), &["config", "user.name", "hooks test"]);
+    dir
+}
+
+#[test]
+fn init_installs_executable_scripts_and_a_disabled_config() {
+    let dir = installed();
+    for name in [
+        "log-event.sh",
+        "sound-alert.sh",
+        "auto-format.sh",
+        "notify-webhook.sh",
+        "git-auto-stage.sh",
+        "smart-commit.sh",
+    ] {
+        let meta = std::fs::metadata(script(dir.path(), name)).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                meta.permissions().mode() & 0o111,
+                0o111,
+                "{name} is executable"
+            );
+        }
+    }
+    let config = std::fs::read_to_string(dir.path().join("hooks.yaml")).unwrap();
+    assert_eq!(config.matches("enabled: false").count(), 10);
+    assert!(!config.contains("${HOOKS_DIR}") && !config.contains("${HOOKS_BIN}"));
+    assert!(config.contains(&format!("{}/scripts/log-event.sh", dir.path().display())));
+}
+
+#[test]
+fn init_keeps_an_edited_config_unless_forced() {
+    let dir = installed();
+    let config = dir.path().join("hooks.yaml");
+    std::fs::write(&config, "hooks: []\n").unwrap();
+    Bin::cargo_bin("hooks")
+        .unwrap()
+        .args(["init", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), "hooks: []\n");
+    Bin::cargo_bin("hooks")
+        .unwrap()
+        .args(["init", "--force", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    assert!(
+        std::fs::read_to_string(&config)
+            .unwrap()
+            .contains("security-guard")
+    );
+}
+
+#[test]
+fn log_event_appends_one_json_line_per_event() {
+    let dir = installed();
+    let logs = dir.path().join("logs");
+    let env = [
+        ("HOOK_EVENT", "stop"),
+        ("HOOKS_LOG_DIR", logs.to_str().unwrap()),
+    ];
+    for n in 0..2 {
+        let out = run(
+            &script(dir.path(), "log-event.sh"),
+            dir.path(),
+            &env,
+            &format!("{{\"session_id\":\"s{n}\"}}"),
+        );
+        assert!(out.status.success());
+    }
+    let text = std::fs::read_to_string(logs.join("stop.log")).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[1]["event"], "stop");
+    assert_eq!(lines[1]["payload"]["session_id"], "s1");
+}
+
+#[test]
+fn git_auto_stage_stages_sources_and_skips_secrets() {
+    let dir = installed();
+    let repo = repo();
+    std::fs::create_dir_all(repo.path().join("src")).unwrap();
+    std::fs::write(repo.path().join("src/a.ts"), "export {}\n").unwrap();
+    std::fs::write(repo.path().join(".env"), "TOKEN=1\n").unwrap();
+    let ws = repo.path().to_str().unwrap();
+    let out = run(
+        &script(dir.path(), "git-auto-stage.sh"),
+        repo.path(),
+        &[("HOOK_PATH", "src/a.ts"), ("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "staged src/a.ts"
+    );
+    run(
+        &script(dir.path(), "git-auto-stage.sh"),
+        repo.path(),
+        &[("HOOK_PATH", ".env"), ("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert_eq!(
+        git(repo.path(), &["diff", "--cached", "--name-only"]),
+        "src/a.ts\n"
+    );
+}
+
+/// A one-shot HTTP server on loopback: answers 200 to one request and hands its body over.
+fn one_shot_server() -> (String, std::thread::JoinHandle<String>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let handle = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        let mut request = Vec::new();
+        let mut buf = [0u8; 4096];
+        // Read headers, then as many body bytes as Content-Length says.
+        loop {
+            let n = conn.read(&mut buf).unwrap();
+            request.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&request).to_string();
+            if let Some(end) = text.find("\r\n\r\n") {
+                let len: usize = text
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse().unwrap())
+                    })
+                    .unwrap_or(0);
+                if request.len() >= end + 4 + len || n == 0 {
+                    conn.write_all(
+                        b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
+                    )
+                    .unwrap();
+                    return text[end + 4..].to_string();
+                }
+            }
+            assert!(n > 0, "client closed early");
+        }
+    });
+    (url, handle)
+}
+
+#[test]
+fn notify_webhook_posts_a_summary() {
+    let dir = installed();
+    let (url, server) = one_shot_server();
+    let env = [
+        ("SLACK_WEBHOOK_URL", url.as_str()),
+        ("HOOK_WORKSPACE", "/work/my-app"),
+        ("HOOK_TOKENS", "1200"),
+        ("HOOK_DURATION", "65000"),
+    ];
+    let out = run(
+        &script(dir.path(), "notify-webhook.sh"),
+        dir.path(),
+        &env,
+        "{}",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let body: serde_json::Value = serde_json::from_str(&server.join().unwrap()).unwrap();
+    assert_eq!(
+        body["text"],
+        "Agent finished in my-app after 65s, 1200 tokens"
+    );
+}
+
+#[test]
+fn notify_webhook_without_a_url_says_so_and_passes() {
+    let dir = installed();
+    let mut cmd = Command::new(script(dir.path(), "notify-webhook.sh"));
+    let out = cmd
+        .env_remove("SLACK_WEBHOOK_URL")
+        .env_remove("HOOKS_WEBHOOK_URL")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("set SLACK_WEBHOOK_URL"));
+}
+
+#[test]
+fn auto_format_uses_the_projects_formatter() {
+    let dir = installed();
+    let project = tempfile::tempdir().unwrap();
+    let bin = project.path().join("node_modules/.bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    // A stand-in prettier that records the file it was asked to format.
+    std::fs::write(
+        bin.join("prettier"),
+        "#!/bin/sh\necho \"$2\" > \"$(dirname \"$0\")/formatted\"\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(bin.join("prettier"), std::fs::Permissions::from_mode(0o755))
+            .unwrap();
+    }
+    std::fs::write(project.path().join("a.ts"), "x").unwrap();
+    let ws = project.path().to_str().unwrap();
+    let out = run(
+        &script(dir.path(), "auto-format.sh"),
+        project.path(),
+        &[("HOOK_PATH", "a.ts"), ("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "formatted a.ts with prettier"
+    );
+    assert_eq!(
+        std::fs::read_to_string(bin.join("formatted"))
+            .unwrap()
+            .trim(),
+        "a.ts"
+    );
+    // Without a formatter it does nothing, quietly.
+    let bare = tempfile::tempdir().unwrap();
+    std::fs::write(bare.path().join("b.ts"), "x").unwrap();
+    let out = run(
+        &script(dir.path(), "auto-format.sh"),
+        bare.path(),
+        &[
+            ("HOOK_PATH", "b.ts"),
+            ("HOOK_WORKSPACE", bare.path().to_str().unwrap()),
+        ],
+        "{}",
+    );
+    assert!(out.status.success() && out.stdout.is_empty());
+}
+
+#[test]
+fn sound_alert_never_fails_the_turn() {
+    let dir = installed();
+    let out = run(&script(dir.path(), "sound-alert.sh"), dir.path(), &[], "{}");
+    assert!(out.status.success());
+}
+
+#[test]
+fn smart_commit_commits_when_tests_pass_and_not_when_they_fail() {
+    let dir = installed();
+    let repo = repo();
+    let ws = repo.path().to_str().unwrap();
+    std::fs::write(repo.path().join("Makefile"), "test:\n\t@test -f ok\n").unwrap();
+    std::fs::write(repo.path().join("notes.md"), "hello\n").unwrap();
+    git(repo.path(), &["add", "notes.md"]);
+    // No `ok` file: the tests fail, nothing is committed.
+    let out = run(
+        &script(dir.path(), "smart-commit.sh"),
+        repo.path(),
+        &[("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("tests failed"));
+    assert!(
+        Command::new("git")
+            .current_dir(repo.path())
+            .args(["rev-parse", "HEAD"])
+            .output()
+            .unwrap()
+            .status
+            .code()
+            != Some(0)
+    );
+    // With `ok`, it commits with a summarising subject.
+    std::fs::write(repo.path().join("ok"), "").unwrap();
+    let out = run(
+        &script(dir.path(), "smart-commit.sh"),
+        repo.path(),
+        &[("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        git(repo.path(), &["log", "-1", "--format=%s"]).trim(),
+        "Update notes.md"
+    );
+}
