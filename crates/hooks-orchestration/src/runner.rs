@@ -254,11 +254,15 @@ impl TaskRunner {
         let mut state = Schedule::new(graph);
 
         for (i, task) in graph.tasks().iter().enumerate() {
-            if run.cancel.is_cancelled() {
-                break;
-            }
             let ctx = run.context(task, 1);
-            let agg = self.bridge.emit(bridge::task_created(&ctx)).await;
+            // A cancellation interrupts a slow TaskCreated hook too.
+            let Some(agg) = run
+                .cancel
+                .run_until_cancelled(self.bridge.emit(bridge::task_created(&ctx)))
+                .await
+            else {
+                break;
+            };
             if run.should_stop(&agg) {
                 break;
             }

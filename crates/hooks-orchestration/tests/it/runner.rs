@@ -566,3 +566,30 @@ fn the_run_future_is_send() {
     let fut = runner.run(vec![], &executor, &cancel);
     assert_send(&fut);
 }
+
+#[tokio::test(start_paused = true)]
+async fn cancellation_interrupts_a_hung_task_created_hook() {
+    struct Hung;
+    impl hooks_orchestration::EventSink for Hung {
+        fn dispatch(
+            &self,
+            _ctx: hooks_orchestration::core::EventContext,
+        ) -> hooks_orchestration::BoxFuture<'_, hooks_orchestration::core::Aggregate> {
+            Box::pin(std::future::pending())
+        }
+    }
+    let log = Log::default();
+    let runner = TaskRunner::new(timer()).with_sink(Arc::new(Hung));
+    let cancel = CancellationToken::new();
+    let executor = Scripted::new(&log, &[]);
+    let (report, ()) = tokio::join!(
+        runner.run(vec![Task::new("a", "A")], &executor, &cancel),
+        async {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            cancel.cancel();
+        }
+    );
+    let report = report.unwrap();
+    check_outcomes(&report, &[("a", TaskOutcome::Cancelled { attempts: 0 })]);
+    assert!(log.take().is_empty());
+}
