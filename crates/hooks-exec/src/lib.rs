@@ -6,8 +6,23 @@
 //! fixed permission decisions. Its dispatcher runs the hooks an event matches, bounded and
 //! concurrent, and folds their outcomes with [`hooks_core::aggregate`]. It is the only crate
 //! of the workspace that starts processes.
-//!
-//! Status: the executors are being built (see `ARCHITECTURE.md`); today the crate exposes
-//! the core model it consumes.
 
-pub use hooks_core as core;
+mod command;
+mod error;
+mod executor;
+#[cfg(feature = "http")]
+mod http;
+mod sandbox;
+mod spawn;
+mod timeouts;
+
+pub use command::{
+    CommandExecutor, CommandExecutorBuilder, DEFAULT_KILL_GRACE, DEFAULT_ORPHAN_GRACE,
+    DEFAULT_OUTPUT_CAP,
+};
+pub use error::Error;
+pub use executor::{Executor, ExecutorExt, HookRun, WithTimeout};
+#[cfg(feature = "http")]
+pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
+pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
+pub use timeouts::{MAX_TIMEOUT, Timeouts};

@@ -1,0 +1,634 @@
+//! The command executor: runs a hook's script or argv in its own process group, feeds it
+//! the event JSON, captures capped output, and kills the whole group on timeout or
+//! cancellation.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::pin::pin;
+use std::process::ExitStatus;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use hooks_core::{
+    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, FailureKind, HookOutcome, HookSpec,
+    parse_output,
+};
+use rustix::process::{Pid, Signal, kill_process_group};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
+use tokio::process::ChildStdin;
+
+use crate::executor::{Executor, HookRun};
+use crate::sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
+use crate::spawn::{SpawnRequest, describe_spawn_error, spawn};
+
+/// The default cap on captured stdout and on captured stderr: 1 MiB each.
+pub const DEFAULT_OUTPUT_CAP: usize = 1024 * 1024;
+
+/// The default time between SIGTERM and SIGKILL.
+pub const DEFAULT_KILL_GRACE: Duration = Duration::from_millis(500);
+
+/// The default time a hook's output may stay open after its main process exited.
+pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
+
+/// Runs command hooks.
+///
+/// - **What runs**: a script as `sh -c SCRIPT` (`bash -c` for Fabro hooks, whose scripts
+///   are Bash), an argv exec'd directly, never joined into a shell string. A sandboxed
+///   hook's argv is wrapped by the [`Sandbox`] first.
+/// - **Environment**: the engine's own, plus the dialect's variables
+///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one too
+///   large for the kernel, over 128 KiB, is left out and named in `HOOKS_OMITTED_ENV`), plus
+///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus the
+///   hook's own `env` (later wins).
+/// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
+///   event's `cwd` if it is an existing directory, else the engine's.
+/// - **Input**: the event JSON for the hook's dialect on stdin, followed by a newline,
+///   written concurrently with reading stdout and stderr, so a hook that never reads its
+///   stdin cannot stall the run whatever the payload size (a closed pipe is fine).
+/// - **Output**: stdout and stderr are each kept up to a cap (1 MiB by default); the rest
+///   is read and dropped, and the outcome's truncation flag is set.
+/// - **Ending**: the hook leads its own process group. On timeout or cancellation the
+///   whole group gets SIGTERM, then SIGKILL after a grace period, so no grandchild
+///   survives. If the hook's main process exits but something it started keeps stdout or
+///   stderr open, the engine waits a short grace period (1 s by default), then ends that
+///   group the same way and uses the exit status it has.
+/// - **Answer**: [`hooks_core::parse_output`]. A hook that cannot be started (missing
+///   program or interpreter, not executable, bad `#!` line, missing working directory) is
+///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
+#[derive(Clone, Debug)]
+pub struct CommandExecutor {
+    config: Arc<Config>,
+}
+
+#[derive(Debug)]
+struct Config {
+    stdout_cap: usize,
+    stderr_cap: usize,
+    kill_grace: Duration,
+    orphan_grace: Duration,
+    sandbox: Arc<dyn Sandbox>,
+    sandbox_network: bool,
+    sandbox_by_default: Vec<Dialect>,
+    shells: Vec<(Dialect, String)>,
+    env_file_dir: Option<PathBuf>,
+}
+
+impl Default for CommandExecutor {
+    fn default() -> CommandExecutor {
+        CommandExecutor::builder().build()
+    }
+}
+
+impl CommandExecutor {
+    /// A builder with the defaults.
+    pub fn builder() -> CommandExecutorBuilder {
+        CommandExecutorBuilder {
+            config: Config {
+                stdout_cap: DEFAULT_OUTPUT_CAP,
+                stderr_cap: DEFAULT_OUTPUT_CAP,
+                kill_grace: DEFAULT_KILL_GRACE,
+                orphan_grace: DEFAULT_ORPHAN_GRACE,
+                sandbox: Arc::new(BubblewrapSandbox::default()),
+                sandbox_network: false,
+                sandbox_by_default: vec![Dialect::Fabro],
+                shells: vec![(Dialect::Fabro, "bash".to_owned())],
+                env_file_dir: None,
+            },
+        }
+    }
+
+    /// Whether `spec` runs in the sandbox: its own `sandbox` setting, else its dialect's
+    /// default (Fabro hooks are sandboxed, as in Fabro; others are not).
+    pub fn is_sandboxed(&self, spec: &HookSpec) -> bool {
+        match &spec.action {
+            Action::Command(c) => c
+                .sandbox
+                .unwrap_or_else(|| self.config.sandbox_by_default.contains(&spec.dialect)),
+            _ => false,
+        }
+    }
+
+    /// The `CLAUDE_ENV_FILE` a `SessionStart` hook of `session_id` gets, when an env-file
+    /// directory is configured: `<dir>/<session_id>.env` (`session.env` without a session
+    /// id). The host reads the `export` lines hooks appended there.
+    pub fn env_file_for(&self, session_id: Option<&str>) -> Option<PathBuf> {
+        let dir = self.config.env_file_dir.as_ref()?;
+        let name: String = session_id
+            .unwrap_or("session")
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        Some(dir.join(format!("{name}.env")))
+    }
+
+    /// The argv, working directory, environment and stdin of one run.
+    fn prepare(&self, run: &HookRun<'_>, action: &CommandAction) -> Result<Prepared, String> {
+        let spec = run.spec;
+        let mut argv = match &action.command {
+            CommandLine::Script(script) => {
+                let shell = self
+                    .config
+                    .shells
+                    .iter()
+                    .find(|(d, _)| *d == spec.dialect)
+                    .map_or("sh", |(_, s)| s.as_str());
+                vec![shell.to_owned(), "-c".to_owned(), script.clone()]
+            }
+            CommandLine::Argv(argv) if argv.is_empty() => {
+                return Err("the hook's argv is empty".to_owned());
+            }
+            CommandLine::Argv(argv) => argv.clone(),
+        };
+        let ctx_dir = run.ctx.working_dir().map(Path::new).filter(|d| d.is_dir());
+        let mut cwd = match &action.cwd {
+            Some(dir) if dir.is_relative() => Some(match ctx_dir {
+                Some(base) => base.join(dir),
+                None => dir.clone(),
+            }),
+            Some(dir) => Some(dir.clone()),
+            None => ctx_dir.map(Path::to_path_buf),
+        };
+        if self.is_sandboxed(spec) {
+            let dir = match cwd.take() {
+                Some(dir) => dir,
+                None => std::env::current_dir()
+                    .map_err(|e| format!("cannot sandbox the hook: no working directory: {e}"))?,
+            };
+            argv = self
+                .config
+                .sandbox
+                .wrap(&SandboxCommand::new(
+                    &argv,
+                    &dir,
+                    self.config.sandbox_network,
+                ))
+                .map_err(|e| format!("cannot sandbox the hook: {e}"))?;
+            cwd = Some(dir);
+        }
+
+        let mut env = fit_env(hooks_core::env_vars(run.ctx, spec.dialect));
+        if matches!(spec.dialect, Dialect::Claude | Dialect::Native)
+            && run.ctx.event().builtin() == Some(BuiltinEvent::SessionStart)
+            && let Some(file) = self.env_file_for(run.ctx.get_str("session_id"))
+        {
+            env.push((
+                "CLAUDE_ENV_FILE".to_owned(),
+                file.to_string_lossy().into_owned(),
+            ));
+        }
+        env.extend(action.env.iter().cloned());
+
+        let mut stdin = serde_json::to_vec(&run.ctx.to_json(spec.dialect))
+            .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
+        stdin.push(b'\n');
+        let is_script = matches!(action.command, CommandLine::Script(_));
+        Ok(Prepared {
+            argv,
+            cwd,
+            env,
+            stdin,
+            is_script,
+        })
+    }
+
+    async fn run_process(&self, run: &HookRun<'_>, prepared: Prepared) -> HookOutcome {
+        let request = SpawnRequest {
+            argv: &prepared.argv,
+            cwd: prepared.cwd.as_deref(),
+            env: &prepared.env,
+        };
+        let mut child = match spawn(&request) {
+            Ok(child) => child,
+            Err(err) => {
+                return HookOutcome::failed(
+                    FailureKind::Spawn,
+                    describe_spawn_error(&request, &err),
+                );
+            }
+        };
+        let mut group = GroupGuard::new(child.id());
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take();
+        let stderr = child.stderr.take();
+        let cfg = &self.config;
+
+        let mut feed = pin!(write_stdin(stdin, &prepared.stdin));
+        let mut pipes = pin!(async {
+            tokio::join!(
+                read_capped(stdout, cfg.stdout_cap),
+                read_capped(stderr, cfg.stderr_cap)
+            )
+        });
+        let deadline = tokio::time::Instant::now() + run.timeout;
+        let mut timer = pin!(tokio::time::sleep_until(deadline));
+
+        let mut status: Option<io::Result<ExitStatus>> = None;
+        let mut output: Option<(Captured, Captured)> = None;
+        let mut fed = false;
+        let mut ending: Option<Ending> = None;
+        let mut signal = Stage::None;
+        while status.is_none() || output.is_none() {
+            tokio::select! {
+                s = child.wait(), if status.is_none() => {
+                    status = Some(s);
+                    if output.is_none() && ending.is_none() {
+                        // The main process is gone but its output is still open: something
+                        // it started holds the pipe. Give it a moment, then end the group.
+                        let orphan = tokio::time::Instant::now() + cfg.orphan_grace;
+                        timer.as_mut().reset(orphan.min(deadline));
+                    }
+                }
+                o = &mut pipes, if output.is_none() => output = Some(o),
+                () = &mut feed, if !fed => fed = true,
+                () = run.cancel.cancelled(), if ending.is_none() => {
+                    ending = Some(Ending::Cancelled);
+                    signal = group.escalate(signal);
+                    timer.as_mut().reset(tokio::time::Instant::now() + cfg.kill_grace);
+                }
+                () = &mut timer => {
+                    if ending.is_none() {
+                        ending = Some(if status.is_some() { Ending::Orphaned } else { Ending::TimedOut });
+                    }
+                    if signal == Stage::Kill {
+                        // Something outside the process group holds the pipes open (it
+                        // called `setsid`): stop reading rather than wait for it.
+                        break;
+                    }
+                    signal = group.escalate(signal);
+                    timer.as_mut().reset(tokio::time::Instant::now() + cfg.kill_grace);
+                }
+            }
+        }
+        if status.is_none() {
+            // Only reached after SIGKILL; the leader is dead or about to be.
+            status = Some(child.wait().await);
+        }
+        group.disarm();
+
+        let (stdout, stderr) = output.unwrap_or_default();
+        let mut outcome = match ending {
+            Some(Ending::TimedOut) => HookOutcome::failed(
+                FailureKind::Timeout,
+                format!(
+                    "timed out after {}; its process group was killed",
+                    humantime::format_duration(run.timeout)
+                ),
+            ),
+            Some(Ending::Cancelled) => HookOutcome::failed(
+                FailureKind::Cancelled,
+                "the dispatch was cancelled; its process group was killed",
+            ),
+            None | Some(Ending::Orphaned) => {
+                let mut outcome = self.answer(run, &prepared, status, &stdout, &stderr);
+                if ending == Some(Ending::Orphaned) {
+                    outcome.messages.push(format!(
+                        "hook `{}` exited but left processes holding its output open; they were killed",
+                        run.spec.display_id()
+                    ));
+                }
+                outcome
+            }
+        };
+        outcome.stdout_truncated = stdout.truncated;
+        outcome.stderr_truncated = stderr.truncated;
+        if stdout.truncated
+            && let Some(failure) = &mut outcome.failure
+            && failure.kind == FailureKind::MalformedOutput
+        {
+            failure
+                .message
+                .push_str(&format!(" (stdout was cut at {} bytes)", cfg.stdout_cap));
+        }
+        outcome
+    }
+
+    /// The outcome of a run whose main process exited.
+    fn answer(
+        &self,
+        run: &HookRun<'_>,
+        prepared: &Prepared,
+        status: Option<io::Result<ExitStatus>>,
+        stdout: &Captured,
+        stderr: &Captured,
+    ) -> HookOutcome {
+        let status = match status {
+            Some(Ok(status)) => status,
+            Some(Err(err)) => {
+                return HookOutcome::failed(
+                    FailureKind::Crash,
+                    format!("could not wait for the hook's process: {err}"),
+                );
+            }
+            None => return HookOutcome::failed(FailureKind::Crash, "the hook's process vanished"),
+        };
+        let code = status.code();
+        if prepared.is_script
+            && let Some(code @ (126 | 127)) = code
+        {
+            // The shell's own codes: 127 command not found, 126 found but not executable
+            // (or a bad interpreter). The hook never ran.
+            let what = if code == 127 {
+                "command not found"
+            } else {
+                "command not executable"
+            };
+            let detail = String::from_utf8_lossy(&stderr.bytes);
+            let detail = detail.trim();
+            let mut outcome = HookOutcome::failed(
+                FailureKind::Spawn,
+                if detail.is_empty() {
+                    format!("the shell could not run the hook ({what}, exit {code})")
+                } else {
+                    format!("the shell could not run the hook ({what}, exit {code}): {detail}")
+                },
+            );
+            outcome.exit_code = Some(code);
+            return outcome;
+        }
+        let mut outcome = parse_output(run.ctx.event(), code, &stdout.bytes, &stderr.bytes);
+        if code.is_none()
+            && let Some(failure) = &mut outcome.failure
+        {
+            use std::os::unix::process::ExitStatusExt;
+            if let Some(sig) = status.signal() {
+                failure.message = format!("{} (signal {sig})", failure.message);
+            }
+        }
+        outcome
+    }
+}
+
+#[async_trait]
+impl Executor for CommandExecutor {
+    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+        let Action::Command(action) = &run.spec.action else {
+            return HookOutcome::failed(
+                FailureKind::Spawn,
+                format!(
+                    "the command executor cannot run a `{}` hook",
+                    run.spec.action.type_name()
+                ),
+            );
+        };
+        match self.prepare(&run, action) {
+            Ok(prepared) => self.run_process(&run, prepared).await,
+            Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
+        }
+    }
+}
+
+/// Builds a [`CommandExecutor`].
+#[derive(Debug)]
+pub struct CommandExecutorBuilder {
+    config: Config,
+}
+
+impl CommandExecutorBuilder {
+    /// How many bytes of stdout to keep (1 MiB by default); the rest is read and dropped.
+    #[must_use]
+    pub fn stdout_cap(mut self, bytes: usize) -> CommandExecutorBuilder {
+        self.config.stdout_cap = bytes;
+        self
+    }
+
+    /// How many bytes of stderr to keep (1 MiB by default).
+    #[must_use]
+    pub fn stderr_cap(mut self, bytes: usize) -> CommandExecutorBuilder {
+        self.config.stderr_cap = bytes;
+        self
+    }
+
+    /// How long a process group has between SIGTERM and SIGKILL (500 ms by default).
+    #[must_use]
+    pub fn kill_grace(mut self, grace: Duration) -> CommandExecutorBuilder {
+        self.config.kill_grace = grace;
+        self
+    }
+
+    /// How long a hook's output may stay open after its main process exited (1 s by
+    /// default) before the rest of its process group is killed.
+    #[must_use]
+    pub fn orphan_grace(mut self, grace: Duration) -> CommandExecutorBuilder {
+        self.config.orphan_grace = grace;
+        self
+    }
+
+    /// The sandbox sandboxed hooks run through (bubblewrap by default).
+    #[must_use]
+    pub fn sandbox(mut self, sandbox: Arc<dyn Sandbox>) -> CommandExecutorBuilder {
+        self.config.sandbox = sandbox;
+        self
+    }
+
+    /// Whether sandboxed hooks may use the network (no by default).
+    #[must_use]
+    pub fn sandbox_network(mut self, allow: bool) -> CommandExecutorBuilder {
+        self.config.sandbox_network = allow;
+        self
+    }
+
+    /// Whether hooks of `dialect` that do not say run sandboxed (only Fabro's do by
+    /// default).
+    #[must_use]
+    pub fn sandbox_by_default(mut self, dialect: Dialect, on: bool) -> CommandExecutorBuilder {
+        self.config.sandbox_by_default.retain(|d| *d != dialect);
+        if on {
+            self.config.sandbox_by_default.push(dialect);
+        }
+        self
+    }
+
+    /// The shell that runs scripts of `dialect` as `SHELL -c SCRIPT` (`sh`, and `bash` for
+    /// Fabro, by default).
+    #[must_use]
+    pub fn shell(mut self, dialect: Dialect, shell: impl Into<String>) -> CommandExecutorBuilder {
+        self.config.shells.retain(|(d, _)| *d != dialect);
+        self.config.shells.push((dialect, shell.into()));
+        self
+    }
+
+    /// Gives `SessionStart` hooks of the Claude and native dialects a `CLAUDE_ENV_FILE` in
+    /// `dir` (see [`CommandExecutor::env_file_for`]).
+    #[must_use]
+    pub fn env_file_dir(mut self, dir: impl Into<PathBuf>) -> CommandExecutorBuilder {
+        self.config.env_file_dir = Some(dir.into());
+        self
+    }
+
+    /// The executor.
+    pub fn build(self) -> CommandExecutor {
+        CommandExecutor {
+            config: Arc::new(self.config),
+        }
+    }
+}
+
+/// The longest `NAME=value` the kernel accepts in an environment (`MAX_ARG_STRLEN`, 128 KiB
+/// with its NUL).
+const MAX_ENV_ENTRY: usize = 128 * 1024 - 1;
+
+/// What all dialect variables together may take, well under the kernel's limit on argv
+/// plus environment (a quarter of the stack limit, 2 MiB by default).
+const ENV_BUDGET: usize = 1024 * 1024;
+
+/// The name of the variable listing dialect variables left out because they were too large.
+const OMITTED_ENV: &str = "HOOKS_OMITTED_ENV";
+
+/// Keeps the dialect variables that fit: a variable too large for the kernel (a 10 MB
+/// `HOOK_ARGS`) would make the hook fail to start, so it is left out whole (cutting JSON
+/// would make it wrong) and named in `HOOKS_OMITTED_ENV`; the full value is on stdin.
+fn fit_env(vars: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut used = 0;
+    let mut omitted = Vec::new();
+    let mut kept = Vec::with_capacity(vars.len() + 1);
+    for (name, value) in vars {
+        let size = name.len() + value.len() + 2;
+        if size > MAX_ENV_ENTRY || used + size > ENV_BUDGET {
+            omitted.push(name);
+        } else {
+            used += size;
+            kept.push((name, value));
+        }
+    }
+    if !omitted.is_empty() {
+        let names = omitted.join(",");
+        tracing::debug!(omitted = %names, "environment variables too large for a hook were left out");
+        kept.push((OMITTED_ENV.to_owned(), names));
+    }
+    kept
+}
+
+/// What one run starts.
+struct Prepared {
+    argv: Vec<String>,
+    cwd: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    stdin: Vec<u8>,
+    is_script: bool,
+}
+
+/// Why a run ended early.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ending {
+    TimedOut,
+    Cancelled,
+    /// The main process exited, but its output stayed open past the grace period.
+    Orphaned,
+}
+
+/// Which signal the process group got last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    None,
+    Term,
+    Kill,
+}
+
+/// The hook's process group: signalled to end it, and killed if the run is dropped
+/// half-way (the dispatch future dropped by its caller).
+struct GroupGuard {
+    pgid: Option<Pid>,
+    armed: bool,
+}
+
+impl GroupGuard {
+    fn new(leader: Option<u32>) -> GroupGuard {
+        GroupGuard {
+            pgid: leader
+                .and_then(|id| i32::try_from(id).ok())
+                .and_then(Pid::from_raw),
+            armed: true,
+        }
+    }
+
+    fn signal(&self, signal: Signal) {
+        if let Some(pgid) = self.pgid {
+            // ESRCH means the group is already gone, which is what we want.
+            if let Err(err) = kill_process_group(pgid, signal)
+                && err != rustix::io::Errno::SRCH
+            {
+                tracing::warn!(pgid = pgid.as_raw_nonzero().get(), %err, "cannot signal a hook's process group");
+            }
+        }
+    }
+
+    /// Sends the next signal: SIGTERM first, SIGKILL after.
+    fn escalate(&self, stage: Stage) -> Stage {
+        match stage {
+            Stage::None => {
+                self.signal(Signal::TERM);
+                Stage::Term
+            }
+            Stage::Term | Stage::Kill => {
+                self.signal(Signal::KILL);
+                Stage::Kill
+            }
+        }
+    }
+
+    fn disarm(&mut self) {
+        self.armed = false;
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        if self.armed {
+            self.signal(Signal::KILL);
+        }
+    }
+}
+
+/// What was kept of one output stream.
+#[derive(Debug, Default)]
+struct Captured {
+    bytes: Vec<u8>,
+    truncated: bool,
+}
+
+/// Reads `reader` to its end, keeping the first `cap` bytes and dropping the rest, so a
+/// flood neither fills memory nor blocks the writer.
+async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> Captured {
+    let mut out = Captured::default();
+    let Some(mut reader) = reader else {
+        return out;
+    };
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        match reader.read(&mut chunk).await {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = cap.saturating_sub(out.bytes.len());
+                let keep = n.min(room);
+                out.bytes.extend_from_slice(&chunk[..keep]);
+                out.truncated |= keep < n;
+            }
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => {
+                tracing::debug!(%err, "reading a hook's output failed");
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Writes the event JSON to the hook's stdin and closes it. A hook that exits without
+/// reading it closes the pipe (EPIPE): that is fine and ends the write.
+async fn write_stdin(stdin: Option<ChildStdin>, payload: &[u8]) {
+    let Some(mut stdin) = stdin else {
+        return;
+    };
+    if let Err(err) = stdin.write_all(payload).await {
+        tracing::trace!(%err, "the hook did not read all of its stdin");
+        return;
+    }
+    let _ = stdin.shutdown().await;
+}

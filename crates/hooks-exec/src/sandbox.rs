@@ -1,0 +1,223 @@
+//! Sandboxes a command hook runs through: the [`Sandbox`] trait and the built-in
+//! bubblewrap sandbox.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::error::Error;
+
+/// What a sandbox is asked to confine: the command, its working directory and whether it
+/// may use the network.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug)]
+pub struct SandboxCommand<'a> {
+    /// The hook's argv (`["sh", "-c", SCRIPT]` for scripts).
+    pub argv: &'a [String],
+    /// The working directory, the one place the hook may write.
+    pub cwd: &'a Path,
+    /// Whether the hook may reach the network.
+    pub allow_network: bool,
+}
+
+impl<'a> SandboxCommand<'a> {
+    /// A command to confine.
+    pub fn new(argv: &'a [String], cwd: &'a Path, allow_network: bool) -> SandboxCommand<'a> {
+        SandboxCommand {
+            argv,
+            cwd,
+            allow_network,
+        }
+    }
+}
+
+/// A way to confine a command hook: it rewrites the hook's argv into one that runs the
+/// hook inside the sandbox (`bwrap ... -- sh -c SCRIPT`, `docker exec ...`,
+/// `ssh host ...`).
+///
+/// The wrapped command is started like any other hook (same stdin, environment, process
+/// group, timeout and output caps), so a sandbox needs to do nothing but build the argv.
+/// Its processes must stay in the hook's process group (no `setsid`), or be killed with
+/// their parent, so that a timeout still kills everything.
+pub trait Sandbox: Send + Sync + fmt::Debug {
+    /// The argv that runs `command` inside the sandbox, or why it cannot.
+    fn wrap(&self, command: &SandboxCommand<'_>) -> Result<Vec<String>, Error>;
+}
+
+/// System directories mounted read-only inside the bubblewrap sandbox (those that exist;
+/// symlinks such as a merged `/bin -> usr/bin` are recreated as symlinks).
+const SYSTEM_PATHS: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+];
+
+/// The built-in Linux sandbox: [bubblewrap](https://github.com/containers/bubblewrap)
+/// (`apt-get install bubblewrap`).
+///
+/// Inside it a hook sees the system directories (`/usr`, `/bin`, `/lib*`, `/etc`, `/opt`)
+/// read-only, a private `/proc`, `/dev` and an empty `/tmp`, its working directory
+/// read-write, and nothing else of the host's filesystem; it has its own PID, IPC and UTS
+/// namespaces, and no network (a private network namespace with only a loopback device)
+/// unless the command allows it. An absolute program path (`/path/to/hook.sh`) is mounted
+/// read-only so the hook can run; add other paths with [`BubblewrapSandbox::read_only`]
+/// and [`BubblewrapSandbox::writable`].
+///
+/// It runs as root without a user namespace, and as an ordinary user where unprivileged
+/// user namespaces are allowed.
+#[derive(Debug)]
+pub struct BubblewrapSandbox {
+    program: String,
+    read_only: Vec<PathBuf>,
+    writable: Vec<PathBuf>,
+    /// The system mounts, computed once (a few `lstat` calls).
+    system: OnceLock<Vec<String>>,
+    /// Where the program was found in `PATH`, looked up once.
+    resolved: OnceLock<Option<PathBuf>>,
+}
+
+impl Default for BubblewrapSandbox {
+    fn default() -> BubblewrapSandbox {
+        BubblewrapSandbox {
+            program: "bwrap".to_owned(),
+            read_only: Vec::new(),
+            writable: Vec::new(),
+            system: OnceLock::new(),
+            resolved: OnceLock::new(),
+        }
+    }
+}
+
+impl BubblewrapSandbox {
+    /// Uses `program` instead of `bwrap` found in `PATH`.
+    #[must_use]
+    pub fn program(mut self, program: impl Into<String>) -> BubblewrapSandbox {
+        self.program = program.into();
+        self.resolved = OnceLock::new();
+        self
+    }
+
+    /// Also mounts `path` read-only (at the same place).
+    #[must_use]
+    pub fn read_only(mut self, path: impl Into<PathBuf>) -> BubblewrapSandbox {
+        self.read_only.push(path.into());
+        self
+    }
+
+    /// Also mounts `path` read-write (at the same place).
+    #[must_use]
+    pub fn writable(mut self, path: impl Into<PathBuf>) -> BubblewrapSandbox {
+        self.writable.push(path.into());
+        self
+    }
+
+    /// Whether the sandbox program can be found.
+    pub fn is_available(&self) -> bool {
+        self.program_path().is_some()
+    }
+
+    fn program_path(&self) -> Option<&Path> {
+        self.resolved
+            .get_or_init(|| find_program(&self.program))
+            .as_deref()
+    }
+
+    fn system_args(&self) -> &[String] {
+        self.system.get_or_init(|| {
+            let mut args = Vec::new();
+            for path in SYSTEM_PATHS {
+                let p = Path::new(path);
+                match std::fs::symlink_metadata(p) {
+                    Ok(meta) if meta.file_type().is_symlink() => {
+                        if let Ok(target) = std::fs::read_link(p) {
+                            args.push("--symlink".to_owned());
+                            args.push(target.to_string_lossy().into_owned());
+                            args.push((*path).to_owned());
+                        }
+                    }
+                    Ok(_) => {
+                        args.push("--ro-bind".to_owned());
+                        args.push((*path).to_owned());
+                        args.push((*path).to_owned());
+                    }
+                    Err(_) => {}
+                }
+            }
+            args
+        })
+    }
+}
+
+impl Sandbox for BubblewrapSandbox {
+    fn wrap(&self, command: &SandboxCommand<'_>) -> Result<Vec<String>, Error> {
+        let Some(program) = self.program_path() else {
+            return Err(Error::sandbox(format!(
+                "`{}` (bubblewrap) is not installed: install it (`apt-get install bubblewrap`) \
+                 or run the hook with `sandbox = false`",
+                self.program
+            )));
+        };
+        let cwd = utf8(command.cwd)?;
+        let mut argv = vec![
+            program.to_string_lossy().into_owned(),
+            // The sandbox dies with the engine, and its PID namespace with it.
+            "--die-with-parent".to_owned(),
+            "--unshare-pid".to_owned(),
+            "--unshare-ipc".to_owned(),
+            "--unshare-uts".to_owned(),
+            "--unshare-cgroup-try".to_owned(),
+        ];
+        if !command.allow_network {
+            argv.push("--unshare-net".to_owned());
+        }
+        argv.extend(self.system_args().iter().cloned());
+        for (flag, path) in [("--proc", "/proc"), ("--dev", "/dev"), ("--tmpfs", "/tmp")] {
+            argv.push(flag.to_owned());
+            argv.push(path.to_owned());
+        }
+        let mut bind = |flag: &str, path: &str| {
+            argv.push(flag.to_owned());
+            argv.push(path.to_owned());
+            argv.push(path.to_owned());
+        };
+        for path in &self.read_only {
+            bind("--ro-bind", utf8(path)?);
+        }
+        // A hook given by absolute path must be visible to run (unless a mount above, or
+        // the working directory below, already shows it).
+        if let Some(exe) = command.argv.first().map(Path::new)
+            && exe.is_absolute()
+            && exe.exists()
+            && !SYSTEM_PATHS.iter().any(|p| exe.starts_with(p))
+            && !exe.starts_with(command.cwd)
+        {
+            bind("--ro-bind", utf8(exe)?);
+        }
+        bind("--bind", cwd);
+        for path in &self.writable {
+            bind("--bind", utf8(path)?);
+        }
+        argv.extend(["--chdir".to_owned(), cwd.to_owned(), "--".to_owned()]);
+        argv.extend(command.argv.iter().cloned());
+        Ok(argv)
+    }
+}
+
+fn utf8(path: &Path) -> Result<&str, Error> {
+    path.to_str().ok_or_else(|| {
+        Error::sandbox(format!(
+            "cannot mount `{}`: the path is not valid UTF-8",
+            path.display()
+        ))
+    })
+}
+
+/// Looks `program` up like `execvp` would: as given when it has a `/`, else in `PATH`.
+fn find_program(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        let path = PathBuf::from(program);
+        return path.is_file().then_some(path);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}

@@ -1,0 +1,14 @@
+//! The integration tests of hooks-exec, against real processes and real peers on loopback.
+
+#![allow(clippy::unwrap_used)]
+
+mod command;
+mod sandbox;
+mod support;
+
+#[cfg(feature = "http")]
+mod http;
+#[cfg(feature = "http")]
+mod loopback;
+#[cfg(feature = "mcp")]
+mod mcp;
