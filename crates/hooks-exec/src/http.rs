@@ -614,7 +614,7 @@ fn describe(error: reqwest::Error) -> String {
 }
 
 /// The first `max` characters of `text`, with an ellipsis when cut.
-fn quote(text: &str, max: usize) -> String {
+pub(crate) fn quote(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),
