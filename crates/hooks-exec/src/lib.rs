@@ -12,6 +12,8 @@ mod error;
 mod executor;
 #[cfg(feature = "http")]
 mod http;
+#[cfg(feature = "mcp")]
+mod mcp;
 mod sandbox;
 mod spawn;
 mod timeouts;
@@ -24,5 +26,7 @@ pub use error::Error;
 pub use executor::{Executor, ExecutorExt, HookRun, WithTimeout};
 #[cfg(feature = "http")]
 pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
+#[cfg(feature = "mcp")]
+pub use mcp::{McpExecutor, McpServerConfig};
 pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
 pub use timeouts::{MAX_TIMEOUT, Timeouts};
