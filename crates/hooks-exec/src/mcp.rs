@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex as StdMutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -224,7 +225,9 @@ impl McpExecutor {
         let mut params = CallToolRequestParams::new(action.tool.clone());
         params.arguments = arguments;
         let event = run.ctx.event();
-        let call = server.call(event, &action.tool, params);
+        // The connection the call ran on, if it got that far, to retire on a timeout.
+        let used = OnceLock::new();
+        let call = server.call(event, &action.tool, params, &used);
         tokio::select! {
             biased;
             () = run.cancel.cancelled() => HookOutcome::failed(
@@ -235,7 +238,9 @@ impl McpExecutor {
                 Ok(outcome) => outcome,
                 Err(_) => {
                     // The server may be wedged: later calls get a fresh connection.
-                    server.retire_current().await;
+                    if let Some(connection) = used.get() {
+                        connection.retire();
+                    }
                     HookOutcome::failed(
                         FailureKind::Timeout,
                         format!(
@@ -362,11 +367,18 @@ impl Target {
 
 impl Server {
     /// Calls the tool on this server's connection, opening one if needed.
-    async fn call(&self, event: &Event, tool: &str, params: CallToolRequestParams) -> HookOutcome {
+    async fn call(
+        &self,
+        event: &Event,
+        tool: &str,
+        params: CallToolRequestParams,
+        used: &OnceLock<Arc<Connection>>,
+    ) -> HookOutcome {
         let connection = match self.connection().await {
             Ok(connection) => connection,
             Err(outcome) => return outcome,
         };
+        let _ = used.set(Arc::clone(&connection));
         match connection.service.call_tool(params).await {
             Ok(result) => read_result(event, &self.name, tool, result),
             Err(error) => {
@@ -375,7 +387,7 @@ impl Server {
                     ServiceError::TransportClosed | ServiceError::TransportSend(_)
                 ) || !connection.is_open();
                 if transport_broke {
-                    self.retire(&connection).await;
+                    connection.retire();
                     let stderr = connection.stderr_tail().await;
                     HookOutcome::failed(
                         FailureKind::Transport,
@@ -451,6 +463,7 @@ impl Server {
                         service,
                         process_group,
                         stderr: Some(stderr),
+                        retired: AtomicBool::new(false),
                     }),
                     Err(e) => {
                         let tail = stderr.wait_for_end().await;
@@ -472,6 +485,7 @@ impl Server {
                         service,
                         process_group: None,
                         stderr: None,
+                        retired: AtomicBool::new(false),
                     }),
                     Err(e) => Err(HookOutcome::failed(
                         FailureKind::Transport,
@@ -483,19 +497,6 @@ impl Server {
                 }
             }
         }
-    }
-
-    /// Stops handing out `connection` to new calls, if it is still the current one.
-    async fn retire(&self, connection: &Arc<Connection>) {
-        let mut slot = self.slot.lock().await;
-        if slot.as_ref().is_some_and(|c| Arc::ptr_eq(c, connection)) {
-            *slot = None;
-        }
-    }
-
-    /// Stops handing out the current connection to new calls.
-    async fn retire_current(&self) {
-        self.slot.lock().await.take();
     }
 }
 
@@ -531,12 +532,22 @@ struct Connection {
     /// The stdio server's process group (its pid), signalled when the connection closes.
     process_group: Option<u32>,
     stderr: Option<StderrTail>,
+    /// Set when a call saw the connection break or time out: new calls open another one.
+    retired: AtomicBool,
 }
 
 impl Connection {
     /// Whether the connection can still carry calls.
     fn is_open(&self) -> bool {
-        !self.service.is_closed() && !self.service.peer().is_transport_closed()
+        !self.retired.load(Ordering::SeqCst)
+            && !self.service.is_closed()
+            && !self.service.peer().is_transport_closed()
+    }
+
+    /// Stops handing this connection out to new calls; calls running on it finish on it,
+    /// and it closes when the last of them drops it.
+    fn retire(&self) {
+        self.retired.store(true, Ordering::SeqCst);
     }
 
     /// The stdio server's last stderr lines, once it has finished writing them (bounded).

@@ -283,16 +283,13 @@ async fn posts_the_event_json_with_the_dialects_names() {
 
 #[tokio::test]
 async fn a_handler_that_never_answers_times_out() {
-    let (arrived, mut arrivals) = mpsc::unbounded_channel();
     // The handler waits on a channel whose sender the test keeps and never uses.
     let (_never, waiting) = tokio::sync::watch::channel(());
     let router = Router::new().route(
         "/hook",
         post(move || {
-            let arrived = arrived.clone();
             let mut waiting = waiting.clone();
             async move {
-                arrived.send(()).unwrap();
                 let _ = waiting.changed().await;
                 "{}"
             }
@@ -309,8 +306,6 @@ async fn a_handler_that_never_answers_times_out() {
     assert_eq!(outcome.status, HookStatus::TimedOut);
     failure(&outcome, FailureKind::Timeout, "within 300ms");
     assert_eq!(outcome.decision, Decision::None);
-    // The request did reach the handler: the timeout is the server's silence, not ours.
-    assert!(arrivals.try_recv().is_ok());
 }
 
 #[tokio::test]

@@ -538,7 +538,7 @@ async fn arguments_are_templated_from_the_event() {
 
 #[tokio::test]
 async fn a_tool_that_never_answers_times_out() {
-    let mut server = InProcess::start().await;
+    let server = InProcess::start().await;
     let executor = server.executor();
     // Connect first, so the short timeout is spent on the call alone.
     let outcome = run(
@@ -560,10 +560,6 @@ async fn a_tool_that_never_answers_times_out() {
         "did not answer `hang` within 500ms",
     );
     assert_eq!(outcome.status, HookStatus::TimedOut);
-    assert!(
-        server.hanging.try_recv().is_ok(),
-        "the call reached the tool"
-    );
     // The timed-out connection was retired: the next call opens a new session.
     let outcome = run(
         &executor,
