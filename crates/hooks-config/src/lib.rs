@@ -7,8 +7,30 @@
 //! arrive in a repository. It depends on `hooks-core` only and does no execution.
 //!
 //! Depend on it if your program reads hook configs; the `hooks` facade re-exports it.
-//!
-//! Status: the loaders are being built (see `ARCHITECTURE.md`); today the crate exposes
-//! the core model it produces.
 
 pub use hooks_core as core;
+
+mod check;
+mod detect;
+mod dialects;
+mod error;
+mod interpolate;
+mod load;
+mod parse;
+mod schema;
+mod source;
+mod tree;
+
+pub use detect::dialect_from_path;
+pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
+pub use interpolate::{
+    EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
+    resolve_secrets,
+};
+pub use load::{
+    ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, LoadOptions,
+    Origin, Settings, load_bytes, load_file, load_str,
+};
+pub use parse::Format;
+pub use schema::{SchemaFile, schema_files};
+pub use source::DEFAULT_MAX_FILE_SIZE;

@@ -1,0 +1,357 @@
+//! Structural validation: a parsed file checked against its dialect's JSON Schema (from
+//! [`crate::schema`]), reporting every unknown key (with a did-you-mean or rename hint),
+//! missing key, wrong type and value outside its set, each at its line and column.
+//!
+//! Only the parts of JSON Schema that the generated schemas use are understood: `$ref`,
+//! `type`, `enum`, `const`, `properties`, `required`, `additionalProperties`, `items`,
+//! `anyOf`, `oneOf` and `minimum`.
+
+use serde_json::Value as Json;
+
+use crate::error::{Diagnostic, DiagnosticKind};
+use crate::source::Source;
+use crate::tree::{Node, Value};
+
+/// Gives a targeted hint for an unknown key: the path of the table it is in (keys, with
+/// `[]` for list items) and the key. `None` falls back to a did-you-mean.
+pub(crate) type RenameHint = fn(&[String], &str) -> Option<String>;
+
+/// Checks `node` against `schema`, appending diagnostics.
+pub(crate) fn check(
+    src: &Source,
+    schema: &Json,
+    node: &Node,
+    renames: RenameHint,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let checker = Checker {
+        src,
+        root: schema,
+        renames,
+    };
+    let mut path = Vec::new();
+    checker.node(schema, node, &mut path, diags);
+}
+
+struct Checker<'a> {
+    src: &'a Source,
+    root: &'a Json,
+    renames: RenameHint,
+}
+
+fn type_matches(ty: &str, node: &Node) -> bool {
+    match (&node.value, ty) {
+        (Value::Null, "null")
+        | (Value::Bool(_), "boolean")
+        | (Value::Int(_), "integer" | "number")
+        | (Value::Float(_), "number")
+        | (Value::Str(_), "string")
+        | (Value::Seq(_), "array")
+        | (Value::Map(_), "object") => true,
+        (Value::Float(f), "integer") => f.fract() == 0.0,
+        _ => false,
+    }
+}
+
+fn type_word(ty: &str) -> &str {
+    match ty {
+        "null" => "null",
+        "boolean" => "a boolean",
+        "integer" => "an integer",
+        "number" => "a number",
+        "string" => "a string",
+        "array" => "a list",
+        "object" => "a table",
+        other => other,
+    }
+}
+
+fn types_of(schema: &Json) -> Vec<&str> {
+    match schema.get("type") {
+        Some(Json::String(t)) => vec![t.as_str()],
+        Some(Json::Array(ts)) => ts.iter().filter_map(Json::as_str).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn describe_path(path: &[String]) -> String {
+    let mut out = String::new();
+    for part in path {
+        if part.starts_with('[') {
+            out.push_str(part);
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+impl<'a> Checker<'a> {
+    fn resolve(&self, schema: &'a Json) -> &'a Json {
+        let mut schema = schema;
+        // References only point into `$defs`; a bounded loop guards against cycles.
+        for _ in 0..16 {
+            let Some(reference) = schema.get("$ref").and_then(Json::as_str) else {
+                break;
+            };
+            let Some(target) = reference
+                .strip_prefix('#')
+                .and_then(|p| self.root.pointer(p))
+            else {
+                break;
+            };
+            schema = target;
+        }
+        schema
+    }
+
+    fn error(
+        &self,
+        diags: &mut Vec<Diagnostic>,
+        kind: DiagnosticKind,
+        node_pos: crate::tree::Pos,
+        message: String,
+        hint: Option<String>,
+    ) {
+        let d = Diagnostic::error(kind, message).with_hint_opt(hint);
+        diags.push(self.src.diag(d, node_pos));
+    }
+
+    fn node(
+        &self,
+        schema: &'a Json,
+        node: &Node,
+        path: &mut Vec<String>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let schema = self.resolve(schema);
+        let Json::Object(_) = schema else {
+            // `true` (anything) or `false` (nothing; not generated).
+            return;
+        };
+        if let Some(branches) = schema
+            .get("anyOf")
+            .or_else(|| schema.get("oneOf"))
+            .and_then(Json::as_array)
+        {
+            self.alternatives(branches, node, path, diags);
+            return;
+        }
+        let types = types_of(schema);
+        if !types.is_empty() && !types.iter().any(|t| type_matches(t, node)) {
+            let expected: Vec<&str> = types
+                .iter()
+                .filter(|t| **t != "null")
+                .map(|t| type_word(t))
+                .collect();
+            self.error(
+                diags,
+                DiagnosticKind::WrongType,
+                node.pos,
+                format!(
+                    "expected {}, found {}",
+                    expected.join(" or "),
+                    node.type_name()
+                ),
+                None,
+            );
+            return;
+        }
+        if let Some(allowed) = schema.get("enum").and_then(Json::as_array) {
+            self.one_of_values(allowed, node, diags);
+        }
+        if let Some(constant) = schema.get("const") {
+            self.one_of_values(std::slice::from_ref(constant), node, diags);
+        }
+        if let (Some(min), Value::Int(i)) =
+            (schema.get("minimum").and_then(Json::as_f64), &node.value)
+            && (*i as f64) < min
+        {
+            self.error(
+                diags,
+                DiagnosticKind::InvalidValue,
+                node.pos,
+                format!("{i} is less than the minimum, {min}"),
+                None,
+            );
+        }
+        match &node.value {
+            Value::Map(entries) => self.object(schema, node, entries, path, diags),
+            Value::Seq(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (i, item) in items.iter().enumerate() {
+                        path.push(format!("[{i}]"));
+                        self.node(item_schema, item, path, diags);
+                        path.pop();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn one_of_values(&self, allowed: &[Json], node: &Node, diags: &mut Vec<Diagnostic>) {
+        let json = node.to_json();
+        if allowed.contains(&json) {
+            return;
+        }
+        let names: Vec<&str> = allowed.iter().filter_map(Json::as_str).collect();
+        let shown = match &json {
+            Json::String(s) => format!("`{s}`"),
+            other => other.to_string(),
+        };
+        let hint = json
+            .as_str()
+            .and_then(|s| hooks_core::did_you_mean(s, names.iter().copied()))
+            .map(|s| format!("did you mean `{s}`?"));
+        self.error(
+            diags,
+            DiagnosticKind::InvalidValue,
+            node.pos,
+            format!("{shown} is not one of: {}", names.join(", ")),
+            hint,
+        );
+    }
+
+    fn alternatives(
+        &self,
+        branches: &'a [Json],
+        node: &Node,
+        path: &mut Vec<String>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        // An enum whose variants are documented is generated as `oneOf` constants: one
+        // list of allowed values, not alternatives to choose between.
+        let constants: Option<Vec<Json>> = branches
+            .iter()
+            .map(|b| self.resolve(b).get("const").cloned())
+            .collect();
+        if let Some(constants) = constants {
+            if !matches!(node.value, Value::Str(_)) && constants.iter().all(Json::is_string) {
+                self.error(
+                    diags,
+                    DiagnosticKind::WrongType,
+                    node.pos,
+                    format!("expected a string, found {}", node.type_name()),
+                    None,
+                );
+            } else {
+                self.one_of_values(&constants, node, diags);
+            }
+            return;
+        }
+        let mut best: Option<Vec<Diagnostic>> = None;
+        let mut fitting: Option<Vec<Diagnostic>> = None;
+        for branch in branches {
+            let mut scratch = Vec::new();
+            self.node(branch, node, path, &mut scratch);
+            if scratch.is_empty() {
+                return;
+            }
+            let resolved = self.resolve(branch);
+            let types = types_of(resolved);
+            let fits = !types.is_empty() && types.iter().any(|t| type_matches(t, node));
+            if fits && fitting.as_ref().is_none_or(|f| scratch.len() < f.len()) {
+                fitting = Some(scratch.clone());
+            }
+            if best.as_ref().is_none_or(|b| scratch.len() < b.len()) {
+                best = Some(scratch);
+            }
+        }
+        if let Some(errors) = fitting {
+            diags.extend(errors);
+            return;
+        }
+        // No branch takes this type of value: say which types would do.
+        let mut expected: Vec<&str> = Vec::new();
+        for branch in branches {
+            for t in types_of(self.resolve(branch)) {
+                let word = type_word(t);
+                if t != "null" && !expected.contains(&word) {
+                    expected.push(word);
+                }
+            }
+        }
+        if expected.is_empty() {
+            diags.extend(best.unwrap_or_default());
+        } else {
+            self.error(
+                diags,
+                DiagnosticKind::WrongType,
+                node.pos,
+                format!(
+                    "expected {}, found {}",
+                    expected.join(" or "),
+                    node.type_name()
+                ),
+                None,
+            );
+        }
+    }
+
+    fn object(
+        &self,
+        schema: &'a Json,
+        node: &Node,
+        entries: &[crate::tree::Entry],
+        path: &mut Vec<String>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let properties = schema.get("properties").and_then(Json::as_object);
+        let additional = schema.get("additionalProperties");
+        for entry in entries {
+            let sub = properties.and_then(|p| p.get(&entry.key));
+            match (sub, additional) {
+                (Some(sub), _) => {
+                    path.push(entry.key.clone());
+                    self.node(sub, &entry.value, path, diags);
+                    path.pop();
+                }
+                (None, Some(Json::Bool(false))) => {
+                    let hint = (self.renames)(path, &entry.key).or_else(|| {
+                        let names = properties
+                            .into_iter()
+                            .flat_map(|p| p.keys().map(String::as_str));
+                        hooks_core::did_you_mean(&entry.key, names)
+                            .map(|s| format!("did you mean `{s}`?"))
+                    });
+                    let place = describe_path(path);
+                    let message = if place.is_empty() {
+                        format!("unknown key `{}`", entry.key)
+                    } else {
+                        format!("unknown key `{}` in `{place}`", entry.key)
+                    };
+                    self.error(
+                        diags,
+                        DiagnosticKind::UnknownKey,
+                        entry.key_pos,
+                        message,
+                        hint,
+                    );
+                }
+                (None, Some(sub @ Json::Object(_))) => {
+                    path.push(entry.key.clone());
+                    self.node(sub, &entry.value, path, diags);
+                    path.pop();
+                }
+                (None, _) => {}
+            }
+        }
+        if let Some(required) = schema.get("required").and_then(Json::as_array) {
+            for key in required.iter().filter_map(Json::as_str) {
+                if !entries.iter().any(|e| e.key == key) {
+                    let place = describe_path(path);
+                    let message = if place.is_empty() {
+                        format!("missing key `{key}`")
+                    } else {
+                        format!("missing key `{key}` in `{place}`")
+                    };
+                    self.error(diags, DiagnosticKind::MissingKey, node.pos, message, None);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Telling a file's dialect from its name and, failing that, its shape.
+//!
+//! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
+//! `settings.local.json` and `managed-settings.json` are Claude Code; a `config.json` in an
+//! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
+//! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro.
+//!
+//! By shape, whatever the name: `_version`, `[run]` or `[workflow]` (or a legacy top-level
+//! `[[hooks]]` list whose hooks use Fabro's `script`/`blocking` keys) is Fabro;
+//! `hooks.enabled` or `hooks.hooks[]` is Autohand; `hooks.<Event>[].hooks[]` (nested by
+//! event) is native when any hook uses a key only the native format has (`id`,
+//! `on_failure`, ...), else Claude Code in JSON, echo-agent in YAML and native in TOML; a
+//! top-level `hooks` list is native.
+//! [`crate::LoadOptions::dialect`] overrides all of this.
+
+use std::path::Path;
+
+use hooks_core::Dialect;
+
+use crate::error::{Diagnostic, DiagnosticKind};
+use crate::load::field;
+use crate::parse::Format;
+use crate::tree::{Node, Value};
+
+/// Keys only the native format has on a hook.
+const NATIVE_ONLY: [&str; 10] = [
+    "id",
+    "on_failure",
+    "sequential",
+    "enabled",
+    "remove",
+    "filter",
+    "args",
+    "allowed_env_vars",
+    "mode",
+    "cwd",
+];
+
+/// The dialect a file name alone implies.
+pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
+    let name = path.file_name()?.to_str()?;
+    let parent = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    match name {
+        "SKILL.md" | "echo-agent.yaml" | "echo-agent.yml" => Some(Dialect::Echo),
+        "settings.json" | "settings.local.json" | "managed-settings.json" => Some(Dialect::Claude),
+        "config.json" if parent == ".autohand" => Some(Dialect::Autohand),
+        "project.toml" | "settings.toml" if parent == ".fabro" => Some(Dialect::Fabro),
+        "run.toml" | "workflow.toml" | "fabro.toml" => Some(Dialect::Fabro),
+        _ if name.ends_with(".md") => Some(Dialect::Echo),
+        _ => None,
+    }
+}
+
+/// The dialect a parsed file's shape implies, if it says.
+pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
+    root.as_map()?;
+    if ["_version", "run", "workflow", "environments"]
+        .iter()
+        .any(|k| root.get(k).is_some())
+    {
+        return Some(Dialect::Fabro);
+    }
+    if [
+        "disableAllHooks",
+        "allowManagedHooksOnly",
+        "allowedHttpHookUrls",
+    ]
+    .iter()
+    .any(|k| root.get(k).is_some())
+        && root.get("hooks").is_none()
+    {
+        return Some(Dialect::Claude);
+    }
+    let Some(hooks) = field(root, "hooks") else {
+        let native = [
+            "version",
+            "vars",
+            "disable_all_hooks",
+            "managed_hooks_only",
+            "allowed_http_hook_urls",
+        ]
+        .iter()
+        .any(|k| root.get(k).is_some());
+        return native.then_some(Dialect::Native);
+    };
+    match &hooks.value {
+        Value::Map(entries) => {
+            if entries.iter().any(|e| e.key == "enabled")
+                || entries
+                    .iter()
+                    .any(|e| e.key == "hooks" && e.value.as_seq().is_some())
+            {
+                return Some(Dialect::Autohand);
+            }
+            let handlers = entries
+                .iter()
+                .filter_map(|e| e.value.as_seq())
+                .flatten()
+                .filter_map(|group| field(group, "hooks").and_then(Node::as_seq))
+                .flatten();
+            let mut native = false;
+            for h in handlers {
+                if NATIVE_ONLY.iter().any(|k| h.get(k).is_some()) {
+                    native = true;
+                }
+            }
+            Some(match (native, format) {
+                (true, _) | (false, Format::Toml) => Dialect::Native,
+                (false, Format::Json) => Dialect::Claude,
+                (false, Format::Yaml) => Dialect::Echo,
+            })
+        }
+        Value::Seq(items) => {
+            let fabro_like = items
+                .iter()
+                .any(|h| h.get("script").is_some() || h.get("blocking").is_some());
+            Some(if fabro_like {
+                Dialect::Fabro
+            } else {
+                Dialect::Native
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The dialect of a file: by name, else by shape, else an error saying how to name it.
+pub(crate) fn detect(
+    path: Option<&Path>,
+    format: Format,
+    root: &Node,
+) -> Result<Dialect, Diagnostic> {
+    if let Some(d) = path.and_then(dialect_from_path) {
+        return Ok(d);
+    }
+    if let Some(d) = dialect_from_shape(format, root) {
+        return Ok(d);
+    }
+    // An empty file or one without hooks is a native file with nothing in it.
+    let empty = match &root.value {
+        Value::Null => true,
+        Value::Map(entries) => entries.is_empty(),
+        _ => false,
+    };
+    if empty {
+        return Ok(Dialect::Native);
+    }
+    Err(Diagnostic::error(
+        DiagnosticKind::Dialect,
+        "cannot tell which dialect this file is written in",
+    )
+    .with_hint(
+        "give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect explicitly",
+    ))
+}

@@ -1,0 +1,80 @@
+//! Autohand `config.json`: `{"hooks": {"enabled": true, "hooks": [..]}}`, timeouts in
+//! milliseconds (default 5000), kebab-case events, regular-expression matchers, `filter`
+//! with tool names and path globs, `async`, and the file-wide `enabled` switch (`false`
+//! turns every hook of the file off).
+
+use std::time::Duration;
+
+use hooks_core::{Action, Dialect, HookSpec};
+
+use crate::load::{ConfigFile, Cx, Item, TimeUnit, field};
+use crate::tree::Node;
+
+/// Autohand's default hook timeout.
+const DEFAULT: Duration = Duration::from_millis(5000);
+
+/// Autohand's hints for unknown keys.
+pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
+    let in_hook = path.len() == 3 && path[0] == "hooks" && path[1] == "hooks";
+    match key {
+        "timeout_ms" | "timeoutMs" if in_hook => {
+            Some("Autohand's `timeout` is already in milliseconds".to_owned())
+        }
+        "type" if in_hook => Some("Autohand hooks are shell commands; write `command`".to_owned()),
+        _ => None,
+    }
+}
+
+pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+    let Some(section) = field(root, "hooks") else {
+        return;
+    };
+    let switch = cx.boolean(field(section, "enabled"));
+    file.settings.hooks_enabled = switch;
+    let Some(hooks) = field(section, "hooks").and_then(Node::as_seq) else {
+        return;
+    };
+    for hook in hooks {
+        if hook.as_map().is_none() {
+            continue;
+        }
+        if let Some(mut spec) = autohand_hook(cx, hook) {
+            if switch == Some(false) {
+                spec.enabled = false;
+            }
+            file.items.push(Item::Hook(spec));
+        }
+    }
+}
+
+fn autohand_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
+    cx.hook_label = cx.string(field(node, "description"));
+    let event = field(node, "event").and_then(|e| {
+        let name = e.as_str()?;
+        cx.event(name, e.pos)
+    });
+    let command = field(node, "command").and_then(|c| {
+        let s = c.as_str()?;
+        cx.check_command_len(s.len(), c.pos).then_some(())?;
+        Some(cx.interp(s, c.pos))
+    });
+    let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
+    let timeout = cx.timeout(field(node, "timeout"), TimeUnit::Millis);
+    let filter = cx.filter(field(node, "filter"));
+    let (Some(event), Some(command), Some(matcher), Some(timeout), Some(filter)) =
+        (event, command, matcher, timeout, filter)
+    else {
+        return None;
+    };
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(DEFAULT));
+    let mut spec = HookSpec::new(event, Action::script(command))
+        .with_matcher(matcher)
+        .with_filter(filter)
+        .with_timeout(timeout)
+        .with_async(cx.boolean(field(node, "async")).unwrap_or(false))
+        .with_enabled(cx.boolean(field(node, "enabled")).unwrap_or(true))
+        .with_dialect(Dialect::Autohand)
+        .with_provenance(cx.provenance(node.pos));
+    spec.description = cx.string(field(node, "description"));
+    Some(spec)
+}

@@ -1,0 +1,314 @@
+//! Fabro run configs (`run.toml`, `.fabro/project.toml`, `~/.fabro/settings.toml`): the
+//! whole documented schema is checked, and `[[run.hooks]]` become hooks.
+//!
+//! Fabro specifics: exactly one of `script` (sh -c), `command` (argv), `url`, `prompt` or
+//! `agent`; matchers are always regular expressions; `blocking` defaults to true for
+//! `run_start`, `stage_start`, `edge_selected`, `pre_tool_use` and `sandbox_ready` and a
+//! non-blocking hook runs in the background; timeouts are duration strings (default
+//! `"60s"`, `"30s"` for prompts); command hooks fail closed (a crash blocks) and the others
+//! fail open, as Fabro documents; `url` must be `https://` unless `tls = "off"`.
+
+use std::time::Duration;
+
+use hooks_core::{
+    Action, BuiltinEvent, CommandAction, CommandLine, Event, FailurePolicy, HookSpec, HttpAction,
+    PromptAction, PromptMode,
+};
+
+use crate::error::DiagnosticKind;
+use crate::load::{ConfigFile, Cx, Item, TimeUnit, field};
+use crate::tree::{Node, Value};
+
+/// Keys that moved in Fabro's v2 run config, with where they went.
+const TOP_LEVEL_MOVES: [(&str, &str); 14] = [
+    ("version", "`version` was renamed to `_version`"),
+    ("hooks", "hooks moved to `[[run.hooks]]`"),
+    ("goal", "`goal` moved to `[run].goal`"),
+    ("working_dir", "`working_dir` moved to `[run].working_dir`"),
+    ("graph", "`graph` moved to `[workflow].graph`"),
+    ("model", "`model` moved to `[run.model]`"),
+    ("prepare", "`prepare` moved to `[[run.prepare.steps]]`"),
+    ("setup", "setup commands moved to `[[run.prepare.steps]]`"),
+    ("inputs", "`inputs` moved to `[run.inputs]`"),
+    (
+        "sandbox",
+        "sandbox settings moved to `[run.environment]` and `[environments.<slug>]`",
+    ),
+    ("checkpoint", "`checkpoint` moved to `[run.checkpoint]`"),
+    (
+        "pull_request",
+        "`pull_request` moved to `[run.pull_request]`",
+    ),
+    (
+        "mcp_servers",
+        "MCP servers moved to `[run.agent.mcps.<name>]`",
+    ),
+    ("artifacts", "`artifacts` moved to `[run.artifacts]`"),
+];
+
+/// Fabro's rename hints for unknown keys.
+pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
+    if path.is_empty() {
+        return TOP_LEVEL_MOVES
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, hint)| (*hint).to_owned());
+    }
+    let in_hook = path.len() == 3 && path[0] == "run" && path[1] == "hooks";
+    match key {
+        "timeout_ms" if in_hook => Some("`timeout_ms` is now `timeout`, a duration such as `\"30s\"`".to_owned()),
+        "type" if in_hook => Some(
+            "v2 hooks have no `type`: write `script` (shell), `command` (argv), `url`, `prompt` or `agent`".to_owned(),
+        ),
+        _ => None,
+    }
+}
+
+/// Events where Fabro hooks block (the run waits for them) unless `blocking = false`.
+fn blocking_by_default(event: &Event) -> bool {
+    matches!(
+        event.builtin(),
+        Some(
+            BuiltinEvent::RunStart
+                | BuiltinEvent::StageStart
+                | BuiltinEvent::EdgeSelected
+                | BuiltinEvent::PreToolUse
+                | BuiltinEvent::SandboxReady
+        )
+    )
+}
+
+pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+    if let Some(v) = field(root, "_version")
+        && v.value != Value::Int(1)
+    {
+        cx.error(
+            DiagnosticKind::InvalidValue,
+            v.pos,
+            "unsupported `_version`; only 1 is accepted",
+            Some("write `_version = 1` or leave it out".to_owned()),
+        );
+    }
+    if let Some(legacy) = root.get("hooks") {
+        // Reported by the schema check with its rename hint; reading on would duplicate it.
+        let _ = legacy;
+    }
+    let Some(hooks) = field(root, "run")
+        .and_then(|r| field(r, "hooks"))
+        .and_then(Node::as_seq)
+    else {
+        return;
+    };
+    for hook in hooks {
+        if hook.as_map().is_some()
+            && let Some(spec) = fabro_hook(cx, hook)
+        {
+            file.items.push(Item::Hook(spec));
+        }
+    }
+}
+
+fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
+    cx.hook_label = cx
+        .string(field(node, "id"))
+        .or_else(|| cx.string(field(node, "name")));
+    let event = field(node, "event").and_then(|e| {
+        let name = e.as_str()?;
+        cx.event(name, e.pos)
+    });
+    let present: Vec<&str> = ["script", "command", "url", "prompt", "agent"]
+        .into_iter()
+        .filter(|k| field(node, k).is_some())
+        .collect();
+    let action = match present.as_slice() {
+        [one] => fabro_action(cx, node, one),
+        [] => {
+            cx.error(
+                DiagnosticKind::MissingKey,
+                node.pos,
+                "the hook has no action",
+                Some(
+                    "give it exactly one of `script`, `command`, `url`, `prompt` or `agent`"
+                        .to_owned(),
+                ),
+            );
+            None
+        }
+        many => {
+            let pos = node.get(many[1]).map_or(node.pos, |e| e.key_pos);
+            cx.error(
+                DiagnosticKind::Conflict,
+                pos,
+                format!("a hook has exactly one of `script`, `command`, `url`, `prompt` or `agent`, not {}", many.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")),
+                None,
+            );
+            None
+        }
+    };
+    let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
+    let timeout = cx.timeout(field(node, "timeout"), TimeUnit::DurationString);
+    let (Some(event), Some(action), Some(matcher), Some(timeout)) =
+        (event, action, matcher, timeout)
+    else {
+        return None;
+    };
+    let is_prompt = matches!(&action, Action::Prompt(p) if p.mode == PromptMode::Evaluate);
+    let default = Duration::from_secs(if is_prompt { 30 } else { 60 });
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default));
+    let blocking = cx
+        .boolean(field(node, "blocking"))
+        .unwrap_or_else(|| blocking_by_default(&event));
+    let on_failure = if matches!(action, Action::Command(_)) {
+        FailurePolicy::Block
+    } else {
+        FailurePolicy::Allow
+    };
+    let mut spec = HookSpec::new(event, action)
+        .with_matcher(matcher)
+        .with_timeout(timeout)
+        .with_on_failure(on_failure)
+        .with_async(!blocking)
+        .with_dialect(hooks_core::Dialect::Fabro)
+        .with_provenance(cx.provenance(node.pos));
+    spec.id = cx.string(field(node, "id"));
+    spec.name = cx.string(field(node, "name"));
+    Some(spec)
+}
+
+fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
+    let value = field(node, key)?;
+    let not_for = |cx: &mut Cx<'_>, keys: &[&str], kind: &str| {
+        for k in keys {
+            if let Some(e) = node.get(k) {
+                cx.error(
+                    DiagnosticKind::Conflict,
+                    e.key_pos,
+                    format!("`{k}` does not apply to a {kind} hook"),
+                    None,
+                );
+            }
+        }
+    };
+    match key {
+        "script" => {
+            let s = value.as_str()?;
+            not_for(
+                cx,
+                &[
+                    "headers",
+                    "allowed_env_vars",
+                    "tls",
+                    "model",
+                    "max_tool_rounds",
+                ],
+                "script",
+            );
+            cx.check_command_len(s.len(), value.pos).then_some(())?;
+            let mut c = CommandAction::new(CommandLine::Script(cx.interp(s, value.pos)));
+            c.sandbox = cx.boolean(field(node, "sandbox"));
+            Some(Action::Command(c))
+        }
+        "command" => {
+            not_for(
+                cx,
+                &[
+                    "headers",
+                    "allowed_env_vars",
+                    "tls",
+                    "model",
+                    "max_tool_rounds",
+                ],
+                "command",
+            );
+            let Some(items) = value.as_seq() else {
+                if value.as_str().is_some() {
+                    cx.error(
+                        DiagnosticKind::WrongType,
+                        value.pos,
+                        "`command` is an argv list in Fabro's v2 run config",
+                        Some("write a shell command as `script = \"...\"`, or split it: `command = [\"prog\", \"arg\"]`".to_owned()),
+                    );
+                }
+                return None;
+            };
+            if items.is_empty() {
+                cx.error(
+                    DiagnosticKind::InvalidValue,
+                    value.pos,
+                    "an argv command needs at least the program",
+                    None,
+                );
+                return None;
+            }
+            let len: usize = items
+                .iter()
+                .filter_map(Node::as_str)
+                .map(|s| s.len() + 1)
+                .sum();
+            cx.check_command_len(len, value.pos).then_some(())?;
+            let mut argv = Vec::new();
+            for item in items {
+                argv.push(cx.interp(item.as_str()?, item.pos));
+            }
+            let mut c = CommandAction::new(CommandLine::Argv(argv));
+            c.sandbox = cx.boolean(field(node, "sandbox"));
+            Some(Action::Command(c))
+        }
+        "url" => {
+            not_for(cx, &["model", "max_tool_rounds"], "url");
+            let url = cx.interp(value.as_str()?, value.pos);
+            let tls = cx.string(field(node, "tls"));
+            if tls.as_deref() != Some("off") && !url.starts_with("https://") {
+                cx.error(
+                    DiagnosticKind::InvalidValue,
+                    value.pos,
+                    "a hook URL must use `https://` unless `tls = \"off\"`",
+                    None,
+                );
+                return None;
+            }
+            if tls.as_deref() == Some("no_verify")
+                && let Some(t) = field(node, "tls")
+            {
+                cx.warn(
+                    DiagnosticKind::InvalidValue,
+                    t.pos,
+                    "`tls = \"no_verify\"` is not supported; certificates are always verified",
+                    None,
+                );
+            }
+            let headers = cx.string_map(field(node, "headers"));
+            Some(Action::Http(HttpAction {
+                url,
+                headers,
+                allowed_env_vars: cx
+                    .strings(field(node, "allowed_env_vars"))
+                    .unwrap_or_default(),
+            }))
+        }
+        "prompt" | "agent" => {
+            not_for(cx, &["headers", "allowed_env_vars", "tls"], key);
+            if key == "prompt"
+                && let Some(e) = node.get("max_tool_rounds")
+            {
+                cx.error(
+                    DiagnosticKind::Conflict,
+                    e.key_pos,
+                    "`max_tool_rounds` applies to agent hooks only",
+                    None,
+                );
+            }
+            let prompt = cx.interp(value.as_str()?, value.pos);
+            Some(Action::Prompt(PromptAction {
+                prompt,
+                mode: if key == "agent" {
+                    PromptMode::Agent
+                } else {
+                    PromptMode::Evaluate
+                },
+                model: cx.string(field(node, "model")),
+            }))
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,388 @@
+//! One hook handler in the shape Claude Code, echo-agent and the native format share:
+//! `{type, command | url | server + tool | prompt | decision, timeout, ...}`.
+
+use std::time::Duration;
+
+use hooks_core::{
+    Action, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec,
+    HttpAction, Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode,
+};
+
+use crate::error::DiagnosticKind;
+use crate::load::{Cx, DEFAULT_TIMEOUT, Item, TimeUnit, field};
+use crate::tree::{Node, Value};
+
+/// Hook types and the keys that belong to each.
+const TYPE_KEYS: [(&str, &[&str]); 6] = [
+    ("command", &["command", "args", "cwd", "env", "sandbox"]),
+    (
+        "http",
+        &["url", "headers", "allowed_env_vars", "allowedEnvVars"],
+    ),
+    ("mcp_tool", &["server", "tool", "input"]),
+    ("prompt", &["prompt", "model", "mode"]),
+    ("agent", &["prompt", "model"]),
+    ("permission", &["decision", "reason"]),
+];
+
+/// Unknown-key hints shared by the native, Claude and echo-agent shapes.
+pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
+    let in_handler = path.last().is_some_and(|p| p.starts_with('['));
+    match key {
+        "timeout_ms" | "timeoutMs" => Some(
+            "timeouts are given as `timeout`, in seconds (the native format also takes `\"30s\"`)"
+                .to_owned(),
+        ),
+        "matcher" if in_handler && path.len() >= 4 => {
+            Some("a matcher belongs to the group, next to `hooks`".to_owned())
+        }
+        "event" if in_handler && path.len() >= 4 => {
+            Some("in the nested shape, the event is the key the group list is under".to_owned())
+        }
+        _ => None,
+    }
+}
+
+/// Which type a native handler is: its `type`, or the one its action key implies.
+/// `Err` when the keys name several types (reported here).
+fn infer_type(cx: &mut Cx<'_>, node: &Node) -> Result<Option<String>, ()> {
+    if let Some(t) = field(node, "type") {
+        return Ok(t.as_str().map(str::to_owned));
+    }
+    let mut found: Vec<&str> = Vec::new();
+    for (key, ty) in [
+        ("command", "command"),
+        ("args", "command"),
+        ("url", "http"),
+        ("server", "mcp_tool"),
+        ("tool", "mcp_tool"),
+        ("prompt", "prompt"),
+        ("decision", "permission"),
+    ] {
+        if field(node, key).is_some() && !found.contains(&ty) {
+            found.push(ty);
+        }
+    }
+    match found.as_slice() {
+        [one] => Ok(Some((*one).to_owned())),
+        [] => Ok(None),
+        many => {
+            cx.error(
+                DiagnosticKind::Conflict,
+                node.pos,
+                format!(
+                    "a hook does one thing, but this one has the keys of {}",
+                    many.join(", ")
+                ),
+                Some("split it into one hook per action, or set `type`".to_owned()),
+            );
+            Err(())
+        }
+    }
+}
+
+/// Whether a native handler is only a merge directive (`{id, enabled}` or `{id, remove}`).
+pub(crate) fn is_directive(node: &Node) -> bool {
+    let Some(entries) = node.as_map() else {
+        return false;
+    };
+    entries.iter().all(|e| {
+        matches!(
+            e.key.as_str(),
+            "id" | "enabled" | "remove" | "event" | "matcher"
+        )
+    }) && (field(node, "remove").is_some() || field(node, "enabled").is_some())
+}
+
+fn label(node: &Node) -> Option<String> {
+    for key in ["id", "name", "command", "url", "prompt", "tool"] {
+        if let Some(text) = field(node, key).and_then(Node::as_str) {
+            let short: String = text.chars().take(40).collect();
+            return Some(short);
+        }
+    }
+    None
+}
+
+/// Reads one handler. `event` and `matcher` come from the surrounding group or hook.
+pub(crate) fn handler(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    event: Option<Event>,
+    matcher: Option<Matcher>,
+) -> Option<Item> {
+    // A handler that is not a table was reported by the schema check.
+    node.as_map()?;
+    let dialect = cx.dialect;
+    let native = matches!(dialect, Dialect::Native);
+    cx.hook_label = label(node);
+    let id = cx.string(field(node, "id"));
+    if native && is_directive(node) {
+        let Some(id) = id else {
+            cx.error(
+                DiagnosticKind::MissingKey,
+                node.pos,
+                "`enabled` or `remove` without an action needs the `id` of the hook to change",
+                None,
+            );
+            return None;
+        };
+        let provenance = cx.provenance(node.pos);
+        if cx.boolean(field(node, "remove")) == Some(true) {
+            return Some(Item::Remove { id, provenance });
+        }
+        if let Some(enabled) = cx.boolean(field(node, "enabled")) {
+            return Some(Item::SetEnabled {
+                id,
+                enabled,
+                provenance,
+            });
+        }
+        return None;
+    }
+    if native && field(node, "remove").is_some() {
+        let pos = node.get("remove").map_or(node.pos, |e| e.key_pos);
+        cx.error(
+            DiagnosticKind::Conflict,
+            pos,
+            "`remove` takes only the `id` of the inherited hook to remove",
+            Some("drop the other keys, or drop `remove` to replace the hook instead".to_owned()),
+        );
+        return None;
+    }
+    let ty = if native {
+        infer_type(cx, node).ok()?
+    } else {
+        cx.string(field(node, "type"))
+    };
+    let Some(ty) = ty else {
+        if native && field(node, "type").is_none() {
+            cx.error(
+                DiagnosticKind::MissingKey,
+                node.pos,
+                "the hook has no action",
+                Some("give it one of `command`, `args`, `url`, `server` + `tool`, `prompt` or `decision`".to_owned()),
+            );
+        }
+        return None;
+    };
+    // Keys of another hook type are mistakes, not silently ignored extras.
+    let Some(own) = TYPE_KEYS.iter().find(|(t, _)| *t == ty).map(|(_, k)| *k) else {
+        // An unknown type was reported by the schema check.
+        return None;
+    };
+    for entry in node.as_map().unwrap_or_default() {
+        let foreign = TYPE_KEYS
+            .iter()
+            .any(|(t, keys)| *t != ty && keys.contains(&entry.key.as_str()));
+        if foreign && !own.contains(&entry.key.as_str()) {
+            cx.error(
+                DiagnosticKind::Conflict,
+                entry.key_pos,
+                format!("`{}` does not apply to a {ty} hook", entry.key),
+                None,
+            );
+        }
+    }
+    let action = action(cx, node, &ty);
+    let time = match dialect {
+        Dialect::Native => TimeUnit::Seconds { strings: true },
+        _ => TimeUnit::Seconds { strings: false },
+    };
+    let timeout = cx.timeout(field(node, "timeout"), time);
+    let default = match (dialect, ty.as_str()) {
+        (Dialect::Claude, "prompt" | "agent") => Duration::from_secs(30),
+        (Dialect::Claude, _) => Duration::from_secs(600),
+        _ => DEFAULT_TIMEOUT,
+    };
+    let condition = cx.condition(field(node, "if"));
+    let filter = cx.filter(field(node, "filter"));
+    // Every part was checked (and its problems reported) before giving up on the hook.
+    let (Some(action), Some(timeout), Some(condition), Some(filter), Some(event), Some(matcher)) =
+        (action, timeout, condition, filter, event, matcher)
+    else {
+        return None;
+    };
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default));
+    let mut spec = HookSpec::new(event, action)
+        .with_matcher(matcher)
+        .with_filter(filter)
+        .with_timeout(timeout)
+        .with_dialect(dialect)
+        .with_provenance(cx.provenance(node.pos));
+    spec.id = id;
+    spec.name = cx.string(field(node, "name"));
+    spec.description = cx
+        .string(field(node, "description"))
+        .or_else(|| cx.string(field(node, "statusMessage")));
+    spec.condition = condition;
+    spec.is_async = cx.boolean(field(node, "async")).unwrap_or(false);
+    spec.enabled = cx.boolean(field(node, "enabled")).unwrap_or(true);
+    spec.sequential = cx.string(field(node, "sequential"));
+    if cx.string(field(node, "on_failure")).as_deref() == Some("block") {
+        spec.on_failure = FailurePolicy::Block;
+    }
+    if let Some(once) = field(node, "once")
+        && once.value == Value::Bool(true)
+    {
+        cx.warn(
+            DiagnosticKind::InvalidValue,
+            once.pos,
+            "`once` is not supported; the hook runs every time it matches",
+            None,
+        );
+    }
+    Some(Item::Hook(spec))
+}
+
+fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
+    let missing = |cx: &mut Cx<'_>, key: &str| {
+        cx.error(
+            DiagnosticKind::MissingKey,
+            node.pos,
+            format!("a {ty} hook needs `{key}`"),
+            None,
+        );
+    };
+    match ty {
+        "command" => {
+            let command = field(node, "command");
+            let args = field(node, "args");
+            let line = match (command, args) {
+                (Some(_), Some(a)) => {
+                    let pos = node.get("args").map_or(a.pos, |e| e.key_pos);
+                    cx.error(
+                        DiagnosticKind::Conflict,
+                        pos,
+                        "a hook has `command` or `args`, not both",
+                        Some("`command` is a shell script, `args` an argv vector".to_owned()),
+                    );
+                    return None;
+                }
+                (Some(c), None) => match &c.value {
+                    Value::Str(s) => {
+                        cx.check_command_len(s.len(), c.pos).then_some(())?;
+                        CommandLine::Script(cx.interp(s, c.pos))
+                    }
+                    Value::Seq(_) => argv(cx, c)?,
+                    _ => return None,
+                },
+                (None, Some(a)) => argv(cx, a)?,
+                (None, None) => {
+                    missing(cx, "command");
+                    return None;
+                }
+            };
+            let mut action = CommandAction::new(line);
+            if let Some(cwd) = field(node, "cwd").and_then(Node::as_str) {
+                let pos = field(node, "cwd").map_or(node.pos, |n| n.pos);
+                action.cwd = Some(cx.interp(cwd, pos).into());
+            }
+            action.env = cx.string_map(field(node, "env"));
+            action.sandbox = cx.boolean(field(node, "sandbox"));
+            Some(Action::Command(action))
+        }
+        "http" => {
+            let Some(url_node) = field(node, "url") else {
+                missing(cx, "url");
+                return None;
+            };
+            let url = cx.interp(url_node.as_str()?, url_node.pos);
+            let headers = cx.string_map(field(node, "headers"));
+            let allowed = cx
+                .strings(field(node, "allowed_env_vars").or_else(|| field(node, "allowedEnvVars")))
+                .unwrap_or_default();
+            Some(Action::Http(HttpAction {
+                url,
+                headers,
+                allowed_env_vars: allowed,
+            }))
+        }
+        "mcp_tool" => {
+            let server = cx.string(field(node, "server"));
+            let tool = cx.string(field(node, "tool"));
+            let (Some(server), Some(tool)) = (server, tool) else {
+                missing(cx, "server` and `tool");
+                return None;
+            };
+            let input = field(node, "input")
+                .map_or(serde_json::Value::Object(Default::default()), Node::to_json);
+            let pos = field(node, "input").map_or(node.pos, |n| n.pos);
+            let input = crate::interpolate::map_action::<()>(
+                &Action::McpTool(McpToolAction {
+                    server: server.clone(),
+                    tool: tool.clone(),
+                    input,
+                }),
+                &mut |s| Ok(cx.interp(s, pos)),
+            )
+            .ok()?;
+            Some(input)
+        }
+        "prompt" | "agent" => {
+            let Some(p) = field(node, "prompt") else {
+                missing(cx, "prompt");
+                return None;
+            };
+            let prompt = cx.interp(p.as_str()?, p.pos);
+            let mode = match (cx.dialect, ty) {
+                (_, "agent") => PromptMode::Agent,
+                (Dialect::Echo, _) => PromptMode::Inject,
+                (Dialect::Native, _) => match cx.string(field(node, "mode")).as_deref() {
+                    Some("inject") => PromptMode::Inject,
+                    Some("agent") => PromptMode::Agent,
+                    _ => PromptMode::Evaluate,
+                },
+                _ => PromptMode::Evaluate,
+            };
+            Some(Action::Prompt(PromptAction {
+                prompt,
+                mode,
+                model: cx.string(field(node, "model")),
+            }))
+        }
+        "permission" => {
+            let Some(d) = field(node, "decision") else {
+                missing(cx, "decision");
+                return None;
+            };
+            let decision = match d.as_str()? {
+                "allow" => Decision::Allow,
+                "deny" => Decision::Deny,
+                "ask" => Decision::Ask,
+                // The schema check reported other values.
+                _ => return None,
+            };
+            let reason = field(node, "reason")
+                .and_then(|r| r.as_str().map(|s| (s.to_owned(), r.pos)))
+                .map(|(s, pos)| cx.interp(&s, pos));
+            Some(Action::Permission(PermissionAction { decision, reason }))
+        }
+        // The schema check reported unknown types.
+        _ => None,
+    }
+}
+
+fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
+    let items = node.as_seq()?;
+    if items.is_empty() {
+        cx.error(
+            DiagnosticKind::InvalidValue,
+            node.pos,
+            "an argv command needs at least the program",
+            None,
+        );
+        return None;
+    }
+    let len: usize = items
+        .iter()
+        .filter_map(Node::as_str)
+        .map(|s| s.len() + 1)
+        .sum();
+    cx.check_command_len(len, node.pos).then_some(())?;
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        out.push(cx.interp(item.as_str()?, item.pos));
+    }
+    Some(CommandLine::Argv(out))
+}

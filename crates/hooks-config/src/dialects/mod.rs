@@ -1,0 +1,48 @@
+//! The dialect loaders: each checks a parsed file against its dialect's schema, then reads
+//! the hooks into [`hooks_core::HookSpec`]s with provenance.
+
+mod autohand;
+mod fabro;
+mod handler;
+mod native;
+
+use hooks_core::Dialect;
+
+use crate::check;
+use crate::load::{ConfigFile, Cx};
+use crate::schema::FileSchema;
+use crate::tree::Node;
+
+/// Reads `root` in `cx.dialect` into `file`, reporting problems into `cx.diags`.
+pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+    let (schema, renames): (FileSchema, check::RenameHint) = match cx.dialect {
+        Dialect::Fabro => (FileSchema::Fabro, fabro::rename_hint),
+        Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
+        Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
+        Dialect::Echo => (FileSchema::Echo, handler::rename_hint),
+        _ => (FileSchema::Native, handler::rename_hint),
+    };
+    if root.as_map().is_none() && root.value != crate::tree::Value::Null {
+        cx.error(
+            crate::error::DiagnosticKind::WrongType,
+            root.pos,
+            format!(
+                "expected a table at the top of the file, found {}",
+                root.type_name()
+            ),
+            None,
+        );
+        return;
+    }
+    if root.as_map().is_none() {
+        // An empty document: nothing to check or read.
+        return;
+    }
+    check::check(cx.src, schema.schema(), root, renames, &mut cx.diags);
+    match cx.dialect {
+        Dialect::Fabro => fabro::load(cx, root, file),
+        Dialect::Autohand => autohand::load(cx, root, file),
+        Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
+        _ => native::load(cx, root, file),
+    }
+}

@@ -1,0 +1,748 @@
+//! Loading one config file: the options, the loaded file ([`ConfigFile`]) and the helpers
+//! every dialect's loader shares (events, matchers, filters, timeouts, limits,
+//! interpolation), each reporting problems at their line and column.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hooks_core::{
+    Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher, Provenance,
+};
+use sha2::{Digest, Sha256};
+
+use crate::detect;
+use crate::error::{Diagnostic, DiagnosticKind, Error};
+use crate::interpolate::{self, Interpolation};
+use crate::parse::{self, Format};
+use crate::source::{self, Source};
+use crate::tree::{Node, Pos, Value};
+
+/// The default timeout of a native hook that names none: 10 s.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The default maximum timeout: 300 s. Longer timeouts are clamped, with a warning.
+pub const DEFAULT_MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// The default maximum command length: 32 KiB.
+pub const DEFAULT_MAX_COMMAND_LEN: usize = 32 * 1024;
+
+/// How a file came to be loaded, which decides whether its project hooks need trust.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// Named explicitly (`-c FILE`, or passed by the host): trusted by that act.
+    #[default]
+    Explicit,
+    /// Found in a standard location. In the project and local layers, its hooks do not run
+    /// until trusted.
+    Discovered,
+}
+
+/// Options for loading config files.
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// The events names resolve against (hosts add custom events here).
+    pub catalog: EventCatalog,
+    /// The dialect, when not to be detected from the file name and shape.
+    pub dialect: Option<Dialect>,
+    /// The syntax, when not to be told from the file name.
+    pub format: Option<Format>,
+    /// The layer the file's hooks belong to.
+    pub layer: Layer,
+    /// How the file came to be loaded.
+    pub origin: Origin,
+    /// Files larger than this many bytes are refused before parsing (default 2 MiB).
+    pub max_file_size: u64,
+    /// Timeouts above this are clamped to it, with a warning (default 300 s).
+    pub max_timeout: Duration,
+    /// Commands longer than this many bytes are rejected (default 32 KiB).
+    pub max_command_len: usize,
+    /// Variables, environment and secrets for interpolation.
+    pub interpolation: Interpolation,
+}
+
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            catalog: EventCatalog::new(),
+            dialect: None,
+            format: None,
+            layer: Layer::CommandLine,
+            origin: Origin::Explicit,
+            max_file_size: source::DEFAULT_MAX_FILE_SIZE,
+            max_timeout: DEFAULT_MAX_TIMEOUT,
+            max_command_len: DEFAULT_MAX_COMMAND_LEN,
+            interpolation: Interpolation::default(),
+        }
+    }
+}
+
+impl LoadOptions {
+    /// Default options: detect the dialect, the command-line layer, explicit origin.
+    pub fn new() -> LoadOptions {
+        LoadOptions::default()
+    }
+
+    /// Uses this dialect instead of detecting one.
+    #[must_use]
+    pub fn with_dialect(mut self, dialect: Dialect) -> LoadOptions {
+        self.dialect = Some(dialect);
+        self
+    }
+
+    /// Uses this syntax instead of the one the file name implies.
+    #[must_use]
+    pub fn with_format(mut self, format: Format) -> LoadOptions {
+        self.format = Some(format);
+        self
+    }
+
+    /// Puts the file's hooks in this layer.
+    #[must_use]
+    pub fn with_layer(mut self, layer: Layer) -> LoadOptions {
+        self.layer = layer;
+        self
+    }
+
+    /// Says how the file came to be loaded.
+    #[must_use]
+    pub fn with_origin(mut self, origin: Origin) -> LoadOptions {
+        self.origin = origin;
+        self
+    }
+
+    /// Resolves events against this catalog.
+    #[must_use]
+    pub fn with_catalog(mut self, catalog: EventCatalog) -> LoadOptions {
+        self.catalog = catalog;
+        self
+    }
+
+    /// Interpolates with these values.
+    #[must_use]
+    pub fn with_interpolation(mut self, interpolation: Interpolation) -> LoadOptions {
+        self.interpolation = interpolation;
+        self
+    }
+
+    /// Clamps timeouts to this maximum.
+    #[must_use]
+    pub fn with_max_timeout(mut self, max: Duration) -> LoadOptions {
+        self.max_timeout = max;
+        self
+    }
+
+    /// Refuses files larger than this many bytes.
+    #[must_use]
+    pub fn with_max_file_size(mut self, max: u64) -> LoadOptions {
+        self.max_file_size = max;
+        self
+    }
+}
+
+/// One entry of a loaded file, in declaration order.
+// Hooks are most items; boxing them would cost every hook an allocation to save a little
+// room in the few directives.
+#[allow(clippy::large_enum_variant)]
+#[non_exhaustive]
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// A hook.
+    Hook(HookSpec),
+    /// Enables or disables an inherited hook by id (native `{id, enabled}` with no action).
+    SetEnabled {
+        /// The inherited hook's id.
+        id: String,
+        /// Its new state.
+        enabled: bool,
+        /// Where the directive was written.
+        provenance: Provenance,
+    },
+    /// Removes an inherited hook by id (native `{id, remove: true}`).
+    Remove {
+        /// The inherited hook's id.
+        id: String,
+        /// Where the directive was written.
+        provenance: Provenance,
+    },
+}
+
+impl Item {
+    /// The hook, if this item is one.
+    pub fn hook(&self) -> Option<&HookSpec> {
+        match self {
+            Item::Hook(spec) => Some(spec),
+            Item::SetEnabled { .. } | Item::Remove { .. } => None,
+        }
+    }
+}
+
+/// The hook switches a file sets (`None`: not set in this file).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Claude `disableAllHooks`, native `disable_all_hooks`.
+    pub disable_all_hooks: Option<bool>,
+    /// Claude `allowManagedHooksOnly`, native `managed_hooks_only` (managed layer only).
+    pub managed_hooks_only: Option<bool>,
+    /// Claude `allowedHttpHookUrls`, native `allowed_http_hook_urls`.
+    pub allowed_http_hook_urls: Option<Vec<String>>,
+    /// Autohand `hooks.enabled` (`false` turned every hook of the file off).
+    pub hooks_enabled: Option<bool>,
+    /// The file's own `vars` (native).
+    pub vars: BTreeMap<String, String>,
+}
+
+/// One loaded config file: its hooks and merge directives with provenance, its switches
+/// and the warnings loading it gave.
+#[derive(Clone, Debug)]
+pub struct ConfigFile {
+    /// The file, if it came from one.
+    pub path: Option<PathBuf>,
+    /// Its dialect.
+    pub dialect: Dialect,
+    /// Its syntax.
+    pub format: Format,
+    /// Its layer.
+    pub layer: Layer,
+    /// How it came to be loaded.
+    pub origin: Origin,
+    /// Hooks and merge directives, in declaration order.
+    pub items: Vec<Item>,
+    /// The switches it sets.
+    pub settings: Settings,
+    /// Warnings (clamped timeouts, ignored matchers, ...).
+    pub warnings: Vec<Diagnostic>,
+    /// SHA-256 of the file's text, hex: what a per-file trust grant records.
+    pub content_hash: String,
+}
+
+impl ConfigFile {
+    /// The hooks, in declaration order.
+    pub fn hooks(&self) -> impl Iterator<Item = &HookSpec> {
+        self.items.iter().filter_map(Item::hook)
+    }
+
+    /// Whether hooks of this file need trust before they run: discovered (not named) files
+    /// of the project and local layers.
+    pub fn needs_trust(&self) -> bool {
+        self.origin == Origin::Discovered && matches!(self.layer, Layer::Project | Layer::Local)
+    }
+}
+
+/// Loads one file. The dialect is detected from the file name and shape unless
+/// [`LoadOptions::dialect`] names it.
+///
+/// Every problem of the file is reported at once: the error holds one diagnostic per
+/// problem, each with file:line:col.
+pub fn load_file(path: impl AsRef<Path>, options: &LoadOptions) -> Result<ConfigFile, Error> {
+    let path = path.as_ref();
+    let src = source::read_file(path, options.max_file_size)?;
+    load_source(src, options)
+}
+
+/// Loads config text. `path` names it in diagnostics and helps detection; nothing is read
+/// from it.
+pub fn load_str(
+    text: &str,
+    path: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<ConfigFile, Error> {
+    if text.len() as u64 > options.max_file_size {
+        let d = Diagnostic::error(
+            DiagnosticKind::TooLarge,
+            format!(
+                "the text is larger than the {}-byte limit ({} bytes)",
+                options.max_file_size,
+                text.len()
+            ),
+        );
+        return Err(match path {
+            Some(p) => d.with_file(p),
+            None => d,
+        }
+        .into());
+    }
+    load_source(
+        Source::new(path.map(Path::to_path_buf), text.to_owned()),
+        options,
+    )
+}
+
+/// Loads config bytes (checked for UTF-8 first).
+pub fn load_bytes(
+    bytes: Vec<u8>,
+    path: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<ConfigFile, Error> {
+    if bytes.len() as u64 > options.max_file_size {
+        let d = Diagnostic::error(
+            DiagnosticKind::TooLarge,
+            format!(
+                "the text is larger than the {}-byte limit ({} bytes)",
+                options.max_file_size,
+                bytes.len()
+            ),
+        );
+        return Err(match path {
+            Some(p) => d.with_file(p),
+            None => d,
+        }
+        .into());
+    }
+    let src = source::decode(path.map(Path::to_path_buf), bytes)?;
+    load_source(src, options)
+}
+
+fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
+    let path = src.path().map(Path::to_path_buf);
+    let content_hash = hex(&Sha256::digest(src.text().as_bytes()));
+    let is_markdown = path
+        .as_deref()
+        .and_then(Path::extension)
+        .is_some_and(|e| e.eq_ignore_ascii_case("md"));
+    // A SKILL.md is YAML frontmatter between `---` lines; the rest is Markdown.
+    let src = if is_markdown { frontmatter(src)? } else { src };
+    let format = options
+        .format
+        .or_else(|| path.as_deref().and_then(Format::from_path))
+        .unwrap_or_else(|| Format::sniff(src.text()));
+    let root = parse::parse(&src, format)?;
+    let dialect = match options.dialect {
+        Some(d) => d,
+        None => detect::detect(path.as_deref(), format, &root)
+            .map_err(|d| Error::from(src.file_diag(d)))?,
+    };
+    let skill_dir = if dialect == Dialect::Echo {
+        path.as_deref()
+            .and_then(Path::parent)
+            .map(|dir| std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
+            .map(|dir| dir.to_string_lossy().into_owned())
+    } else {
+        None
+    };
+    let mut cx = Cx {
+        src: &src,
+        opts: options,
+        dialect,
+        diags: Vec::new(),
+        file_vars: BTreeMap::new(),
+        skill_dir,
+        hook_label: None,
+    };
+    let mut file = ConfigFile {
+        path,
+        dialect,
+        format,
+        layer: options.layer,
+        origin: options.origin,
+        items: Vec::new(),
+        settings: Settings::default(),
+        warnings: Vec::new(),
+        content_hash,
+    };
+    crate::dialects::load(&mut cx, &root, &mut file);
+    let diags = tidy(std::mem::take(&mut cx.diags));
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Error::new(diags));
+    }
+    file.warnings = diags;
+    Ok(file)
+}
+
+/// Orders diagnostics by position and drops a structural "wrong type" error where the
+/// loader said something more specific about the same value.
+fn tidy(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags.sort_by_key(|d| (d.line, d.column));
+    let at = |d: &Diagnostic| (d.line, d.column);
+    let keep: Vec<bool> = diags
+        .iter()
+        .map(|d| {
+            d.kind != DiagnosticKind::WrongType
+                || d.hint.is_some()
+                || !diags.iter().any(|o| {
+                    !std::ptr::eq(o, d)
+                        && at(o) == at(d)
+                        && o.is_error()
+                        && (o.kind != DiagnosticKind::WrongType || o.hint.is_some())
+                })
+        })
+        .collect();
+    diags
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(d, k)| k.then_some(d))
+        .collect()
+}
+
+/// Cuts the YAML frontmatter out of a Markdown file, keeping line numbers.
+fn frontmatter(src: Source) -> Result<Source, Error> {
+    let text = src.text();
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or_default();
+    if first.trim_end() != "---" {
+        let d = Diagnostic::error(
+            DiagnosticKind::Syntax,
+            "a SKILL.md must start with a `---` line opening its YAML frontmatter",
+        )
+        .with_hint("write the hooks between `---` lines at the top of the file");
+        return Err(src.diag(d, Pos::new(1, 1)).into());
+    }
+    let mut body = String::new();
+    let mut closed = false;
+    for line in lines {
+        if matches!(line.trim_end(), "---" | "...") {
+            closed = true;
+            break;
+        }
+        body.push_str(line);
+    }
+    if !closed {
+        let d = Diagnostic::error(
+            DiagnosticKind::Syntax,
+            "the SKILL.md frontmatter is not closed by a `---` line",
+        );
+        return Err(src.diag(d, Pos::new(1, 1)).into());
+    }
+    Ok(Source::new(src.path().map(Path::to_path_buf), body).with_line_offset(1))
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// How a dialect writes timeouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    /// A number of seconds (Claude, echo-agent), or also a duration string (native).
+    Seconds { strings: bool },
+    /// A number of milliseconds (Autohand).
+    Millis,
+    /// A duration string only (Fabro).
+    DurationString,
+}
+
+/// Loading state shared by the dialect loaders.
+pub(crate) struct Cx<'a> {
+    pub(crate) src: &'a Source,
+    pub(crate) opts: &'a LoadOptions,
+    pub(crate) dialect: Dialect,
+    pub(crate) diags: Vec<Diagnostic>,
+    pub(crate) file_vars: BTreeMap<String, String>,
+    pub(crate) skill_dir: Option<String>,
+    /// The hook being read, named in interpolation errors.
+    pub(crate) hook_label: Option<String>,
+}
+
+/// The value of `key` in a map node, unless it is absent or null.
+pub(crate) fn field<'n>(node: &'n Node, key: &str) -> Option<&'n Node> {
+    node.get(key)
+        .map(|e| &e.value)
+        .filter(|v| v.value != Value::Null)
+}
+
+impl Cx<'_> {
+    pub(crate) fn report(&mut self, d: Diagnostic, pos: Pos) {
+        let d = self.src.diag(d, pos);
+        self.diags.push(d);
+    }
+
+    pub(crate) fn error(
+        &mut self,
+        kind: DiagnosticKind,
+        pos: Pos,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        self.report(Diagnostic::error(kind, message).with_hint_opt(hint), pos);
+    }
+
+    pub(crate) fn warn(
+        &mut self,
+        kind: DiagnosticKind,
+        pos: Pos,
+        message: impl Into<String>,
+        hint: Option<String>,
+    ) {
+        self.report(Diagnostic::warning(kind, message).with_hint_opt(hint), pos);
+    }
+
+    pub(crate) fn provenance(&self, pos: Pos) -> Provenance {
+        Provenance {
+            file: self.src.path().map(Path::to_path_buf),
+            line: Some(pos.line),
+            column: Some(pos.col),
+            layer: self.opts.layer,
+        }
+    }
+
+    /// A string value; a wrong type was reported by the schema check already.
+    pub(crate) fn string(&self, node: Option<&Node>) -> Option<String> {
+        node.and_then(Node::as_str).map(str::to_owned)
+    }
+
+    pub(crate) fn boolean(&self, node: Option<&Node>) -> Option<bool> {
+        match node.map(|n| &n.value) {
+            Some(Value::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn strings(&self, node: Option<&Node>) -> Option<Vec<String>> {
+        let items = node?.as_seq()?;
+        Some(
+            items
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect(),
+        )
+    }
+
+    /// A table of strings, in written order, each value interpolated.
+    pub(crate) fn string_map(&mut self, node: Option<&Node>) -> Vec<(String, String)> {
+        let Some(entries) = node.and_then(Node::as_map) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for e in entries {
+            if let Some(v) = e.value.as_str() {
+                let v = self.interp(v, e.value.pos);
+                out.push((e.key.clone(), v));
+            }
+        }
+        out
+    }
+
+    /// Resolves an event name written at `pos`.
+    pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
+        match self.opts.catalog.resolve(name) {
+            Ok(event) => Some(event),
+            Err(e) => {
+                let hint = e.hint();
+                self.error(
+                    DiagnosticKind::UnknownEvent,
+                    pos,
+                    format!("unknown event `{name}`"),
+                    hint,
+                );
+                None
+            }
+        }
+    }
+
+    /// Compiles a matcher: Claude's rules, or always a regex (Fabro, Autohand).
+    pub(crate) fn matcher(
+        &mut self,
+        node: Option<&Node>,
+        event: Option<&Event>,
+        regex: bool,
+    ) -> Option<Matcher> {
+        let Some(node) = node else {
+            return Some(Matcher::all());
+        };
+        let pattern = node.as_str()?;
+        let compiled = if regex {
+            Matcher::regex(pattern)
+        } else {
+            Matcher::parse(pattern)
+        };
+        match compiled {
+            Ok(m) => {
+                if let Some(event) = event
+                    && !m.is_all()
+                    && event.info().matcher_fields().is_empty()
+                {
+                    self.warn(
+                        DiagnosticKind::InvalidValue,
+                        node.pos,
+                        format!("event `{}` has no matcher subject, so the matcher `{pattern}` is ignored", event.name()),
+                        Some("remove the matcher; the hook fires on every occurrence".to_owned()),
+                    );
+                }
+                Some(m)
+            }
+            Err(e) => {
+                let message = e.to_string().replacen(": error: ", ": ", 1);
+                let message = message.split(" (").next().unwrap_or(&message).to_owned();
+                self.error(DiagnosticKind::InvalidMatcher, node.pos, message, e.hint());
+                None
+            }
+        }
+    }
+
+    pub(crate) fn condition(&mut self, node: Option<&Node>) -> Option<Option<IfCondition>> {
+        let Some(node) = node else {
+            return Some(None);
+        };
+        let text = node.as_str()?;
+        match IfCondition::parse(text) {
+            Ok(c) => Some(Some(c)),
+            Err(e) => {
+                let message = e.to_string();
+                let message = message
+                    .split(" (an `if`")
+                    .next()
+                    .unwrap_or(&message)
+                    .to_owned();
+                self.error(
+                    DiagnosticKind::InvalidCondition,
+                    node.pos,
+                    message,
+                    e.hint(),
+                );
+                None
+            }
+        }
+    }
+
+    /// A `{tool: [..], path: [..]}` filter.
+    pub(crate) fn filter(&mut self, node: Option<&Node>) -> Option<Filter> {
+        let Some(node) = node else {
+            return Some(Filter::new());
+        };
+        let tools = self.strings(field(node, "tool")).unwrap_or_default();
+        let mut filter = Filter::new().with_tools(tools);
+        if let Some(paths) = field(node, "path").and_then(Node::as_seq) {
+            for glob in paths {
+                let Some(text) = glob.as_str() else { continue };
+                match filter.clone().with_paths([text]) {
+                    Ok(f) => filter = f,
+                    Err(e) => {
+                        self.error(DiagnosticKind::InvalidGlob, glob.pos, e.to_string(), Some("globs use `*`, `?`, `[..]`, `{a,b}` and `**`; a leading `!` excludes".to_owned()));
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(filter)
+    }
+
+    /// A timeout in the dialect's unit, clamped to the maximum.
+    pub(crate) fn timeout(
+        &mut self,
+        node: Option<&Node>,
+        unit: TimeUnit,
+    ) -> Option<Option<Duration>> {
+        let Some(node) = node else {
+            return Some(None);
+        };
+        let parsed: Result<Duration, String> = match (&node.value, unit) {
+            (Value::Int(_) | Value::Float(_), TimeUnit::DurationString) => {
+                Err("a Fabro timeout is a duration string".to_owned())
+            }
+            (Value::Int(i), TimeUnit::Seconds { .. }) => seconds(*i as f64),
+            (Value::Float(f), TimeUnit::Seconds { .. }) => seconds(*f),
+            (Value::Int(i), TimeUnit::Millis) => seconds(*i as f64 / 1000.0),
+            (Value::Float(f), TimeUnit::Millis) => seconds(*f / 1000.0),
+            (Value::Str(s), TimeUnit::DurationString | TimeUnit::Seconds { strings: true }) => {
+                humantime::parse_duration(s.trim())
+                    .map_err(|e| format!("`{s}` is not a duration ({e})"))
+            }
+            // Wrong types were reported by the schema check.
+            _ => return None,
+        };
+        match parsed {
+            Ok(d) if d.is_zero() => {
+                self.error(
+                    DiagnosticKind::Timeout,
+                    node.pos,
+                    "a timeout must be greater than zero",
+                    None,
+                );
+                None
+            }
+            Ok(d) => Some(Some(self.clamp(d, node.pos))),
+            Err(message) => {
+                let hint = match unit {
+                    TimeUnit::DurationString => "write it as `\"30s\"`, `\"1m\"` or `\"1m 30s\"`",
+                    TimeUnit::Seconds { .. } => {
+                        "write a number of seconds, or a duration such as `\"30s\"`"
+                    }
+                    TimeUnit::Millis => "write a number of milliseconds",
+                };
+                self.error(
+                    DiagnosticKind::Timeout,
+                    node.pos,
+                    format!("invalid timeout: {message}"),
+                    Some(hint.to_owned()),
+                );
+                None
+            }
+        }
+    }
+
+    /// Clamps a timeout to the maximum, with a warning at `pos` if it was above.
+    pub(crate) fn clamp(&mut self, d: Duration, pos: Pos) -> Duration {
+        let max = self.opts.max_timeout;
+        if d > max {
+            self.warn(
+                DiagnosticKind::Timeout,
+                pos,
+                format!(
+                    "timeout of {} is above the maximum of {}; using {}",
+                    humantime::format_duration(d),
+                    humantime::format_duration(max),
+                    humantime::format_duration(max)
+                ),
+                None,
+            );
+            max
+        } else {
+            d
+        }
+    }
+
+    /// A dialect default timeout: used as is, or the maximum if it is lower (silently,
+    /// since the user wrote nothing to warn about).
+    pub(crate) fn default_timeout(&self, d: Duration) -> Duration {
+        d.min(self.opts.max_timeout)
+    }
+
+    /// Rejects a command longer than the maximum.
+    pub(crate) fn check_command_len(&mut self, len: usize, pos: Pos) -> bool {
+        if len > self.opts.max_command_len {
+            self.error(
+                DiagnosticKind::CommandTooLong,
+                pos,
+                format!(
+                    "the command is {len} bytes long, more than the maximum of {} bytes",
+                    self.opts.max_command_len
+                ),
+                Some("put long scripts in a file and run the file".to_owned()),
+            );
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Interpolates a string written at `pos` (see [`crate::interpolate`]).
+    pub(crate) fn interp(&mut self, s: &str, pos: Pos) -> String {
+        match interpolate::load_time(
+            s,
+            &self.opts.interpolation,
+            &self.file_vars,
+            self.skill_dir.as_deref(),
+        ) {
+            Ok(out) => out,
+            Err(e) => {
+                let message = match &self.hook_label {
+                    Some(label) => format!("hook `{label}`: {}", e.message),
+                    None => e.message,
+                };
+                self.error(DiagnosticKind::Interpolation, pos, message, e.hint);
+                s.to_owned()
+            }
+        }
+    }
+}
+
+fn seconds(s: f64) -> Result<Duration, String> {
+    if !s.is_finite() || s < 0.0 {
+        return Err(format!("{s} is not a non-negative number"));
+    }
+    Duration::try_from_secs_f64(s).map_err(|e| e.to_string())
+}

@@ -1,0 +1,229 @@
+//! Hostile input: alias bombs, deep nesting, huge files, invalid UTF-8, binary garbage.
+//! Each is an error with a position where one exists, never a hang, a crash or a pass.
+
+use std::path::Path;
+
+use hooks_config::{DiagnosticKind, LoadOptions, load_bytes, load_file, load_str};
+
+use crate::support::{Dir, options};
+
+/// Loads `text` as the file `name`; checks the kind of the first error and its text.
+#[track_caller]
+fn check(name: &str, text: &str, kind: DiagnosticKind, expect: &str) {
+    let err = load_str(text, Some(Path::new(name)), &options()).unwrap_err();
+    let got = err.to_string();
+    if std::env::var("UPDATE_EXPECT").is_ok() {
+        let line = std::panic::Location::caller().line();
+        println!("@@EXPECT {line} {}", serde_json::to_string(&got).unwrap());
+        return;
+    }
+    assert_eq!(err.kind(), kind, "{got}");
+    assert_eq!(got, expect.trim_start_matches('\n'));
+}
+
+/// The classic billion-laughs document: nine levels of ten aliases each.
+fn alias_bomb() -> String {
+    let mut text = String::from(
+        "a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    for i in 1..10 {
+        let p = i - 1;
+        text.push_str(&format!(
+            "a{i}: &a{i} [*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p},*a{p}]\n"
+        ));
+    }
+    text.push_str("hooks: *a9\n");
+    text
+}
+
+#[test]
+fn yaml_alias_bomb() {
+    check(
+        "hooks.yaml",
+        &alias_bomb(),
+        DiagnosticKind::Budget,
+        "
+hooks.yaml:5:38: error: invalid YAML: the document expands too many aliases
+ 5 | a4: &a4 [*a3,*a3,*a3,*a3,*a3,*a3,*a3,*a3,*a3,*a3]
+   |                                      ^",
+    );
+}
+
+#[test]
+fn deep_nesting_in_each_format() {
+    let depth = 100_000;
+    let flow = format!("hooks: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    check(
+        "hooks.yaml",
+        &flow,
+        DiagnosticKind::Budget,
+        "
+hooks.yaml:1:263: error: invalid YAML: the document nests more than 32 levels deep",
+    );
+    let block: String = (0..200)
+        .map(|i| format!("{}- \n", "  ".repeat(i)))
+        .collect();
+    check(
+        "hooks.yaml",
+        &format!("hooks:\n{block}"),
+        DiagnosticKind::Budget,
+        "
+hooks.yaml:33:63: error: invalid YAML: the document nests more than 32 levels deep
+ 33 |                                                               - 
+    |                                                               ^",
+    );
+    let json = format!("{{\"hooks\": {}{}}}", "[".repeat(depth), "]".repeat(depth));
+    check(
+        "hooks.json",
+        &json,
+        DiagnosticKind::Budget,
+        "
+hooks.json:1:42: error: invalid JSON: nested more than 32 levels deep",
+    );
+    // Deeper than our limit but within serde_json's: our own limit answers.
+    let json = format!("{{\"hooks\": {}{}}}", "[".repeat(100), "]".repeat(100));
+    check(
+        "hooks.json",
+        &json,
+        DiagnosticKind::Budget,
+        r#"
+hooks.json:1:42: error: invalid JSON: nested more than 32 levels deep
+ 1 | {"hooks": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}
+   |                                          ^"#,
+    );
+    let toml = format!("hooks = {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    check(
+        "hooks.toml",
+        &toml,
+        DiagnosticKind::Budget,
+        "
+hooks.toml:1:41: error: invalid TOML: nested more than 32 levels deep",
+    );
+    let inline = format!("hooks = {}{}\n", "{a = ".repeat(depth), "}".repeat(depth));
+    check(
+        "hooks.toml",
+        &inline,
+        DiagnosticKind::Budget,
+        "
+hooks.toml:1:169: error: invalid TOML: nested more than 32 levels deep",
+    );
+}
+
+#[test]
+fn a_100_mb_file_is_refused_before_parsing() {
+    let dir = Dir::new();
+    let path = dir.write("hooks.yaml", "");
+    // A sparse file: 100 MB long without writing 100 MB.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100 * 1024 * 1024)
+        .unwrap();
+    let err = load_file(&path, &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::TooLarge);
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}: error: the file is larger than the 2097152-byte limit (at least 104857600 bytes)\n  hint: config files are small; raise `LoadOptions::max_file_size` if this one is real",
+            path.display()
+        )
+    );
+    // Text handed over in memory meets the same limit.
+    let big = "#".repeat(3 * 1024 * 1024);
+    let err = load_str(&big, None, &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::TooLarge);
+}
+
+#[test]
+fn an_endless_device_is_refused_after_the_limit() {
+    let zero = Path::new("/dev/zero");
+    if !zero.exists() {
+        return;
+    }
+    // /dev/zero has no length; reading stops one byte past the limit.
+    let err = load_file(zero, &LoadOptions::new().with_max_file_size(4096)).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::TooLarge);
+}
+
+#[test]
+fn invalid_utf8_is_an_error_at_the_bad_byte() {
+    let dir = Dir::new();
+    let path = dir.path().join("settings.json");
+    std::fs::write(
+        &path,
+        b"{\n  \"hooks\": {\n    \"Stop\": \"\xff\xfe\"\n  }\n}\n",
+    )
+    .unwrap();
+    let err = load_file(&path, &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::InvalidUtf8);
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "{}:3:14: error: the file is not valid UTF-8 (byte 28 is not part of a character)\n 3 |     \"Stop\": \"\n   |              ^\n  hint: config files must be UTF-8 text",
+            path.display()
+        )
+    );
+    let err = load_bytes(vec![0xc3, 0x28], None, &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::InvalidUtf8);
+}
+
+#[test]
+fn syntax_errors_in_each_format() {
+    check("hooks.yaml", "hooks:\n  - event: Stop\n   command: [a\n", DiagnosticKind::Syntax, "
+hooks.yaml:3:4: error: invalid YAML: while parsing a block collection, did not find expected '-' indicator
+ 3 |    command: [a
+   |    ^");
+    check(
+        "hooks.json",
+        "{\"hooks\": [\n  {\"event\": \"Stop\",}\n]}\n",
+        DiagnosticKind::Syntax,
+        r#"
+hooks.json:2:20: error: invalid JSON: key must be a string
+ 2 |   {"event": "Stop",}
+   |                    ^"#,
+    );
+    check(
+        "hooks.toml",
+        "[[hooks]]\nevent = \"Stop\"\ncommand = \n",
+        DiagnosticKind::Syntax,
+        "
+hooks.toml:3:11: error: invalid TOML: string values must be quoted, expected literal string
+ 3 | command = 
+   |           ^",
+    );
+    check(
+        "hooks.json",
+        "{\"hooks\": [], \"hooks\": []}",
+        DiagnosticKind::Syntax,
+        r#"
+hooks.json:1:15: error: duplicate key `hooks`
+ 1 | {"hooks": [], "hooks": []}
+   |               ^"#,
+    );
+    check(
+        "hooks.yaml",
+        "hooks: []\nhooks: []\n",
+        DiagnosticKind::Syntax,
+        "
+hooks.yaml:2:1: error: invalid YAML: duplicate mapping key: hooks
+ 2 | hooks: []
+   | ^",
+    );
+    check("hooks.yaml", "hooks: []\n---\nhooks: []\n", DiagnosticKind::Syntax, "
+hooks.yaml:3:1: error: invalid YAML: a config file holds one YAML document, but this one has a second `---`
+ 3 | hooks: []
+   | ^");
+}
+
+#[test]
+fn binary_garbage_is_an_error() {
+    let garbage: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8 & 0x7f)
+        .collect();
+    let text = String::from_utf8(garbage).unwrap();
+    for name in ["hooks.yaml", "hooks.json", "hooks.toml"] {
+        let result = load_str(&text, Some(Path::new(name)), &LoadOptions::new());
+        assert!(result.is_err(), "{name} accepted garbage");
+    }
+}

@@ -1,0 +1,9 @@
+//! Integration tests of hooks-config, one module per part.
+
+// Tests unwrap freely, and print expected texts when asked to (`UPDATE_EXPECT=1`).
+#![allow(clippy::unwrap_used, clippy::print_stdout)]
+
+mod hostile;
+mod loaders;
+mod support;
+mod validation;

@@ -1,0 +1,345 @@
+//! Validation: every error with file:line:col and a hint, several at once; invalid
+//! regexes, globs and conditions; timeouts clamped; long commands rejected; dialect
+//! detection and its override.
+
+use std::path::Path;
+
+use hooks_config::core::Dialect;
+use hooks_config::{DiagnosticKind, LoadOptions, load_str};
+
+use crate::support::options;
+
+/// Loads `text` as the file `name` and checks the whole error text.
+#[track_caller]
+fn check(name: &str, text: &str, expect: &str) {
+    match load_str(text, Some(Path::new(name)), &options()) {
+        Ok(file) => panic!("{name} loaded, with {} hooks", file.hooks().count()),
+        Err(e) => {
+            let got = e.to_string();
+            if std::env::var("UPDATE_EXPECT").is_ok() {
+                let line = std::panic::Location::caller().line();
+                println!("@@EXPECT {line} {}", serde_json::to_string(&got).unwrap());
+            } else {
+                assert_eq!(got, expect.trim_start_matches('\n'));
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_keys_get_did_you_mean_hints() {
+    check(
+        "hooks.yaml",
+        "hooks:\n  - event: PreToolUse\n    command: ./a.sh\n    timout: 5\n",
+        "
+hooks.yaml:4:5: error: unknown key `timout` in `hooks[0]`
+ 4 |     timout: 5
+   |     ^
+  hint: did you mean `timeout`?",
+    );
+}
+
+#[test]
+fn fabro_rename_hints() {
+    check(
+        "run.toml",
+        "version = 1\n\n[[hooks]]\nevent = \"stage_start\"\nscript = \"./a.sh\"\n",
+        "
+run.toml:1:1: error: unknown key `version`
+ 1 | version = 1
+   | ^
+  hint: `version` was renamed to `_version`
+run.toml:3:3: error: unknown key `hooks`
+ 3 | [[hooks]]
+   |   ^
+  hint: hooks moved to `[[run.hooks]]`",
+    );
+    check(
+        "run.toml",
+        "_version = 1\n\n[[run.hooks]]\nevent = \"stage_start\"\nscript = \"./a.sh\"\ntimeout_ms = 3000\n\n[[run.hooks]]\ntype = \"command\"\nevent = \"run_start\"\nscript = \"./b.sh\"\n",
+        r#"
+run.toml:6:1: error: unknown key `timeout_ms` in `run.hooks[0]`
+ 6 | timeout_ms = 3000
+   | ^
+  hint: `timeout_ms` is now `timeout`, a duration such as `"30s"`
+run.toml:9:1: error: unknown key `type` in `run.hooks[1]`
+ 9 | type = "command"
+   | ^
+  hint: v2 hooks have no `type`: write `script` (shell), `command` (argv), `url`, `prompt` or `agent`"#,
+    );
+    check(
+        "run.toml",
+        "_version = 1\ngoal = \"ship it\"\n[run]\nmodle = { name = \"opus\" }\n",
+        r#"
+run.toml:2:1: error: unknown key `goal`
+ 2 | goal = "ship it"
+   | ^
+  hint: `goal` moved to `[run].goal`
+run.toml:4:1: error: unknown key `modle` in `run`
+ 4 | modle = { name = "opus" }
+   | ^
+  hint: did you mean `model`?"#,
+    );
+}
+
+#[test]
+fn several_errors_at_once() {
+    check(
+        "settings.json",
+        r#"{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Bash(", "hooks": [{"type": "command", "command": "a.sh", "timeout": "5"}]},
+      {"matcher": "Edit", "hooks": [{"type": "comand", "command": "b.sh"}]}
+    ],
+    "PostToolUze": [{"hooks": [{"type": "command", "command": "c.sh", "if": "Bash(git *"}]}]
+  }
+}"#,
+        r#"
+settings.json:4:19: error: invalid matcher `Bash(`: unclosed group
+ 4 |       {"matcher": "Bash(", "hooks": [{"type": "command", "command": "a.sh", "timeout": "5"}]},
+   |                   ^
+  hint: a matcher is `*`, a list of names like `Bash|Edit`, or a regular expression
+settings.json:4:88: error: expected a number, found a string
+ 4 |       {"matcher": "Bash(", "hooks": [{"type": "command", "command": "a.sh", "timeout": "5"}]},
+   |                                                                                        ^
+settings.json:5:46: error: `comand` is not one of: command, http, mcp_tool, prompt, agent
+ 5 |       {"matcher": "Edit", "hooks": [{"type": "comand", "command": "b.sh"}]}
+   |                                              ^
+  hint: did you mean `command`?
+settings.json:7:5: error: unknown event `PostToolUze`
+ 7 |     "PostToolUze": [{"hooks": [{"type": "command", "command": "c.sh", "if": "Bash(git *"}]}]
+   |     ^
+  hint: did you mean `PostToolUse`?
+settings.json:7:77: error: invalid `if` condition `Bash(git *`: it is missing the closing `)`
+ 7 |     "PostToolUze": [{"hooks": [{"type": "command", "command": "c.sh", "if": "Bash(git *"}]}]
+   |                                                                             ^
+  hint: an `if` condition looks like `Bash(git *)` or `Edit(*.ts)`"#,
+    );
+}
+
+#[test]
+fn invalid_globs_and_regexes_are_errors() {
+    check(
+        "config.json",
+        r#"{"hooks": {"enabled": true, "hooks": [
+  {"event": "pre-tool", "command": "a", "matcher": "^(run_command"},
+  {"event": "file-modified", "command": "b", "filter": {"path": ["src/**/*.{ts"]}}
+]}}"#,
+        r#"
+config.json:2:52: error: invalid matcher `^(run_command`: unclosed group
+ 2 |   {"event": "pre-tool", "command": "a", "matcher": "^(run_command"},
+   |                                                    ^
+  hint: a matcher is `*`, a list of names like `Bash|Edit`, or a regular expression
+config.json:3:66: error: invalid glob `src/**/*.{ts`: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)
+ 3 |   {"event": "file-modified", "command": "b", "filter": {"path": ["src/**/*.{ts"]}}
+   |                                                                  ^
+  hint: globs use `*`, `?`, `[..]`, `{a,b}` and `**`; a leading `!` excludes"#,
+    );
+}
+
+#[test]
+fn command_over_32_kib_is_rejected() {
+    let long = "x".repeat(33 * 1024);
+    let text = format!("hooks:\n  - event: Stop\n    command: {long}\n");
+    let err = load_str(&text, Some(Path::new("hooks.yaml")), &options()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::CommandTooLong);
+    let first = err.first();
+    assert_eq!((first.line, first.column), (Some(3), Some(14)));
+    assert_eq!(
+        first.message,
+        "the command is 33792 bytes long, more than the maximum of 32768 bytes"
+    );
+    // Exactly at the limit is fine.
+    let ok = "x".repeat(32 * 1024);
+    let text = format!("hooks:\n  - event: Stop\n    command: {ok}\n");
+    assert!(load_str(&text, Some(Path::new("hooks.yaml")), &options()).is_ok());
+}
+
+#[test]
+fn timeouts_are_clamped_with_a_warning() {
+    let text = "hooks:\n  - event: Stop\n    command: a\n    timeout: 10m\n";
+    let file = load_str(text, Some(Path::new("hooks.yaml")), &options()).unwrap();
+    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 300);
+    assert_eq!(
+        file.warnings[0].to_string(),
+        "hooks.yaml:4:14: warning: timeout of 10m is above the maximum of 5m; using 5m\n 4 |     timeout: 10m\n   |              ^"
+    );
+    // The maximum is configurable.
+    let options = options().with_max_timeout(std::time::Duration::from_secs(60));
+    let file = load_str(
+        "hooks:\n  - event: Stop\n    command: a\n    timeout: 90\n",
+        Some(Path::new("hooks.yaml")),
+        &options,
+    )
+    .unwrap();
+    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 60);
+    check(
+        "hooks.yaml",
+        "hooks:\n  - event: Stop\n    command: a\n    timeout: 0\n",
+        "
+hooks.yaml:4:14: error: a timeout must be greater than zero
+ 4 |     timeout: 0
+   |              ^",
+    );
+    check(
+        "run.toml",
+        "[[run.hooks]]\nevent = \"run_start\"\nscript = \"a\"\ntimeout = \"30 parsecs\"\n",
+        r#"
+run.toml:4:11: error: invalid timeout: `30 parsecs` is not a duration (unknown time unit "parsecs", supported units: ns, us/µs, ms, sec, min, hours, days, weeks, months, years (and few variations))
+ 4 | timeout = "30 parsecs"
+   |           ^
+  hint: write it as `"30s"`, `"1m"` or `"1m 30s"`"#,
+    );
+    check(
+        "run.toml",
+        "[[run.hooks]]\nevent = \"run_start\"\nscript = \"a\"\ntimeout = 30\n",
+        r#"
+run.toml:4:11: error: invalid timeout: a Fabro timeout is a duration string
+ 4 | timeout = 30
+   |           ^
+  hint: write it as `"30s"`, `"1m"` or `"1m 30s"`"#,
+    );
+}
+
+#[test]
+fn conflicting_and_missing_keys() {
+    check(
+        "run.toml",
+        "[[run.hooks]]\nevent = \"run_start\"\nscript = \"a\"\ncommand = [\"b\"]\n",
+        r#"
+run.toml:4:1: error: a hook has exactly one of `script`, `command`, `url`, `prompt` or `agent`, not `script` and `command`
+ 4 | command = ["b"]
+   | ^"#,
+    );
+    check(
+        "run.toml",
+        "[[run.hooks]]\nevent = \"run_start\"\ncommand = \"b --x\"\n",
+        r#"
+run.toml:3:11: error: `command` is an argv list in Fabro's v2 run config
+ 3 | command = "b --x"
+   |           ^
+  hint: write a shell command as `script = "..."`, or split it: `command = ["prog", "arg"]`"#,
+    );
+    check(
+        "run.toml",
+        "[[run.hooks]]\nevent = \"run_start\"\nurl = \"http://example.com/hook\"\n",
+        r#"
+run.toml:3:7: error: a hook URL must use `https://` unless `tls = "off"`
+ 3 | url = "http://example.com/hook"
+   |       ^"#,
+    );
+    check(
+        "hooks.yaml",
+        "hooks:\n  - event: Stop\n    command: a\n    url: https://example.com\n",
+        "
+hooks.yaml:2:5: error: a hook does one thing, but this one has the keys of command, http
+ 2 |   - event: Stop
+   |     ^
+  hint: split it into one hook per action, or set `type`",
+    );
+    check(
+        "hooks.yaml",
+        "hooks:\n  - id: x\n    event: Stop\n    command: a\n    remove: true\n",
+        "
+hooks.yaml:5:5: error: `remove` takes only the `id` of the inherited hook to remove
+ 5 |     remove: true
+   |     ^
+  hint: drop the other keys, or drop `remove` to replace the hook instead",
+    );
+    check(
+        "hooks.yaml",
+        "hooks:\n  - event: Stop\n    timeout: 5\n",
+        "
+hooks.yaml:2:5: error: the hook has no action
+ 2 |   - event: Stop
+   |     ^
+  hint: give it one of `command`, `args`, `url`, `server` + `tool`, `prompt` or `decision`",
+    );
+    check(
+        "settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "url": "https://x"}]}]}}"#,
+        r#"
+settings.json:1:32: error: a command hook needs `command`
+ 1 | {"hooks": {"Stop": [{"hooks": [{"type": "command", "url": "https://x"}]}]}}
+   |                                ^
+settings.json:1:52: error: `url` does not apply to a command hook
+ 1 | {"hooks": {"Stop": [{"hooks": [{"type": "command", "url": "https://x"}]}]}}
+   |                                                    ^"#,
+    );
+}
+
+#[test]
+fn dialect_detection_by_name_and_shape() {
+    let detect = |name: &str, text: &str| {
+        load_str(text, Some(Path::new(name)), &options())
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .dialect
+    };
+    let nested_json = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}"#;
+    let nested_yaml =
+        "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: a\n";
+    assert_eq!(detect("settings.json", nested_json), Dialect::Claude);
+    assert_eq!(detect("anything.json", nested_json), Dialect::Claude);
+    assert_eq!(detect("anything.yaml", nested_yaml), Dialect::Echo);
+    assert_eq!(detect("echo-agent.yaml", nested_yaml), Dialect::Echo);
+    assert_eq!(
+        detect(
+            "hooks.toml",
+            "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"a\"\n"
+        ),
+        Dialect::Native
+    );
+    // A native-only key makes the nested shape native.
+    assert_eq!(
+        detect(
+            "x.json",
+            r#"{"hooks": {"Stop": [{"hooks": [{"id": "a", "command": "a"}]}]}}"#
+        ),
+        Dialect::Native
+    );
+    assert_eq!(
+        detect("x.json", r#"{"hooks": {"enabled": true, "hooks": []}}"#),
+        Dialect::Autohand
+    );
+    assert_eq!(detect("x.toml", "_version = 1\n"), Dialect::Fabro);
+    assert_eq!(detect("x.toml", "[run]\ngoal = \"g\"\n"), Dialect::Fabro);
+    assert_eq!(
+        detect("x.yaml", "hooks:\n  - event: Stop\n    command: a\n"),
+        Dialect::Native
+    );
+    assert_eq!(
+        detect("x.json", r#"{"disableAllHooks": true}"#),
+        Dialect::Claude
+    );
+    assert_eq!(detect("x.yaml", ""), Dialect::Native);
+    // Text without a file name: JSON, TOML or YAML by content.
+    let file = load_str("[run]\ngoal = \"g\"\n", None, &options()).unwrap();
+    assert_eq!(
+        (file.dialect, file.format),
+        (Dialect::Fabro, hooks_config::Format::Toml)
+    );
+    check("x.yaml", "name: not a hooks file\n", "
+x.yaml: error: cannot tell which dialect this file is written in
+  hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect explicitly");
+}
+
+#[test]
+fn dialect_can_be_named_explicitly() {
+    // A nested YAML file would be echo-agent; named as Claude, it is read as Claude.
+    let text = "hooks:\n  Stop:\n    - hooks:\n        - type: agent\n          prompt: check\n";
+    let options = options().with_dialect(Dialect::Claude);
+    let file = load_str(text, Some(Path::new("x.yaml")), &options).unwrap();
+    assert_eq!(file.dialect, Dialect::Claude);
+    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 30);
+    // The same file as echo-agent rejects the `agent` type echo-agent does not have.
+    check(
+        "x.yaml",
+        text,
+        "
+x.yaml:4:17: error: `agent` is not one of: command, prompt, permission, http, mcp_tool
+ 4 |         - type: agent
+   |                 ^",
+    );
+    let _ = LoadOptions::new();
+}
