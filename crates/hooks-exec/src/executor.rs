@@ -86,3 +86,10 @@ impl<E: Executor> Executor for WithTimeout<E> {
         }
     }
 }
+
+#[async_trait]
+impl<E: Executor + ?Sized> Executor for Arc<E> {
+    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+        (**self).execute(run).await
+    }
+}

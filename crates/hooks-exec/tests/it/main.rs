@@ -2,7 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod audit;
 mod command;
+mod dispatch;
+mod notify;
 mod sandbox;
 mod support;
 

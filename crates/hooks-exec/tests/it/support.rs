@@ -152,3 +152,33 @@ pub(crate) async fn run(spec: &HookSpec, ctx: &EventContext) -> HookOutcome {
     )
     .await
 }
+
+/// A writer into shared memory, to read back what an audit log or a sink wrote.
+#[derive(Clone, Default)]
+pub(crate) struct SharedBuf(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl SharedBuf {
+    /// Everything written so far, as text.
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+
+    /// Every line written so far, parsed as JSON.
+    pub(crate) fn json_lines(&self) -> Vec<serde_json::Value> {
+        self.text()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+impl std::io::Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

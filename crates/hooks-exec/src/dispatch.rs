@@ -1,0 +1,546 @@
+//! The dispatcher: finds the hooks an event matches, runs them (concurrently and bounded,
+//! sequential groups in order, async hooks in the background), and folds their outcomes.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::{Arc, RwLock};
+
+use futures_util::StreamExt;
+use hooks_core::{
+    Action, Aggregate, AggregateEntry, BoxFuture, CommandLine, Dialect, Event, EventContext,
+    EventSink, FailurePolicy, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate,
+};
+use tokio_util::sync::CancellationToken;
+
+use crate::audit::AuditLog;
+use crate::command::CommandExecutor;
+use crate::error::Error;
+use crate::executor::{Executor, ExecutorExt};
+use crate::notify::NotificationSink;
+use crate::permission::PermissionExecutor;
+use crate::prompt::{PromptEvaluator, PromptExecutor};
+use crate::queue::{AsyncQueue, Job};
+use crate::runner::Runner;
+use crate::stop_loop::StopLoop;
+use crate::timeouts::Timeouts;
+
+/// The default bound on the hooks of one event running at once.
+pub const DEFAULT_MAX_CONCURRENCY: usize = 8;
+
+/// The default capacity of the async queue (runs waiting for a slot).
+pub const DEFAULT_ASYNC_CAPACITY: usize = 64;
+
+/// The default number of async hooks running at once.
+pub const DEFAULT_ASYNC_CONCURRENCY: usize = 4;
+
+/// The default stop-loop cap: the third consecutive blocked stop is let through.
+pub const DEFAULT_STOP_LOOP_CAP: u32 = 3;
+
+/// Runs the hooks an event matches and folds their outcomes into one [`Aggregate`].
+///
+/// # What a dispatch does
+///
+/// 1. The [`NotificationSink`], if any, hears of the event.
+/// 2. The hooks the event matches are looked up in the [`HookIndex`] (declaration order).
+/// 3. **Async hooks** (`async`, Fabro `blocking = false`) go to a bounded background queue
+///    and never delay the event. Their outcomes go to the notification sink. When the
+///    queue is full the hook is dropped: the drop is counted
+///    ([`Dispatcher::async_dropped`]), reported to the sink, and named in the aggregate's
+///    messages. Async hooks do not appear in the aggregate's `hooks`.
+/// 4. **Identical command hooks** (same command line, working directory, environment,
+///    sandbox setting and dialect) run once; each duplicate reports the same outcome
+///    under its own id and failure policy. The first declared one's timeout applies.
+///    Hooks in sequential groups are never merged.
+/// 5. The rest run **concurrently**, at most `max_concurrency` (8 by default) at a time.
+///    The hooks of one **sequential group** form one unit: they run one after another in
+///    declaration order, each seeing the previous hook's rewritten `tool_input`. A hook
+///    that blocks the event (a deny or block, or a failure under `on_failure: block`)
+///    ends its group; the group's later hooks are reported as skipped.
+/// 6. Each outcome gets its duration, and the outcomes are folded by
+///    [`hooks_core::aggregate`] in declaration order, whatever order they finished in.
+/// 7. **Stop-loop cap**: on `Stop` and `SubagentStop`, consecutive blocked dispatches are
+///    counted per session (and agent). When the count reaches the cap (3 by default) on a
+///    dispatch whose context has `stop_hook_active: true`, the block is lifted, and a
+///    message says why. A dispatch that does not block resets the count.
+///
+/// Every hook runs in a `hook` tracing span (event, hook id, dialect, type, timeout, and
+/// at the end status, decision and duration) and, with an [`AuditLog`], writes one line.
+///
+/// **Cancellation** ([`Dispatcher::dispatch_with_cancel`]): running hooks are stopped
+/// (command hooks' process groups are killed) and end `failed` with
+/// [`FailureKind::Cancelled`](hooks_core::FailureKind::Cancelled); hooks not yet started
+/// are reported as skipped.
+///
+/// The dispatcher is cheap to clone (an `Arc`); clones share the index, the queue and the
+/// counters. Dropping the last clone stops its async hooks.
+#[derive(Clone)]
+pub struct Dispatcher {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    index: RwLock<Arc<HookIndex>>,
+    runner: Arc<Runner>,
+    queue: AsyncQueue,
+    stop_loop: StopLoop,
+    max_concurrency: usize,
+}
+
+impl fmt::Debug for Dispatcher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Dispatcher")
+            .field("hooks", &self.index().len())
+            .field("max_concurrency", &self.inner.max_concurrency)
+            .field("async_pending", &self.async_pending())
+            .field("async_dropped", &self.async_dropped())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Dispatcher {
+    /// A dispatcher over `index` with every default: the command, prompt (inject only) and
+    /// permission executors, no http or mcp executor, no audit log, no notification sink.
+    pub fn new(index: HookIndex) -> Dispatcher {
+        Dispatcher::from_builder(DispatcherBuilder::default().index(index))
+    }
+
+    /// A builder.
+    pub fn builder() -> DispatcherBuilder {
+        DispatcherBuilder::default()
+    }
+
+    /// The current index.
+    pub fn index(&self) -> Arc<HookIndex> {
+        Arc::clone(
+            &self
+                .inner
+                .index
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
+    /// Replaces the index (a config reload). Dispatches in flight finish with the index
+    /// they started with; the next ones use the new one.
+    pub fn set_index(&self, index: HookIndex) {
+        *self
+            .inner
+            .index
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(index);
+    }
+
+    /// The timeouts hooks run with.
+    pub fn timeouts(&self) -> &Timeouts {
+        &self.inner.runner.timeouts
+    }
+
+    /// How many async hooks were dropped because the queue was full.
+    pub fn async_dropped(&self) -> u64 {
+        self.inner.queue.dropped()
+    }
+
+    /// How many async hooks are queued or running.
+    pub fn async_pending(&self) -> usize {
+        self.inner.queue.pending()
+    }
+
+    /// Waits until every queued async hook has run. Call it before a short-lived host
+    /// exits, or its async hooks are stopped with it.
+    pub async fn flush_async(&self) {
+        self.inner.queue.flush().await;
+    }
+
+    /// Dispatches `ctx`'s event and returns the folded outcome of its hooks.
+    pub async fn dispatch(&self, ctx: &EventContext) -> Aggregate {
+        self.dispatch_with_cancel(ctx, &CancellationToken::new())
+            .await
+    }
+
+    /// Dispatches like [`Dispatcher::dispatch`]; cancelling `cancel` stops the hooks
+    /// still running (their processes are killed) and skips those not started.
+    pub async fn dispatch_with_cancel(
+        &self,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> Aggregate {
+        let inner = &*self.inner;
+        if let Some(sink) = &inner.runner.sink {
+            sink.event(ctx);
+        }
+        let index = self.index();
+        let matched = index.matching(ctx);
+        let mut messages = Vec::new();
+        let mut plan = Plan::default();
+        let mut shared_ctx: Option<Arc<EventContext>> = None;
+        for &hook in &matched {
+            let spec = index.spec(hook);
+            if spec.is_async {
+                let ctx = Arc::clone(shared_ctx.get_or_insert_with(|| Arc::new(ctx.clone())));
+                let job = Job {
+                    index: Arc::clone(&index),
+                    hook,
+                    ctx: Arc::clone(&ctx),
+                };
+                if let Err(total) = inner.queue.submit(job) {
+                    messages.push(format!(
+                        "async hook `{}` was dropped: the background queue is full ({total} dropped so far)",
+                        spec.display_id()
+                    ));
+                    if let Some(sink) = &inner.runner.sink {
+                        sink.async_dropped(&ctx, spec, total);
+                    }
+                }
+            } else {
+                plan.add(hook, spec, &inner.runner.command);
+            }
+        }
+
+        let entries: Vec<AggregateEntry> = futures_util::stream::iter(plan.units)
+            .map(|unit| self.run_unit(&index, unit, ctx, cancel))
+            .buffer_unordered(inner.max_concurrency)
+            .flat_map(futures_util::stream::iter)
+            .map(|(hook, outcome)| AggregateEntry::new(index.spec(hook), hook, outcome))
+            .collect()
+            .await;
+        let mut result = aggregate(ctx.event(), entries);
+        result.messages.extend(messages);
+        inner.stop_loop.apply(ctx, &mut result);
+        result
+    }
+
+    /// Runs one hook for `ctx`, as a dispatch would (its executor, timeout, tracing span and
+    /// audit line), without matching, deduplication or aggregation: for `hooks test`.
+    pub async fn run_hook(
+        &self,
+        spec: &HookSpec,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> HookOutcome {
+        self.inner.runner.run(spec, ctx, cancel).await
+    }
+
+    async fn run_unit(
+        &self,
+        index: &HookIndex,
+        unit: Unit,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> Vec<(usize, HookOutcome)> {
+        match unit {
+            Unit::Single { hook, duplicates } => {
+                let outcome = self.run_one(index.spec(hook), ctx, cancel).await;
+                let mut out = Vec::with_capacity(1 + duplicates.len());
+                out.extend(duplicates.into_iter().map(|d| (d, outcome.clone())));
+                out.push((hook, outcome));
+                out
+            }
+            Unit::Sequential { group, hooks } => {
+                let mut local = ctx.clone();
+                let mut out = Vec::with_capacity(hooks.len());
+                let mut stopped_by: Option<String> = None;
+                for hook in hooks {
+                    let spec = index.spec(hook);
+                    if let Some(by) = &stopped_by {
+                        out.push((
+                            hook,
+                            HookOutcome::skipped(format!(
+                                "hook `{by}` earlier in sequential group `{group}` blocked the event"
+                            )),
+                        ));
+                        continue;
+                    }
+                    let outcome = self.run_one(spec, &local, cancel).await;
+                    if blocks(local.event(), spec, &outcome) {
+                        stopped_by = Some(spec.display_id());
+                    } else if matches!(outcome.status, HookStatus::Ok | HookStatus::Blocked)
+                        && local.event().honours(Fields::UPDATED_INPUT)
+                        && let Some(input) = &outcome.updated_input
+                    {
+                        local.set_tool_input(input.clone());
+                    }
+                    out.push((hook, outcome));
+                }
+                out
+            }
+        }
+    }
+
+    async fn run_one(
+        &self,
+        spec: &HookSpec,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> HookOutcome {
+        if cancel.is_cancelled() {
+            return HookOutcome::skipped("the dispatch was cancelled before this hook started");
+        }
+        self.inner.runner.run(spec, ctx, cancel).await
+    }
+
+    fn from_builder(builder: DispatcherBuilder) -> Dispatcher {
+        let guard = |exec: Arc<dyn Executor>| -> Arc<dyn Executor> {
+            Arc::new(exec.with_timeout(std::time::Duration::MAX))
+        };
+        let runner = Arc::new(Runner {
+            command: builder.command,
+            http: builder.http.map(guard),
+            mcp: builder.mcp.map(guard),
+            prompt: PromptExecutor::new(builder.evaluator),
+            permission: PermissionExecutor,
+            timeouts: builder.timeouts,
+            audit: builder.audit,
+            sink: builder.sink,
+        });
+        Dispatcher {
+            inner: Arc::new(Inner {
+                index: RwLock::new(Arc::new(
+                    builder.index.unwrap_or_else(|| HookIndex::new(Vec::new())),
+                )),
+                queue: AsyncQueue::new(
+                    Arc::clone(&runner),
+                    builder.async_capacity,
+                    builder.async_concurrency,
+                ),
+                runner,
+                stop_loop: StopLoop::new(builder.stop_loop_cap),
+                max_concurrency: builder.max_concurrency,
+            }),
+        }
+    }
+}
+
+impl EventSink for Dispatcher {
+    fn dispatch(&self, ctx: EventContext) -> BoxFuture<'_, Aggregate> {
+        Box::pin(async move { Dispatcher::dispatch(self, &ctx).await })
+    }
+}
+
+/// Whether `outcome` blocks `event` (so a sequential group stops there).
+fn blocks(event: &Event, spec: &HookSpec, outcome: &HookOutcome) -> bool {
+    if !event.can_block() {
+        return false;
+    }
+    match outcome.status {
+        HookStatus::Ok | HookStatus::Blocked => outcome.decision.is_blocking(),
+        HookStatus::Failed | HookStatus::TimedOut => spec.on_failure == FailurePolicy::Block,
+        _ => false,
+    }
+}
+
+/// One thing to run concurrently with the others.
+enum Unit {
+    /// One hook, and the later-declared hooks identical to it.
+    Single { hook: usize, duplicates: Vec<usize> },
+    /// A sequential group, in declaration order.
+    Sequential { group: String, hooks: Vec<usize> },
+}
+
+/// What makes two command hooks the same run.
+#[derive(PartialEq, Eq, Hash)]
+struct CommandKey<'a> {
+    command: &'a CommandLine,
+    cwd: Option<&'a PathBuf>,
+    env: &'a [(String, String)],
+    sandboxed: bool,
+    dialect: Dialect,
+}
+
+/// The units of one dispatch, in declaration order of their first hook.
+#[derive(Default)]
+struct Plan<'a> {
+    units: Vec<Unit>,
+    groups: HashMap<&'a str, usize>,
+    commands: HashMap<CommandKey<'a>, usize>,
+}
+
+impl<'a> Plan<'a> {
+    fn add(&mut self, hook: usize, spec: &'a HookSpec, command: &CommandExecutor) {
+        if let Some(group) = spec.sequential.as_deref() {
+            match self.groups.get(group) {
+                Some(&unit) => {
+                    if let Unit::Sequential { hooks, .. } = &mut self.units[unit] {
+                        hooks.push(hook);
+                    }
+                }
+                None => {
+                    self.groups.insert(group, self.units.len());
+                    self.units.push(Unit::Sequential {
+                        group: group.to_owned(),
+                        hooks: vec![hook],
+                    });
+                }
+            }
+            return;
+        }
+        if let Action::Command(action) = &spec.action {
+            let key = CommandKey {
+                command: &action.command,
+                cwd: action.cwd.as_ref(),
+                env: &action.env,
+                sandboxed: command.is_sandboxed(spec),
+                dialect: spec.dialect,
+            };
+            if let Some(&unit) = self.commands.get(&key) {
+                if let Unit::Single { duplicates, .. } = &mut self.units[unit] {
+                    duplicates.push(hook);
+                }
+                return;
+            }
+            self.commands.insert(key, self.units.len());
+        }
+        self.units.push(Unit::Single {
+            hook,
+            duplicates: Vec::new(),
+        });
+    }
+}
+
+/// Builds a [`Dispatcher`].
+pub struct DispatcherBuilder {
+    index: Option<HookIndex>,
+    command: CommandExecutor,
+    http: Option<Arc<dyn Executor>>,
+    mcp: Option<Arc<dyn Executor>>,
+    evaluator: Option<Arc<dyn PromptEvaluator>>,
+    timeouts: Timeouts,
+    max_concurrency: usize,
+    async_capacity: usize,
+    async_concurrency: usize,
+    stop_loop_cap: u32,
+    audit: Option<AuditLog>,
+    sink: Option<Arc<dyn NotificationSink>>,
+}
+
+impl fmt::Debug for DispatcherBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DispatcherBuilder")
+            .field("max_concurrency", &self.max_concurrency)
+            .field("async_capacity", &self.async_capacity)
+            .field("async_concurrency", &self.async_concurrency)
+            .field("stop_loop_cap", &self.stop_loop_cap)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for DispatcherBuilder {
+    fn default() -> DispatcherBuilder {
+        DispatcherBuilder {
+            index: None,
+            command: CommandExecutor::default(),
+            http: None,
+            mcp: None,
+            evaluator: None,
+            timeouts: Timeouts::default(),
+            max_concurrency: DEFAULT_MAX_CONCURRENCY,
+            async_capacity: DEFAULT_ASYNC_CAPACITY,
+            async_concurrency: DEFAULT_ASYNC_CONCURRENCY,
+            stop_loop_cap: DEFAULT_STOP_LOOP_CAP,
+            audit: None,
+            sink: None,
+        }
+    }
+}
+
+impl DispatcherBuilder {
+    /// The hooks (an empty index by default).
+    #[must_use]
+    pub fn index(mut self, index: HookIndex) -> DispatcherBuilder {
+        self.index = Some(index);
+        self
+    }
+
+    /// The command executor (its output caps, kill grace, sandbox).
+    #[must_use]
+    pub fn command_executor(mut self, executor: CommandExecutor) -> DispatcherBuilder {
+        self.command = executor;
+        self
+    }
+
+    /// The executor of `http` hooks. Without one, an http hook fails with a message saying
+    /// so. Its timeout and cancellation are also enforced from the outside.
+    #[must_use]
+    pub fn http_executor(mut self, executor: Arc<dyn Executor>) -> DispatcherBuilder {
+        self.http = Some(executor);
+        self
+    }
+
+    /// The executor of `mcp_tool` hooks. Without one, an mcp_tool hook fails with a message
+    /// saying so. Its timeout and cancellation are also enforced from the outside.
+    #[must_use]
+    pub fn mcp_executor(mut self, executor: Arc<dyn Executor>) -> DispatcherBuilder {
+        self.mcp = Some(executor);
+        self
+    }
+
+    /// The host's model, for prompt hooks that ask one. Without one, such hooks fail with a
+    /// message saying so (inject-mode prompt hooks need none).
+    #[must_use]
+    pub fn prompt_evaluator(mut self, evaluator: Arc<dyn PromptEvaluator>) -> DispatcherBuilder {
+        self.evaluator = Some(evaluator);
+        self
+    }
+
+    /// Default timeouts and their ceiling.
+    #[must_use]
+    pub fn timeouts(mut self, timeouts: Timeouts) -> DispatcherBuilder {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// How many hooks of one event run at once (8 by default; at least 1).
+    #[must_use]
+    pub fn max_concurrency(mut self, n: usize) -> DispatcherBuilder {
+        self.max_concurrency = n;
+        self
+    }
+
+    /// The async queue: how many runs may wait (64 by default) and how many run at once
+    /// (4 by default); both at least 1.
+    #[must_use]
+    pub fn async_queue(mut self, capacity: usize, concurrency: usize) -> DispatcherBuilder {
+        self.async_capacity = capacity;
+        self.async_concurrency = concurrency;
+        self
+    }
+
+    /// After how many consecutive blocked stops the stop happens anyway (3 by default;
+    /// 0 turns the cap off).
+    #[must_use]
+    pub fn stop_loop_cap(mut self, cap: u32) -> DispatcherBuilder {
+        self.stop_loop_cap = cap;
+        self
+    }
+
+    /// Writes one line per hook run to `log`.
+    #[must_use]
+    pub fn audit_log(mut self, log: AuditLog) -> DispatcherBuilder {
+        self.audit = Some(log);
+        self
+    }
+
+    /// Reports events, async outcomes and async drops to `sink`.
+    #[must_use]
+    pub fn notification_sink(mut self, sink: Arc<dyn NotificationSink>) -> DispatcherBuilder {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// The dispatcher, or which setting is out of range.
+    pub fn build(self) -> Result<Dispatcher, Error> {
+        for (setting, value) in [
+            ("max_concurrency", self.max_concurrency),
+            ("async_queue capacity", self.async_capacity),
+            ("async_queue concurrency", self.async_concurrency),
+        ] {
+            if value == 0 {
+                return Err(Error::InvalidSetting {
+                    setting,
+                    message: "must be at least 1".to_owned(),
+                });
+            }
+        }
+        Ok(Dispatcher::from_builder(self))
+    }
+}

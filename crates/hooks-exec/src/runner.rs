@@ -1,0 +1,109 @@
+//! Running one hook: picking its executor, its timeout, its tracing span, timing it and
+//! writing its audit line. Shared by the dispatcher and the async queue.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use hooks_core::{Action, EventContext, FailureKind, HookOutcome, HookSpec};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::audit::AuditLog;
+use crate::command::CommandExecutor;
+use crate::executor::{Executor, HookRun};
+use crate::notify::NotificationSink;
+use crate::permission::PermissionExecutor;
+use crate::prompt::PromptExecutor;
+use crate::timeouts::Timeouts;
+
+/// Everything needed to run a hook.
+pub(crate) struct Runner {
+    pub(crate) command: CommandExecutor,
+    /// Plugged-in executors, already guarded by an outer timeout.
+    pub(crate) http: Option<Arc<dyn Executor>>,
+    pub(crate) mcp: Option<Arc<dyn Executor>>,
+    pub(crate) prompt: PromptExecutor,
+    pub(crate) permission: PermissionExecutor,
+    pub(crate) timeouts: Timeouts,
+    pub(crate) audit: Option<AuditLog>,
+    pub(crate) sink: Option<Arc<dyn NotificationSink>>,
+}
+
+impl Runner {
+    /// Runs `spec` for `ctx` with its effective timeout, in a `hook` tracing span, and
+    /// returns its outcome with the duration set.
+    pub(crate) async fn run(
+        &self,
+        spec: &HookSpec,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> HookOutcome {
+        let timeout = self.timeouts.effective(spec);
+        let span = tracing::info_span!(
+            "hook",
+            event = ctx.event().name(),
+            hook = %spec.display_id(),
+            dialect = spec.dialect.as_str(),
+            kind = spec.action.type_name(),
+            timeout_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+            status = tracing::field::Empty,
+            decision = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+        );
+        let run = HookRun {
+            spec,
+            ctx,
+            timeout,
+            cancel,
+        };
+        let start = Instant::now();
+        let mut outcome = self.execute(run).instrument(span.clone()).await;
+        let elapsed = start.elapsed();
+        outcome.duration = Some(elapsed);
+        span.record("status", outcome.status.as_str());
+        span.record("decision", outcome.decision.as_str());
+        span.record(
+            "duration_ms",
+            u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
+        );
+        if let Some(failure) = &outcome.failure {
+            span.in_scope(|| {
+                tracing::info!(kind = failure.kind.as_str(), message = %failure.message, "hook failed");
+            });
+        }
+        if let Some(audit) = &self.audit {
+            audit.record(ctx, spec, &outcome);
+        }
+        outcome
+    }
+
+    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+        match &run.spec.action {
+            Action::Command(_) => self.command.execute(run).await,
+            Action::Prompt(_) => self.prompt.execute(run).await,
+            Action::Permission(_) => self.permission.execute(run).await,
+            Action::Http(_) => match &self.http {
+                Some(exec) => exec.execute(run).await,
+                None => unplugged("http", "http_executor"),
+            },
+            Action::McpTool(_) => match &self.mcp {
+                Some(exec) => exec.execute(run).await,
+                None => unplugged("mcp_tool", "mcp_executor"),
+            },
+            other => HookOutcome::failed(
+                FailureKind::Spawn,
+                format!("no executor runs `{}` hooks", other.type_name()),
+            ),
+        }
+    }
+}
+
+fn unplugged(kind: &str, method: &str) -> HookOutcome {
+    HookOutcome::failed(
+        FailureKind::Spawn,
+        format!(
+            "no {kind} executor is configured: build the dispatcher with \
+             `DispatcherBuilder::{method}`"
+        ),
+    )
+}

@@ -1,0 +1,628 @@
+//! The dispatcher with real hooks: concurrency, sequential pipelines, deduplication, failure
+//! policies, the async queue, cancellation, the stop-loop cap, prompt and permission hooks.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use hooks_core::{
+    Action, BuiltinEvent, CommandAction, CommandLine, Decision, EventContext, FailureKind,
+    FailurePolicy, HookIndex, HookOutcome, HookSpec, HookStatus, Matcher, PromptAction, PromptMode,
+};
+use hooks_exec::{
+    BoxError, Dispatcher, Error, Executor, HookRun, NotificationSink, PromptEvaluator,
+    PromptRequest, PromptVerdict,
+};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::support::{Fixture, read_fifo, wait_gone};
+
+fn hook(id: &str, script: &str) -> HookSpec {
+    HookSpec::new(BuiltinEvent::PreToolUse, Action::script(script)).with_id(id)
+}
+
+fn dispatcher(specs: Vec<HookSpec>) -> Dispatcher {
+    Dispatcher::new(HookIndex::new(specs))
+}
+
+#[tokio::test]
+async fn parallel_hooks_run_concurrently() {
+    let fx = Fixture::new();
+    let specs = (0..8)
+        .map(|i| {
+            hook(
+                &format!("h{i}"),
+                &format!("sleep 0.2; echo '{{\"decision\":\"allow\",\"reason\":\"{i}\"}}'"),
+            )
+        })
+        .collect();
+    let started = Instant::now();
+    let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
+    let elapsed = started.elapsed();
+    assert_eq!(result.hooks.len(), 8);
+    assert!(
+        result.hooks.iter().all(|h| h.status == HookStatus::Ok),
+        "{result:#?}"
+    );
+    assert_eq!(result.decision, Decision::Allow);
+    // Eight 200 ms hooks one after another would take 1.6 s.
+    assert!(elapsed < Duration::from_millis(1200), "took {elapsed:?}");
+    // Reports come in declaration order, each with its duration.
+    let ids: Vec<_> = result.hooks.iter().map(|h| h.id.as_str()).collect();
+    assert_eq!(ids, ["h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
+    assert!(result.hooks.iter().all(|h| h.duration_ms.unwrap() >= 200));
+}
+
+#[tokio::test]
+async fn the_concurrency_bound_holds() {
+    let fx = Fixture::new();
+    let specs = (0..3)
+        .map(|i| {
+            hook(
+                &format!("h{i}"),
+                &format!("echo start >> log; sleep 0.1; echo end >> log; : {i}"),
+            )
+        })
+        .collect();
+    let d = Dispatcher::builder()
+        .index(HookIndex::new(specs))
+        .max_concurrency(1)
+        .build()
+        .unwrap();
+    d.dispatch(&fx.pre_tool()).await;
+    assert_eq!(fx.read("log"), "start\nend\n".repeat(3));
+
+    let err = Dispatcher::builder()
+        .max_concurrency(0)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InvalidSetting {
+                setting: "max_concurrency",
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_sequential_group_is_a_pipeline() {
+    let fx = Fixture::new();
+    let rewrite = |to: &str| {
+        format!(
+            r#"cat > seen-{to}.json; echo '{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","updatedInput":{{"command":"{to}"}}}}}}'"#
+        )
+    };
+    let specs = vec![
+        hook("first", &rewrite("one")).with_sequential("fmt"),
+        hook("bystander", "cat > seen-bystander.json"),
+        hook("second", &rewrite("two")).with_sequential("fmt"),
+    ];
+    let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
+    let seen = |name: &str| -> Value {
+        serde_json::from_str(&fx.read(&format!("seen-{name}.json"))).unwrap()
+    };
+    assert_eq!(seen("one")["tool_input"], json!({"command": "ls"}));
+    assert_eq!(
+        seen("two")["tool_input"],
+        json!({"command": "one"}),
+        "the second hook saw the first one's rewrite"
+    );
+    assert_eq!(seen("bystander")["tool_input"], json!({"command": "ls"}));
+    assert_eq!(result.updated_input, Some(json!({"command": "two"})));
+    assert!(result.conflicts.is_empty(), "{:?}", result.conflicts);
+}
+
+#[tokio::test]
+async fn a_block_ends_its_sequential_group() {
+    let fx = Fixture::new();
+    let specs = vec![
+        hook("guard", "echo 'no' >&2; exit 2").with_sequential("g"),
+        hook("after", "touch ran").with_sequential("g"),
+    ];
+    let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
+    assert_eq!(result.decision, Decision::Block);
+    assert_eq!(result.hooks[1].status, HookStatus::Skipped);
+    assert!(!fx.file("ran").exists());
+}
+
+#[tokio::test]
+async fn identical_commands_run_once() {
+    let fx = Fixture::new();
+    let script = "echo x >> count; echo '{\"decision\":\"deny\",\"reason\":\"once\"}'";
+    let mut other_env = CommandAction::new(CommandLine::Script(script.to_owned()));
+    other_env.env.push(("X".to_owned(), "1".to_owned()));
+    let specs = vec![
+        hook("a", script),
+        hook("b", script),
+        HookSpec::new(BuiltinEvent::PreToolUse, Action::Command(other_env)).with_id("c"),
+    ];
+    let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
+    // `a` and `b` are one run; `c` differs by its environment.
+    assert_eq!(fx.read("count"), "x\nx\n");
+    assert_eq!(result.hooks.len(), 3);
+    assert!(
+        result.hooks.iter().all(|h| h.decision == Decision::Deny),
+        "{result:#?}"
+    );
+    assert_eq!(result.reason.as_deref(), Some("once"));
+}
+
+#[tokio::test]
+async fn malformed_output_follows_the_failure_policy() {
+    let fx = Fixture::new();
+    let bad = "echo '{not json'";
+    let open = dispatcher(vec![
+        hook("open", bad).with_on_failure(FailurePolicy::Allow),
+    ])
+    .dispatch(&fx.pre_tool())
+    .await;
+    assert_eq!(open.decision, Decision::None);
+    assert_eq!(open.hooks[0].status, HookStatus::Failed);
+    assert_eq!(
+        open.hooks[0].failure.as_ref().unwrap().kind,
+        FailureKind::MalformedOutput
+    );
+    assert!(
+        open.messages[0].contains("hook `open` failed and fails open"),
+        "{:?}",
+        open.messages
+    );
+
+    let closed = dispatcher(vec![
+        hook("closed", bad).with_on_failure(FailurePolicy::Block),
+    ])
+    .dispatch(&fx.pre_tool())
+    .await;
+    assert_eq!(closed.decision, Decision::Block);
+    assert!(
+        closed
+            .reason
+            .unwrap()
+            .contains("hook `closed` failed and fails closed")
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_follows_the_failure_policy() {
+    let fx = Fixture::new();
+    let slow = hook("slow", "exec sleep 1000")
+        .with_timeout(Duration::from_millis(300))
+        .with_on_failure(FailurePolicy::Block);
+    let result = dispatcher(vec![slow]).dispatch(&fx.pre_tool()).await;
+    assert_eq!(result.hooks[0].status, HookStatus::TimedOut);
+    assert_eq!(result.decision, Decision::Block);
+}
+
+/// Collects what a dispatcher reports.
+#[derive(Default)]
+struct Recorder {
+    lines: Mutex<Vec<String>>,
+}
+
+impl Recorder {
+    fn lines(&self) -> Vec<String> {
+        let mut lines = self.lines.lock().unwrap().clone();
+        lines.sort();
+        lines
+    }
+}
+
+impl NotificationSink for Recorder {
+    fn event(&self, ctx: &EventContext) {
+        self.lines
+            .lock()
+            .unwrap()
+            .push(format!("event {}", ctx.event().name()));
+    }
+
+    fn async_outcome(&self, _: &EventContext, spec: &HookSpec, outcome: &HookOutcome) {
+        let text = outcome.additional_context.join("").trim().to_owned();
+        self.lines.lock().unwrap().push(format!(
+            "done {} {} {text}",
+            spec.display_id(),
+            outcome.status
+        ));
+    }
+
+    fn async_dropped(&self, _: &EventContext, spec: &HookSpec, total: u64) {
+        self.lines
+            .lock()
+            .unwrap()
+            .push(format!("dropped {} {total}", spec.display_id()));
+    }
+}
+
+#[tokio::test]
+async fn async_hooks_run_in_the_background_and_overflow_is_counted() {
+    let fx = Fixture::new();
+    let ready = fx.fifo("ready");
+    let gate = fx.fifo("gate");
+    let on = |tool: &str, spec: HookSpec| {
+        spec.with_async(true)
+            .with_matcher(Matcher::parse(tool).unwrap())
+    };
+    let specs = vec![
+        on(
+            "Slow",
+            hook(
+                "slow",
+                &format!("echo up > '{}'; cat '{}'", ready.display(), gate.display()),
+            ),
+        ),
+        on("Fast", hook("b", "echo b")),
+        on("Fast", hook("c", "echo c")),
+        on("Fast", hook("d", "echo d")),
+    ];
+    let recorder = Arc::new(Recorder::default());
+    let d = Dispatcher::builder()
+        .index(HookIndex::new(specs))
+        .async_queue(1, 1)
+        .notification_sink(recorder.clone())
+        .build()
+        .unwrap();
+    let ctx = |tool: &str| EventContext::pre_tool_use(tool, json!({})).cwd(fx.dir());
+
+    // The dispatch answers while its async hook still waits on its gate.
+    let result = d.dispatch(&ctx("Slow")).await;
+    assert!(
+        result.hooks.is_empty() && result.messages.is_empty(),
+        "{result:#?}"
+    );
+    assert_eq!(read_fifo(&ready).await.trim(), "up");
+    assert_eq!(d.async_pending(), 1);
+
+    // One run slot (taken) and one queue place: `b` waits, `c` and `d` overflow.
+    let result = d.dispatch(&ctx("Fast")).await;
+    assert_eq!(d.async_dropped(), 2);
+    assert_eq!(result.messages.len(), 2, "{:?}", result.messages);
+    assert!(
+        result.messages[0].contains("async hook `c` was dropped: the background queue is full")
+    );
+
+    let gate = gate.clone();
+    tokio::task::spawn_blocking(move || std::fs::write(gate, "go\n"))
+        .await
+        .unwrap()
+        .unwrap();
+    d.flush_async().await;
+    assert_eq!(d.async_pending(), 0);
+    assert_eq!(
+        recorder.lines(),
+        [
+            "done b ok b",
+            "done slow ok go",
+            "dropped c 1",
+            "dropped d 2",
+            "event PreToolUse",
+            "event PreToolUse"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_dispatch_kills_its_hooks_and_skips_the_rest() {
+    let fx = Fixture::new();
+    let ready = fx.fifo("ready");
+    let specs = vec![
+        hook(
+            "slow",
+            &format!("sleep 1000 & echo \"$$ $!\" > '{}'; wait", ready.display()),
+        ),
+        hook("later", "touch ran"),
+    ];
+    let d = Dispatcher::builder()
+        .index(HookIndex::new(specs))
+        .max_concurrency(1)
+        .build()
+        .unwrap();
+    let cancel = CancellationToken::new();
+    let ctx = fx.pre_tool();
+    let dispatch = d.dispatch_with_cancel(&ctx, &cancel);
+    let signal = async {
+        let pids = read_fifo(&ready).await;
+        cancel.cancel();
+        pids
+    };
+    let (result, pids) = tokio::join!(dispatch, signal);
+    assert_eq!(
+        result.hooks[0].failure.as_ref().unwrap().kind,
+        FailureKind::Cancelled,
+        "{result:#?}"
+    );
+    assert_eq!(result.hooks[1].status, HookStatus::Skipped);
+    assert!(!fx.file("ran").exists());
+    for pid in pids.split_whitespace() {
+        assert!(
+            wait_gone(pid.parse().unwrap()).await,
+            "process {pid} survived"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_stop_loop_is_capped() {
+    let stop = HookSpec::new(
+        BuiltinEvent::Stop,
+        Action::script("echo 'tests are failing' >&2; exit 2"),
+    );
+    let d = Dispatcher::builder()
+        .index(HookIndex::new(vec![stop]))
+        .stop_loop_cap(3)
+        .build()
+        .unwrap();
+    let stop = |active: bool, session: &str| EventContext::stop(active).session_id(session);
+
+    let first = d.dispatch(&stop(false, "s1")).await;
+    assert_eq!(first.decision, Decision::Block);
+    assert_eq!(first.reason.as_deref(), Some("tests are failing"));
+    assert_eq!(
+        d.dispatch(&stop(true, "s1")).await.decision,
+        Decision::Block
+    );
+    // Another session has its own count.
+    assert_eq!(
+        d.dispatch(&stop(false, "s2")).await.decision,
+        Decision::Block
+    );
+    let third = d.dispatch(&stop(true, "s1")).await;
+    assert_eq!(third.decision, Decision::None, "{third:#?}");
+    assert!(
+        third.messages.iter().any(|m| m.contains("stop-loop cap")
+            && m.contains("3 consecutive times")
+            && m.contains("tests are failing")),
+        "{:?}",
+        third.messages
+    );
+    // The cap lifted one block; the count starts again.
+    assert_eq!(
+        d.dispatch(&stop(true, "s1")).await.decision,
+        Decision::Block
+    );
+    assert_eq!(
+        d.dispatch(&stop(true, "s2")).await.decision,
+        Decision::Block
+    );
+}
+
+/// A model that blocks prompts mentioning `rm` and fails on `error`.
+#[derive(Default)]
+struct TestModel {
+    asked: Mutex<Vec<String>>,
+}
+
+#[async_trait]
+impl PromptEvaluator for TestModel {
+    async fn evaluate(&self, request: PromptRequest<'_>) -> Result<PromptVerdict, BoxError> {
+        self.asked.lock().unwrap().push(request.prompt.clone());
+        if request.prompt.contains("hang") {
+            std::future::pending::<()>().await;
+        }
+        if request.prompt.contains("error") {
+            return Err("the model is unavailable".into());
+        }
+        if request.prompt.contains("rm -rf") {
+            return Ok(PromptVerdict::block("destructive command"));
+        }
+        Ok(PromptVerdict::ok())
+    }
+}
+
+fn prompt_hook(event: BuiltinEvent, mode: PromptMode, prompt: &str) -> HookSpec {
+    HookSpec::new(
+        event,
+        Action::Prompt(PromptAction {
+            prompt: prompt.to_owned(),
+            mode,
+            model: None,
+        }),
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn prompt_hooks_inject_or_ask_the_hosts_model() {
+    let model = Arc::new(TestModel::default());
+    let with_model = |specs: Vec<HookSpec>| {
+        Dispatcher::builder()
+            .index(HookIndex::new(specs))
+            .prompt_evaluator(model.clone())
+            .build()
+            .unwrap()
+    };
+
+    // Inject: the text is context, no model involved.
+    let inject = prompt_hook(
+        BuiltinEvent::UserPromptSubmit,
+        PromptMode::Inject,
+        "Follow the style guide.",
+    );
+    let result = dispatcher(vec![inject])
+        .dispatch(&EventContext::user_prompt_submit("hi"))
+        .await;
+    assert_eq!(result.additional_context, ["Follow the style guide."]);
+
+    // Evaluate: `$ARGUMENTS` is the event JSON; not ok blocks with the reason.
+    let judge = prompt_hook(
+        BuiltinEvent::PreToolUse,
+        PromptMode::Evaluate,
+        "Is this safe? $ARGUMENTS",
+    );
+    let d = with_model(vec![judge.clone()]);
+    let result = d
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "rm -rf /"}),
+        ))
+        .await;
+    assert_eq!(
+        (result.decision, result.reason.as_deref()),
+        (Decision::Block, Some("destructive command"))
+    );
+    let result = d
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "ls"}),
+        ))
+        .await;
+    assert_eq!(result.decision, Decision::None);
+    assert_eq!(result.hooks[0].status, HookStatus::Ok);
+    let asked = model.asked.lock().unwrap().clone();
+    assert!(
+        asked[1].starts_with("Is this safe? {\"hook_event_name\":\"PreToolUse\""),
+        "{asked:?}"
+    );
+
+    // Without `$ARGUMENTS` the event JSON is appended.
+    let plain = prompt_hook(BuiltinEvent::Stop, PromptMode::Agent, "Are all tasks done?");
+    with_model(vec![plain])
+        .dispatch(&EventContext::stop(false))
+        .await;
+    assert!(
+        model.asked.lock().unwrap()[2]
+            .starts_with("Are all tasks done?\n\n{\"hook_event_name\":\"Stop\"")
+    );
+
+    // Failures: no evaluator, an evaluator error, a model that never answers.
+    let result = dispatcher(vec![judge.clone()])
+        .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
+        .await;
+    let failure = result.hooks[0].failure.clone().unwrap();
+    assert_eq!(failure.kind, FailureKind::Spawn);
+    assert!(
+        failure.message.contains("no prompt evaluator"),
+        "{}",
+        failure.message
+    );
+
+    let erroring = prompt_hook(BuiltinEvent::PreToolUse, PromptMode::Evaluate, "error")
+        .with_on_failure(FailurePolicy::Block);
+    let result = with_model(vec![erroring])
+        .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
+        .await;
+    assert_eq!(result.decision, Decision::Block);
+    assert!(
+        result.hooks[0]
+            .failure
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("the model is unavailable")
+    );
+
+    let hanging = prompt_hook(BuiltinEvent::PreToolUse, PromptMode::Evaluate, "hang")
+        .with_timeout(Duration::from_secs(5));
+    let result = with_model(vec![hanging])
+        .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
+        .await;
+    assert_eq!(result.hooks[0].status, HookStatus::TimedOut);
+}
+
+#[tokio::test]
+async fn permission_hooks_answer_a_fixed_decision() {
+    let specs = vec![
+        HookSpec::new(
+            BuiltinEvent::PreToolUse,
+            Action::permission(Decision::Allow),
+        )
+        .with_id("allow"),
+        HookSpec::new(BuiltinEvent::PreToolUse, Action::permission(Decision::Ask)).with_id("ask"),
+    ];
+    let result = dispatcher(specs)
+        .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
+        .await;
+    assert_eq!(result.decision, Decision::Ask);
+    let decisions: Vec<_> = result.hooks.iter().map(|h| h.decision).collect();
+    assert_eq!(decisions, [Decision::Allow, Decision::Ask]);
+}
+
+/// A stand-in for the http executor: answers from the URL, or hangs.
+struct FakeHttp;
+
+#[async_trait]
+impl Executor for FakeHttp {
+    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+        match &run.spec.action {
+            Action::Http(h) if h.url.ends_with("/hang") => std::future::pending().await,
+            Action::Http(_) => {
+                HookOutcome::decided(Decision::Deny, Some("remote policy".to_owned()))
+            }
+            _ => HookOutcome::failed(FailureKind::Spawn, "not http"),
+        }
+    }
+}
+
+fn http_hook(url: &str) -> HookSpec {
+    HookSpec::new(
+        BuiltinEvent::PreToolUse,
+        Action::Http(hooks_core::HttpAction {
+            url: url.to_owned(),
+            headers: Vec::new(),
+            allowed_env_vars: Vec::new(),
+        }),
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn http_and_mcp_hooks_need_a_plugged_executor() {
+    let ctx = EventContext::pre_tool_use("Bash", json!({}));
+    let result = dispatcher(vec![http_hook("http://127.0.0.1:1/check")])
+        .dispatch(&ctx)
+        .await;
+    let failure = result.hooks[0].failure.clone().unwrap();
+    assert!(
+        failure.message.contains("no http executor is configured"),
+        "{}",
+        failure.message
+    );
+    assert!(failure.message.contains("http_executor"));
+
+    let mcp = HookSpec::new(
+        BuiltinEvent::PreToolUse,
+        Action::McpTool(hooks_core::McpToolAction {
+            server: "s".to_owned(),
+            tool: "t".to_owned(),
+            input: json!({}),
+        }),
+    );
+    let result = dispatcher(vec![mcp]).dispatch(&ctx).await;
+    assert!(
+        result.hooks[0]
+            .failure
+            .as_ref()
+            .unwrap()
+            .message
+            .contains("no mcp_tool executor")
+    );
+
+    let d = Dispatcher::builder()
+        .index(HookIndex::new(vec![
+            http_hook("http://127.0.0.1:1/check"),
+            http_hook("http://127.0.0.1:1/hang").with_timeout(Duration::from_secs(2)),
+        ]))
+        .http_executor(Arc::new(FakeHttp))
+        .build()
+        .unwrap();
+    let result = d.dispatch(&ctx).await;
+    assert_eq!(result.decision, Decision::Deny);
+    // A plugged executor that never answers is cut off at its timeout.
+    assert_eq!(result.hooks[1].status, HookStatus::TimedOut);
+}
+
+#[tokio::test]
+async fn the_index_can_be_swapped() {
+    let d = dispatcher(vec![]);
+    let ctx = EventContext::pre_tool_use("Bash", json!({}));
+    assert_eq!(d.dispatch(&ctx).await.decision, Decision::None);
+    d.set_index(HookIndex::new(vec![HookSpec::new(
+        BuiltinEvent::PreToolUse,
+        Action::permission(Decision::Deny),
+    )]));
+    assert_eq!(d.dispatch(&ctx).await.decision, Decision::Deny);
+    // The dispatcher is the orchestration layer's event sink.
+    let sink: &dyn hooks_core::EventSink = &d;
+    assert_eq!(sink.dispatch(ctx).await.decision, Decision::Deny);
+}
