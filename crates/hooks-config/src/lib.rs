@@ -13,15 +13,19 @@ pub use hooks_core as core;
 mod check;
 mod detect;
 mod dialects;
+mod discover;
 mod error;
 mod interpolate;
 mod load;
+mod merge;
 mod parse;
 mod schema;
 mod source;
 mod tree;
+mod trust;
 
 pub use detect::dialect_from_path;
+pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
@@ -31,6 +35,8 @@ pub use load::{
     ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, LoadOptions,
     Origin, Settings, load_bytes, load_file, load_str,
 };
+pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};
 pub use source::DEFAULT_MAX_FILE_SIZE;
+pub use trust::{Grant, GrantKind, TrustPolicy, TrustStore, hook_hash};

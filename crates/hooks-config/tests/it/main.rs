@@ -3,7 +3,11 @@
 // Tests unwrap freely, and print expected texts when asked to (`UPDATE_EXPECT=1`).
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
+mod discover;
 mod hostile;
+mod interpolation;
 mod loaders;
+mod merge;
 mod support;
+mod trust;
 mod validation;

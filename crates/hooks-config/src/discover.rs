@@ -1,0 +1,172 @@
+//! The standard locations of hook configs, and loading what is found there.
+//!
+//! | Layer   | Where (`~` is the home directory, `.` the project root) |
+//! |---------|-----------------------------------------------------------|
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json` |
+//! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
+//!
+//! Within a layer, files are listed in the order of the table (skills sorted by folder
+//! name). Run configs and command-line files are never discovered: they are named. Every
+//! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
+
+use std::path::{Path, PathBuf};
+
+use hooks_core::Layer;
+
+use crate::error::{Diagnostic, Error};
+use crate::load::{ConfigFile, LoadOptions, Origin, load_file};
+
+/// The roots discovery looks under. [`Locations::from_env`] fills them from the process
+/// environment; tests and hosts set them directly.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Locations {
+    /// The home directory (`~`).
+    pub home: Option<PathBuf>,
+    /// The user config directory (`$XDG_CONFIG_HOME`, default `~/.config`).
+    pub config_dir: Option<PathBuf>,
+    /// The project root.
+    pub project: Option<PathBuf>,
+    /// Directories whose managed files are looked for, in order (default `/etc` and, on
+    /// macOS, `/Library/Application Support`).
+    pub system_dirs: Vec<PathBuf>,
+}
+
+/// A config file found in a standard location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Discovered {
+    /// The file.
+    pub path: PathBuf,
+    /// The layer its location implies.
+    pub layer: Layer,
+}
+
+const EXTENSIONS: [&str; 4] = ["yaml", "yml", "toml", "json"];
+
+impl Locations {
+    /// Roots from the environment: `HOME`, `XDG_CONFIG_HOME`, the given project root and
+    /// the system directories.
+    pub fn from_env(project: Option<&Path>) -> Locations {
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let config_dir = std::env::var_os("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| home.as_ref().map(|h| h.join(".config")));
+        let mut system_dirs = vec![PathBuf::from("/etc")];
+        if cfg!(target_os = "macos") {
+            system_dirs.push(PathBuf::from("/Library/Application Support"));
+        }
+        Locations {
+            home,
+            config_dir,
+            project: project.map(Path::to_path_buf),
+            system_dirs,
+        }
+    }
+
+    /// Every candidate path, whether it exists or not, with its layer, in load order.
+    pub fn candidates(&self) -> Vec<Discovered> {
+        let mut out = Vec::new();
+        let mut push = |layer: Layer, path: PathBuf| out.push(Discovered { path, layer });
+        for dir in &self.system_dirs {
+            for ext in EXTENSIONS {
+                push(
+                    Layer::Managed,
+                    dir.join("hooks").join(format!("managed.{ext}")),
+                );
+            }
+            push(
+                Layer::Managed,
+                dir.join("claude-code/managed-settings.json"),
+            );
+            push(Layer::Managed, dir.join("ClaudeCode/managed-settings.json"));
+        }
+        if let Some(config) = &self.config_dir {
+            for ext in EXTENSIONS {
+                push(
+                    Layer::User,
+                    config.join("hooks").join(format!("hooks.{ext}")),
+                );
+            }
+        }
+        if let Some(home) = &self.home {
+            push(Layer::User, home.join(".claude/settings.json"));
+            push(Layer::User, home.join(".fabro/settings.toml"));
+            push(Layer::User, home.join(".autohand/config.json"));
+            push(Layer::User, home.join(".echo-agent/echo-agent.yaml"));
+        }
+        if let Some(root) = &self.project {
+            for ext in EXTENSIONS {
+                push(
+                    Layer::Project,
+                    root.join(".hooks").join(format!("hooks.{ext}")),
+                );
+            }
+            push(Layer::Project, root.join(".claude/settings.json"));
+            push(Layer::Project, root.join(".fabro/project.toml"));
+            push(Layer::Project, root.join("echo-agent.yaml"));
+            push(Layer::Project, root.join("skills/*/SKILL.md"));
+            push(Layer::Project, root.join(".autohand/config.json"));
+            for ext in EXTENSIONS {
+                push(
+                    Layer::Local,
+                    root.join(".hooks").join(format!("hooks.local.{ext}")),
+                );
+            }
+            push(Layer::Local, root.join(".claude/settings.local.json"));
+        }
+        out
+    }
+
+    /// The candidate files that exist, in load order.
+    pub fn discover(&self) -> Vec<Discovered> {
+        let mut out = Vec::new();
+        for candidate in self.candidates() {
+            let is_skills = candidate.path.ends_with("*/SKILL.md");
+            if is_skills {
+                let Some(skills) = candidate.path.parent().and_then(Path::parent) else {
+                    continue;
+                };
+                let mut found: Vec<PathBuf> = std::fs::read_dir(skills)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path().join("SKILL.md"))
+                    .filter(|p| p.is_file())
+                    .collect();
+                found.sort();
+                out.extend(found.into_iter().map(|path| Discovered {
+                    path,
+                    layer: candidate.layer,
+                }));
+            } else if candidate.path.is_file() {
+                out.push(candidate);
+            }
+        }
+        out
+    }
+}
+
+/// Loads discovered files, each in its layer with [`Origin::Discovered`]; `base` gives
+/// everything else (catalog, limits, interpolation). Every file is loaded, and all their
+/// errors come back together.
+pub fn load_discovered(found: &[Discovered], base: &LoadOptions) -> Result<Vec<ConfigFile>, Error> {
+    let mut files = Vec::new();
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    for d in found {
+        let options = base
+            .clone()
+            .with_layer(d.layer)
+            .with_origin(Origin::Discovered);
+        match load_file(&d.path, &options) {
+            Ok(file) => files.push(file),
+            Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(files)
+    } else {
+        Err(Error::new(errors))
+    }
+}

@@ -1,0 +1,370 @@
+//! Layers and merge: many loaded files become one ordered list of hooks, each with the
+//! reason it does not run, if it does not.
+//!
+//! # Precedence rules
+//!
+//! Files are applied from the lowest layer to the highest: built-in, user, project,
+//! local, run config, command line, host, and managed last. Within a layer, files apply
+//! in the order given. Then:
+//!
+//! 1. **Same id replaces in place.** A hook whose `id` matches a hook already in the list
+//!    replaces it at the inherited hook's position.
+//! 2. **No id appends.** A hook without an `id` (or with a new one) is appended after the
+//!    whole inherited list.
+//! 3. **Disable and remove by id.** A native `{id, enabled: false}` disables the inherited
+//!    hook of that id (it stays listed, and `{id, enabled: true}` in a higher layer turns it
+//!    back on); `{id, remove: true}` removes it. A directive whose id matches nothing is a
+//!    warning.
+//! 4. **Managed cannot be overridden.** The managed layer applies last, so its hooks
+//!    replace any same-id hook of other layers and no other layer can disable or remove
+//!    them.
+//! 5. **`disable_all_hooks`.** The highest non-managed layer that sets it decides for the
+//!    hooks of every non-managed layer; set to `true` in the managed layer, it turns off
+//!    every hook, managed ones included.
+//! 6. **`managed_hooks_only`.** Honoured only in the managed layer (elsewhere it is a
+//!    warning): only managed hooks run.
+//! 7. **`allowed_http_hook_urls`.** The lists of every layer are joined; if the managed
+//!    layer sets one, only the managed lists count. When a list is in force, an http hook
+//!    whose URL matches none of its patterns (`*` matches any run of characters) does not
+//!    run, with a warning.
+//! 8. **Trust.** A hook from a discovered project or local file runs only if the
+//!    [`TrustPolicy`] allows it. An untrusted hook never takes an inherited hook's place:
+//!    with the id of an inherited hook it is listed after the inherited list instead of
+//!    replacing it (it replaces it once trusted). Disable and remove directives of a file
+//!    that is not trusted as a whole (a file grant, or trust bypassed) are ignored, with a
+//!    warning, so a repository cannot switch off the user's hooks.
+//! 9. **Duplicates run once.** Of active hooks with the same event, matcher, filter,
+//!    condition and action (an identical command, say), only the first in list order runs.
+//!
+//! A hook that does not run says why ([`Inactive`]); the first reason in the order
+//! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
+//! is the one given.
+
+use std::collections::HashMap;
+
+use hooks_core::{Action, HookSpec, Layer};
+
+use crate::error::{Diagnostic, DiagnosticKind};
+use crate::load::{ConfigFile, Item};
+use crate::trust::{self, TrustPolicy};
+
+/// Why a merged hook does not run.
+#[non_exhaustive]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inactive {
+    /// `enabled: false` in its file, or a higher layer disabled it.
+    Disabled,
+    /// `disable_all_hooks` is in force.
+    AllHooksDisabled,
+    /// The managed layer allows only managed hooks.
+    ManagedHooksOnly,
+    /// An http hook whose URL is not in the allowed list.
+    UrlNotAllowed,
+    /// It comes from a project file and is not trusted.
+    Untrusted,
+    /// An identical hook earlier in the list runs instead.
+    Duplicate {
+        /// The index of that hook in [`HookSet::hooks`].
+        of: usize,
+    },
+}
+
+impl Inactive {
+    /// A short reason, for listings.
+    pub fn describe(&self) -> String {
+        match self {
+            Inactive::Disabled => "disabled".to_owned(),
+            Inactive::AllHooksDisabled => "all hooks are disabled".to_owned(),
+            Inactive::ManagedHooksOnly => "only managed hooks may run".to_owned(),
+            Inactive::UrlNotAllowed => "its URL is not in the allowed HTTP hook URLs".to_owned(),
+            Inactive::Untrusted => "not trusted (run `hooks trust`)".to_owned(),
+            Inactive::Duplicate { of } => format!("duplicate of hook #{of}"),
+        }
+    }
+}
+
+/// One hook of the merged list.
+#[derive(Clone, Debug)]
+pub struct MergedHook {
+    /// The hook (its provenance says file, line and layer).
+    pub spec: HookSpec,
+    /// Its content hash ([`trust::hook_hash`]).
+    pub hash: String,
+    /// Whether it came from a file whose hooks need trust.
+    pub needs_trust: bool,
+    /// Whether the trust policy lets it run.
+    pub trusted: bool,
+    /// Why it does not run; `None` if it runs.
+    pub inactive: Option<Inactive>,
+}
+
+impl MergedHook {
+    /// Whether the hook runs.
+    pub fn is_active(&self) -> bool {
+        self.inactive.is_none()
+    }
+}
+
+/// The merged hooks of every layer, with the effective switches.
+#[derive(Clone, Debug, Default)]
+pub struct HookSet {
+    hooks: Vec<MergedHook>,
+    diagnostics: Vec<Diagnostic>,
+    all_disabled: bool,
+    managed_only: bool,
+    allowed_urls: Option<Vec<String>>,
+}
+
+impl HookSet {
+    /// Every hook, active or not, in merged declaration order.
+    pub fn hooks(&self) -> &[MergedHook] {
+        &self.hooks
+    }
+
+    /// The hooks that run, in declaration order: what to build a `HookIndex` from.
+    pub fn active(&self) -> impl Iterator<Item = &HookSpec> {
+        self.hooks.iter().filter(|h| h.is_active()).map(|h| &h.spec)
+    }
+
+    /// Copies of the hooks that run.
+    pub fn active_specs(&self) -> Vec<HookSpec> {
+        self.active().cloned().collect()
+    }
+
+    /// The hook with this id, if any.
+    pub fn get(&self, id: &str) -> Option<&MergedHook> {
+        self.hooks.iter().find(|h| h.spec.id.as_deref() == Some(id))
+    }
+
+    /// Warnings from merging (directives that matched nothing, ignored switches, refused
+    /// URLs), and the warnings each file gave when it loaded.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// Whether `disable_all_hooks` is in force for non-managed hooks.
+    pub fn all_hooks_disabled(&self) -> bool {
+        self.all_disabled
+    }
+
+    /// Whether only managed hooks run.
+    pub fn managed_hooks_only(&self) -> bool {
+        self.managed_only
+    }
+
+    /// The URL patterns http hooks must match, if a list is in force.
+    pub fn allowed_http_hook_urls(&self) -> Option<&[String]> {
+        self.allowed_urls.as_deref()
+    }
+}
+
+/// Whether `url` matches a pattern where `*` matches any run of characters.
+pub fn url_matches(pattern: &str, url: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (first, rest) = match parts.split_first() {
+        Some(split) => split,
+        None => return url.is_empty(),
+    };
+    let Some(mut remaining) = url.strip_prefix(first) else {
+        return false;
+    };
+    if rest.is_empty() {
+        return remaining.is_empty();
+    }
+    for (i, part) in rest.iter().enumerate() {
+        if i == rest.len() - 1 {
+            return remaining.ends_with(part);
+        }
+        match remaining.find(part) {
+            Some(at) => remaining = &remaining[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+struct Slot<'f> {
+    spec: HookSpec,
+    file: &'f ConfigFile,
+}
+
+fn directive_warning(message: String, provenance: &hooks_core::Provenance) -> Diagnostic {
+    let mut d = Diagnostic::warning(DiagnosticKind::Merge, message);
+    if let Some(file) = &provenance.file {
+        d = d.with_file(file.clone());
+    }
+    if let (Some(line), Some(col)) = (provenance.line, provenance.column) {
+        d = d.at(line, col);
+    }
+    d
+}
+
+/// Merges loaded files by the precedence rules of this module's docs.
+pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
+    let mut order: Vec<&ConfigFile> = files.iter().collect();
+    // Stable: files of one layer keep the order they were given in.
+    order.sort_by_key(|f| f.layer);
+    let mut diagnostics: Vec<Diagnostic> = order
+        .iter()
+        .flat_map(|f| f.warnings.iter().cloned())
+        .collect();
+    let mut slots: Vec<Slot<'_>> = Vec::new();
+    for file in &order {
+        let file_trusted = trust.allows_file(file);
+        for item in &file.items {
+            if !file_trusted && !matches!(item, Item::Hook(_)) {
+                let provenance = match item {
+                    Item::SetEnabled { provenance, .. } | Item::Remove { provenance, .. } => {
+                        provenance
+                    }
+                    Item::Hook(spec) => &spec.provenance,
+                };
+                diagnostics.push(directive_warning(
+                    "ignored: a file that is not trusted cannot disable or remove hooks".to_owned(),
+                    provenance,
+                ));
+                continue;
+            }
+            match item {
+                Item::Hook(spec) => {
+                    let slot = Slot {
+                        spec: spec.clone(),
+                        file,
+                    };
+                    let existing = spec
+                        .id
+                        .as_ref()
+                        .filter(|_| trust.allows(file, spec))
+                        .and_then(|id| slots.iter().position(|s| s.spec.id.as_ref() == Some(id)));
+                    match existing {
+                        Some(i) => slots[i] = slot,
+                        None => slots.push(slot),
+                    }
+                }
+                Item::SetEnabled {
+                    id,
+                    enabled,
+                    provenance,
+                } => match slots.iter_mut().find(|s| s.spec.id.as_ref() == Some(id)) {
+                    Some(slot) => slot.spec.enabled = *enabled,
+                    None => diagnostics.push(directive_warning(
+                        format!(
+                            "there is no inherited hook `{id}` to {}",
+                            if *enabled { "enable" } else { "disable" }
+                        ),
+                        provenance,
+                    )),
+                },
+                Item::Remove { id, provenance } => {
+                    let before = slots.len();
+                    slots.retain(|s| s.spec.id.as_ref() != Some(id));
+                    if slots.len() == before {
+                        diagnostics.push(directive_warning(
+                            format!("there is no inherited hook `{id}` to remove"),
+                            provenance,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    // The switches.
+    let mut all_disabled = false;
+    let mut managed_disable_all = false;
+    let mut managed_only = false;
+    let mut managed_urls: Option<Vec<String>> = None;
+    let mut other_urls: Option<Vec<String>> = None;
+    for file in &order {
+        let managed = file.layer == Layer::Managed;
+        let s = &file.settings;
+        if let Some(v) = s.disable_all_hooks {
+            if managed {
+                managed_disable_all |= v;
+            } else {
+                all_disabled = v;
+            }
+        }
+        if let Some(v) = s.managed_hooks_only {
+            if managed {
+                managed_only |= v;
+            } else {
+                let mut d = Diagnostic::warning(
+                    DiagnosticKind::Merge,
+                    format!(
+                        "`managed_hooks_only` is honoured only in the managed layer; ignored in the {} layer",
+                        file.layer.as_str()
+                    ),
+                );
+                if let Some(p) = &file.path {
+                    d = d.with_file(p.clone());
+                }
+                diagnostics.push(d);
+            }
+        }
+        if let Some(urls) = &s.allowed_http_hook_urls {
+            let target = if managed {
+                &mut managed_urls
+            } else {
+                &mut other_urls
+            };
+            target
+                .get_or_insert_with(Vec::new)
+                .extend(urls.iter().cloned());
+        }
+    }
+    let allowed_urls = managed_urls.or(other_urls);
+
+    let mut hooks: Vec<MergedHook> = Vec::with_capacity(slots.len());
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for slot in slots {
+        let managed = slot.file.layer == Layer::Managed;
+        let needs_trust = slot.file.needs_trust();
+        let trusted = trust.allows(slot.file, &slot.spec);
+        let url_ok = match (&slot.spec.action, &allowed_urls) {
+            (Action::Http(h), Some(patterns)) => patterns.iter().any(|p| url_matches(p, &h.url)),
+            _ => true,
+        };
+        let inactive = if !slot.spec.enabled {
+            Some(Inactive::Disabled)
+        } else if managed_disable_all || (all_disabled && !managed) {
+            Some(Inactive::AllHooksDisabled)
+        } else if managed_only && !managed {
+            Some(Inactive::ManagedHooksOnly)
+        } else if !url_ok {
+            diagnostics.push(directive_warning(
+                format!(
+                    "http hook `{}` does not run: its URL is not in the allowed HTTP hook URLs",
+                    slot.spec.display_id()
+                ),
+                &slot.spec.provenance,
+            ));
+            Some(Inactive::UrlNotAllowed)
+        } else if !trusted {
+            Some(Inactive::Untrusted)
+        } else {
+            let key = serde_json::to_string(&trust::when(&slot.spec)).unwrap_or_default();
+            match seen.get(&key) {
+                Some(&of) => Some(Inactive::Duplicate { of }),
+                None => {
+                    seen.insert(key, hooks.len());
+                    None
+                }
+            }
+        };
+        hooks.push(MergedHook {
+            hash: trust::hook_hash(&slot.spec),
+            spec: slot.spec,
+            needs_trust,
+            trusted,
+            inactive,
+        });
+    }
+    HookSet {
+        hooks,
+        diagnostics,
+        all_disabled: all_disabled || managed_disable_all,
+        managed_only,
+        allowed_urls,
+    }
+}

@@ -1,0 +1,371 @@
+//! Trust: hooks that arrive with a repository do not run until someone trusts them.
+//!
+//! A [`TrustStore`] records grants in a JSON file (by default
+//! `$XDG_DATA_HOME/hooks/trust.json`, or `~/.local/share/hooks/trust.json`; the
+//! `HOOKS_TRUST_STORE` environment variable or [`TrustStore::open`] names another, so tests
+//! and hosts choose where it lives). A grant is either
+//!
+//! - **per hook**: the hook's content hash ([`hook_hash`]) in one file. Change anything the
+//!   hook does (its command, event, matcher, timeout, ...) and the hash changes, so the hook
+//!   needs trust again; moving it within the file or toggling `enabled` does not.
+//! - **per file**: the SHA-256 of the file's whole text. Any edit to the file ends the grant.
+//!
+//! Which hooks need trust is decided by how their file arrived
+//! ([`ConfigFile::needs_trust`]): files *discovered* in the project and local layers do;
+//! files named explicitly, and every other layer, do not. A host may bypass trust
+//! altogether with [`TrustPolicy::Bypass`], explicitly.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use hooks_core::{Action, CommandLine, HookSpec, MatcherKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Diagnostic, DiagnosticKind, Error};
+use crate::load::{ConfigFile, hex};
+
+/// What a grant covers.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrantKind {
+    /// One hook, by content hash, in one file.
+    Hook,
+    /// A whole file, by the hash of its text.
+    File,
+}
+
+/// One trust grant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Grant {
+    /// Hook or file.
+    pub kind: GrantKind,
+    /// The file (absolute).
+    pub file: PathBuf,
+    /// The hook's content hash, or the file's text hash (SHA-256, hex).
+    pub hash: String,
+    /// The hook's id or display name, for listings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hook: Option<String>,
+    /// When it was granted, in seconds since the Unix epoch.
+    pub granted_at: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoreFile {
+    version: u32,
+    grants: Vec<Grant>,
+}
+
+/// How merging treats hooks that need trust.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum TrustPolicy<'a> {
+    /// Hooks that need trust run only if this store has a grant for them.
+    Store(&'a TrustStore),
+    /// Nothing is trusted: every hook that needs trust stays off.
+    Deny,
+    /// The host vouches for every hook: nothing needs trust. Use only when the host has
+    /// its own means of deciding what to run.
+    Bypass,
+}
+
+impl TrustPolicy<'_> {
+    /// Whether `file` as a whole is trusted: it needs no trust, it has a file grant, or
+    /// trust is bypassed. Only such files may disable, remove or replace inherited hooks.
+    pub fn allows_file(&self, file: &ConfigFile) -> bool {
+        if !file.needs_trust() {
+            return true;
+        }
+        match self {
+            TrustPolicy::Store(store) => store.is_file_trusted(file),
+            TrustPolicy::Deny => false,
+            TrustPolicy::Bypass => true,
+        }
+    }
+
+    /// Whether `spec` from `file` may run.
+    pub fn allows(&self, file: &ConfigFile, spec: &HookSpec) -> bool {
+        if !file.needs_trust() {
+            return true;
+        }
+        match self {
+            TrustPolicy::Store(store) => store.is_trusted(file, spec),
+            TrustPolicy::Deny => false,
+            TrustPolicy::Bypass => true,
+        }
+    }
+}
+
+/// The trust grants, kept in a JSON file.
+#[derive(Clone, Debug, Default)]
+pub struct TrustStore {
+    path: Option<PathBuf>,
+    grants: Vec<Grant>,
+}
+
+/// The canonical form of a file path in grants: absolute, symlinks resolved when it
+/// exists.
+fn canonical_path(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl TrustStore {
+    /// A store that lives in memory only (`save` does nothing).
+    pub fn in_memory() -> TrustStore {
+        TrustStore::default()
+    }
+
+    /// The default store file: `$HOOKS_TRUST_STORE`, else
+    /// `$XDG_DATA_HOME/hooks/trust.json`, else `$HOME/.local/share/hooks/trust.json`.
+    pub fn default_path() -> Option<PathBuf> {
+        if let Some(p) = std::env::var_os("HOOKS_TRUST_STORE") {
+            return Some(PathBuf::from(p));
+        }
+        let data = std::env::var_os("XDG_DATA_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+        Some(data.join("hooks").join("trust.json"))
+    }
+
+    /// Opens the store at [`TrustStore::default_path`].
+    pub fn open_default() -> Result<TrustStore, Error> {
+        match TrustStore::default_path() {
+            Some(path) => TrustStore::open(path),
+            None => Err(Diagnostic::error(
+                DiagnosticKind::Trust,
+                "cannot find a place for the trust store: neither HOOKS_TRUST_STORE, XDG_DATA_HOME nor HOME is set",
+            )
+            .into()),
+        }
+    }
+
+    /// Opens the store kept in `path`; a missing file is an empty store.
+    pub fn open(path: impl Into<PathBuf>) -> Result<TrustStore, Error> {
+        let path = path.into();
+        let grants = match std::fs::read(&path) {
+            Ok(bytes) => {
+                let file: StoreFile = serde_json::from_slice(&bytes).map_err(|e| {
+                    Error::from(
+                        Diagnostic::error(
+                            DiagnosticKind::Trust,
+                            format!("the trust store is corrupt: {e}"),
+                        )
+                        .with_file(&path)
+                        .with_hint("move the file aside; hooks will need trust again"),
+                    )
+                })?;
+                file.grants
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::io(&path, &e)),
+        };
+        Ok(TrustStore {
+            path: Some(path),
+            grants,
+        })
+    }
+
+    /// Where the store is kept, if on disk.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Writes the store (atomically: a temporary file renamed over the old one).
+    pub fn save(&self) -> Result<(), Error> {
+        let Some(path) = &self.path else {
+            return Ok(());
+        };
+        let io = |e: std::io::Error| Error::io(path, &e);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let file = StoreFile {
+            version: 1,
+            grants: self.grants.clone(),
+        };
+        let mut text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        text.push('\n');
+        // A name no other writer picks at the same moment; the rename makes it atomic.
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = path.with_extension(format!("json.tmp.{nanos}"));
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Every grant, oldest first.
+    pub fn grants(&self) -> &[Grant] {
+        &self.grants
+    }
+
+    /// Whether `spec` of `file` is trusted: the file as a whole, or this hook's content.
+    pub fn is_trusted(&self, file: &ConfigFile, spec: &HookSpec) -> bool {
+        let Some(path) = &file.path else {
+            return false;
+        };
+        let path = canonical_path(path);
+        let hash = hook_hash(spec);
+        self.grants.iter().any(|g| {
+            g.file == path
+                && match g.kind {
+                    GrantKind::File => g.hash == file.content_hash,
+                    GrantKind::Hook => g.hash == hash,
+                }
+        })
+    }
+
+    /// Whether `file` has a grant for its current text.
+    pub fn is_file_trusted(&self, file: &ConfigFile) -> bool {
+        let Some(path) = &file.path else {
+            return false;
+        };
+        let path = canonical_path(path);
+        self.grants
+            .iter()
+            .any(|g| g.kind == GrantKind::File && g.file == path && g.hash == file.content_hash)
+    }
+
+    /// Trusts one hook of `file`, as it is now.
+    pub fn trust_hook(&mut self, file: &ConfigFile, spec: &HookSpec) -> Result<&Grant, Error> {
+        let path = Self::file_path(file)?;
+        self.add(Grant {
+            kind: GrantKind::Hook,
+            file: path,
+            hash: hook_hash(spec),
+            hook: Some(spec.display_id()),
+            granted_at: now(),
+        })
+    }
+
+    /// Trusts every hook of `file`, as its text is now.
+    pub fn trust_file(&mut self, file: &ConfigFile) -> Result<&Grant, Error> {
+        let path = Self::file_path(file)?;
+        self.add(Grant {
+            kind: GrantKind::File,
+            file: path,
+            hash: file.content_hash.clone(),
+            hook: None,
+            granted_at: now(),
+        })
+    }
+
+    fn file_path(file: &ConfigFile) -> Result<PathBuf, Error> {
+        file.path.as_deref().map(canonical_path).ok_or_else(|| {
+            Diagnostic::error(
+                DiagnosticKind::Trust,
+                "only hooks from a file can be trusted",
+            )
+            .into()
+        })
+    }
+
+    fn add(&mut self, grant: Grant) -> Result<&Grant, Error> {
+        // A new grant for the same thing replaces the old one.
+        self.grants
+            .retain(|g| !(g.kind == grant.kind && g.file == grant.file && g.hash == grant.hash));
+        self.grants.push(grant);
+        self.grants.last().ok_or_else(|| {
+            Diagnostic::error(DiagnosticKind::Trust, "the grant was not recorded").into()
+        })
+    }
+
+    /// Revokes the grants matching `target`: a hash (or a prefix of at least 8 hex
+    /// digits), a file path (every grant for that file), or a hook id. Returns how many
+    /// were revoked.
+    pub fn revoke(&mut self, target: &str) -> usize {
+        let as_path = canonical_path(Path::new(target));
+        let before = self.grants.len();
+        self.grants.retain(|g| {
+            let by_hash = g.hash == target || (target.len() >= 8 && g.hash.starts_with(target));
+            let by_file = g.file == as_path;
+            let by_hook = g.hook.as_deref() == Some(target);
+            !(by_hash || by_file || by_hook)
+        });
+        before - self.grants.len()
+    }
+}
+
+/// The content hash of a hook (SHA-256 of its canonical JSON, hex): everything that
+/// decides what it does and when, without where it was written or whether it is enabled.
+/// Secrets are hashed as their `{{ secrets.NAME }}` tokens, never their values.
+pub fn hook_hash(spec: &HookSpec) -> String {
+    let text = serde_json::to_string(&canonical(spec)).unwrap_or_default();
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// The canonical JSON of what a hook does and when (keys sorted by `serde_json`'s map).
+pub(crate) fn canonical(spec: &HookSpec) -> Value {
+    let mut value = when(spec);
+    if let Value::Object(map) = &mut value {
+        map.insert("id".into(), json!(spec.id));
+        map.insert("name".into(), json!(spec.name));
+        map.insert("description".into(), json!(spec.description));
+        map.insert(
+            "timeout_ms".into(),
+            json!(spec.timeout.map(|t| t.as_millis() as u64)),
+        );
+        map.insert("on_failure".into(), json!(spec.on_failure));
+        map.insert("async".into(), json!(spec.is_async));
+        map.insert("sequential".into(), json!(spec.sequential));
+        map.insert("dialect".into(), json!(spec.dialect));
+    }
+    value
+}
+
+/// The part of the canonical form that decides whether two hooks are duplicates: the
+/// event, matcher, filter, condition and action.
+pub(crate) fn when(spec: &HookSpec) -> Value {
+    let matcher_kind = match spec.matcher.kind() {
+        MatcherKind::All => "all",
+        MatcherKind::Exact(_) => "exact",
+        MatcherKind::Regex(_) => "regex",
+    };
+    json!({
+        "event": spec.event.name(),
+        "matcher": [matcher_kind, spec.matcher.as_str()],
+        "filter": {"tools": spec.filter.tools(), "paths": spec.filter.path_globs()},
+        "if": spec.condition.as_ref().map(|c| c.as_str()),
+        "action": action_json(&spec.action),
+    })
+}
+
+pub(crate) fn action_json(action: &Action) -> Value {
+    match action {
+        Action::Command(c) => json!({
+            "type": "command",
+            "command": match &c.command {
+                CommandLine::Script(s) => json!(s),
+                CommandLine::Argv(v) => json!(v),
+            },
+            "cwd": c.cwd,
+            "env": c.env,
+            "sandbox": c.sandbox,
+        }),
+        Action::Http(h) => json!({
+            "type": "http", "url": h.url, "headers": h.headers, "allowed_env_vars": h.allowed_env_vars,
+        }),
+        Action::McpTool(m) => {
+            json!({"type": "mcp_tool", "server": m.server, "tool": m.tool, "input": m.input})
+        }
+        Action::Prompt(p) => {
+            json!({"type": "prompt", "prompt": p.prompt, "mode": p.mode, "model": p.model})
+        }
+        Action::Permission(p) => {
+            json!({"type": "permission", "decision": p.decision, "reason": p.reason})
+        }
+        other => json!({"type": other.type_name(), "summary": other.summary()}),
+    }
+}

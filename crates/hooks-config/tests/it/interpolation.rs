@@ -1,0 +1,200 @@
+//! Interpolation: vars, env, secrets and `${SKILL_DIR}`; missing values fail closed with the
+//! hook and token named; secret values never reach specs, Debug output, diagnostics,
+//! hashes or converted files.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use hooks_config::core::{Action, CommandLine};
+use hooks_config::{
+    DiagnosticKind, EnvSecrets, EnvSource, Interpolation, LoadOptions, MapSecrets, hook_hash,
+    load_str, resolve_secrets,
+};
+
+use crate::support::{interpolation, options};
+
+const SECRET: &str = "s3cr3t-value-123";
+
+fn with_secret() -> LoadOptions {
+    options().with_interpolation(Interpolation {
+        secrets: Arc::new(MapSecrets::new().with("API_TOKEN", SECRET)),
+        ..interpolation()
+    })
+}
+
+const HOOK: &str = "vars:\n  REGION: eu\nhooks:\n  - id: notify\n    event: Stop\n    url: \"https://{{ vars.REGION }}.example.com/{{ env.HOME }}\"\n    headers:\n      Authorization: \"Bearer {{ secrets.API_TOKEN }}\"\n  - id: shell\n    event: Stop\n    command: \"curl -H 'X-Token: {{secrets.API_TOKEN}}' https://x && docker inspect --format '{{ .State }}' c\"\n";
+
+#[test]
+fn vars_and_env_are_substituted_at_load_and_secrets_are_not() {
+    let file = load_str(HOOK, Some(Path::new("hooks.yaml")), &with_secret()).unwrap();
+    let hooks: Vec<_> = file.hooks().collect();
+    match &hooks[0].action {
+        Action::Http(h) => {
+            assert_eq!(h.url, "https://eu.example.com//home/test");
+            assert_eq!(
+                h.headers,
+                [(
+                    "Authorization".to_owned(),
+                    "Bearer {{ secrets.API_TOKEN }}".to_owned()
+                )]
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Other uses of braces pass through untouched.
+    assert_eq!(
+        hooks[1].action,
+        Action::script(
+            "curl -H 'X-Token: {{secrets.API_TOKEN}}' https://x && docker inspect --format '{{ .State }}' c"
+        )
+    );
+}
+
+#[test]
+fn host_vars_take_precedence_over_the_files() {
+    let mut interp = interpolation();
+    interp.vars.insert("REGION".to_owned(), "us".to_owned());
+    let file = load_str(
+        HOOK,
+        Some(Path::new("hooks.yaml")),
+        &with_secret().with_interpolation(Interpolation {
+            secrets: Arc::new(MapSecrets::new().with("API_TOKEN", SECRET)),
+            ..interp
+        }),
+    )
+    .unwrap();
+    assert!(
+        matches!(&file.hooks().next().unwrap().action, Action::Http(h) if h.url.starts_with("https://us."))
+    );
+}
+
+#[track_caller]
+fn check(text: &str, options: &LoadOptions, expect: &str) {
+    let err = load_str(text, Some(Path::new("hooks.yaml")), options).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::Interpolation);
+    assert_eq!(err.to_string(), expect);
+}
+
+#[test]
+fn missing_values_fail_closed_naming_hook_and_token() {
+    check(
+        "hooks:\n  - id: deploy\n    event: Stop\n    command: \"deploy --token {{ secrets.DEPLOY_TOKEN }}\"\n",
+        &with_secret(),
+        "hooks.yaml:4:14: error: hook `deploy`: secret `DEPLOY_TOKEN` (`{{ secrets.DEPLOY_TOKEN }}`) is not available\n 4 |     command: \"deploy --token {{ secrets.DEPLOY_TOKEN }}\"\n   |              ^\n  hint: the hook fails closed; provide the secret to the engine's secret provider",
+    );
+    check(
+        "hooks:\n  - id: up\n    event: Stop\n    args: [\"up\", \"{{ vars.STAGE }}\"]\n",
+        &options(),
+        "hooks.yaml:4:18: error: hook `up`: `{{ vars.STAGE }}` has no value\n 4 |     args: [\"up\", \"{{ vars.STAGE }}\"]\n   |                  ^\n  hint: define `STAGE` under `vars`, or have the host pass it",
+    );
+    check(
+        "hooks:\n  - id: up\n    event: Stop\n    command: \"echo {{ env.NOPE_NOT_SET }}\"\n",
+        &options(),
+        "hooks.yaml:4:14: error: hook `up`: `{{ env.NOPE_NOT_SET }}`: the environment variable `NOPE_NOT_SET` is not set\n 4 |     command: \"echo {{ env.NOPE_NOT_SET }}\"\n   |              ^",
+    );
+    check(
+        "hooks:\n  - id: up\n    event: Stop\n    command: \"echo {{ secret.TOKEN }}\"\n",
+        &options(),
+        "hooks.yaml:4:14: error: hook `up`: unknown interpolation namespace `secret`\n 4 |     command: \"echo {{ secret.TOKEN }}\"\n   |              ^\n  hint: did you mean `secrets`?",
+    );
+}
+
+#[test]
+fn skill_dir_is_bound_for_echo_agent_only() {
+    let echo = "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ${SKILL_DIR}/done.sh\n";
+    let file = load_str(
+        echo,
+        Some(Path::new("/skills/done/SKILL.md")),
+        &options().with_format(hooks_config::Format::Yaml),
+    );
+    // A SKILL.md needs its frontmatter; as text named `echo-agent.yaml` it binds the folder.
+    assert!(file.is_err());
+    let file = load_str(
+        echo,
+        Some(Path::new("/opt/agent/echo-agent.yaml")),
+        &options(),
+    )
+    .unwrap();
+    assert_eq!(
+        file.hooks().next().unwrap().action,
+        Action::script("/opt/agent/done.sh")
+    );
+    let native = "hooks:\n  - event: Stop\n    command: ${SKILL_DIR}/done.sh\n";
+    let file = load_str(native, Some(Path::new("/opt/agent/hooks.yaml")), &options()).unwrap();
+    assert_eq!(
+        file.hooks().next().unwrap().action,
+        Action::script("${SKILL_DIR}/done.sh")
+    );
+}
+
+#[test]
+fn secrets_are_resolved_right_before_running_and_never_shown() {
+    let file = load_str(HOOK, Some(Path::new("hooks.yaml")), &with_secret()).unwrap();
+    let hooks: Vec<_> = file.hooks().cloned().collect();
+    let provider = MapSecrets::new().with("API_TOKEN", SECRET);
+    let resolved = resolve_secrets(&hooks[1], &provider).unwrap();
+    assert!(resolved.has_secrets());
+    match &resolved.spec().action {
+        Action::Command(c) => assert_eq!(
+            c.command,
+            CommandLine::Script(format!(
+                "curl -H 'X-Token: {SECRET}' https://x && docker inspect --format '{{{{ .State }}}}' c"
+            ))
+        ),
+        other => panic!("{other:?}"),
+    }
+    // Not in Debug output of the resolved hook, the loaded spec, the file, the provider.
+    for shown in [
+        format!("{resolved:?}"),
+        format!("{:?}", hooks[1]),
+        format!("{file:?}"),
+        format!("{provider:?}"),
+        format!("{:?}", with_secret()),
+        format!("{:?}", hooks_config::Secret::new(SECRET)),
+        hooks_config::Secret::new(SECRET).to_string(),
+    ] {
+        assert!(!shown.contains(SECRET), "{shown}");
+    }
+    // Text the hook printed can be redacted before it is logged.
+    assert_eq!(resolved.redact(&format!("sent {SECRET}")), "sent ***");
+    // The trust hash is of the template, so it does not change with the secret.
+    assert_eq!(hook_hash(resolved.template()), hook_hash(&hooks[1]));
+}
+
+#[test]
+fn a_secret_missing_at_run_time_fails_closed() {
+    let lenient = options().with_interpolation(Interpolation {
+        check_secrets: false,
+        ..interpolation()
+    });
+    let file = load_str(HOOK, Some(Path::new("hooks.yaml")), &lenient).unwrap();
+    let spec = file.hooks().next().unwrap();
+    let err = resolve_secrets(spec, &MapSecrets::new().with("OTHER", SECRET)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "hooks.yaml:4:5: error: hook `notify` needs secret `API_TOKEN` (`{{ secrets.API_TOKEN }}`), which is not available\n  hint: the hook does not run (fail closed); provide the secret to the secret provider"
+    );
+    assert!(!err.to_string().contains(SECRET));
+}
+
+#[test]
+fn env_backed_secrets_by_default() {
+    // The test process has PATH; read it as a secret through the default provider.
+    let path = std::env::var("PATH").unwrap();
+    let text = "hooks:\n  - event: Stop\n    command: \"echo {{ secrets.PATH }}\"\n";
+    let opts = LoadOptions::new().with_interpolation(Interpolation {
+        env: EnvSource::Map(Default::default()),
+        ..Interpolation::default()
+    });
+    let file = load_str(text, Some(Path::new("hooks.yaml")), &opts).unwrap();
+    let resolved = resolve_secrets(file.hooks().next().unwrap(), &EnvSecrets::new()).unwrap();
+    assert_eq!(
+        resolved.spec().action,
+        Action::script(format!("echo {path}"))
+    );
+    let prefixed = resolve_secrets(
+        file.hooks().next().unwrap(),
+        &EnvSecrets::with_prefix("NO_SUCH_PREFIX_"),
+    );
+    assert!(prefixed.is_err());
+}
