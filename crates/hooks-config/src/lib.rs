@@ -11,6 +11,7 @@
 pub use hooks_core as core;
 
 mod check;
+mod convert;
 mod detect;
 mod dialects;
 mod discover;
@@ -24,6 +25,7 @@ mod source;
 mod tree;
 mod trust;
 
+pub use convert::{Converted, convert, convert_items, default_format, equivalent};
 pub use detect::dialect_from_path;
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};

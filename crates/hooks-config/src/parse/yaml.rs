@@ -109,7 +109,6 @@ fn parse_here(src: &Source) -> Result<Node, Error> {
 }
 
 /// Writes a JSON value as YAML.
-#[allow(dead_code)]
 pub(crate) fn to_string(value: &serde_json::Value) -> Result<String, Error> {
     serde_saphyr::to_string(value).map_err(|e| {
         Diagnostic::error(DiagnosticKind::Convert, format!("cannot write YAML: {e}")).into()

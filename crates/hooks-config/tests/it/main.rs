@@ -3,6 +3,7 @@
 // Tests unwrap freely, and print expected texts when asked to (`UPDATE_EXPECT=1`).
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
+mod convert;
 mod discover;
 mod hostile;
 mod interpolation;

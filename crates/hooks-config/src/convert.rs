@@ -1,0 +1,986 @@
+//! Writing hooks out in any dialect: `hooks convert FILE --to DIALECT`.
+//!
+//! Each target expresses what it can; everything else is a warning naming the hook and
+//! what was lost. Hooks a target cannot express at all (a permission hook for Claude Code,
+//! anything but a command for Autohand, a disabled hook where the target has no `enabled`)
+//! are left out, with a warning, rather than written as something that behaves
+//! differently. Matchers keep their meaning across the two matcher languages: a name list
+//! becomes `^(?:A|B)$` for Fabro and Autohand (always regular expressions), and a regular
+//! expression that looks like a name becomes `(?:name)` for Claude-style targets, so it
+//! stays a regular expression there. Timeouts equal to the target's default are left out.
+//!
+//! [`equivalent`] says whether two hooks behave the same, whatever their dialect and
+//! provenance: what round-trip tests compare.
+
+use std::time::Duration;
+
+use hooks_core::{
+    Action, BuiltinEvent, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec, Matcher,
+    MatcherKind, PromptMode,
+};
+use serde_json::{Map, Value, json};
+
+use crate::error::{Diagnostic, DiagnosticKind, Error};
+use crate::load::{ConfigFile, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, Settings};
+use crate::parse::{Format, yaml};
+
+/// The text of a converted config and what could not be expressed.
+#[derive(Clone, Debug)]
+pub struct Converted {
+    /// The file's text.
+    pub text: String,
+    /// Its syntax.
+    pub format: Format,
+    /// What the target could not express, one warning per hook and loss.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// The syntax a dialect is written in by default (native: YAML).
+pub fn default_format(dialect: Dialect) -> Format {
+    match dialect {
+        Dialect::Claude | Dialect::Autohand => Format::Json,
+        Dialect::Fabro => Format::Toml,
+        _ => Format::Yaml,
+    }
+}
+
+/// Converts a loaded file to `to`, in the target's own syntax (native: YAML).
+pub fn convert(file: &ConfigFile, to: Dialect) -> Result<Converted, Error> {
+    convert_items(&file.items, &file.settings, to, None)
+}
+
+/// Converts hooks (and merge directives) to `to`. `format` chooses the syntax of a native
+/// target; the other dialects have one syntax each and a different `format` is a warning.
+pub fn convert_items(
+    items: &[Item],
+    settings: &Settings,
+    to: Dialect,
+    format: Option<Format>,
+) -> Result<Converted, Error> {
+    let mut w = Writer {
+        to,
+        warnings: Vec::new(),
+    };
+    let own = default_format(to);
+    let format = match (to, format) {
+        (Dialect::Native, Some(f)) => f,
+        (_, Some(f)) if f != own => {
+            w.warnings.push(Diagnostic::warning(
+                DiagnosticKind::Convert,
+                format!(
+                    "{to} configs are {}; writing {} instead of {}",
+                    own.as_str(),
+                    own.as_str(),
+                    f.as_str()
+                ),
+            ));
+            own
+        }
+        _ => own,
+    };
+    let value = match to {
+        Dialect::Claude => w.nested(items, settings, true),
+        Dialect::Echo => w.nested(items, settings, false),
+        Dialect::Fabro => w.fabro(items, settings),
+        Dialect::Autohand => w.autohand(items, settings),
+        _ => w.native(items, settings),
+    };
+    let text = match format {
+        Format::Json => {
+            let mut t = serde_json::to_string_pretty(&value).unwrap_or_default();
+            t.push('\n');
+            t
+        }
+        Format::Toml => toml::to_string_pretty(&value).map_err(|e| {
+            Error::from(Diagnostic::error(
+                DiagnosticKind::Convert,
+                format!("cannot write TOML: {e}"),
+            ))
+        })?,
+        Format::Yaml => yaml::to_string(&value)?,
+    };
+    Ok(Converted {
+        text,
+        format,
+        warnings: w.warnings,
+    })
+}
+
+/// The events Claude Code has.
+const CLAUDE_EVENTS: [BuiltinEvent; 28] = [
+    BuiltinEvent::PreToolUse,
+    BuiltinEvent::PostToolUse,
+    BuiltinEvent::PostToolUseFailure,
+    BuiltinEvent::PostToolBatch,
+    BuiltinEvent::PermissionRequest,
+    BuiltinEvent::PermissionDenied,
+    BuiltinEvent::SessionStart,
+    BuiltinEvent::SessionEnd,
+    BuiltinEvent::Setup,
+    BuiltinEvent::UserPromptSubmit,
+    BuiltinEvent::Stop,
+    BuiltinEvent::StopFailure,
+    BuiltinEvent::Notification,
+    BuiltinEvent::PreCompact,
+    BuiltinEvent::PostCompact,
+    BuiltinEvent::ConfigChange,
+    BuiltinEvent::InstructionsLoaded,
+    BuiltinEvent::FileChanged,
+    BuiltinEvent::CwdChanged,
+    BuiltinEvent::WorktreeCreate,
+    BuiltinEvent::WorktreeRemove,
+    BuiltinEvent::Elicitation,
+    BuiltinEvent::ElicitationResult,
+    BuiltinEvent::SubagentStart,
+    BuiltinEvent::SubagentStop,
+    BuiltinEvent::TaskCreated,
+    BuiltinEvent::TaskCompleted,
+    BuiltinEvent::TeammateIdle,
+];
+
+/// The 20 events of echo-agent.
+const ECHO_EVENTS: [BuiltinEvent; 20] = [
+    BuiltinEvent::PreToolUse,
+    BuiltinEvent::PostToolUse,
+    BuiltinEvent::PostToolUseFailure,
+    BuiltinEvent::PermissionRequest,
+    BuiltinEvent::PermissionDenied,
+    BuiltinEvent::SessionStart,
+    BuiltinEvent::SessionEnd,
+    BuiltinEvent::Stop,
+    BuiltinEvent::StopFailure,
+    BuiltinEvent::Notification,
+    BuiltinEvent::UserPromptSubmit,
+    BuiltinEvent::PreCompact,
+    BuiltinEvent::PostCompact,
+    BuiltinEvent::ConfigChange,
+    BuiltinEvent::InstructionsLoaded,
+    BuiltinEvent::PostToolBatch,
+    BuiltinEvent::SubagentStart,
+    BuiltinEvent::SubagentStop,
+    BuiltinEvent::TaskCreated,
+    BuiltinEvent::TaskCompleted,
+];
+
+fn has_event(dialect: Dialect, event: &Event) -> bool {
+    let Some(b) = event.builtin() else {
+        return false;
+    };
+    match dialect {
+        Dialect::Claude => CLAUDE_EVENTS.contains(&b),
+        Dialect::Echo => ECHO_EVENTS.contains(&b),
+        Dialect::Fabro | Dialect::Autohand => {
+            event.info().aliases().iter().any(|a| a.dialect == dialect)
+        }
+        _ => true,
+    }
+}
+
+/// Quotes one argument for `sh`.
+fn shell_quote(arg: &str) -> String {
+    let plain = !arg.is_empty()
+        && arg.chars().all(|c| {
+            c.is_ascii_alphanumeric()
+                || matches!(c, '_' | '.' | '/' | '=' | ':' | '@' | '%' | '+' | '-' | ',')
+        });
+    if plain {
+        arg.to_owned()
+    } else {
+        format!("'{}'", arg.replace('\'', r"'\''"))
+    }
+}
+
+/// The meaning of a matcher, for comparing matchers written in different languages.
+#[derive(Debug, PartialEq, Eq)]
+enum MatcherMeaning {
+    All,
+    Names(Vec<String>),
+    Regex(String),
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+}
+
+fn meaning(m: &Matcher) -> MatcherMeaning {
+    match m.kind() {
+        MatcherKind::All => MatcherMeaning::All,
+        MatcherKind::Exact(names) => {
+            let mut names = names.clone();
+            names.sort();
+            names.dedup();
+            MatcherMeaning::Names(names)
+        }
+        MatcherKind::Regex(_) => {
+            let src = m.as_str();
+            // `^(?:A|B)$` and `^A$`: an exact name list written as a regex.
+            let anchored = src
+                .strip_prefix('^')
+                .and_then(|s| s.strip_suffix('$'))
+                .map(|s| {
+                    s.strip_prefix("(?:")
+                        .and_then(|s| s.strip_suffix(')'))
+                        .unwrap_or(s)
+                });
+            if let Some(inner) = anchored {
+                let names: Vec<&str> = inner.split('|').collect();
+                if names.iter().all(|n| is_name(n)) {
+                    let mut names: Vec<String> = names.into_iter().map(str::to_owned).collect();
+                    names.sort();
+                    names.dedup();
+                    return MatcherMeaning::Names(names);
+                }
+            }
+            // `(?:agent)`: a regex kept a regex in a Claude-style target.
+            let unwrapped = src
+                .strip_prefix("(?:")
+                .and_then(|s| s.strip_suffix(')'))
+                .filter(|inner| !inner.contains(['(', ')']))
+                .unwrap_or(src);
+            MatcherMeaning::Regex(unwrapped.to_owned())
+        }
+    }
+}
+
+/// Whether two hooks behave the same: event, matcher meaning, filter, condition, action,
+/// timeout, failure policy, async, sequential group, enabled, id, name and description.
+/// Dialect and provenance are not compared.
+pub fn equivalent(a: &HookSpec, b: &HookSpec) -> bool {
+    a.event == b.event
+        && meaning(&a.matcher) == meaning(&b.matcher)
+        && a.filter.tools() == b.filter.tools()
+        && a.filter.path_globs() == b.filter.path_globs()
+        && a.condition.as_ref().map(|c| c.as_str()) == b.condition.as_ref().map(|c| c.as_str())
+        && a.action == b.action
+        && a.timeout == b.timeout
+        && a.on_failure == b.on_failure
+        && a.is_async == b.is_async
+        && a.sequential == b.sequential
+        && a.enabled == b.enabled
+        && a.id == b.id
+        && a.name == b.name
+        && a.description == b.description
+}
+
+fn secs(d: Duration) -> Value {
+    if d.subsec_nanos() == 0 {
+        json!(d.as_secs())
+    } else {
+        json!(d.as_secs_f64())
+    }
+}
+
+struct Writer {
+    to: Dialect,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Writer {
+    fn warn(&mut self, spec: &HookSpec, what: &str) {
+        let mut d = Diagnostic::warning(
+            DiagnosticKind::Convert,
+            format!("hook `{}`: {what}", spec.display_id()),
+        );
+        if let Some(file) = &spec.provenance.file {
+            d = d.with_file(file.clone());
+        }
+        if let (Some(line), Some(col)) = (spec.provenance.line, spec.provenance.column) {
+            d = d.at(line, col);
+        }
+        self.warnings.push(d);
+    }
+
+    fn skip(&mut self, spec: &HookSpec, why: &str) {
+        let what = format!("left out: {} cannot express {why}", self.to);
+        self.warn(spec, &what);
+    }
+
+    fn lost(&mut self, spec: &HookSpec, what: &str) {
+        let message = format!("{what} dropped: {} has no way to say it", self.to);
+        self.warn(spec, &message);
+    }
+
+    fn directives(&mut self, items: &[Item]) {
+        for item in items {
+            let (id, provenance) = match item {
+                Item::SetEnabled { id, provenance, .. } | Item::Remove { id, provenance } => {
+                    (id, provenance)
+                }
+                Item::Hook(_) => continue,
+            };
+            let mut d = Diagnostic::warning(
+                DiagnosticKind::Convert,
+                format!(
+                    "the directive on `{id}` is left out: {} has no merge directives",
+                    self.to
+                ),
+            );
+            if let Some(file) = &provenance.file {
+                d = d.with_file(file.clone());
+            }
+            if let (Some(line), Some(col)) = (provenance.line, provenance.column) {
+                d = d.at(line, col);
+            }
+            self.warnings.push(d);
+        }
+    }
+
+    fn settings_lost(&mut self, settings: &Settings) {
+        let mut lost = Vec::new();
+        if settings.disable_all_hooks.is_some() {
+            lost.push("disable_all_hooks");
+        }
+        if settings.managed_hooks_only.is_some() {
+            lost.push("managed_hooks_only");
+        }
+        if settings.allowed_http_hook_urls.is_some() {
+            lost.push("allowed_http_hook_urls");
+        }
+        if !lost.is_empty() {
+            self.warnings.push(Diagnostic::warning(
+                DiagnosticKind::Convert,
+                format!(
+                    "{} dropped: {} has no such setting",
+                    lost.join(", "),
+                    self.to
+                ),
+            ));
+        }
+    }
+
+    fn event_name(&mut self, spec: &HookSpec) -> String {
+        if !has_event(self.to, &spec.event) {
+            let message = format!(
+                "{} has no event `{}`; written under its canonical name",
+                self.to,
+                spec.event.name()
+            );
+            self.warn(spec, &message);
+        }
+        spec.event.info().name_in(self.to).to_owned()
+    }
+
+    /// The matcher in the target's language, `None` for match-everything.
+    fn matcher(&self, spec: &HookSpec) -> Option<String> {
+        let m = &spec.matcher;
+        let regex_target = matches!(self.to, Dialect::Fabro | Dialect::Autohand);
+        match m.kind() {
+            MatcherKind::All => None,
+            MatcherKind::Exact(names) if regex_target => Some(match names.as_slice() {
+                [one] => format!("^{one}$"),
+                many => format!("^(?:{})$", many.join("|")),
+            }),
+            MatcherKind::Exact(_) => Some(m.as_str().to_owned()),
+            MatcherKind::Regex(_) if regex_target => Some(m.as_str().to_owned()),
+            MatcherKind::Regex(_) => {
+                // A regex that Claude's rules would read as a name list is wrapped so that
+                // it stays a regex.
+                let src = m.as_str();
+                match Matcher::parse(src).map(|p| matches!(p.kind(), MatcherKind::Regex(_))) {
+                    Ok(true) => Some(src.to_owned()),
+                    _ => Some(format!("(?:{src})")),
+                }
+            }
+        }
+    }
+
+    fn script(&mut self, spec: &HookSpec, line: &CommandLine) -> String {
+        match line {
+            CommandLine::Script(s) => s.clone(),
+            CommandLine::Argv(argv) => {
+                let message = format!(
+                    "the argv command is written as a shell command, since {} has no argv form",
+                    self.to
+                );
+                self.warn(spec, &message);
+                argv.iter()
+                    .map(|a| shell_quote(a))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        }
+    }
+
+    fn common_losses(&mut self, spec: &HookSpec, can: &[&str]) {
+        let has = |k: &str| can.contains(&k);
+        if spec.id.is_some() && !has("id") {
+            self.lost(spec, "the id (its merge identity)");
+        }
+        if spec.name.is_some() && !has("name") {
+            self.lost(spec, "the name");
+        }
+        if spec.description.is_some() && !has("description") {
+            self.lost(spec, "the description");
+        }
+        if !spec.filter.is_empty() && !has("filter") {
+            self.lost(spec, "the tool/path filter (the hook now fires more often)");
+        }
+        if spec.condition.is_some() && !has("if") {
+            self.lost(spec, "the `if` condition (the hook now fires more often)");
+        }
+        if spec.sequential.is_some() && !has("sequential") {
+            self.lost(spec, "the sequential group");
+        }
+        if spec.is_async && !has("async") {
+            self.lost(spec, "`async` (the hook now delays the event)");
+        }
+        if let Action::Command(c) = &spec.action {
+            if c.cwd.is_some() && !has("cwd") {
+                self.lost(spec, "the working directory");
+            }
+            if !c.env.is_empty() && !has("env") {
+                self.lost(spec, "the environment variables");
+            }
+            if c.sandbox.is_some() && !has("sandbox") {
+                self.lost(spec, "the sandbox setting");
+            }
+        }
+        if let Action::Http(h) = &spec.action
+            && !h.allowed_env_vars.is_empty()
+            && !has("allowed_env_vars")
+        {
+            self.lost(spec, "the allowed environment variables");
+        }
+    }
+
+    fn native(&mut self, items: &[Item], settings: &Settings) -> Value {
+        let mut root = Map::new();
+        root.insert("version".into(), json!(1));
+        if !settings.vars.is_empty() {
+            root.insert("vars".into(), json!(settings.vars));
+        }
+        if let Some(v) = settings.disable_all_hooks {
+            root.insert("disable_all_hooks".into(), json!(v));
+        }
+        if let Some(v) = settings.managed_hooks_only {
+            root.insert("managed_hooks_only".into(), json!(v));
+        }
+        if let Some(v) = &settings.allowed_http_hook_urls {
+            root.insert("allowed_http_hook_urls".into(), json!(v));
+        }
+        let mut hooks = Vec::new();
+        for item in items {
+            match item {
+                Item::Hook(spec) => hooks.push(Value::Object(self.native_hook(spec))),
+                Item::SetEnabled { id, enabled, .. } => {
+                    hooks.push(json!({"id": id, "enabled": enabled}))
+                }
+                Item::Remove { id, .. } => hooks.push(json!({"id": id, "remove": true})),
+            }
+        }
+        root.insert("hooks".into(), Value::Array(hooks));
+        Value::Object(root)
+    }
+
+    fn native_hook(&mut self, spec: &HookSpec) -> Map<String, Value> {
+        let mut h = Map::new();
+        let mut put = |k: &str, v: Value| {
+            h.insert(k.to_owned(), v);
+        };
+        if let Some(id) = &spec.id {
+            put("id", json!(id));
+        }
+        if let Some(name) = &spec.name {
+            put("name", json!(name));
+        }
+        if let Some(d) = &spec.description {
+            put("description", json!(d));
+        }
+        put("event", json!(spec.event.name()));
+        if let Some(m) = self.matcher(spec) {
+            put("matcher", json!(m));
+        }
+        match &spec.action {
+            Action::Command(c) => {
+                match &c.command {
+                    CommandLine::Script(s) => put("command", json!(s)),
+                    CommandLine::Argv(v) => put("args", json!(v)),
+                }
+                if let Some(cwd) = &c.cwd {
+                    put("cwd", json!(cwd.to_string_lossy()));
+                }
+                if !c.env.is_empty() {
+                    put(
+                        "env",
+                        Value::Object(c.env.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
+                    );
+                }
+                if let Some(s) = c.sandbox {
+                    put("sandbox", json!(s));
+                }
+            }
+            Action::Http(x) => {
+                put("url", json!(x.url));
+                if !x.headers.is_empty() {
+                    put(
+                        "headers",
+                        Value::Object(
+                            x.headers
+                                .iter()
+                                .map(|(k, v)| (k.clone(), json!(v)))
+                                .collect(),
+                        ),
+                    );
+                }
+                if !x.allowed_env_vars.is_empty() {
+                    put("allowed_env_vars", json!(x.allowed_env_vars));
+                }
+            }
+            Action::McpTool(m) => {
+                put("server", json!(m.server));
+                put("tool", json!(m.tool));
+                put("input", m.input.clone());
+            }
+            Action::Prompt(p) => {
+                match p.mode {
+                    PromptMode::Agent => put("type", json!("agent")),
+                    PromptMode::Inject => put("mode", json!("inject")),
+                    _ => {}
+                }
+                put("prompt", json!(p.prompt));
+                if let Some(m) = &p.model {
+                    put("model", json!(m));
+                }
+            }
+            Action::Permission(p) => {
+                put("decision", json!(p.decision.as_str()));
+                if let Some(r) = &p.reason {
+                    put("reason", json!(r));
+                }
+            }
+            other => put("type", json!(other.type_name())),
+        }
+        if let Some(t) = spec.timeout
+            && t != DEFAULT_TIMEOUT
+        {
+            put(
+                "timeout",
+                if t.subsec_millis() == 0 && t.subsec_nanos() == 0 {
+                    secs(t)
+                } else {
+                    json!(humantime::format_duration(t).to_string())
+                },
+            );
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            put("on_failure", json!("block"));
+        }
+        if spec.is_async {
+            put("async", json!(true));
+        }
+        if let Some(s) = &spec.sequential {
+            put("sequential", json!(s));
+        }
+        if !spec.enabled {
+            put("enabled", json!(false));
+        }
+        if !spec.filter.is_empty() {
+            let mut f = Map::new();
+            if !spec.filter.tools().is_empty() {
+                f.insert("tool".into(), json!(spec.filter.tools()));
+            }
+            if !spec.filter.path_globs().is_empty() {
+                f.insert("path".into(), json!(spec.filter.path_globs()));
+            }
+            put("filter", Value::Object(f));
+        }
+        if let Some(c) = &spec.condition {
+            put("if", json!(c.as_str()));
+        }
+        h
+    }
+
+    /// Claude Code (`claude`) or echo-agent: hooks nested by event and matcher.
+    fn nested(&mut self, items: &[Item], settings: &Settings, claude: bool) -> Value {
+        self.directives(items);
+        let mut root = Map::new();
+        if claude {
+            if let Some(v) = settings.disable_all_hooks {
+                root.insert("disableAllHooks".into(), json!(v));
+            }
+            if let Some(v) = settings.managed_hooks_only {
+                root.insert("allowManagedHooksOnly".into(), json!(v));
+            }
+            if let Some(v) = &settings.allowed_http_hook_urls {
+                root.insert("allowedHttpHookUrls".into(), json!(v));
+            }
+        } else {
+            self.settings_lost(settings);
+        }
+        // Event name -> groups of (matcher, handlers), consecutive hooks sharing a matcher
+        // sharing a group.
+        let mut events: Map<String, Value> = Map::new();
+        for spec in items.iter().filter_map(Item::hook) {
+            let handler = if claude {
+                self.claude_handler(spec)
+            } else {
+                self.echo_handler(spec)
+            };
+            let Some(handler) = handler else { continue };
+            let event = self.event_name(spec);
+            let matcher = self.matcher(spec);
+            let groups = events.entry(event).or_insert_with(|| json!([]));
+            let Value::Array(groups) = groups else {
+                continue;
+            };
+            let same = groups
+                .last()
+                .is_some_and(|g| g.get("matcher").and_then(Value::as_str) == matcher.as_deref());
+            if !same {
+                let mut g = Map::new();
+                if let Some(m) = &matcher {
+                    g.insert("matcher".into(), json!(m));
+                }
+                g.insert("hooks".into(), json!([]));
+                groups.push(Value::Object(g));
+            }
+            if let Some(Value::Array(handlers)) = groups.last_mut().and_then(|g| g.get_mut("hooks"))
+            {
+                handlers.push(Value::Object(handler));
+            }
+        }
+        root.insert("hooks".into(), Value::Object(events));
+        Value::Object(root)
+    }
+
+    fn claude_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let mut h = Map::new();
+        let default = match &spec.action {
+            Action::Command(c) => {
+                h.insert("type".into(), json!("command"));
+                let script = self.script(spec, &c.command);
+                h.insert("command".into(), json!(script));
+                Duration::from_secs(600)
+            }
+            Action::Http(x) => {
+                h.insert("type".into(), json!("http"));
+                h.insert("url".into(), json!(x.url));
+                if !x.headers.is_empty() {
+                    h.insert(
+                        "headers".into(),
+                        Value::Object(
+                            x.headers
+                                .iter()
+                                .map(|(k, v)| (k.clone(), json!(v)))
+                                .collect(),
+                        ),
+                    );
+                }
+                if !x.allowed_env_vars.is_empty() {
+                    h.insert("allowedEnvVars".into(), json!(x.allowed_env_vars));
+                }
+                Duration::from_secs(600)
+            }
+            Action::McpTool(m) => {
+                h.insert("type".into(), json!("mcp_tool"));
+                h.insert("server".into(), json!(m.server));
+                h.insert("tool".into(), json!(m.tool));
+                h.insert("input".into(), m.input.clone());
+                Duration::from_secs(600)
+            }
+            Action::Prompt(p) if p.mode != PromptMode::Inject => {
+                let ty = if p.mode == PromptMode::Agent {
+                    "agent"
+                } else {
+                    "prompt"
+                };
+                h.insert("type".into(), json!(ty));
+                h.insert("prompt".into(), json!(p.prompt));
+                if let Some(m) = &p.model {
+                    h.insert("model".into(), json!(m));
+                }
+                Duration::from_secs(30)
+            }
+            Action::Prompt(_) => {
+                self.skip(spec, "an injected prompt (its prompt hooks ask a model)");
+                return None;
+            }
+            other => {
+                let why = format!("`{}` hooks", other.type_name());
+                self.skip(spec, &why);
+                return None;
+            }
+        };
+        if let Some(t) = spec.timeout
+            && t != default.min(DEFAULT_MAX_TIMEOUT)
+        {
+            h.insert("timeout".into(), secs(t));
+        }
+        if spec.is_async {
+            h.insert("async".into(), json!(true));
+        }
+        if let Some(c) = &spec.condition {
+            h.insert("if".into(), json!(c.as_str()));
+        }
+        if let Some(d) = &spec.description {
+            h.insert("statusMessage".into(), json!(d));
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["description", "if", "async", "allowed_env_vars"]);
+        Some(h)
+    }
+
+    fn echo_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let mut h = Map::new();
+        match &spec.action {
+            Action::Command(c) => {
+                h.insert("type".into(), json!("command"));
+                let script = self.script(spec, &c.command);
+                h.insert("command".into(), json!(script));
+                if let Some(s) = c.sandbox {
+                    h.insert("sandbox".into(), json!(s));
+                }
+            }
+            Action::Prompt(p) if p.mode == PromptMode::Inject => {
+                h.insert("type".into(), json!("prompt"));
+                h.insert("prompt".into(), json!(p.prompt));
+            }
+            Action::Prompt(_) => {
+                self.skip(
+                    spec,
+                    "a prompt that asks a model (its prompt hooks inject text)",
+                );
+                return None;
+            }
+            Action::Permission(p)
+                if matches!(p.decision, Decision::Allow | Decision::Deny | Decision::Ask) =>
+            {
+                h.insert("type".into(), json!("permission"));
+                h.insert("decision".into(), json!(p.decision.as_str()));
+                if let Some(r) = &p.reason {
+                    h.insert("reason".into(), json!(r));
+                }
+            }
+            Action::Http(x) => {
+                h.insert("type".into(), json!("http"));
+                h.insert("url".into(), json!(x.url));
+                if !x.headers.is_empty() {
+                    h.insert(
+                        "headers".into(),
+                        Value::Object(
+                            x.headers
+                                .iter()
+                                .map(|(k, v)| (k.clone(), json!(v)))
+                                .collect(),
+                        ),
+                    );
+                }
+            }
+            Action::McpTool(m) => {
+                h.insert("type".into(), json!("mcp_tool"));
+                h.insert("server".into(), json!(m.server));
+                h.insert("tool".into(), json!(m.tool));
+                h.insert("input".into(), m.input.clone());
+            }
+            other => {
+                let why = format!("`{}` hooks", other.type_name());
+                self.skip(spec, &why);
+                return None;
+            }
+        }
+        if let Some(t) = spec.timeout
+            && t != DEFAULT_TIMEOUT
+        {
+            h.insert("timeout".into(), secs(t));
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["sandbox"]);
+        Some(h)
+    }
+
+    fn fabro(&mut self, items: &[Item], settings: &Settings) -> Value {
+        self.directives(items);
+        self.settings_lost(settings);
+        let mut hooks = Vec::new();
+        for spec in items.iter().filter_map(Item::hook) {
+            if let Some(h) = self.fabro_hook(spec) {
+                hooks.push(Value::Object(h));
+            }
+        }
+        json!({"_version": 1, "run": {"hooks": hooks}})
+    }
+
+    fn fabro_hook(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let mut h = Map::new();
+        if let Some(id) = &spec.id {
+            h.insert("id".into(), json!(id));
+        }
+        if let Some(n) = &spec.name {
+            h.insert("name".into(), json!(n));
+        }
+        let event = self.event_name(spec);
+        h.insert("event".into(), json!(event));
+        let (default_timeout, default_policy) = match &spec.action {
+            Action::Command(c) => {
+                match &c.command {
+                    CommandLine::Script(s) => h.insert("script".into(), json!(s)),
+                    CommandLine::Argv(v) => h.insert("command".into(), json!(v)),
+                };
+                if let Some(s) = c.sandbox {
+                    h.insert("sandbox".into(), json!(s));
+                }
+                (Duration::from_secs(60), FailurePolicy::Block)
+            }
+            Action::Http(x) => {
+                h.insert("url".into(), json!(x.url));
+                if !x.url.starts_with("https://") {
+                    h.insert("tls".into(), json!("off"));
+                }
+                if !x.headers.is_empty() {
+                    h.insert(
+                        "headers".into(),
+                        Value::Object(
+                            x.headers
+                                .iter()
+                                .map(|(k, v)| (k.clone(), json!(v)))
+                                .collect(),
+                        ),
+                    );
+                }
+                if !x.allowed_env_vars.is_empty() {
+                    h.insert("allowed_env_vars".into(), json!(x.allowed_env_vars));
+                }
+                (Duration::from_secs(60), FailurePolicy::Allow)
+            }
+            Action::Prompt(p) if p.mode != PromptMode::Inject => {
+                let agent = p.mode == PromptMode::Agent;
+                h.insert(
+                    (if agent { "agent" } else { "prompt" }).into(),
+                    json!(p.prompt),
+                );
+                if let Some(m) = &p.model {
+                    h.insert("model".into(), json!(m));
+                }
+                (
+                    Duration::from_secs(if agent { 60 } else { 30 }),
+                    FailurePolicy::Allow,
+                )
+            }
+            Action::Prompt(_) => {
+                self.skip(spec, "an injected prompt");
+                return None;
+            }
+            other => {
+                let why = format!("`{}` hooks", other.type_name());
+                self.skip(spec, &why);
+                return None;
+            }
+        };
+        if let Some(m) = self.matcher(spec) {
+            h.insert("matcher".into(), json!(m));
+        }
+        let blocking_default = matches!(
+            spec.event.builtin(),
+            Some(
+                BuiltinEvent::RunStart
+                    | BuiltinEvent::StageStart
+                    | BuiltinEvent::EdgeSelected
+                    | BuiltinEvent::PreToolUse
+                    | BuiltinEvent::SandboxReady
+            )
+        );
+        if spec.is_async == blocking_default {
+            h.insert("blocking".into(), json!(!spec.is_async));
+        }
+        if let Some(t) = spec.timeout
+            && t != default_timeout
+        {
+            h.insert(
+                "timeout".into(),
+                json!(humantime::format_duration(t).to_string()),
+            );
+        }
+        if spec.on_failure != default_policy {
+            let what = format!(
+                "the failure policy (Fabro's {} hooks always fail {})",
+                spec.action.type_name(),
+                if default_policy == FailurePolicy::Block {
+                    "closed"
+                } else {
+                    "open"
+                }
+            );
+            self.lost(spec, &what);
+        }
+        self.common_losses(
+            spec,
+            &["id", "name", "async", "sandbox", "allowed_env_vars"],
+        );
+        Some(h)
+    }
+
+    fn autohand(&mut self, items: &[Item], settings: &Settings) -> Value {
+        self.directives(items);
+        self.settings_lost(settings);
+        let mut hooks = Vec::new();
+        for spec in items.iter().filter_map(Item::hook) {
+            let Action::Command(c) = &spec.action else {
+                let why = format!(
+                    "`{}` hooks (its hooks are shell commands)",
+                    spec.action.type_name()
+                );
+                self.skip(spec, &why);
+                continue;
+            };
+            let mut h = Map::new();
+            let event = self.event_name(spec);
+            h.insert("event".into(), json!(event));
+            let script = self.script(spec, &c.command);
+            h.insert("command".into(), json!(script));
+            if let Some(d) = &spec.description {
+                h.insert("description".into(), json!(d));
+            }
+            if !spec.enabled {
+                h.insert("enabled".into(), json!(false));
+            }
+            if let Some(t) = spec.timeout
+                && t != Duration::from_millis(5000)
+            {
+                h.insert("timeout".into(), json!(t.as_millis() as u64));
+                if t.subsec_nanos() % 1_000_000 != 0 {
+                    self.lost(spec, "the sub-millisecond part of the timeout");
+                }
+            }
+            if spec.is_async {
+                h.insert("async".into(), json!(true));
+            }
+            if let Some(m) = self.matcher(spec) {
+                h.insert("matcher".into(), json!(m));
+            }
+            if !spec.filter.is_empty() {
+                let mut f = Map::new();
+                if !spec.filter.tools().is_empty() {
+                    f.insert("tool".into(), json!(spec.filter.tools()));
+                }
+                if !spec.filter.path_globs().is_empty() {
+                    f.insert("path".into(), json!(spec.filter.path_globs()));
+                }
+                h.insert("filter".into(), Value::Object(f));
+            }
+            if spec.on_failure == FailurePolicy::Block {
+                self.lost(spec, "fail-closed (`on_failure: block`)");
+            }
+            self.common_losses(spec, &["description", "filter", "async"]);
+            hooks.push(Value::Object(h));
+        }
+        json!({"hooks": {"enabled": true, "hooks": hooks}})
+    }
+}

@@ -1,0 +1,205 @@
+//! Converting between dialects: round trips (load, convert, load again gives the same
+//! hooks), warnings for what a target cannot express, and no secret ever written out.
+
+use std::path::Path;
+
+use hooks_config::core::Dialect;
+use hooks_config::{ConfigFile, Format, convert, convert_items, equivalent, load_str};
+use serde_json::Value;
+
+use crate::support::{load_example, options, summary};
+
+fn file_name(dialect: Dialect, format: Format) -> &'static str {
+    match (dialect, format) {
+        (Dialect::Claude, _) => "settings.json",
+        (Dialect::Echo, _) => "echo-agent.yaml",
+        (Dialect::Fabro, _) => "run.toml",
+        (Dialect::Autohand, _) => "config.json",
+        (_, Format::Toml) => "hooks.toml",
+        (_, Format::Json) => "hooks.json",
+        _ => "hooks.yaml",
+    }
+}
+
+/// Converts `file` to `to` and loads the result back.
+#[track_caller]
+fn round(file: &ConfigFile, to: Dialect, format: Option<Format>) -> (ConfigFile, Vec<String>) {
+    let converted = convert_items(&file.items, &file.settings, to, format).unwrap();
+    let name = file_name(to, converted.format);
+    let back = load_str(
+        &converted.text,
+        Some(Path::new(name)),
+        &options().with_dialect(to),
+    )
+    .unwrap_or_else(|e| {
+        panic!(
+            "the {to} output does not load:\n{e}\n---\n{}",
+            converted.text
+        )
+    });
+    let warnings = converted
+        .warnings
+        .iter()
+        .map(|w| w.message.clone())
+        .collect();
+    (back, warnings)
+}
+
+/// The two files have equivalent hooks, in order.
+#[track_caller]
+fn same(a: &ConfigFile, b: &ConfigFile) {
+    let left: Vec<_> = a.hooks().collect();
+    let right: Vec<_> = b.hooks().collect();
+    assert_eq!(left.len(), right.len(), "hook counts differ");
+    for (x, y) in left.iter().zip(&right) {
+        assert!(
+            equivalent(x, y),
+            "not equivalent:\n{:#}\n{:#}",
+            summary(x),
+            summary(y)
+        );
+    }
+}
+
+const EXAMPLES: [&str; 13] = [
+    "echo/echo-agent.yaml",
+    "echo/skills/safe-shell/SKILL.md",
+    "fabro/run.toml",
+    "fabro/hooks.toml",
+    "fabro/.fabro/project.toml",
+    "fabro/home/.fabro/settings.toml",
+    "autohand/.autohand/config.json",
+    "claude/.claude/settings.json",
+    "claude/.claude/settings.local.json",
+    "claude/managed/managed-settings.json",
+    "native/hooks.yaml",
+    "native/hooks.toml",
+    "native/hooks.json",
+];
+
+#[test]
+fn every_example_round_trips_in_its_own_dialect() {
+    for rel in EXAMPLES {
+        let file = load_example(rel);
+        let (back, warnings) = round(&file, file.dialect, Some(file.format));
+        same(&file, &back);
+        assert_eq!(
+            back.settings.disable_all_hooks, file.settings.disable_all_hooks,
+            "{rel}"
+        );
+        assert_eq!(
+            back.settings.allowed_http_hook_urls, file.settings.allowed_http_hook_urls,
+            "{rel}"
+        );
+        // Only argv commands, which Claude-style targets write as quoted shell commands,
+        // may warn when a file goes back to its own dialect; none of these examples has one
+        // outside the native and Fabro dialects, which keep argv.
+        assert!(warnings.is_empty(), "{rel}: {warnings:?}");
+    }
+}
+
+#[test]
+fn every_dialect_round_trips_through_native_in_each_syntax() {
+    for rel in EXAMPLES {
+        let file = load_example(rel);
+        for format in [Format::Yaml, Format::Toml, Format::Json] {
+            let (native, warnings) = round(&file, Dialect::Native, Some(format));
+            assert!(warnings.is_empty(), "{rel}: {warnings:?}");
+            same(&file, &native);
+            // And back to where it came from.
+            let (back, _) = round(&native, file.dialect, None);
+            same(&file, &back);
+        }
+    }
+}
+
+#[test]
+fn what_a_target_cannot_express_is_a_warning() {
+    let file = load_example("native/hooks.yaml");
+    let mut report = serde_json::Map::new();
+    for to in [
+        Dialect::Claude,
+        Dialect::Echo,
+        Dialect::Fabro,
+        Dialect::Autohand,
+    ] {
+        let converted = convert(&file, to).unwrap();
+        let shown: Vec<String> = converted
+            .warnings
+            .iter()
+            .map(|w| {
+                let at = w.line.map(|l| format!("{l}: ")).unwrap_or_default();
+                format!("{at}{}", w.message)
+            })
+            .collect();
+        report.insert(to.as_str().to_owned(), serde_json::json!(shown));
+        // What was written loads, and every hook in it is one of the originals (argv
+        // commands come back as quoted shell commands where the target has no argv).
+        let (back, _) = round(&file, to, None);
+        for hook in back.hooks() {
+            assert!(file.hooks().any(|h| {
+                h.event == hook.event
+                    && h.action.type_name() == hook.action.type_name()
+                    && h.matcher.as_str().trim_start_matches('^')
+                        == hook
+                            .matcher
+                            .as_str()
+                            .trim_start_matches('^')
+                            .trim_end_matches('$')
+                    || h.matcher.as_str() == hook.matcher.as_str()
+            }));
+        }
+    }
+    insta::assert_json_snapshot!(Value::Object(report));
+}
+
+#[test]
+fn converted_texts() {
+    let file = load_example("claude/.claude/settings.json");
+    for to in [
+        Dialect::Native,
+        Dialect::Echo,
+        Dialect::Fabro,
+        Dialect::Autohand,
+    ] {
+        let converted = convert(&file, to).unwrap();
+        insta::assert_snapshot!(format!("claude_to_{to}"), converted.text);
+    }
+    let fabro = load_example("fabro/hooks.toml");
+    insta::assert_snapshot!(
+        "fabro_to_claude",
+        convert(&fabro, Dialect::Claude).unwrap().text
+    );
+}
+
+#[test]
+fn matchers_keep_their_meaning_across_matcher_languages() {
+    let claude = load_str(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "a"}]}, {"matcher": "Write", "hooks": [{"type": "command", "command": "b"}]}]}}"#,
+        Some(Path::new("settings.json")),
+        &options(),
+    )
+    .unwrap();
+    let (fabro, _) = round(&claude, Dialect::Fabro, None);
+    let matchers: Vec<&str> = fabro.hooks().map(|h| h.matcher.as_str()).collect();
+    assert_eq!(matchers, ["^(?:Bash|Edit)$", "^Write$"]);
+    // As regexes they match exactly what the name lists matched.
+    let bash_x = fabro.hooks().next().unwrap();
+    assert!(bash_x.matcher.is_match("Bash") && !bash_x.matcher.is_match("BashX"));
+    // A Fabro regex that looks like a name stays a regex in a Claude-style file.
+    let fabro = load_example("fabro/hooks.toml");
+    let (claude, _) = round(&fabro, Dialect::Claude, None);
+    let first = claude.hooks().next().unwrap();
+    assert_eq!(first.matcher.as_str(), "(?:agent)");
+    assert!(first.matcher.is_match("my-agent-node"));
+}
+
+#[test]
+fn secrets_stay_tokens_in_converted_files() {
+    let file = load_example("fabro/hooks.toml");
+    for to in [Dialect::Native, Dialect::Claude, Dialect::Fabro] {
+        let text = convert(&file, to).unwrap().text;
+        assert!(text.contains("{{ secrets.SLACK_TOKEN }}"), "{to}: {text}");
+        assert!(!text.contains("xoxb-slack-secret"), "{to}");
+    }
+}
