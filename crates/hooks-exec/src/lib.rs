@@ -6,6 +6,53 @@
 //! fixed permission decisions. Its dispatcher runs the hooks an event matches, bounded and
 //! concurrent, and folds their outcomes with [`hooks_core::aggregate`]. It is the only crate
 //! of the workspace that starts processes.
+//!
+//! Depend on it to run hooks you already have as [`hooks_core::HookSpec`]s (from your own
+//! config types, or from `hooks-config`); agent authors usually want the `hooks` facade,
+//! which wires the two. The behaviour (timeouts per dialect, working directories, the
+//! sandbox, deduplication, the async queue, the stop-loop cap, the audit log and the
+//! notifications) is described in `docs/exec.md`.
+//!
+//! # Example
+//!
+//! ```
+//! use hooks_core::{Action, BuiltinEvent, Decision, EventContext, HookIndex, HookSpec, Matcher};
+//! use hooks_exec::Dispatcher;
+//! use serde_json::json;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! // A guard script on Bash commands: exit 2 blocks, with stderr as the reason.
+//! let guard = HookSpec::new(
+//!     BuiltinEvent::PreToolUse,
+//!     Action::script("grep -q 'rm -rf' && { echo 'refusing rm -rf' >&2; exit 2; }; exit 0"),
+//! )
+//! .with_id("no-rm-rf")
+//! .with_matcher(Matcher::parse("Bash").unwrap());
+//! let dispatcher = Dispatcher::new(HookIndex::new(vec![guard]));
+//!
+//! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}));
+//! let outcome = dispatcher.dispatch(&ctx).await;
+//! assert_eq!(outcome.decision, Decision::Block);
+//! assert_eq!(outcome.reason.as_deref(), Some("refusing rm -rf"));
+//!
+//! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "ls"}));
+//! assert_eq!(dispatcher.dispatch(&ctx).await.decision, Decision::None);
+//! # }
+//! ```
+//!
+//! # Crate feature flags
+//!
+//! - `http` (default): the HTTP hook executor (reqwest).
+//! - `tls`: TLS for HTTP hooks (rustls).
+//! - `mcp` (default): the MCP tool hook executor (rmcp).
+//!
+//! Command, prompt and permission hooks, the dispatcher, the sandbox, the audit log and the
+//! notification sink need no feature.
+//!
+//! # Supported Rust versions
+//!
+//! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod audit;
 mod clock;

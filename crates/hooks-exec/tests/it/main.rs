@@ -6,8 +6,10 @@ mod audit;
 mod command;
 mod dispatch;
 mod notify;
+mod observe;
 mod sandbox;
 mod support;
+mod timeouts;
 
 #[cfg(feature = "http")]
 mod http;
