@@ -3,6 +3,8 @@
 //! - `cargo xtask ci`: the whole check, as CI runs it: format, clippy with `-D warnings`,
 //!   the docs with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
+//! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
+//!   `schemas/`), or with `--check` fail if they are out of date.
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
 
@@ -11,6 +13,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod bench;
+mod codegen;
 mod tidy;
 
 use std::process::Command;
@@ -22,6 +25,7 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
         Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
+        Some("codegen") => codegen::run(args.get(1).is_some_and(|a| a == "--check")),
         Some("bench") => {
             let rest = &args[1..];
             let table = bench::run(

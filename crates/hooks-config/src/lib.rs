@@ -1,12 +1,53 @@
 //! Configuration loading for the hooks engine.
 //!
-//! This crate turns config files into [`hooks_core::HookSpec`]s with provenance: our native
-//! format and the echo-agent, Fabro, Autohand and Claude Code dialects, merged in layers
-//! (built-in < user < project < local < run < command line, managed above all), with
-//! interpolation, validation diagnostics (file:line:col) and trust gating for hooks that
-//! arrive in a repository. It depends on `hooks-core` only and does no execution.
+//! This crate turns config files into [`hooks_core::HookSpec`]s with provenance (file,
+//! line, column, layer): the native format (YAML, TOML or JSON, flat or nested by event)
+//! and the Claude Code, echo-agent, Fabro and Autohand dialects. It merges files in layers
+//! (built-in < user < project < local < run < command line, managed above all; see
+//! [`merge()`]), interpolates `{{ vars.X }}`, `{{ env.X }}`, `{{ secrets.X }}` and
+//! `${SKILL_DIR}`, reports every problem as a [`Diagnostic`] with file:line:col and a hint,
+//! gates hooks that arrive in a repository behind a [`TrustStore`], converts between
+//! dialects and generates the JSON Schemas of every format. It depends on `hooks-core`
+//! only: no async runtime, no processes, no network.
 //!
-//! Depend on it if your program reads hook configs; the `hooks` facade re-exports it.
+//! Depend on it if your program reads hook configs; agent authors usually get it through
+//! the `hooks` facade. The [`guide`] is the reference for formats, rules and limits.
+//!
+//! # Example
+//!
+//! ```
+//! use hooks_config::{load_str, merge, LoadOptions, TrustPolicy};
+//! use hooks_config::core::{Dialect, Layer};
+//! use std::path::Path;
+//!
+//! let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+//!     {"type": "command", "command": "./guard.sh", "timeout": 5}]}]}}"#;
+//! let file = load_str(text, Some(Path::new(".claude/settings.json")), &LoadOptions::new())?;
+//! assert_eq!(file.dialect, Dialect::Claude);
+//! let hook = file.hooks().next().unwrap();
+//! assert_eq!((hook.provenance.line, hook.provenance.column), (Some(2), Some(5)));
+//! assert_eq!(hook.timeout, Some(std::time::Duration::from_secs(5)));
+//!
+//! // Errors carry positions and hints, all of a file's at once.
+//! let err = load_str("hooks:\n  - event: PreToolUze\n    command: x\n", Some(Path::new("hooks.yaml")), &LoadOptions::new())
+//!     .unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "hooks.yaml:2:12: error: unknown event `PreToolUze`\n 2 |   - event: PreToolUze\n   |            ^\n  hint: did you mean `PreToolUse`?"
+//! );
+//!
+//! let set = merge(&[file], &TrustPolicy::Deny);
+//! assert_eq!(set.active().count(), 1);
+//! # Ok::<(), hooks_config::Error>(())
+//! ```
+//!
+//! # Crate feature flags
+//!
+//! None; the crate has no optional dependencies.
+//!
+//! # Supported Rust versions
+//!
+//! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 pub use hooks_core as core;
 
@@ -35,10 +76,13 @@ pub use interpolate::{
 };
 pub use load::{
     ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, LoadOptions,
-    Origin, Settings, load_bytes, load_file, load_str,
+    Origin, Settings, load_bytes, load_file, load_str, parse_value,
 };
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};
 pub use source::DEFAULT_MAX_FILE_SIZE;
 pub use trust::{Grant, GrantKind, TrustPolicy, TrustStore, hook_hash};
+
+#[doc = include_str!("../../../docs/config.md")]
+pub mod guide {}

@@ -292,6 +292,25 @@ pub fn load_bytes(
     load_source(src, options)
 }
 
+/// A config file's content as JSON, parsed but not interpreted (a SKILL.md gives its
+/// frontmatter): what JSON Schema validators and other tools can check. The syntax comes
+/// from `format`, else the file name, else the content.
+pub fn parse_value(
+    text: &str,
+    path: Option<&Path>,
+    format: Option<Format>,
+) -> Result<serde_json::Value, Error> {
+    let src = Source::new(path.map(Path::to_path_buf), text.to_owned());
+    let is_markdown = path
+        .and_then(Path::extension)
+        .is_some_and(|e| e.eq_ignore_ascii_case("md"));
+    let src = if is_markdown { frontmatter(src)? } else { src };
+    let format = format
+        .or_else(|| path.and_then(Format::from_path))
+        .unwrap_or_else(|| Format::sniff(src.text()));
+    Ok(parse::parse(&src, format)?.to_json())
+}
+
 fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     let path = src.path().map(Path::to_path_buf);
     let content_hash = hex(&Sha256::digest(src.text().as_bytes()));

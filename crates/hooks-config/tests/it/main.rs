@@ -9,6 +9,7 @@ mod hostile;
 mod interpolation;
 mod loaders;
 mod merge;
+mod schemas;
 mod support;
 mod trust;
 mod validation;
