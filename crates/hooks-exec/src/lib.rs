@@ -94,3 +94,5 @@ pub use permission::PermissionExecutor;
 pub use prompt::{BoxError, PromptEvaluator, PromptExecutor, PromptRequest, PromptVerdict};
 pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
 pub use timeouts::{MAX_TIMEOUT, Timeouts};
+/// The cancellation token dispatches take (re-exported so hosts need no tokio-util).
+pub use tokio_util::sync::CancellationToken;

@@ -1,27 +1,76 @@
 //! `hooks`: a lifecycle-hooks engine for AI agents.
 //!
 //! Agents emit lifecycle events (a tool is about to run, a session starts, a subagent
-//! stops); users attach hooks to them in config files. The engine matches the hooks, runs
-//! them and folds their answers into one deterministic outcome. This facade re-exports the
-//! workspace's crates; it holds no logic of its own.
+//! stops); users attach hooks to them in config files, in any of the dialects agents use
+//! (Claude Code, echo-agent, Fabro, Autohand, or this engine's native format). The engine
+//! matches the hooks an event selects, runs them, and folds their answers into one
+//! deterministic outcome.
 //!
-//! Today it re-exports the core model ([`core`], also glob-imported by [`prelude`]); the
-//! config loaders, executors and orchestration traits join it as they land.
+//! This facade re-exports the workspace's crates and wires them together in one builder;
+//! it holds no engine logic of its own.
 //!
 //! # Example
 //!
 //! ```
+//! # #[cfg(all(feature = "config", feature = "exec"))]
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use hooks::prelude::*;
 //! use serde_json::json;
 //!
-//! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "ls"}));
-//! // A hook printed Claude Code's JSON answer:
-//! let out = br#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-//! let outcome = parse_output(ctx.event(), Some(0), out, b"");
+//! let config = r#"
+//! hooks:
+//!   - id: no-force-push
+//!     event: PreToolUse
+//!     matcher: Bash
+//!     if: "Bash(git push --force*)"
+//!     decision: deny
+//!     type: permission
+//! "#;
+//! let engine = Engine::builder().config_text("inline.yaml", config, Format::Yaml, None).build()?;
+//! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "git push --force origin main"}));
+//! let outcome = engine.dispatch(&ctx).await;
 //! assert_eq!(outcome.decision, Decision::Deny);
+//! # Ok(())
+//! # }
+//! # #[cfg(not(all(feature = "config", feature = "exec")))]
+//! # fn main() {}
 //! ```
+//!
+//! # Crate feature flags
+//!
+//! All on by default:
+//!
+//! - `config`: the config loaders ([`config`]).
+//! - `exec`: the executors and dispatcher ([`exec`]); with `config`, the [`Engine`].
+//! - `http`, `mcp`: HTTP and MCP tool hooks; `tls` adds TLS for HTTP hooks (off).
+//! - `orchestration`: task and subagent hook traits ([`orchestration`]).
+//! - `watch`: hot reload of config files ([`Engine::watch`]).
+//!
+//! # Supported Rust versions
+//!
+//! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 pub use hooks_core as core;
+
+#[cfg(feature = "config")]
+pub use hooks_config as config;
+#[cfg(feature = "exec")]
+pub use hooks_exec as exec;
+#[cfg(feature = "orchestration")]
+pub use hooks_orchestration as orchestration;
+
+#[cfg(all(feature = "config", feature = "exec"))]
+mod engine;
+#[cfg(all(feature = "config", feature = "exec"))]
+mod error;
+
+#[cfg(feature = "watch")]
+pub use engine::Watcher;
+#[cfg(all(feature = "config", feature = "exec"))]
+pub use engine::{Engine, EngineBuilder, Loaded, Reload};
+#[cfg(all(feature = "config", feature = "exec"))]
+pub use error::Error;
 
 /// The types most programs need, for a glob import.
 pub mod prelude {
@@ -30,4 +79,10 @@ pub mod prelude {
         EventContext, FailurePolicy, HookIndex, HookOutcome, HookSpec, HookStatus, Matcher,
         aggregate, parse_output,
     };
+
+    #[cfg(feature = "config")]
+    pub use hooks_config::Format;
+
+    #[cfg(all(feature = "config", feature = "exec"))]
+    pub use crate::{Engine, EngineBuilder};
 }

@@ -1,0 +1,706 @@
+//! The engine: config files loaded and merged, the exec dispatcher built on them, task and
+//! subagent hooks plugged into it, and hot reload.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use hooks_config::{
+    ConfigFile, Diagnostic, Format, HookSet, Interpolation, LoadOptions, Locations, Origin,
+    TrustPolicy, TrustStore,
+};
+use hooks_core::{
+    Aggregate, BoxFuture, BuiltinEvent, Dialect, EventCatalog, EventContext, EventSink, HookIndex,
+    HookSpec, Layer,
+};
+use hooks_exec::{
+    AuditLog, CancellationToken, Dispatcher, DispatcherBuilder, NotificationSink, PromptEvaluator,
+    Timeouts,
+};
+
+use crate::error::Error;
+
+/// Where one config source comes from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// A file named by the host or on the command line: trusted by that act.
+    File {
+        path: PathBuf,
+        layer: Layer,
+        dialect: Option<Dialect>,
+    },
+    /// Config text held in memory.
+    Text {
+        name: String,
+        text: String,
+        format: Format,
+        dialect: Option<Dialect>,
+        layer: Layer,
+    },
+    /// The standard locations (user, project, local, managed), discovered at each load.
+    Discover { locations: Locations },
+}
+
+/// How hooks that need trust (discovered project files) are treated.
+#[derive(Debug)]
+enum Trust {
+    Store(TrustStore),
+    Deny,
+    Bypass,
+}
+
+/// Builds an [`Engine`]: where the config comes from, how hooks run, what watches them.
+///
+/// Sources load in the order they were added, each into its layer; merging then follows
+/// the layer precedence of `hooks_config::merge` (built-in < user < project < local < run <
+/// command line < host, managed above all). Hooks added with [`EngineBuilder::hook`] are
+/// host hooks: they come last and need no trust.
+pub struct EngineBuilder {
+    sources: Vec<Source>,
+    host_hooks: Vec<HookSpec>,
+    catalog: EventCatalog,
+    interpolation: Interpolation,
+    trust: Trust,
+    dispatcher: DispatcherBuilder,
+    #[cfg(feature = "http")]
+    http: hooks_exec::HttpConfig,
+    #[cfg(feature = "mcp")]
+    mcp_servers: Vec<(String, hooks_exec::McpServerConfig)>,
+    #[cfg(feature = "orchestration")]
+    task_hooks: hooks_orchestration::TaskHookRegistry,
+    #[cfg(feature = "orchestration")]
+    subagent_hooks: hooks_orchestration::SubagentHookRegistry,
+}
+
+impl std::fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineBuilder")
+            .field("sources", &self.sources)
+            .field("host_hooks", &self.host_hooks.len())
+            .field("trust", &self.trust)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for EngineBuilder {
+    fn default() -> EngineBuilder {
+        EngineBuilder {
+            sources: Vec::new(),
+            host_hooks: Vec::new(),
+            catalog: EventCatalog::new(),
+            interpolation: Interpolation::default(),
+            trust: Trust::Deny,
+            dispatcher: Dispatcher::builder(),
+            #[cfg(feature = "http")]
+            http: hooks_exec::HttpConfig::default(),
+            #[cfg(feature = "mcp")]
+            mcp_servers: Vec::new(),
+            #[cfg(feature = "orchestration")]
+            task_hooks: hooks_orchestration::TaskHookRegistry::new(),
+            #[cfg(feature = "orchestration")]
+            subagent_hooks: hooks_orchestration::SubagentHookRegistry::new(),
+        }
+    }
+}
+
+impl EngineBuilder {
+    /// Adds a config file, named explicitly (so trusted), in the command-line layer, its
+    /// dialect detected from its name and shape.
+    #[must_use]
+    pub fn config_file(self, path: impl Into<PathBuf>) -> EngineBuilder {
+        self.config_file_in(path, Layer::CommandLine, None)
+    }
+
+    /// Adds a config file in `layer`, with its dialect named or (`None`) detected.
+    #[must_use]
+    pub fn config_file_in(
+        mut self,
+        path: impl Into<PathBuf>,
+        layer: Layer,
+        dialect: Option<Dialect>,
+    ) -> EngineBuilder {
+        self.sources.push(Source::File {
+            path: path.into(),
+            layer,
+            dialect,
+        });
+        self
+    }
+
+    /// Adds config text held in memory (`name` is how diagnostics call it).
+    #[must_use]
+    pub fn config_text(
+        mut self,
+        name: impl Into<String>,
+        text: impl Into<String>,
+        format: Format,
+        dialect: Option<Dialect>,
+    ) -> EngineBuilder {
+        self.sources.push(Source::Text {
+            name: name.into(),
+            text: text.into(),
+            format,
+            dialect,
+            layer: Layer::Host,
+        });
+        self
+    }
+
+    /// Discovers config files in the standard locations (see `hooks_config::Locations`) for
+    /// the project rooted at `project`, using the process environment for `~` and the
+    /// config directory. Discovered project files need trust (see
+    /// [`EngineBuilder::trust_store`]).
+    #[must_use]
+    pub fn discover(self, project: Option<&Path>) -> EngineBuilder {
+        self.discover_in(Locations::from_env(project))
+    }
+
+    /// Discovers config files under explicit roots.
+    #[must_use]
+    pub fn discover_in(mut self, locations: Locations) -> EngineBuilder {
+        self.sources.push(Source::Discover { locations });
+        self
+    }
+
+    /// Adds a hook in code (the host layer: no trust needed).
+    #[must_use]
+    pub fn hook(mut self, spec: HookSpec) -> EngineBuilder {
+        self.host_hooks.push(spec);
+        self
+    }
+
+    /// Uses `catalog` to resolve event names (register custom events in it first).
+    #[must_use]
+    pub fn catalog(mut self, catalog: EventCatalog) -> EngineBuilder {
+        self.catalog = catalog;
+        self
+    }
+
+    /// Sets variables, environment and secrets for `{{ vars.X }}`, `{{ env.X }}` and
+    /// `{{ secrets.X }}` in configs.
+    #[must_use]
+    pub fn interpolation(mut self, interpolation: Interpolation) -> EngineBuilder {
+        self.interpolation = interpolation;
+        self
+    }
+
+    /// Lets discovered project hooks run when `store` trusts them. Without a store they do
+    /// not run at all.
+    #[must_use]
+    pub fn trust_store(mut self, store: TrustStore) -> EngineBuilder {
+        self.trust = Trust::Store(store);
+        self
+    }
+
+    /// Runs every hook without asking for trust: for hosts that decide what to load by
+    /// other means.
+    #[must_use]
+    pub fn bypass_trust(mut self) -> EngineBuilder {
+        self.trust = Trust::Bypass;
+        self
+    }
+
+    /// Sets the per-dialect default and maximum timeouts.
+    #[must_use]
+    pub fn timeouts(mut self, timeouts: Timeouts) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.timeouts(timeouts);
+        self
+    }
+
+    /// Bounds how many hooks of one event run at once.
+    #[must_use]
+    pub fn max_concurrency(mut self, n: usize) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.max_concurrency(n);
+        self
+    }
+
+    /// Writes one JSONL line per hook run to `log`.
+    #[must_use]
+    pub fn audit_log(mut self, log: AuditLog) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.audit_log(log);
+        self
+    }
+
+    /// Sends hook notifications (Autohand's JSON-RPC methods) to `sink`.
+    #[must_use]
+    pub fn notification_sink(mut self, sink: Arc<dyn NotificationSink>) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.notification_sink(sink);
+        self
+    }
+
+    /// Answers `prompt` hooks that ask a model.
+    #[must_use]
+    pub fn prompt_evaluator(mut self, evaluator: Arc<dyn PromptEvaluator>) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.prompt_evaluator(evaluator);
+        self
+    }
+
+    /// URL patterns `http` hooks may call, besides those the config's
+    /// `allowed_http_hook_urls` allows.
+    #[cfg(feature = "http")]
+    #[must_use]
+    pub fn allow_http_urls<I: IntoIterator<Item = S>, S: Into<String>>(
+        mut self,
+        urls: I,
+    ) -> EngineBuilder {
+        self.http
+            .allowed_urls
+            .extend(urls.into_iter().map(Into::into));
+        self
+    }
+
+    /// Declares an MCP server `mcp_tool` hooks may call by `name`.
+    #[cfg(feature = "mcp")]
+    #[must_use]
+    pub fn mcp_server(
+        mut self,
+        name: impl Into<String>,
+        config: hooks_exec::McpServerConfig,
+    ) -> EngineBuilder {
+        self.mcp_servers.push((name.into(), config));
+        self
+    }
+
+    /// Attaches task hooks (called in registration order by the engine's task runners).
+    #[cfg(feature = "orchestration")]
+    #[must_use]
+    pub fn with_task_hooks(
+        mut self,
+        hooks: Arc<dyn hooks_orchestration::TaskHooks>,
+    ) -> EngineBuilder {
+        self.task_hooks.register(hooks);
+        self
+    }
+
+    /// Attaches subagent hooks (called in registration order by the engine's dispatchers).
+    #[cfg(feature = "orchestration")]
+    #[must_use]
+    pub fn with_subagent_hooks(
+        mut self,
+        hooks: Arc<dyn hooks_orchestration::SubagentHooks>,
+    ) -> EngineBuilder {
+        self.subagent_hooks.register(hooks);
+        self
+    }
+
+    /// Loads and merges every source and builds the engine. Every problem of every file is
+    /// reported at once, with file:line:col.
+    pub fn build(self) -> Result<Engine, Error> {
+        let config = Config {
+            sources: self.sources,
+            host_hooks: self.host_hooks,
+            catalog: self.catalog,
+            interpolation: self.interpolation,
+        };
+        let trust = self.trust;
+        let loaded = config.load(&trust)?;
+        #[allow(unused_mut)]
+        let mut dispatcher = self.dispatcher.index(loaded.index());
+        #[cfg(feature = "http")]
+        {
+            let mut http = self.http;
+            if let Some(urls) = loaded.hooks.allowed_http_hook_urls() {
+                http.allowed_urls.extend(urls.iter().cloned());
+            }
+            let executor = hooks_exec::HttpExecutor::new(http)?;
+            dispatcher = dispatcher.http_executor(Arc::new(executor));
+        }
+        #[cfg(feature = "mcp")]
+        if !self.mcp_servers.is_empty() {
+            let executor = hooks_exec::McpExecutor::new(self.mcp_servers)?;
+            dispatcher = dispatcher.mcp_executor(Arc::new(executor));
+        }
+        let dispatcher = dispatcher.build()?;
+        Ok(Engine {
+            inner: Arc::new(Inner {
+                dispatcher,
+                config,
+                trust: Mutex::new(trust),
+                loaded: RwLock::new(Arc::new(loaded)),
+                #[cfg(feature = "orchestration")]
+                task_hooks: self.task_hooks,
+                #[cfg(feature = "orchestration")]
+                subagent_hooks: self.subagent_hooks,
+            }),
+        })
+    }
+}
+
+/// Everything the engine reloads from.
+#[derive(Debug)]
+struct Config {
+    sources: Vec<Source>,
+    host_hooks: Vec<HookSpec>,
+    catalog: EventCatalog,
+    interpolation: Interpolation,
+}
+
+impl Config {
+    fn options(&self, layer: Layer, origin: Origin, dialect: Option<Dialect>) -> LoadOptions {
+        let mut options = LoadOptions::new()
+            .with_catalog(self.catalog.clone())
+            .with_interpolation(self.interpolation.clone())
+            .with_layer(layer)
+            .with_origin(origin);
+        if let Some(d) = dialect {
+            options = options.with_dialect(d);
+        }
+        options
+    }
+
+    /// Loads every source; all files' errors are gathered into one error.
+    fn load(&self, trust: &Trust) -> Result<Loaded, Error> {
+        let mut files = Vec::new();
+        let mut errors: Vec<Diagnostic> = Vec::new();
+        for source in &self.sources {
+            match source {
+                Source::File {
+                    path,
+                    layer,
+                    dialect,
+                } => {
+                    match hooks_config::load_file(
+                        path,
+                        &self.options(*layer, Origin::Explicit, *dialect),
+                    ) {
+                        Ok(file) => files.push(file),
+                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+                    }
+                }
+                Source::Text {
+                    name,
+                    text,
+                    format,
+                    dialect,
+                    layer,
+                } => {
+                    let options = self
+                        .options(*layer, Origin::Explicit, *dialect)
+                        .with_format(*format);
+                    match hooks_config::load_str(text, Some(Path::new(name)), &options) {
+                        Ok(file) => files.push(file),
+                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+                    }
+                }
+                Source::Discover { locations } => {
+                    let found = locations.discover();
+                    let base = self.options(Layer::User, Origin::Discovered, None);
+                    match hooks_config::load_discovered(&found, &base) {
+                        Ok(mut loaded) => files.append(&mut loaded),
+                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+                    }
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(Error::Config(errors));
+        }
+        let policy = match trust {
+            Trust::Store(store) => TrustPolicy::Store(store),
+            Trust::Deny => TrustPolicy::Deny,
+            Trust::Bypass => TrustPolicy::Bypass,
+        };
+        let hooks = hooks_config::merge(&files, &policy);
+        let mut specs = hooks.active_specs();
+        specs.extend(self.host_hooks.iter().filter(|s| s.enabled).cloned());
+        Ok(Loaded {
+            index: Arc::new(HookIndex::new(specs)),
+            files,
+            hooks,
+        })
+    }
+}
+
+/// The hooks the engine runs now, and where they came from.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The files loaded, in load order.
+    pub files: Vec<ConfigFile>,
+    /// The merged hooks, active or not, with why not.
+    pub hooks: HookSet,
+    index: Arc<HookIndex>,
+}
+
+impl Loaded {
+    /// The index of the active hooks (config hooks, then host hooks).
+    pub fn index(&self) -> HookIndex {
+        HookIndex::clone(&self.index)
+    }
+
+    /// Warnings of every file and of the merge (clamped timeouts, hooks waiting for trust).
+    pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.files
+            .iter()
+            .flat_map(|f| f.warnings.iter())
+            .chain(self.hooks.diagnostics())
+    }
+}
+
+struct Inner {
+    dispatcher: Dispatcher,
+    config: Config,
+    trust: Mutex<Trust>,
+    loaded: RwLock<Arc<Loaded>>,
+    #[cfg(feature = "orchestration")]
+    task_hooks: hooks_orchestration::TaskHookRegistry,
+    #[cfg(feature = "orchestration")]
+    subagent_hooks: hooks_orchestration::SubagentHookRegistry,
+}
+
+/// The hooks engine: [`Engine::dispatch`] an event, get its one outcome.
+///
+/// Cheap to clone (an `Arc`); clones share the hook set, the dispatcher and its async
+/// queue.
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Engine")
+            .field("dispatcher", &self.inner.dispatcher)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a reload did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reload {
+    /// The new hook set is in place; it holds this many active hooks.
+    Applied {
+        /// Active hooks after the reload.
+        active: usize,
+    },
+    /// A ConfigChange hook blocked the change: the previous hook set stays.
+    Rejected {
+        /// The hook's reason.
+        reason: String,
+    },
+}
+
+impl Engine {
+    /// A builder with no sources, no trust for discovered project hooks, and the
+    /// dispatcher's defaults.
+    pub fn builder() -> EngineBuilder {
+        EngineBuilder::default()
+    }
+
+    /// Runs the hooks `ctx` matches and returns their one outcome.
+    pub async fn dispatch(&self, ctx: &EventContext) -> Aggregate {
+        self.inner.dispatcher.dispatch(ctx).await
+    }
+
+    /// Like [`Engine::dispatch`]; cancelling `cancel` stops the hooks and kills every
+    /// process they started.
+    pub async fn dispatch_with_cancel(
+        &self,
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+    ) -> Aggregate {
+        self.inner
+            .dispatcher
+            .dispatch_with_cancel(ctx, cancel)
+            .await
+    }
+
+    /// The hooks in force now.
+    pub fn loaded(&self) -> Arc<Loaded> {
+        let guard = self
+            .inner
+            .loaded
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(&guard)
+    }
+
+    /// The dispatcher (async queue counters, `run_hook` for testing one hook).
+    pub fn dispatcher(&self) -> &Dispatcher {
+        &self.inner.dispatcher
+    }
+
+    /// The engine as an [`EventSink`], for runners that emit lifecycle events.
+    pub fn event_sink(&self) -> Arc<dyn EventSink> {
+        Arc::new(self.clone())
+    }
+
+    /// Reloads every source. A config that does not load leaves the hooks in force
+    /// untouched and returns its diagnostics. A config that loads is announced to the
+    /// hooks in force as a `ConfigChange` event (`source: "hooks"`, `file_paths`); if one
+    /// blocks it, the previous hooks stay; otherwise the new set replaces them at once:
+    /// an event dispatches entirely under the old set or entirely under the new.
+    pub async fn reload(&self) -> Result<Reload, Error> {
+        let loaded = {
+            let trust = self
+                .inner
+                .trust
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.inner.config.load(&trust)?
+        };
+        let paths: Vec<String> = loaded
+            .files
+            .iter()
+            .filter_map(|f| f.path.as_ref())
+            .map(|p| p.display().to_string())
+            .collect();
+        let change = EventContext::new(BuiltinEvent::ConfigChange)
+            .with("source", "hooks")
+            .with("file_paths", paths);
+        let verdict = self.dispatch(&change).await;
+        if verdict.is_blocked() {
+            let reason = verdict
+                .reason
+                .unwrap_or_else(|| "a ConfigChange hook blocked the reload".to_owned());
+            tracing::warn!(%reason, "config reload rejected");
+            return Ok(Reload::Rejected { reason });
+        }
+        let active = loaded.index.len();
+        self.inner.dispatcher.set_index(loaded.index());
+        let mut guard = self
+            .inner
+            .loaded
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *guard = Arc::new(loaded);
+        Ok(Reload::Applied { active })
+    }
+
+    /// Replaces the trust store (after `hooks trust`, say); takes effect at the next
+    /// [`Engine::reload`].
+    pub fn set_trust_store(&self, store: TrustStore) {
+        let mut trust = self
+            .inner
+            .trust
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *trust = Trust::Store(store);
+    }
+
+    /// The files the engine loaded from, for watching.
+    pub fn watched_paths(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self
+            .loaded()
+            .files
+            .iter()
+            .filter_map(|f| f.path.clone())
+            .collect();
+        for source in &self.inner.config.sources {
+            match source {
+                Source::File { path, .. } => paths.push(path.clone()),
+                Source::Discover { locations } => {
+                    paths.extend(locations.candidates().into_iter().map(|d| d.path))
+                }
+                Source::Text { .. } => {}
+            }
+        }
+        paths.sort();
+        paths.dedup();
+        paths
+    }
+
+    /// A task runner whose hooks are the engine's task hooks and whose lifecycle events
+    /// (TaskCreated, TaskCompleted, Fabro stage events) go to the engine's config hooks.
+    #[cfg(feature = "orchestration")]
+    pub fn task_runner(
+        &self,
+        timer: Arc<dyn hooks_orchestration::Timer>,
+    ) -> hooks_orchestration::TaskRunner {
+        hooks_orchestration::TaskRunner::new(timer)
+            .with_hooks(Arc::new(self.inner.task_hooks.clone()))
+            .with_sink(self.event_sink())
+    }
+
+    /// A subagent dispatcher around `runner` whose hooks are the engine's subagent hooks
+    /// and whose events (SubagentStart, SubagentStop) go to the engine's config hooks.
+    #[cfg(feature = "orchestration")]
+    pub fn subagent_dispatcher(
+        &self,
+        runner: Arc<dyn hooks_orchestration::SubagentRunner>,
+        timer: Arc<dyn hooks_orchestration::Timer>,
+    ) -> hooks_orchestration::SubagentDispatcher {
+        hooks_orchestration::SubagentDispatcher::new(runner, timer)
+            .with_hooks(Arc::new(self.inner.subagent_hooks.clone()))
+            .with_sink(self.event_sink())
+    }
+}
+
+impl EventSink for Engine {
+    fn dispatch(&self, ctx: EventContext) -> BoxFuture<'_, Aggregate> {
+        Box::pin(async move { Engine::dispatch(self, &ctx).await })
+    }
+}
+
+/// Keeps the hook set in step with the config files while it lives.
+#[cfg(feature = "watch")]
+pub struct Watcher {
+    _debouncer: notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
+    _task: tokio::task::JoinHandle<()>,
+}
+
+#[cfg(feature = "watch")]
+impl std::fmt::Debug for Watcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watcher").finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "watch")]
+impl Engine {
+    /// Watches the config files (and the standard locations being discovered) and reloads
+    /// after changes settle for `debounce`. Each reload's result goes to `on_reload`; a
+    /// config that does not load keeps the last good hook set. Must be called inside a
+    /// tokio runtime; dropping the [`Watcher`] stops it.
+    pub fn watch(
+        &self,
+        debounce: Duration,
+        on_reload: impl Fn(Result<Reload, Error>) + Send + Sync + 'static,
+    ) -> Result<Watcher, Error> {
+        use notify_debouncer_mini::notify::RecursiveMode;
+
+        let watched: std::collections::HashSet<PathBuf> =
+            self.watched_paths().into_iter().collect();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let mut debouncer = notify_debouncer_mini::new_debouncer(
+            debounce,
+            move |res: notify_debouncer_mini::DebounceEventResult| {
+                // Directories are watched whole; only changes to config files count.
+                if let Ok(events) = res
+                    && events.iter().any(|e| watched.contains(&e.path))
+                {
+                    let _ = tx.send(());
+                }
+            },
+        )
+        .map_err(|e| Error::Watch(e.to_string()))?;
+        // Watch each file's directory: editors replace files by rename, which a watch on
+        // the file itself would lose.
+        let mut dirs: Vec<PathBuf> = self
+            .watched_paths()
+            .iter()
+            .filter_map(|p| p.parent().map(Path::to_path_buf))
+            .filter(|d| d.is_dir())
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        for dir in &dirs {
+            debouncer
+                .watcher()
+                .watch(dir, RecursiveMode::NonRecursive)
+                .map_err(|e| Error::Watch(e.to_string()))?;
+        }
+        let engine = self.clone();
+        let task = tokio::spawn(async move {
+            while rx.recv().await.is_some() {
+                // Coalesce bursts: one reload for everything queued so far.
+                while rx.try_recv().is_ok() {}
+                on_reload(engine.reload().await);
+            }
+        });
+        Ok(Watcher {
+            _debouncer: debouncer,
+            _task: task,
+        })
+    }
+}

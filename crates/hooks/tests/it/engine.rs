@@ -1,0 +1,247 @@
+//! The engine end to end: config files in, outcomes out; reload, watch, trust, and the
+//! orchestration bridge.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hooks::config::{Format, Locations, TrustStore};
+use hooks::core::{BuiltinEvent, Decision, EventContext};
+use hooks::{Engine, Reload};
+use serde_json::json;
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+const GUARD: &str = r#"
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    command: "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; } || exit 0"
+"#;
+
+fn rm_rf() -> EventContext {
+    EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}))
+}
+
+#[tokio::test]
+async fn a_config_file_runs_its_hooks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    write(&file, GUARD);
+    let engine = Engine::builder().config_file(&file).build().unwrap();
+    let outcome = engine.dispatch(&rm_rf()).await;
+    assert_eq!(outcome.decision, Decision::Block);
+    assert_eq!(outcome.reason.as_deref(), Some("no rm -rf"));
+    let ok = engine
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "ls"}),
+        ))
+        .await;
+    assert_eq!(ok.decision, Decision::None);
+    assert_eq!(engine.loaded().hooks.hooks().len(), 1);
+}
+
+#[tokio::test]
+async fn config_errors_are_reported_with_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    write(
+        &file,
+        "hooks:\n  - id: x\n    event: PreToolUs\n    command: true\n",
+    );
+    let err = Engine::builder().config_file(&file).build().unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("hooks.yaml:3:"), "{text}");
+    assert!(
+        text.contains("PreToolUse"),
+        "the hint names the event: {text}"
+    );
+    assert!(!err.diagnostics().is_empty());
+}
+
+#[tokio::test]
+async fn host_hooks_run_after_config_hooks() {
+    let spec = hooks::core::HookSpec::new(
+        BuiltinEvent::PreToolUse,
+        hooks::core::Action::permission(Decision::Ask),
+    )
+    .with_id("host-ask");
+    let engine = Engine::builder()
+        .config_text("inline.yaml", GUARD, Format::Yaml, None)
+        .hook(spec)
+        .build()
+        .unwrap();
+    let outcome = engine
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "ls"}),
+        ))
+        .await;
+    assert_eq!(outcome.decision, Decision::Ask);
+    let ids: Vec<&str> = outcome.hooks.iter().map(|h| h.id.as_str()).collect();
+    assert_eq!(ids, ["guard", "host-ask"]);
+}
+
+#[tokio::test]
+async fn reload_swaps_the_set_and_keeps_the_last_good_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    write(&file, GUARD);
+    let engine = Engine::builder().config_file(&file).build().unwrap();
+
+    // A broken file: the reload fails and the guard stays in force.
+    write(&file, "hooks: [ {event: Nope} ]\n");
+    assert!(engine.reload().await.is_err());
+    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Block);
+
+    // A good file: the new set replaces the old.
+    write(
+        &file,
+        "hooks:\n  - id: allow\n    event: PreToolUse\n    type: permission\n    decision: allow\n",
+    );
+    assert_eq!(
+        engine.reload().await.unwrap(),
+        Reload::Applied { active: 1 }
+    );
+    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Allow);
+}
+
+#[tokio::test]
+async fn a_config_change_hook_can_reject_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    let locked = format!(
+        "{GUARD}  - id: freeze\n    event: ConfigChange\n    command: \"echo 'config is frozen' >&2; exit 2\"\n"
+    );
+    write(&file, &locked);
+    let engine = Engine::builder().config_file(&file).build().unwrap();
+    write(&file, "hooks: []\n");
+    assert_eq!(
+        engine.reload().await.unwrap(),
+        Reload::Rejected {
+            reason: "config is frozen".into()
+        }
+    );
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.decision,
+        Decision::Block,
+        "the old set stays"
+    );
+}
+
+#[tokio::test]
+async fn watching_reloads_after_a_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    write(&file, GUARD);
+    let engine = Engine::builder().config_file(&file).build().unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let _watcher = engine
+        .watch(Duration::from_millis(50), move |result| {
+            let _ = tx.send(result.map_err(|e| e.to_string()));
+        })
+        .unwrap();
+    write(&file, "hooks: []\n");
+    // Wait for the reload the change causes (bounded: a missed change fails the test).
+    let result = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(result.unwrap(), Reload::Applied { active: 0 });
+    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::None);
+}
+
+#[tokio::test]
+async fn discovered_project_hooks_wait_for_trust() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    write(
+        &project.path().join(".claude/settings.json"),
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 2"}]}]}}"#,
+    );
+    let locations = Locations {
+        home: Some(home.path().to_path_buf()),
+        config_dir: Some(home.path().join(".config")),
+        project: Some(project.path().to_path_buf()),
+        system_dirs: Vec::new(),
+    };
+    let untrusted = Engine::builder()
+        .discover_in(locations.clone())
+        .build()
+        .unwrap();
+    assert_eq!(
+        untrusted.loaded().hooks.hooks().len(),
+        1,
+        "the hook is listed"
+    );
+    assert_eq!(
+        untrusted.dispatch(&rm_rf()).await.decision,
+        Decision::None,
+        "but does not run"
+    );
+
+    let mut store = TrustStore::in_memory();
+    let loaded = untrusted.loaded();
+    store.trust_file(&loaded.files[0]).unwrap();
+    let trusted = Engine::builder()
+        .discover_in(locations)
+        .trust_store(store)
+        .build()
+        .unwrap();
+    assert_eq!(trusted.dispatch(&rm_rf()).await.decision, Decision::Block);
+}
+
+struct Paused;
+impl hooks::orchestration::Timer for Paused {
+    fn sleep(&self, d: Duration) -> hooks::core::BoxFuture<'static, ()> {
+        Box::pin(tokio::time::sleep(d))
+    }
+}
+
+struct Echo;
+#[hooks::orchestration::async_trait]
+impl hooks::orchestration::TaskExecutor for Echo {
+    async fn execute(
+        &self,
+        ctx: &hooks::orchestration::TaskHookContext,
+        _cancel: &hooks::orchestration::CancellationToken,
+    ) -> Result<String, String> {
+        Ok(ctx.task.id.clone())
+    }
+}
+
+#[tokio::test]
+async fn the_task_runner_reaches_config_hooks() {
+    let config = "hooks:\n  - id: no-deploys\n    event: TaskCreated\n    matcher: deploy\n    command: \"echo 'deploys need sign-off' >&2; exit 2\"\n";
+    let engine = Engine::builder()
+        .config_text("tasks.yaml", config, Format::Yaml, None)
+        .build()
+        .unwrap();
+    let runner = engine.task_runner(Arc::new(Paused));
+    let tasks = vec![
+        hooks::orchestration::Task::new("build", "Build"),
+        hooks::orchestration::Task::new("deploy", "Deploy"),
+    ];
+    let report = runner
+        .run(
+            tasks,
+            &Echo,
+            &hooks::orchestration::CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+    assert!(matches!(
+        report.outcome("build"),
+        Some(hooks::orchestration::TaskOutcome::Completed { .. })
+    ));
+    assert!(
+        matches!(report.outcome("deploy"), Some(hooks::orchestration::TaskOutcome::Rejected { reason }) if reason == "deploys need sign-off"),
+        "{:?}",
+        report.outcome("deploy")
+    );
+}

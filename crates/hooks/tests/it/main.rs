@@ -1,0 +1,6 @@
+//! The integration tests of the facade: the engine built from real config files, running
+//! real hooks, reloading and watching.
+
+#![allow(clippy::unwrap_used)]
+
+mod engine;
