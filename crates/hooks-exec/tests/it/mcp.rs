@@ -373,6 +373,8 @@ struct InProcess {
     server: Server,
     initializes: Arc<AtomicUsize>,
     hanging: mpsc::UnboundedReceiver<()>,
+    /// The `Authorization` header of every HTTP request, in order.
+    authorization: Arc<std::sync::Mutex<Vec<Option<String>>>>,
 }
 
 impl InProcess {
@@ -388,11 +390,23 @@ impl InProcess {
             Default::default(),
             StreamableHttpServerConfig::default().with_sse_keep_alive(None),
         );
-        let server = Server::start(Router::new().nest_service("/mcp", service)).await;
+        let authorization = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = Arc::clone(&authorization);
+        let record = axum::middleware::from_fn(
+            move |request: axum::extract::Request, next: axum::middleware::Next| {
+                let header = request.headers().get("authorization");
+                let value = header.map(|v| v.to_str().unwrap().to_owned());
+                seen.lock().unwrap().push(value);
+                next.run(request)
+            },
+        );
+        let router = Router::new().nest_service("/mcp", service).layer(record);
+        let server = Server::start(router).await;
         InProcess {
             server,
             initializes,
             hanging,
+            authorization,
         }
     }
 
@@ -503,6 +517,32 @@ async fn concurrent_first_calls_open_one_connection() {
         assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
     }
     assert_eq!(server.initializes(), 1);
+}
+
+#[tokio::test]
+async fn http_server_headers_are_sent_with_every_request() {
+    let server = InProcess::start().await;
+    let config = McpServerConfig::Http {
+        url: server.server.url("/mcp"),
+        headers: vec![("Authorization".to_owned(), "Bearer t0ken".to_owned())],
+    };
+    let executor = executor("guard", config);
+    for _ in 0..2 {
+        let outcome = run(
+            &executor,
+            &hook("guard", "deny", Value::Null),
+            ANSWER_TIMEOUT,
+        )
+        .await;
+        assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+    }
+    let seen = server.authorization.lock().unwrap().clone();
+    // initialize, initialized, two calls, and possibly the event stream's GET.
+    assert!(seen.len() >= 4, "{seen:?}");
+    assert!(
+        seen.iter().all(|v| v.as_deref() == Some("Bearer t0ken")),
+        "{seen:?}"
+    );
 }
 
 #[tokio::test]
