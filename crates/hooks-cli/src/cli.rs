@@ -1,0 +1,287 @@
+//! The command-line contract (DESIGN.md section 7), as clap definitions. Keep it stable:
+//! acceptance tests use it. Adding commands and flags is fine; changing them is not.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Lifecycle hooks for AI agents: validate, inspect, run and replay them.
+#[derive(Debug, Parser)]
+#[command(name = "hooks", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Where the hooks come from: `-c FILE`s, or else the standard locations.
+#[derive(Clone, Debug, Default, Args)]
+pub struct ConfigArgs {
+    /// A config file (repeatable). Named files are trusted by being named. Without any,
+    /// the standard locations are discovered.
+    #[arg(short = 'c', long = "config", value_name = "FILE")]
+    pub config: Vec<PathBuf>,
+    /// The project root for discovery (default: the current directory).
+    #[arg(long, value_name = "DIR", global = true)]
+    pub project: Option<PathBuf>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check config files: exit 0 if valid, 1 with file:line:col diagnostics.
+    Validate(ValidateArgs),
+    /// List the hooks, grouped by event, with source, enabled and trust.
+    List(ListArgs),
+    /// Show which hooks an event would match, and why the others do not.
+    Explain(ExplainArgs),
+    /// Dispatch one event and print the outcome (exit 0 proceed, 2 blocked or denied, 1 error).
+    Run(RunArgs),
+    /// Replay a session: one `{"event": .., "payload": ..}` per line.
+    Replay(ReplayArgs),
+    /// Run one hook with a sample context.
+    Test(TestArgs),
+    /// Enable a hook in its config file.
+    Enable(EditIdArgs),
+    /// Disable a hook in its config file.
+    Disable(EditIdArgs),
+    /// Add a hook to a config file.
+    Add(AddArgs),
+    /// Remove a hook from its config file.
+    Remove(EditIdArgs),
+    /// Grant, list or revoke trust for project hooks.
+    Trust(TrustArgs),
+    /// Convert a config file to another dialect.
+    Convert(ConvertArgs),
+    /// Write the JSON Schemas of every config dialect.
+    Schema(SchemaArgs),
+    /// Serve JSON-RPC 2.0 on stdin/stdout: dispatch requests, hook notifications.
+    Serve(ServeArgs),
+    /// Manage hooks interactively: view by event, add, toggle, remove, test.
+    Manage(ManageArgs),
+    /// List the event catalog: names, aliases, matcher fields, what each honours.
+    Events(EventsArgs),
+    /// Run a built-in hook on the event JSON read from stdin.
+    Builtin(BuiltinArgs),
+    /// Install the built-in hooks (all disabled).
+    Init(InitArgs),
+}
+
+/// `hooks validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// Print diagnostics as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks list`.
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The event, in any dialect's spelling.
+    pub event: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// The event payload: JSON text, `@FILE`, or `-` for stdin.
+    #[arg(short = 'p', long = "payload")]
+    pub payload: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The event, in any dialect's spelling.
+    pub event: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// The event payload: JSON text, `@FILE`, or `-` for stdin.
+    #[arg(short = 'p', long = "payload")]
+    pub payload: Option<String>,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The session file (JSON lines).
+    pub session: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// Print one JSON object per event.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The hook's id.
+    pub hook_id: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// The event payload: JSON text, `@FILE`, or `-` for stdin (default: a sample).
+    #[arg(short = 'p', long = "payload")]
+    pub payload: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks enable|disable|remove`.
+#[derive(Debug, Args)]
+pub struct EditIdArgs {
+    /// The hook's id.
+    pub hook_id: String,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+}
+
+/// `hooks add`.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The event, in any dialect's spelling (written in the file's dialect).
+    #[arg(long)]
+    pub event: String,
+    /// The hook's id.
+    #[arg(long)]
+    pub id: Option<String>,
+    /// A matcher.
+    #[arg(long)]
+    pub matcher: Option<String>,
+    /// A shell command.
+    #[arg(long, conflicts_with_all = ["url", "decision", "prompt"])]
+    pub command: Option<String>,
+    /// An HTTP endpoint.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// A fixed permission decision.
+    #[arg(long)]
+    pub decision: Option<String>,
+    /// A prompt.
+    #[arg(long)]
+    pub prompt: Option<String>,
+    /// A timeout, like `30s`.
+    #[arg(long)]
+    pub timeout: Option<String>,
+    /// A description.
+    #[arg(long)]
+    pub description: Option<String>,
+    /// Add it disabled.
+    #[arg(long)]
+    pub disabled: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+}
+
+/// `hooks trust`.
+#[derive(Debug, Args)]
+pub struct TrustArgs {
+    /// A config file (trust all its hooks) or a hook id (trust that hook).
+    pub target: Option<String>,
+    /// List the grants.
+    #[arg(long)]
+    pub list: bool,
+    /// Revoke grants for a file, hook id or hash.
+    #[arg(long, value_name = "TARGET")]
+    pub revoke: Option<String>,
+    /// The trust store file (default: the user's).
+    #[arg(long, value_name = "FILE")]
+    pub store: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The config file to convert.
+    pub file: PathBuf,
+    /// The target dialect.
+    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native"])]
+    pub to: String,
+    /// Write here instead of stdout.
+    #[arg(short = 'o', long)]
+    pub out: Option<PathBuf>,
+}
+
+/// `hooks schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Write the schemas into this directory instead of listing them.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
+
+/// `hooks serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Speak JSON-RPC 2.0 on stdin and stdout (the only transport).
+    #[arg(long, required = true)]
+    pub stdio: bool,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+}
+
+/// `hooks manage`.
+#[derive(Debug, Args)]
+pub struct ManageArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub config: ConfigArgs,
+}
+
+/// `hooks events`.
+#[derive(Debug, Args)]
+pub struct EventsArgs {
+    /// Print JSON lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `hooks builtin`.
+#[derive(Debug, Args)]
+pub struct BuiltinArgs {
+    /// The built-in hook (`security-guard`).
+    pub name: String,
+}
+
+/// `hooks init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Where to install (default `$HOOKS_HOME`, else `~/.hooks`).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Replace an existing `hooks.yaml`.
+    #[arg(long)]
+    pub force: bool,
+}
