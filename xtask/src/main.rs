@@ -1,7 +1,8 @@
 //! `cargo xtask`: workspace automation.
 //!
-//! - `cargo xtask ci`: the whole check, as CI runs it: format, clippy with `-D warnings`,
-//!   the docs with `-D warnings`, the test suite (including the tidy tests in this crate).
+//! - `cargo xtask ci`: the whole check, as CI runs it: installs the test peers (npm
+//!   packages, bubblewrap) when missing, then format, clippy with `-D warnings`, the docs
+//!   with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
 //! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
 //!   `schemas/`), or with `--check` fail if they are out of date.
@@ -14,6 +15,7 @@
 
 mod bench;
 mod codegen;
+mod peers;
 mod tidy;
 
 use std::process::Command;
@@ -44,6 +46,7 @@ fn main() -> Result<()> {
 
 /// Runs every check CI runs, failing on the first that fails.
 fn ci() -> Result<()> {
+    peers::ensure(&workspace_root())?;
     cargo(&["fmt", "--all", "--", "--check"])?;
     cargo(&[
         "clippy",
@@ -60,6 +63,13 @@ fn ci() -> Result<()> {
     )?;
     cargo(&["test", "--workspace", "--locked"])?;
     Ok(())
+}
+
+/// The workspace root (xtask's parent directory).
+fn workspace_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| ".".into(), std::path::Path::to_path_buf)
 }
 
 pub(crate) fn cargo(args: &[&str]) -> Result<()> {

@@ -1,0 +1,74 @@
+//! The real peers the test suite starts, installed before the tests run: the npm packages
+//! of `package.json` (an MCP server, a JSON-RPC client) and bubblewrap (the command
+//! sandbox). `cargo xtask ci` calls [`ensure`], so the README's test command works on a
+//! fresh machine; `.ci/run` calls the same command.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+/// Installs what is missing; does nothing when everything is in place.
+pub(crate) fn ensure(root: &Path) -> Result<()> {
+    npm_packages(root)?;
+    bubblewrap()
+}
+
+/// `npm ci` when `node_modules` is missing or older than `package-lock.json`.
+fn npm_packages(root: &Path) -> Result<()> {
+    let lock = root.join("package-lock.json");
+    if !lock.exists() {
+        return Ok(());
+    }
+    let installed = root.join("node_modules/.package-lock.json");
+    let fresh = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {
+        (Ok(i), Ok(l)) => i.modified()? >= l.modified()?,
+        _ => false,
+    };
+    if fresh {
+        return Ok(());
+    }
+    eprintln!("$ npm ci --no-audit --no-fund");
+    let status = Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(root)
+        .status()
+        .context(
+            "npm is required: the tests start real peers under node (install Node.js and npm)",
+        )?;
+    if !status.success() {
+        bail!("`npm ci` failed ({status})");
+    }
+    Ok(())
+}
+
+/// bubblewrap from Debian's packages, installed with apt when missing (as root, or
+/// through sudo).
+fn bubblewrap() -> Result<()> {
+    if Command::new("bwrap")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return Ok(());
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0"));
+    let sudo: &[&str] = if root { &[] } else { &["sudo"] };
+    for args in [
+        &["apt-get", "update"][..],
+        &["apt-get", "install", "-y", "bubblewrap"][..],
+    ] {
+        let argv: Vec<&str> = sudo.iter().chain(args).copied().collect();
+        eprintln!("$ {}", argv.join(" "));
+        let status = Command::new(argv[0]).args(&argv[1..]).status().context(
+            "installing bubblewrap needs apt-get (Debian or Ubuntu); install it by hand otherwise",
+        )?;
+        if !status.success() {
+            bail!("`{}` failed ({status})", argv.join(" "));
+        }
+    }
+    Ok(())
+}
