@@ -28,15 +28,21 @@ pub(crate) fn check(
         src,
         root: schema,
         renames,
+        hints_left: std::cell::Cell::new(HINT_BUDGET),
     };
     let mut path = Vec::new();
     checker.node(schema, node, &mut path, diags);
 }
 
+/// How many did-you-mean hints one check computes. Past that (a file with thousands of
+/// unknown keys is not a typo), errors come without one, so a hostile file costs little.
+const HINT_BUDGET: usize = 200;
+
 struct Checker<'a> {
     src: &'a Source,
     root: &'a Json,
     renames: RenameHint,
+    hints_left: std::cell::Cell<usize>,
 }
 
 fn type_matches(ty: &str, node: &Node) -> bool {
@@ -53,7 +59,7 @@ fn type_matches(ty: &str, node: &Node) -> bool {
     }
 }
 
-fn type_word(ty: &str) -> &str {
+fn type_word(ty: &str) -> &'static str {
     match ty {
         "null" => "null",
         "boolean" => "a boolean",
@@ -62,7 +68,7 @@ fn type_word(ty: &str) -> &str {
         "string" => "a string",
         "array" => "a list",
         "object" => "a table",
-        other => other,
+        _ => "a value of another type",
     }
 }
 
@@ -243,22 +249,23 @@ impl<'a> Checker<'a> {
             }
             return;
         }
-        let mut best: Option<Vec<Diagnostic>> = None;
+        // Branches that could take this kind of value (those that say nothing about the
+        // type, like a nested `anyOf`, might); the one with the fewest errors speaks.
         let mut fitting: Option<Vec<Diagnostic>> = None;
         for branch in branches {
+            let resolved = self.resolve(branch);
+            let types = types_of(resolved);
+            let fits = types.is_empty() || types.iter().any(|t| type_matches(t, node));
+            if !fits {
+                continue;
+            }
             let mut scratch = Vec::new();
             self.node(branch, node, path, &mut scratch);
             if scratch.is_empty() {
                 return;
             }
-            let resolved = self.resolve(branch);
-            let types = types_of(resolved);
-            let fits = !types.is_empty() && types.iter().any(|t| type_matches(t, node));
-            if fits && fitting.as_ref().is_none_or(|f| scratch.len() < f.len()) {
-                fitting = Some(scratch.clone());
-            }
-            if best.as_ref().is_none_or(|b| scratch.len() < b.len()) {
-                best = Some(scratch);
+            if fitting.as_ref().is_none_or(|f| scratch.len() < f.len()) {
+                fitting = Some(scratch);
             }
         }
         if let Some(errors) = fitting {
@@ -267,28 +274,37 @@ impl<'a> Checker<'a> {
         }
         // No branch takes this type of value: say which types would do.
         let mut expected: Vec<&str> = Vec::new();
+        self.expected_types(branches, &mut expected);
+        self.error(
+            diags,
+            DiagnosticKind::WrongType,
+            node.pos,
+            format!(
+                "expected {}, found {}",
+                expected.join(" or "),
+                node.type_name()
+            ),
+            None,
+        );
+    }
+
+    /// The types the branches accept (null left out), nested alternatives included.
+    fn expected_types(&self, branches: &'a [Json], out: &mut Vec<&'static str>) {
         for branch in branches {
-            for t in types_of(self.resolve(branch)) {
+            let resolved = self.resolve(branch);
+            if let Some(inner) = resolved
+                .get("anyOf")
+                .or_else(|| resolved.get("oneOf"))
+                .and_then(Json::as_array)
+            {
+                self.expected_types(inner, out);
+            }
+            for t in types_of(resolved) {
                 let word = type_word(t);
-                if t != "null" && !expected.contains(&word) {
-                    expected.push(word);
+                if t != "null" && !out.contains(&word) {
+                    out.push(word);
                 }
             }
-        }
-        if expected.is_empty() {
-            diags.extend(best.unwrap_or_default());
-        } else {
-            self.error(
-                diags,
-                DiagnosticKind::WrongType,
-                node.pos,
-                format!(
-                    "expected {}, found {}",
-                    expected.join(" or "),
-                    node.type_name()
-                ),
-                None,
-            );
         }
     }
 
@@ -311,13 +327,20 @@ impl<'a> Checker<'a> {
                     path.pop();
                 }
                 (None, Some(Json::Bool(false))) => {
-                    let hint = (self.renames)(path, &entry.key).or_else(|| {
-                        let names = properties
-                            .into_iter()
-                            .flat_map(|p| p.keys().map(String::as_str));
-                        hooks_core::did_you_mean(&entry.key, names)
-                            .map(|s| format!("did you mean `{s}`?"))
-                    });
+                    let budget = self.hints_left.get();
+                    self.hints_left.set(budget.saturating_sub(1));
+                    let hint = (self.renames)(path, &entry.key)
+                        .filter(|_| budget > 0)
+                        .or_else(|| {
+                            if budget == 0 {
+                                return None;
+                            }
+                            let names = properties
+                                .into_iter()
+                                .flat_map(|p| p.keys().map(String::as_str));
+                            hooks_core::did_you_mean(&entry.key, names)
+                                .map(|s| format!("did you mean `{s}`?"))
+                        });
                     let place = describe_path(path);
                     let message = if place.is_empty() {
                         format!("unknown key `{}`", entry.key)

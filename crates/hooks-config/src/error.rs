@@ -77,6 +77,7 @@ pub enum DiagnosticKind {
 }
 
 /// One problem in a config, with where it is.
+#[non_exhaustive]
 #[derive(Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// How serious it is.

@@ -76,7 +76,7 @@ pub use interpolate::{
 };
 pub use load::{
     ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, LoadOptions,
-    Origin, Settings, load_bytes, load_file, load_str, parse_value,
+    MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str, parse_value,
 };
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;

@@ -346,6 +346,7 @@ fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> 
         file_vars: BTreeMap::new(),
         skill_dir,
         hook_label: None,
+        hints_left: 200,
     };
     let mut file = ConfigFile {
         path,
@@ -367,29 +368,39 @@ fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> 
     Ok(file)
 }
 
-/// Orders diagnostics by position and drops a structural "wrong type" error where the
-/// loader said something more specific about the same value.
+/// The most diagnostics one file reports; past this, a note says how many more there were,
+/// so a hostile file cannot make a report that takes longer to print than to write.
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// Orders diagnostics by position, drops a structural "wrong type" error where the loader
+/// said something more specific about the same value, and caps the count.
 fn tidy(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.sort_by_key(|d| (d.line, d.column));
     let at = |d: &Diagnostic| (d.line, d.column);
-    let keep: Vec<bool> = diags
+    // Positions where an error other than a plain "wrong type" was reported.
+    let specific: std::collections::HashSet<(Option<u32>, Option<u32>)> = diags
         .iter()
-        .map(|d| {
-            d.kind != DiagnosticKind::WrongType
-                || d.hint.is_some()
-                || !diags.iter().any(|o| {
-                    !std::ptr::eq(o, d)
-                        && at(o) == at(d)
-                        && o.is_error()
-                        && (o.kind != DiagnosticKind::WrongType || o.hint.is_some())
-                })
+        .filter(|d| d.is_error() && (d.kind != DiagnosticKind::WrongType || d.hint.is_some()))
+        .map(at)
+        .collect();
+    let mut out: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter(|d| {
+            d.kind != DiagnosticKind::WrongType || d.hint.is_some() || !specific.contains(&at(d))
         })
         .collect();
-    diags
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(d, k)| k.then_some(d))
-        .collect()
+    if out.len() > MAX_DIAGNOSTICS {
+        let more = out.len() - MAX_DIAGNOSTICS;
+        let file = out[0].file.clone();
+        out.truncate(MAX_DIAGNOSTICS);
+        let mut note = Diagnostic::error(
+            DiagnosticKind::Budget,
+            format!("{more} more problems not shown"),
+        );
+        note.file = file;
+        out.push(note);
+    }
+    out
 }
 
 /// Cuts the YAML frontmatter out of a Markdown file, keeping line numbers.
@@ -454,6 +465,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) skill_dir: Option<String>,
     /// The hook being read, named in interpolation errors.
     pub(crate) hook_label: Option<String>,
+    /// How many more did-you-mean searches this file may cost (see `check::HINT_BUDGET`).
+    pub(crate) hints_left: usize,
 }
 
 /// The value of `key` in a map node, unless it is absent or null.
@@ -537,6 +550,20 @@ impl Cx<'_> {
 
     /// Resolves an event name written at `pos`.
     pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
+        if let Some(event) = self.opts.catalog.get(name) {
+            return Some(event);
+        }
+        // Thousands of unknown events are not typos; stop searching for suggestions.
+        if self.hints_left == 0 {
+            self.error(
+                DiagnosticKind::UnknownEvent,
+                pos,
+                format!("unknown event `{name}`"),
+                None,
+            );
+            return None;
+        }
+        self.hints_left -= 1;
         match self.opts.catalog.resolve(name) {
             Ok(event) => Some(event),
             Err(e) => {

@@ -11,6 +11,14 @@ use crate::tree::Pos;
 /// larger file is refused before it is parsed (see [`crate::LoadOptions::max_file_size`]).
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 2 * 1024 * 1024;
 
+/// The granularity of the character index.
+const CHUNK: usize = 256;
+
+/// Whether a byte starts a UTF-8 character (is not a continuation byte).
+fn is_char_start(b: u8) -> bool {
+    b & 0xC0 != 0x80
+}
+
 /// The text of one config file, with a line index.
 #[derive(Clone, Debug)]
 pub(crate) struct Source {
@@ -18,6 +26,9 @@ pub(crate) struct Source {
     text: String,
     /// Byte offsets of the start of every line.
     line_starts: Vec<usize>,
+    /// How many characters start before each multiple of [`CHUNK`] bytes, so that a
+    /// column is found without counting a whole (possibly megabyte-long) line.
+    chars_before: Vec<usize>,
     /// Added to every line number (a SKILL.md frontmatter starts after the `---` line).
     line_offset: u32,
 }
@@ -31,10 +42,18 @@ impl Source {
         };
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut chars_before = Vec::with_capacity(text.len() / CHUNK + 1);
+        let mut count = 0;
+        for chunk in text.as_bytes().chunks(CHUNK) {
+            chars_before.push(count);
+            count += chunk.iter().filter(|b| is_char_start(**b)).count();
+        }
+        chars_before.push(count);
         Source {
             path,
             text,
             line_starts,
+            chars_before,
             line_offset: 0,
         }
     }
@@ -58,11 +77,20 @@ impl Source {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset).max(1) - 1;
         let start = self.line_starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(0, |s| s.chars().count());
+        let col = self.chars_to(offset) - self.chars_to(start);
         Pos::new(line as u32 + 1 + self.line_offset, col as u32 + 1)
+    }
+
+    /// How many characters start before byte `offset`.
+    fn chars_to(&self, offset: usize) -> usize {
+        let chunk = offset / CHUNK;
+        let from = chunk * CHUNK;
+        let before = self.chars_before.get(chunk).copied().unwrap_or_default();
+        before
+            + self.text.as_bytes()[from..offset]
+                .iter()
+                .filter(|b| is_char_start(**b))
+                .count()
     }
 
     /// Converts a position inside this text (as a parser reports it) to one in the file.

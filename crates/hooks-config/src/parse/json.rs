@@ -79,6 +79,7 @@ impl Scanner<'_> {
             b'{' => {
                 self.at += 1;
                 let mut entries: Vec<Entry> = Vec::new();
+                let mut keys: std::collections::HashSet<String> = std::collections::HashSet::new();
                 loop {
                     self.skip_ws();
                     match self.bytes.get(self.at) {
@@ -98,7 +99,7 @@ impl Scanner<'_> {
                     // The colon; the text was checked, so it is there.
                     self.at += 1;
                     let value = self.value(depth + 1)?;
-                    if entries.iter().any(|e| e.key == key) {
+                    if !keys.insert(key.clone()) {
                         self.fail(
                             DiagnosticKind::Syntax,
                             &format!("duplicate key `{key}`"),

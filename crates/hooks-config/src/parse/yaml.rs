@@ -91,6 +91,8 @@ fn parse_here(src: &Source) -> Result<Node, Error> {
                 raw.to_owned()
             } else if raw.contains("lias") || raw.contains("replay") {
                 "the document expands too many aliases".to_owned()
+            } else if raw.contains("Events") || raw.contains("Nodes") {
+                "the document is too large (more than 200000 parser events)".to_owned()
             } else if raw.contains("Depth") || raw.contains(TOO_DEEP) || raw.contains("recursion") {
                 format!("the document nests more than {MAX_DEPTH} levels deep")
             } else {

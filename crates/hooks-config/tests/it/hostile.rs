@@ -227,3 +227,34 @@ fn binary_garbage_is_an_error() {
         assert!(result.is_err(), "{name} accepted garbage");
     }
 }
+
+#[test]
+fn floods_of_keys_and_errors_end_quickly_with_a_capped_report() {
+    // About 1.8 MB: one hook with 150,000 unknown keys.
+    let keys: String = (0..150_000).map(|i| format!(",\"k{i}\":1")).collect();
+    let json = format!("{{\"hooks\": [{{\"event\": \"Stop\", \"command\": \"a\"{keys}}}]}}");
+    let err = load_str(&json, Some(Path::new("hooks.json")), &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.diagnostics().len(), hooks_config::MAX_DIAGNOSTICS + 1);
+    assert_eq!(err.diagnostics()[0].kind, DiagnosticKind::UnknownKey);
+    assert_eq!(
+        err.diagnostics().last().unwrap().to_string(),
+        "hooks.json: error: 149900 more problems not shown"
+    );
+    // 40,000 hooks on unknown events: every one reported, hints only for the first ones.
+    let hooks: Vec<String> = (0..40_000)
+        .map(|i| format!("{{\"event\":\"E{i}\",\"command\":\"a\"}}"))
+        .collect();
+    let json = format!("{{\"hooks\": [{}]}}", hooks.join(","));
+    let err = load_str(&json, Some(Path::new("hooks.json")), &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::UnknownEvent);
+    assert_eq!(
+        err.diagnostics().last().unwrap().to_string(),
+        "hooks.json: error: 39900 more problems not shown"
+    );
+    // The same in YAML runs into the parser's event budget.
+    let yaml: String = std::iter::once("hooks:\n  - event: Stop\n    command: a\n".to_owned())
+        .chain((0..120_000).map(|i| format!("    k{i}: 1\n")))
+        .collect();
+    let err = load_str(&yaml, Some(Path::new("hooks.yaml")), &LoadOptions::new()).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::Budget, "{}", err.first());
+}
