@@ -35,6 +35,8 @@
 //!    warning, so a repository cannot switch off the user's hooks.
 //! 9. **Duplicates run once.** Of active hooks with the same event, matcher, filter,
 //!    condition and action (an identical command, say), only the first in list order runs.
+//!    Hooks in a sequential group are never duplicates: each step may see a different
+//!    input.
 //!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
@@ -342,6 +344,8 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             Some(Inactive::UrlNotAllowed)
         } else if !trusted {
             Some(Inactive::Untrusted)
+        } else if slot.spec.sequential.is_some() {
+            None
         } else {
             let key = serde_json::to_string(&trust::when(&slot.spec)).unwrap_or_default();
             match seen.get(&key) {

@@ -331,6 +331,9 @@ fn duplicate_identical_commands_run_once() {
             ("command: ./fmt.sh", None),
         ],
     );
+    // Steps of a sequential group are never duplicates.
+    let pipeline = file(Layer::User, "user.yaml", "hooks:\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n");
+    assert_eq!(merged(&[pipeline]).active().count(), 2);
 }
 
 #[test]
