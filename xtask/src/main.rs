@@ -5,7 +5,8 @@
 //!   with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
 //! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
-//!   `schemas/`), or with `--check` fail if they are out of date.
+//!   `schemas/`, `docs/events.md`, `docs/config-reference.md`), or with `--check` fail if
+//!   they are out of date.
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
 
@@ -15,6 +16,7 @@
 
 mod bench;
 mod codegen;
+mod docgen;
 mod peers;
 mod tidy;
 
@@ -66,7 +68,7 @@ fn ci() -> Result<()> {
 }
 
 /// The workspace root (xtask's parent directory).
-fn workspace_root() -> std::path::PathBuf {
+pub(crate) fn workspace_root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .map_or_else(|| ".".into(), std::path::Path::to_path_buf)
