@@ -84,5 +84,7 @@ pub use schema::{SchemaFile, schema_files};
 pub use source::DEFAULT_MAX_FILE_SIZE;
 pub use trust::{Grant, GrantKind, TrustPolicy, TrustStore, hook_hash};
 
-#[doc = include_str!("../../../docs/config.md")]
+// `guide.md` is a symlink to `docs/config.md`, inside the crate so that `cargo package`
+// ships it (a path outside the crate directory would not be packaged).
+#[doc = include_str!("../guide.md")]
 pub mod guide {}
