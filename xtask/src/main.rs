@@ -7,6 +7,9 @@
 //! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
 //!   `schemas/`, `docs/events.md`, `docs/config-reference.md`), or with `--check` fail if
 //!   they are out of date.
+//! - `cargo xtask release [--dry-run] [--no-verify] [--allow-dirty]`: the release checks
+//!   (versions, changelog, fresh generated files, packaged files), then `cargo package`
+//!   (dry run) or `cargo publish` of every publishable crate in dependency order.
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
 
@@ -18,6 +21,7 @@ mod bench;
 mod codegen;
 mod docgen;
 mod peers;
+mod release;
 mod tidy;
 
 use std::process::Command;
@@ -30,6 +34,7 @@ fn main() -> Result<()> {
         Some("ci") => ci(),
         Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
         Some("codegen") => codegen::run(args.get(1).is_some_and(|a| a == "--check")),
+        Some("release") => release::run(release::Options::parse(&args[1..])?),
         Some("bench") => {
             let rest = &args[1..];
             let table = bench::run(
@@ -40,7 +45,10 @@ fn main() -> Result<()> {
             Ok(())
         }
         _ => {
-            eprintln!("usage: cargo xtask <ci|tidy|bench [--quick] [--report-only]>");
+            eprintln!(
+                "usage: cargo xtask <ci|tidy|codegen [--check]|release [--dry-run] [--no-verify] \
+                 [--allow-dirty]|bench [--quick] [--report-only]>"
+            );
             bail!("unknown or missing xtask command")
         }
     }
