@@ -5,6 +5,7 @@
 
 mod convert;
 mod discover;
+mod fuzz;
 mod hostile;
 mod interpolation;
 mod loaders;
