@@ -1,5 +1,8 @@
 //! Embedding the hooks engine in a host program: every code block of `docs/embedding.md`.
 //!
+//! The dispatcher part also holds the setup blocks of `docs/exec.md`, `docs/exec-http.md`
+//! and `docs/exec-mcp.md`, and the timer the one of `docs/orchestration.md`.
+//!
 //! Each part of the guide is one function here, between `// ANCHOR: name` and
 //! `// ANCHOR_END: name` lines; the guide copies those regions and a test in xtask
 //! (`doc_snippets_match_their_sources`) fails when they differ. `cargo test -p hooks` builds
@@ -17,8 +20,11 @@ use std::time::Duration;
 use anyhow::Result;
 use hooks::Reload;
 use hooks::config::{Inactive, Locations, TrustStore};
-use hooks::core::{BoxFuture, EventInfo, EventSink, Fields};
-use hooks::exec::{AuditLog, JsonRpcSink};
+use hooks::core::{BoxFuture, EventInfo, EventSink, Fields, PromptAction, PromptMode};
+use hooks::exec::{
+    AuditLog, BoxError, CommandExecutor, Dispatcher, HttpConfig, HttpExecutor, JsonRpcSink,
+    McpExecutor, McpServerConfig, PromptEvaluator, PromptRequest, PromptVerdict,
+};
 use hooks::orchestration::{
     CancellationToken, RetryDecision, Task, TaskExecutor, TaskHookContext, TaskHooks, TaskOutcome,
     Timer, async_trait,
@@ -197,6 +203,7 @@ async fn audit_and_notifications() -> Result<()> {
 // ANCHOR_END: observe
 
 // ANCHOR: orchestration
+// ANCHOR: timer
 /// The tokio adapter for the orchestration crate's timer.
 struct TokioTimer;
 
@@ -205,6 +212,7 @@ impl Timer for TokioTimer {
         Box::pin(tokio::time::sleep(d))
     }
 }
+// ANCHOR_END: timer
 
 /// Task hooks: retry a failed task while it has retries left.
 struct RetryWhileAllowed;
@@ -345,6 +353,70 @@ async fn reload_and_watch(dir: &Path) -> Result<()> {
 }
 // ANCHOR_END: reload
 
+// ANCHOR: dispatcher
+/// The host's model, for `prompt` hooks that ask one: here, a rule instead of a model.
+struct NoSecretsModel;
+
+#[async_trait]
+impl PromptEvaluator for NoSecretsModel {
+    async fn evaluate(&self, request: PromptRequest<'_>) -> Result<PromptVerdict, BoxError> {
+        Ok(if request.event_json.to_string().contains(".env") {
+            PromptVerdict::block("that file holds secrets")
+        } else {
+            PromptVerdict::ok()
+        })
+    }
+}
+
+/// hooks-exec without the facade: a dispatcher over hooks the host built itself, with
+/// every executor and sink plugged in.
+async fn dispatcher_without_the_facade(state_dir: &Path) -> Result<()> {
+    let specs = vec![
+        HookSpec::new(
+            BuiltinEvent::PreToolUse,
+            Action::Prompt(PromptAction {
+                prompt: "Does this touch secrets? $ARGUMENTS".to_owned(),
+                mode: PromptMode::Evaluate,
+                model: None,
+            }),
+        )
+        .with_id("secrets-check"),
+    ];
+    // ANCHOR: http_executor
+    let http = HttpExecutor::new(HttpConfig {
+        allowed_urls: vec![
+            "https://hooks.example.com/".into(),
+            "http://127.0.0.1:8080/hook*".into(),
+        ],
+        ..HttpConfig::default()
+    })?;
+    // ANCHOR_END: http_executor
+    // ANCHOR: mcp_executor
+    let mcp = McpExecutor::new([
+        ("guard", McpServerConfig::stdio("node", ["guard-server.js"])),
+        ("policy", McpServerConfig::http("http://127.0.0.1:3001/mcp")),
+    ])?;
+    // ANCHOR_END: mcp_executor
+    // ANCHOR: dispatcher_builder
+    let dispatcher = Dispatcher::builder()
+        .index(HookIndex::new(specs))
+        .command_executor(CommandExecutor::builder().env_file_dir(state_dir).build())
+        .http_executor(Arc::new(http))
+        .mcp_executor(Arc::new(mcp))
+        .prompt_evaluator(Arc::new(NoSecretsModel))
+        .audit_log(AuditLog::open(state_dir.join("audit.jsonl"))?)
+        .notification_sink(Arc::new(JsonRpcSink::new(std::io::sink())))
+        .build()?;
+    // ANCHOR_END: dispatcher_builder
+
+    let ctx = EventContext::pre_tool_use("Read", json!({"file_path": ".env"}));
+    let outcome = dispatcher.dispatch(&ctx).await;
+    assert!(outcome.is_blocked());
+    assert_eq!(outcome.reason.as_deref(), Some("that file holds secrets"));
+    Ok(())
+}
+// ANCHOR_END: dispatcher
+
 /// Runs every part of the guide in a fresh temporary directory.
 async fn all_parts() -> Result<()> {
     let dir = std::env::temp_dir().join(format!("hooks-embedding-{}", std::process::id()));
@@ -365,6 +437,8 @@ async fn all_parts() -> Result<()> {
         println!("event sink: the host's sink saw every event of a task run");
         reload_and_watch(&dir).await?;
         println!("reload: a good config applied, a bad one kept the last good hooks");
+        dispatcher_without_the_facade(&dir).await?;
+        println!("dispatcher: a prompt hook's evaluator blocked a read of .env");
         anyhow::Ok(())
     }
     .await;

@@ -19,6 +19,7 @@
 
 mod bench;
 mod codegen;
+mod doccheck;
 mod docgen;
 mod peers;
 mod release;

@@ -14,10 +14,13 @@
 //!    `## [Unreleased]` section with entries.
 //! 5. **Generated files are fresh**: the schemas and the generated docs are what
 //!    `cargo xtask codegen` would write.
-//! 6. **Packaged files**: every file a crate's sources `include_str!` or `include_bytes!`
+//! 6. **Docs' code blocks**: every Rust block in `docs/` is compiled (doctested, or copied
+//!    from a compiled example and identical to it), and every config block marked for
+//!    checking loads (see `crate::doccheck`).
+//! 7. **Packaged files**: every file a crate's sources `include_str!` or `include_bytes!`
 //!    is in its `cargo package --list` (a path outside the crate directory is not, and the
 //!    packaged crate would not build).
-//! 7. **`cargo package`** of every publishable crate, in dependency order, in one cargo
+//! 8. **`cargo package`** of every publishable crate, in dependency order, in one cargo
 //!    invocation: cargo 1.90 and later package the crates of one invocation together,
 //!    resolving their dependencies on each other through a local overlay of the crates just
 //!    packaged, so a crate can be verified before the crates it depends on are on
@@ -100,6 +103,16 @@ pub(crate) fn run(options: Options) -> Result<()> {
     let stale = codegen::ensure(&[Part::Schemas, Part::Docs], true)?;
     if !stale.is_empty() {
         bail!("{}", codegen::stale_message(&stale));
+    }
+
+    step("code blocks of the docs");
+    let mut problems = crate::doccheck::check_rust_blocks(&root)?;
+    problems.extend(crate::doccheck::check_config_blocks(&root)?.0);
+    if !problems.is_empty() {
+        bail!(
+            "the docs' code blocks are not checked:\n{}",
+            problems.join("\n")
+        );
     }
 
     step("packaged files");
