@@ -321,6 +321,105 @@ pub(crate) fn check_config_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
     Ok((problems, checked))
 }
 
+/// GitHub's anchor for a heading: lower case, spaces to `-`, other punctuation dropped.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a page: its headings' slugs and explicit `<a id="..">` anchors.
+fn anchors(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            out.insert(slug(line.trim_start_matches('#')));
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("<a id=\"") {
+            rest = &rest[at + 7..];
+            if let Some(end) = rest.find('"') {
+                out.insert(rest[..end].to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// Relative Markdown links `[..](target)` outside code blocks, with their line numbers.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            if let Some(end) = rest.find(')') {
+                let target = &rest[..end];
+                if !target.contains("://") && !target.starts_with("mailto:") {
+                    out.push((i + 1, target.to_owned()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Checks that every relative link of every page names an existing file and, for a
+/// Markdown page, an existing anchor; returns one line per broken link.
+pub(crate) fn check_links(root: &Path) -> Result<Vec<String>> {
+    let mut problems = Vec::new();
+    for page in pages(root)? {
+        let text = std::fs::read_to_string(&page)?;
+        let shown = page
+            .strip_prefix(root)
+            .unwrap_or(&page)
+            .display()
+            .to_string();
+        let dir = page.parent().unwrap_or(root);
+        for (line, target) in links(&text) {
+            let (file, anchor) = match target.split_once('#') {
+                Some((f, a)) => (f, Some(a)),
+                None => (target.as_str(), None),
+            };
+            let linked = if file.is_empty() {
+                page.clone()
+            } else {
+                dir.join(file)
+            };
+            if !linked.exists() {
+                problems.push(format!("{shown}:{line}: `{target}`: no such file"));
+                continue;
+            }
+            if let Some(anchor) = anchor
+                && linked.extension().is_some_and(|e| e == "md")
+            {
+                let linked_text = std::fs::read_to_string(&linked)?;
+                if !anchors(&linked_text).contains(anchor) {
+                    problems.push(format!("{shown}:{line}: `{target}`: no such heading"));
+                }
+            }
+        }
+    }
+    Ok(problems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{anchor_region, blocks, check_config_blocks, check_rust_blocks};
@@ -340,6 +439,28 @@ mod tests {
         assert!(problems.is_empty(), "{}", problems.join("\n"));
         // One per dialect in getting-started.md, at least.
         assert!(checked >= 5, "only {checked} config blocks are checked");
+    }
+
+    /// Every relative link in the docs names an existing file and heading.
+    #[test]
+    fn docs_links_resolve() {
+        let problems = super::check_links(&workspace_root()).unwrap();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+
+    #[test]
+    fn anchors_follow_github() {
+        let page = "# Trust: hooks that arrive\n## Smart commit's message\n```\n# not a heading\n```\n\
+                    <a id=\"native-x\"></a>\n";
+        let found = super::anchors(page);
+        assert!(found.contains("trust-hooks-that-arrive"), "{found:?}");
+        assert!(found.contains("smart-commits-message"), "{found:?}");
+        assert!(found.contains("native-x"), "{found:?}");
+        assert!(!found.contains("not-a-heading"), "{found:?}");
+        assert_eq!(
+            super::links("see [a](b.md#c) and [d](https://e/f)\n```\n[g](h)\n```\n"),
+            [(1, "b.md#c".to_owned())]
+        );
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!    `cargo xtask codegen` would write.
 //! 6. **Docs' code blocks**: every Rust block in `docs/` is compiled (doctested, or copied
 //!    from a compiled example and identical to it), and every config block marked for
-//!    checking loads (see `crate::doccheck`).
+//!    checking loads, and every relative link names an existing file and heading (see
+//!    `crate::doccheck`).
 //! 7. **Packaged files**: every file a crate's sources `include_str!` or `include_bytes!`
 //!    is in its `cargo package --list` (a path outside the crate directory is not, and the
 //!    packaged crate would not build).
@@ -108,6 +109,7 @@ pub(crate) fn run(options: Options) -> Result<()> {
     step("code blocks of the docs");
     let mut problems = crate::doccheck::check_rust_blocks(&root)?;
     problems.extend(crate::doccheck::check_config_blocks(&root)?.0);
+    problems.extend(crate::doccheck::check_links(&root)?);
     if !problems.is_empty() {
         bail!(
             "the docs' code blocks are not checked:\n{}",
