@@ -144,7 +144,8 @@ pub(crate) fn run(options: Options) -> Result<()> {
     }
     crate::cargo(&args)?;
     if options.dry_run {
-        eprintln!("\nrelease {version}: every check passed; the packages are in target/package/");
+        let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_owned());
+        eprintln!("\nrelease {version}: every check passed; the packages are in {target}/package/");
     }
     Ok(())
 }
