@@ -463,6 +463,50 @@ mod tests {
         );
     }
 
+    /// A page with an uncompiled Rust block, a config that does not load and broken links
+    /// fails each check, naming the line.
+    #[test]
+    fn broken_pages_are_reported() {
+        let root = std::env::temp_dir().join(format!("xtask-doccheck-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("docs")).unwrap();
+        std::fs::write(
+            root.join("README.md"),
+            "# Readme\n\nSee [a](docs/a.md#fine).\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("ARCHITECTURE.md"), "# Architecture\n").unwrap();
+        std::fs::write(
+            root.join("docs/a.md"),
+            "# A\n\n## Fine\n\n```rust\nfn main() {}\n```\n\n\
+             <!-- check: config hooks.yaml -->\n```yaml\nhooks:\n  - event: PreToolUse\n    \
+             comand: ls\n```\n\n[gone](missing.md) and [nowhere](a.md#no-such-part)\n",
+        )
+        .unwrap();
+
+        let rust = check_rust_blocks(&root).unwrap();
+        assert_eq!(rust.len(), 1, "{rust:?}");
+        assert!(
+            rust[0].starts_with("docs/a.md:5: a Rust block that nothing compiles"),
+            "{rust:?}"
+        );
+        let (config, checked) = check_config_blocks(&root).unwrap();
+        assert_eq!(checked, 1);
+        assert!(
+            config[0].starts_with("docs/a.md:10: `hooks.yaml` does not load"),
+            "{config:?}"
+        );
+        let links = super::check_links(&root).unwrap();
+        assert_eq!(
+            links,
+            [
+                "docs/a.md:16: `missing.md`: no such file",
+                "docs/a.md:16: `a.md#no-such-part`: no such heading"
+            ]
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
     #[test]
     fn blocks_carry_their_marker_and_code() {
         let page = "Text.\n\n<!-- snippet: examples/a.rs#one -->\n\n```rust\nfn a() {}\n```\n\n\
