@@ -63,6 +63,8 @@ fn parse_here(src: &Source) -> Result<Node, Error> {
     options.strict_booleans = true;
     options.alias_limits.max_total_replayed_events = 100_000;
     options.with_snippet = false;
+    // Comments are not kept, so the parser need not collect them.
+    options.emit_comments = false;
     // A previous parse that unwound through a panic could have left a count behind.
     DEPTH.with(|d| d.set(0));
     match serde_saphyr::from_str_with_options::<YamlNode>(text, options) {

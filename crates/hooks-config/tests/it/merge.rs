@@ -332,7 +332,11 @@ fn duplicate_identical_commands_run_once() {
         ],
     );
     // Steps of a sequential group are never duplicates.
-    let pipeline = file(Layer::User, "user.yaml", "hooks:\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n");
+    let pipeline = file(
+        Layer::User,
+        "user.yaml",
+        "hooks:\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n",
+    );
     assert_eq!(merged(&[pipeline]).active().count(), 2);
 }
 

@@ -343,3 +343,41 @@ x.yaml:4:17: error: `agent` is not one of: command, prompt, permission, http, mc
     );
     let _ = LoadOptions::new();
 }
+
+#[test]
+fn host_events_resolve_through_the_hosts_catalog() {
+    use hooks_config::core::{EventCatalog, EventInfo};
+    let mut catalog = EventCatalog::new();
+    catalog
+        .register(
+            EventInfo::new("DeployStart")
+                .alias(Dialect::Native, "deploy-start")
+                .matcher_field("environment"),
+        )
+        .unwrap();
+    let options = options().with_catalog(catalog);
+    let text = "hooks:\n  - event: deploy-start\n    matcher: prod\n    command: ./check.sh\n";
+    let file = load_str(text, Some(Path::new("hooks.yaml")), &options).unwrap();
+    let hook = file.hooks().next().unwrap();
+    assert_eq!(hook.event.name(), "DeployStart");
+    assert!(hook.event.builtin().is_none());
+    // A typo of a custom event gets a suggestion too; without the catalog it is unknown.
+    let err = load_str(
+        "hooks:\n  - event: DeployStrat\n    command: a\n",
+        Some(Path::new("hooks.yaml")),
+        &options,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.first().hint.as_deref(),
+        Some("did you mean `DeployStart`?")
+    );
+    assert!(
+        load_str(
+            text,
+            Some(Path::new("hooks.yaml")),
+            &crate::support::options()
+        )
+        .is_err()
+    );
+}
