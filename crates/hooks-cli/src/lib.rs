@@ -7,6 +7,7 @@
 pub mod builtin;
 pub mod cli;
 pub mod cmd;
+pub mod edit;
 
 use std::io::Write;
 

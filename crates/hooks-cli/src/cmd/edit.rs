@@ -1,20 +1,296 @@
-//! `hooks enable|disable|add|remove`: being built (see the CLI issue).
+//! `hooks enable|disable|add|remove`: change one config file in place, in its own dialect
+//! and syntax, keeping its comments and formatting, and write it atomically.
+//!
+//! Which file: the `-c FILE` given; else, for enable, disable and remove, the discovered
+//! file that defines the hook; else, for add, the project's native config
+//! (`.hooks/hooks.{yaml,yml,toml,json}`, created as `.hooks/hooks.yaml` if there is none).
+//! See `docs/cli-edit.md`.
 
-use anyhow::Result;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use crate::cli::{AddArgs, EditIdArgs};
+use anyhow::{Result, anyhow, bail};
+use hooks::config::{LoadOptions, Locations};
+use hooks::core::{
+    Action, Decision, Dialect, EventCatalog, HookSpec, Layer, Matcher, PermissionAction,
+    PromptAction, PromptMode,
+};
 
-/// Enables or disables a hook.
-pub fn enable(_args: &EditIdArgs, _on: bool) -> Result<u8> {
-    anyhow::bail!("`hooks enable`/`disable` are not built yet")
+use crate::cli::{AddArgs, ConfigArgs, EditIdArgs};
+use crate::edit::{Change, ConfigEdit, Entry, find};
+
+/// The options config files are loaded with for editing: those of the engine.
+pub fn load_options() -> LoadOptions {
+    LoadOptions::new()
 }
 
-/// Adds a hook.
-pub fn add(_args: &AddArgs) -> Result<u8> {
-    anyhow::bail!("`hooks add` is not built yet")
+/// The files an edit may touch: the `-c` files (each must load), else the discovered ones.
+/// Discovered files that do not load are left out and their errors returned, to be named
+/// if the hook is not found elsewhere.
+pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
+    let options = load_options();
+    if !args.config.is_empty() {
+        let mut files = Vec::new();
+        for path in &args.config {
+            files.push(ConfigEdit::open(path, &options)?);
+        }
+        return Ok((files, Vec::new()));
+    }
+    let project = super::project_dir(args)?;
+    let mut files = Vec::new();
+    let mut broken = Vec::new();
+    for found in Locations::from_env(Some(&project)).discover() {
+        if found.layer == Layer::Managed {
+            // Managed settings belong to an administrator; they are never edited here.
+            continue;
+        }
+        match ConfigEdit::open(&found.path, &options.clone().with_layer(found.layer)) {
+            Ok(f) => files.push(f),
+            Err(e) => broken.push(format!("{e:#}")),
+        }
+    }
+    Ok((files, broken))
+}
+
+/// Finds the hook `address` names in the files of `args`.
+fn locate(args: &ConfigArgs, address: &str) -> Result<(ConfigEdit, Entry)> {
+    let (mut files, broken) = open_files(args)?;
+    match find(&files, address) {
+        Ok(found) => Ok((files.swap_remove(found.file), found.entry)),
+        Err(e) if broken.is_empty() => Err(e),
+        Err(e) => Err(anyhow!(
+            "{e:#}\n  note: these config files could not be read, so they were not searched:\n{}",
+            broken.join("\n")
+        )),
+    }
+}
+
+fn place(file: &ConfigEdit, line: Option<u32>) -> String {
+    match line {
+        Some(l) => format!("{}:{l}", file.path().display()),
+        None => file.path().display().to_string(),
+    }
+}
+
+/// Enables (`on`) or disables a hook.
+pub fn enable(args: &EditIdArgs, on: bool) -> Result<u8> {
+    let (mut file, entry) = locate(&args.config, &args.hook_id)?;
+    let change = file.set_enabled(&entry, on)?;
+    report(&mut file, change, |file| {
+        format!(
+            "{} `{}` in {}",
+            if on { "enabled" } else { "disabled" },
+            entry.label(),
+            place(file, entry.line)
+        )
+    })
 }
 
 /// Removes a hook.
-pub fn remove(_args: &EditIdArgs) -> Result<u8> {
-    anyhow::bail!("`hooks remove` is not built yet")
+pub fn remove(args: &EditIdArgs) -> Result<u8> {
+    let (mut file, entry) = locate(&args.config, &args.hook_id)?;
+    let change = file.remove(&entry)?;
+    report(&mut file, change, |file| {
+        format!(
+            "removed `{}` from {}",
+            entry.label(),
+            place(file, entry.line)
+        )
+    })
+}
+
+/// Adds a hook.
+pub fn add(args: &AddArgs) -> Result<u8> {
+    let mut file = add_target(&args.config)?;
+    let spec = new_hook(args, file.file().dialect)?;
+    let change = file.add(&spec)?;
+    let project_note = file.file().needs_trust();
+    let code = report(&mut file, change, |file| {
+        format!(
+            "added `{}` on {} to {}",
+            crate::edit::label(&spec),
+            spec.event.info().name_in(file.file().dialect),
+            file.path().display()
+        )
+    })?;
+    if project_note {
+        writeln!(
+            std::io::stdout().lock(),
+            "note: hooks of project files run once trusted: review it, then `hooks trust {}`",
+            file.path().display()
+        )?;
+    }
+    Ok(code)
+}
+
+/// Writes the file if the edit changed it, and says what happened.
+fn report(
+    file: &mut ConfigEdit,
+    change: Change,
+    done: impl FnOnce(&ConfigEdit) -> String,
+) -> Result<u8> {
+    let mut out = std::io::stdout().lock();
+    match change {
+        Change::Changed => {
+            file.save()?;
+            writeln!(out, "{}", done(file))?;
+        }
+        Change::Unchanged(why) => writeln!(out, "{why}; {} is unchanged", file.path().display())?,
+    }
+    Ok(0)
+}
+
+/// The file `hooks add` writes: the one `-c` names (created if it does not exist), else
+/// the project's native config.
+pub fn add_target(args: &ConfigArgs) -> Result<ConfigEdit> {
+    let options = load_options();
+    let path = match args.config.as_slice() {
+        [one] => one.clone(),
+        [] => project_config(&super::project_dir(args)?),
+        _ => bail!("`hooks add` writes one file; name it with a single `-c FILE`"),
+    };
+    if path.is_dir() {
+        bail!(
+            "{} is a directory; name the config file to add to",
+            path.display()
+        );
+    }
+    // The project's config is a discovered project file: its hooks need trust.
+    let options = if args.config.is_empty() {
+        options
+            .with_layer(Layer::Project)
+            .with_origin(hooks::config::Origin::Discovered)
+    } else {
+        options
+    };
+    if path.exists() {
+        ConfigEdit::open(&path, &options)
+    } else {
+        ConfigEdit::create(&path, &options)
+    }
+}
+
+/// The project's native config: the first of `.hooks/hooks.{yaml,yml,toml,json}` that
+/// exists, else `.hooks/hooks.yaml`.
+pub fn project_config(project: &Path) -> PathBuf {
+    let dir = project.join(".hooks");
+    ["yaml", "yml", "toml", "json"]
+        .iter()
+        .map(|ext| dir.join(format!("hooks.{ext}")))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| dir.join("hooks.yaml"))
+}
+
+/// The hook `hooks add` describes, for a file of `dialect` (whose matcher language the
+/// `--matcher` is written in).
+fn new_hook(args: &AddArgs, dialect: Dialect) -> Result<HookSpec> {
+    let action = match (&args.command, &args.url, &args.decision, &args.prompt) {
+        (Some(c), None, None, None) => Action::script(c.clone()),
+        (None, Some(u), None, None) => Action::Http(hooks::core::HttpAction {
+            url: u.clone(),
+            headers: Vec::new(),
+            allowed_env_vars: Vec::new(),
+        }),
+        (None, None, Some(d), None) => Action::Permission(PermissionAction {
+            decision: match d.as_str() {
+                "allow" => Decision::Allow,
+                "deny" => Decision::Deny,
+                "ask" => Decision::Ask,
+                other => bail!("`--decision {other}`: write allow, deny or ask"),
+            },
+            reason: None,
+        }),
+        (None, None, None, Some(p)) => Action::Prompt(PromptAction {
+            prompt: p.clone(),
+            mode: if dialect == Dialect::Echo {
+                PromptMode::Inject
+            } else {
+                PromptMode::Evaluate
+            },
+            model: None,
+        }),
+        (None, None, None, None) => {
+            bail!("say what the hook does: `--command`, `--url`, `--decision` or `--prompt`")
+        }
+        _ => bail!(
+            "a hook does one thing: give one of `--command`, `--url`, `--decision`, `--prompt`"
+        ),
+    };
+    let spec = build_hook(&args.event, args.matcher.as_deref(), action, dialect)?;
+    let mut spec = spec.with_enabled(!args.disabled);
+    spec.id = args.id.clone();
+    spec.description = args.description.clone();
+    if let Some(t) = &args.timeout {
+        spec.timeout = Some(parse_timeout(t)?);
+    }
+    Ok(spec)
+}
+
+/// A hook on `event` (any dialect's spelling) with `matcher` read in `dialect`'s matcher
+/// language (always a regular expression in Fabro and Autohand).
+pub fn build_hook(
+    event: &str,
+    matcher: Option<&str>,
+    action: Action,
+    dialect: Dialect,
+) -> Result<HookSpec> {
+    let event = EventCatalog::new()
+        .resolve(event)
+        .map_err(|e| anyhow!("{e}"))?;
+    let matcher = match matcher
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && *m != "*")
+    {
+        None => Matcher::all(),
+        Some(m) if matches!(dialect, Dialect::Fabro | Dialect::Autohand) => {
+            Matcher::regex(m).map_err(|e| anyhow!("{e}"))?
+        }
+        Some(m) => Matcher::parse(m).map_err(|e| anyhow!("{e}"))?,
+    };
+    let mut spec = HookSpec::new(event, action)
+        .with_matcher(matcher)
+        .with_dialect(dialect);
+    if dialect == Dialect::Fabro {
+        // Fabro's defaults depend on the event and the action (blocking on some events,
+        // command hooks fail closed); take them from Fabro's loader rather than restating
+        // them, so that the hook is written with no more keys than it needs.
+        let key = match &spec.action {
+            Action::Http(_) => "url",
+            Action::Prompt(_) => "prompt",
+            _ => "script",
+        };
+        let value = if key == "url" {
+            "https://example.invalid/"
+        } else {
+            "x"
+        };
+        let text = format!(
+            "[[run.hooks]]\nevent = {}\n{key} = \"{value}\"\n",
+            serde_json::Value::String(spec.event.info().name_in(Dialect::Fabro).to_owned())
+        );
+        let options = LoadOptions::new().with_dialect(Dialect::Fabro);
+        let defaults = hooks::config::load_str(&text, Some(Path::new("run.toml")), &options)
+            .map_err(|e| anyhow!("{e}"))?;
+        if let Some(d) = defaults.hooks().next() {
+            spec.on_failure = d.on_failure;
+            spec.is_async = d.is_async;
+        }
+    }
+    Ok(spec)
+}
+
+/// `30` (seconds), `30s`, `1m 30s`, `500ms`.
+fn parse_timeout(text: &str) -> Result<Duration> {
+    let t = text.trim();
+    let d = match t.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => Duration::from_secs_f64(secs),
+        _ => humantime::parse_duration(t).map_err(|e| {
+            anyhow!("`--timeout {text}` is not a duration ({e}); write `30s`, `1m` or a number of seconds")
+        })?,
+    };
+    if d.is_zero() {
+        bail!("`--timeout {text}`: a timeout is greater than zero");
+    }
+    Ok(d)
 }

@@ -3,5 +3,6 @@
 #![allow(clippy::unwrap_used)]
 
 mod builtins;
+mod edit;
 mod events;
 mod guard;

@@ -1,0 +1,1126 @@
+//! Editing one config file in place, in its own dialect and syntax: enable, disable, add
+//! and remove hooks, and the file-wide switch. What `hooks enable|disable|add|remove` and
+//! `hooks manage` share.
+//!
+//! Each syntax has an editor that changes only the entry being edited: `toml_edit` for
+//! TOML, byte-range edits for JSON ([`json`]), line edits for YAML ([`yaml`]), so comments
+//! and formatting elsewhere stay as they were. Every edit is checked before anything is
+//! written: the new text is loaded again with `hooks_config` and must give the same
+//! dialect and the same hooks except for the one change asked for; if it does not, the
+//! edit is refused and the file left alone. Files are written atomically ([`atomic`]).
+//!
+//! What each dialect can say decides what the edits do (see `docs/cli-edit.md`): native
+//! and Autohand hooks have `enabled`; Fabro has none, so a disabled Fabro hook is its
+//! `[[run.hooks]]` table commented out behind a marker line, and enabling uncomments it;
+//! Claude Code and echo-agent have no per-hook switch and no comments that would keep a
+//! hook (JSON) or a safe place to comment one out (nested YAML lists), so disabling one of
+//! their hooks is refused with a hint.
+
+pub mod atomic;
+mod json;
+mod toml;
+mod yaml;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use hooks::config::{ConfigFile, Format, Item, LoadOptions, Settings};
+use hooks_core::{Dialect, EventCatalog, HookSpec};
+use serde_json::Value;
+
+/// One step of a path into a document.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seg {
+    /// A key of a mapping.
+    Key(String),
+    /// An index into a list.
+    Index(usize),
+}
+
+impl fmt::Display for Seg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Seg::Key(k) => f.write_str(k),
+            Seg::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+/// A path for messages: `hooks.PreToolUse[0].hooks`.
+pub(crate) fn show(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for seg in path {
+        match seg {
+            Seg::Key(k) if out.is_empty() => out.push_str(k),
+            Seg::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    if out.is_empty() {
+        "(top)".to_owned()
+    } else {
+        out
+    }
+}
+
+/// What each syntax's editor does. Paths address mappings and lists as `hooks_config`
+/// reads them; every method changes only the text of what it touches.
+pub(crate) trait Doc {
+    /// The path of the mapping that starts at this 1-based line and column (a hook's
+    /// provenance).
+    fn locate(&self, line: u32, column: u32) -> Option<Vec<Seg>>;
+    /// Sets `key` in the mapping at `map` (adding it at the end if absent).
+    fn set(&mut self, map: &[Seg], key: &str, value: &Value) -> Result<()>;
+    /// Removes the list item or mapping entry at `at`; an emptied container stays, empty.
+    fn remove(&mut self, at: &[Seg]) -> Result<()>;
+    /// Appends to the list at `seq`.
+    fn push(&mut self, seq: &[Seg], value: &Value) -> Result<()>;
+    /// The document's text.
+    fn text(&self) -> String;
+}
+
+/// The byte offset of a 1-based line and (character) column.
+pub(crate) fn offset_of(text: &str, line: u32, column: u32) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += text[start..].find('\n')? + 1;
+    }
+    let line_text = &text[start..];
+    let line_text = &line_text[..line_text.find('\n').unwrap_or(line_text.len())];
+    let col = (column as usize).checked_sub(1)?;
+    let within = line_text
+        .char_indices()
+        .nth(col)
+        .map_or(line_text.len(), |(i, _)| i);
+    Some(start + within)
+}
+
+/// Where an entry lives in its file.
+#[derive(Clone, Debug)]
+enum At {
+    /// `ConfigFile::items[i]`.
+    Item(usize),
+    /// A Fabro hook commented out by `hooks disable`.
+    Commented(toml::Commented),
+}
+
+/// One hook (or native merge directive) of a file, as the edit commands address it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The hook; `None` for a merge directive (`{id, enabled}` or `{id, remove}`).
+    pub spec: Option<HookSpec>,
+    /// The directive's or hook's id.
+    pub id: Option<String>,
+    /// Whether the entry itself is on (a hook's `enabled`, a directive's value; a
+    /// commented-out Fabro hook is off).
+    pub enabled: bool,
+    /// The 1-based line it starts on.
+    pub line: Option<u32>,
+    at: At,
+}
+
+impl Entry {
+    /// The name to show: the id, else the name, else the description, else what it runs.
+    pub fn label(&self) -> String {
+        match (&self.spec, &self.id) {
+            (Some(spec), _) => label(spec),
+            (None, Some(id)) => id.clone(),
+            (None, None) => "(directive)".to_owned(),
+        }
+    }
+
+    /// Names the entry answers to, strongest first: id and name, then what `hooks list`
+    /// shows for a hook without an id (the action summary) and the description.
+    fn names(&self) -> (Vec<String>, Vec<String>) {
+        let mut strong = Vec::new();
+        let mut weak = Vec::new();
+        if let Some(id) = &self.id {
+            strong.push(id.clone());
+        }
+        if let Some(spec) = &self.spec {
+            if let Some(n) = &spec.name {
+                strong.push(n.clone());
+            }
+            weak.push(spec.display_id());
+            let summary = spec.action.summary();
+            if let Some((_, bare)) = summary.split_once(": ") {
+                weak.push(bare.to_owned());
+            }
+            weak.push(summary);
+            if let Some(d) = &spec.description {
+                weak.push(d.clone());
+            }
+        }
+        (strong, weak)
+    }
+
+    /// Whether this is a commented-out (disabled) Fabro hook.
+    pub fn is_commented(&self) -> bool {
+        matches!(self.at, At::Commented(_))
+    }
+}
+
+/// How messages name a hook: its id, else its name, else its description, else what it
+/// runs (`hooks list`'s display id).
+pub fn label(spec: &HookSpec) -> String {
+    match (&spec.id, &spec.name, &spec.description) {
+        (None, None, Some(d)) => d.clone(),
+        _ => spec.display_id(),
+    }
+}
+
+/// What an edit did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The file's text changed (not yet written: call [`ConfigEdit::save`]).
+    Changed,
+    /// Nothing needed changing; the reason says why.
+    Unchanged(String),
+}
+
+/// One config file opened for editing.
+pub struct ConfigEdit {
+    path: PathBuf,
+    original: Option<String>,
+    text: String,
+    file: ConfigFile,
+    options: LoadOptions,
+}
+
+impl fmt::Debug for ConfigEdit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConfigEdit")
+            .field("path", &self.path)
+            .field("dialect", &self.file.dialect)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The shape of the hook list of a file.
+enum Shape {
+    /// A flat list of hooks at this path.
+    Flat(Vec<Seg>),
+    /// `hooks: {Event: [{matcher, hooks: [..]}]}`.
+    Nested,
+}
+
+impl ConfigEdit {
+    /// Opens an existing file. `options` are the ones the file is normally loaded with;
+    /// the file must load without errors.
+    pub fn open(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let file = hooks::config::load_str(&text, Some(path), options).map_err(|e| {
+            anyhow!(
+                "{} does not load, so it cannot be edited:\n{e}",
+                path.display()
+            )
+        })?;
+        Ok(ConfigEdit {
+            path: path.to_path_buf(),
+            original: Some(text.clone()),
+            text,
+            file,
+            options: options.clone(),
+        })
+    }
+
+    /// Starts a new file at `path` (not written until [`ConfigEdit::save`]): the dialect
+    /// its name implies (`settings.json` is Claude Code, ...), else native, in the syntax
+    /// its extension names (YAML if none).
+    pub fn create(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
+        let dialect = hooks::config::dialect_from_path(path).unwrap_or(Dialect::Native);
+        let format = match dialect {
+            Dialect::Native => Format::from_path(path).unwrap_or(Format::Yaml),
+            d => hooks::config::default_format(d),
+        };
+        let md = is_markdown(path);
+        let text = match (dialect, format) {
+            _ if md => "---\n---\n",
+            (Dialect::Fabro, _) => "_version = 1\n",
+            (_, Format::Json) => "{}\n",
+            _ => "",
+        };
+        let options = options.clone().with_dialect(dialect).with_format(format);
+        let file =
+            hooks::config::load_str(text, Some(path), &options).map_err(|e| anyhow!("{e}"))?;
+        Ok(ConfigEdit {
+            path: path.to_path_buf(),
+            original: None,
+            text: text.to_owned(),
+            file,
+            options,
+        })
+    }
+
+    /// The file's path, as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file as loaded from the current text.
+    pub fn file(&self) -> &ConfigFile {
+        &self.file
+    }
+
+    /// The current text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the text differs from the file on disk (or the file is new).
+    pub fn is_changed(&self) -> bool {
+        self.original.as_deref() != Some(self.text.as_str())
+    }
+
+    /// Writes the file atomically, if it changed.
+    pub fn save(&mut self) -> Result<()> {
+        if !self.is_changed() {
+            return Ok(());
+        }
+        if self.original.is_none()
+            && let Some(dir) = self.path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        atomic::write(&self.path, &self.text, self.original.as_deref())?;
+        self.original = Some(self.text.clone());
+        Ok(())
+    }
+
+    /// The file's hooks and directives, then its commented-out Fabro hooks.
+    pub fn entries(&self) -> Vec<Entry> {
+        let mut out: Vec<Entry> = self
+            .file
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Item::Hook(spec) => Entry {
+                    spec: Some(spec.clone()),
+                    id: spec.id.clone(),
+                    enabled: self.own_enabled(spec),
+                    line: spec.provenance.line,
+                    at: At::Item(i),
+                },
+                Item::SetEnabled {
+                    id,
+                    enabled,
+                    provenance,
+                } => Entry {
+                    spec: None,
+                    id: Some(id.clone()),
+                    enabled: *enabled,
+                    line: provenance.line,
+                    at: At::Item(i),
+                },
+                Item::Remove { id, provenance } => Entry {
+                    spec: None,
+                    id: Some(id.clone()),
+                    enabled: false,
+                    line: provenance.line,
+                    at: At::Item(i),
+                },
+                // Items added to hooks-config later are not addressable here.
+                #[allow(unreachable_patterns)]
+                _ => Entry {
+                    spec: None,
+                    id: None,
+                    enabled: false,
+                    line: None,
+                    at: At::Item(i),
+                },
+            })
+            .collect();
+        if self.file.dialect == Dialect::Fabro {
+            for block in toml::commented(&self.text) {
+                let options = self.options.clone().with_dialect(Dialect::Fabro);
+                let Ok(loaded) = hooks::config::load_str(&block.body, Some(&self.path), &options)
+                else {
+                    continue;
+                };
+                for spec in loaded.hooks() {
+                    let mut spec = spec.clone();
+                    spec.enabled = false;
+                    let line = block.marker as u32 + 1 + spec.provenance.line.unwrap_or(1);
+                    spec.provenance.line = Some(line);
+                    out.push(Entry {
+                        id: spec.id.clone(),
+                        enabled: false,
+                        line: Some(line),
+                        spec: Some(spec),
+                        at: At::Commented(block.clone()),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// A hook's own switch (an Autohand file switched off turns every hook off; the
+    /// hook's own `enabled` is what `hooks enable` changes).
+    fn own_enabled(&self, spec: &HookSpec) -> bool {
+        if self.file.dialect == Dialect::Autohand && self.file.settings.hooks_enabled == Some(false)
+        {
+            return self
+                .raw_at_spec(spec)
+                .and_then(|v| v.get("enabled").and_then(Value::as_bool))
+                .unwrap_or(true);
+        }
+        spec.enabled
+    }
+
+    fn raw(&self) -> Result<Value> {
+        hooks::config::parse_value(&self.text, Some(&self.path), Some(self.file.format))
+            .map_err(|e| anyhow!("{e}"))
+    }
+
+    fn raw_at_spec(&self, spec: &HookSpec) -> Option<Value> {
+        let path = self
+            .doc()
+            .ok()?
+            .locate(spec.provenance.line?, spec.provenance.column?)?;
+        get(&self.raw().ok()?, &path).cloned()
+    }
+
+    fn doc(&self) -> Result<Box<dyn Doc>> {
+        Ok(match self.file.format {
+            Format::Json => Box::new(json::JsonDoc::parse(&self.text)?),
+            Format::Toml => Box::new(toml::TomlDoc::parse(&self.text)?),
+            _ => Box::new(yaml::YamlDoc::parse(&self.text, is_markdown(&self.path))?),
+        })
+    }
+
+    /// The path of an item's mapping in the document.
+    fn locate(&self, doc: &dyn Doc, item: &Item) -> Result<Vec<Seg>> {
+        let p = match item {
+            Item::Hook(spec) => &spec.provenance,
+            Item::SetEnabled { provenance, .. } | Item::Remove { provenance, .. } => provenance,
+            #[allow(unreachable_patterns)]
+            _ => bail!("this kind of entry cannot be edited"),
+        };
+        let (Some(line), Some(col)) = (p.line, p.column) else {
+            bail!("the entry has no position in {}", self.path.display());
+        };
+        doc.locate(line, col).ok_or_else(|| {
+            anyhow!(
+                "cannot find the entry at {}:{line}:{col} in the text (a layout the editor does not follow); edit it by hand",
+                self.path.display()
+            )
+        })
+    }
+
+    fn item(&self, entry: &Entry) -> Result<(usize, &Item)> {
+        match &entry.at {
+            At::Item(i) => Ok((
+                *i,
+                self.file
+                    .items
+                    .get(*i)
+                    .ok_or_else(|| anyhow!("stale entry"))?,
+            )),
+            At::Commented(_) => bail!("the entry is commented out"),
+        }
+    }
+
+    /// Turns one entry on or off.
+    pub fn set_enabled(&mut self, entry: &Entry, on: bool) -> Result<Change> {
+        let label = entry.label();
+        let state = if on { "enabled" } else { "disabled" };
+        if let At::Commented(block) = &entry.at {
+            if !on {
+                return Ok(Change::Unchanged(format!("`{label}` is already disabled")));
+            }
+            let text = toml::uncomment(&self.text, block);
+            let before = self.file.items.clone();
+            return self.apply(text, |new| {
+                let extra = subsequence_extra(&before, &new.items)?;
+                if extra.len() != 1 {
+                    bail!("uncommenting gave {} new hooks instead of one", extra.len());
+                }
+                Ok(())
+            });
+        }
+        let (index, item) = self.item(entry)?;
+        let item = item.clone();
+        let mut doc = self.doc()?;
+        let path = self.locate(doc.as_ref(), &item)?;
+        match &item {
+            Item::Hook(spec) => {
+                if self.own_enabled(spec) == on {
+                    let mut why = format!("`{label}` is already {state}");
+                    if on && !spec.enabled {
+                        why.push_str(&format!(
+                            "; every hook of {} is switched off (`hooks.enabled: false`): toggle all in `hooks manage` turns them on",
+                            self.path.display()
+                        ));
+                    }
+                    return Ok(Change::Unchanged(why));
+                }
+                match self.file.dialect {
+                    Dialect::Fabro => {
+                        // `on` is handled above (a disabled Fabro hook is commented out).
+                        let mut doc = toml::TomlDoc::parse(&self.text)?;
+                        doc.comment_out(&path)?;
+                        let before = self.file.items.clone();
+                        return self
+                            .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
+                    }
+                    Dialect::Claude | Dialect::Echo => bail!(no_switch(self.file.dialect, &label)),
+                    _ => doc.set(&path, "enabled", &Value::Bool(on))?,
+                }
+            }
+            Item::SetEnabled { enabled, .. } => {
+                if *enabled == on {
+                    return Ok(Change::Unchanged(format!(
+                        "the directive on `{label}` already says {state}"
+                    )));
+                }
+                doc.set(&path, "enabled", &Value::Bool(on))?;
+            }
+            Item::Remove { .. } => bail!(
+                "`{label}` is a `remove: true` directive in {}; delete it with `hooks remove {label}`",
+                self.path.display()
+            ),
+            #[allow(unreachable_patterns)]
+            _ => bail!("this kind of entry cannot be edited"),
+        }
+        let before = self.file.items.clone();
+        let autohand_off = self.file.dialect == Dialect::Autohand
+            && self.file.settings.hooks_enabled == Some(false);
+        self.apply(doc.text(), |new| {
+            if new.items.len() != before.len() {
+                bail!("the number of hooks changed");
+            }
+            for (i, (a, b)) in before.iter().zip(&new.items).enumerate() {
+                let want = if i == index {
+                    flipped(a, on && !autohand_off)
+                } else {
+                    a.clone()
+                };
+                if !same_item(&want, b) {
+                    bail!("{}", changed_too(a));
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Removes one entry (a hook list, group or event left empty by it goes too).
+    pub fn remove(&mut self, entry: &Entry) -> Result<Change> {
+        if let At::Commented(block) = &entry.at {
+            let text: String = self
+                .text
+                .split_inclusive('\n')
+                .enumerate()
+                .filter(|(i, _)| !(block.marker..=block.last).contains(i))
+                .map(|(_, l)| l)
+                .collect();
+            let before = self.file.items.clone();
+            return self.apply(text, |new| {
+                if !subsequence_extra(&before, &new.items)?.is_empty()
+                    || before.len() != new.items.len()
+                {
+                    bail!("the hooks changed");
+                }
+                Ok(())
+            });
+        }
+        let (index, item) = self.item(entry)?;
+        let item = item.clone();
+        let mut doc = self.doc()?;
+        let mut path = self.locate(doc.as_ref(), &item)?;
+        if self.nested() {
+            // `hooks.Event[g].hooks[h]`: an emptied group goes, and an emptied event.
+            let raw = self.raw()?;
+            let len = |p: &[Seg]| get(&raw, p).and_then(Value::as_array).map_or(0, Vec::len);
+            if path.len() == 5 && len(&path[..4]) == 1 {
+                path.truncate(3);
+                if len(&path[..2]) == 1 {
+                    path.truncate(2);
+                }
+            }
+        }
+        doc.remove(&path)?;
+        let before = self.file.items.clone();
+        self.apply(doc.text(), |new| expect_removed(&before, &new.items, index))
+    }
+
+    /// Adds a hook at the end of the file's hooks (for nested files: at the end of its
+    /// event's list, in the last group if that group has the same matcher).
+    pub fn add(&mut self, spec: &HookSpec) -> Result<Change> {
+        let dialect = self.file.dialect;
+        if !spec.enabled && matches!(dialect, Dialect::Claude | Dialect::Echo) {
+            bail!(no_switch(dialect, &spec.display_id()));
+        }
+        let mut written = spec.clone();
+        // Fabro cannot write a disabled hook; it is added, then commented out.
+        if dialect == Dialect::Fabro {
+            written.enabled = true;
+        }
+        let entry = render(&written, dialect, self.file.format)?;
+        let mut doc = self.doc()?;
+        let raw = self.raw()?;
+        match self.shape(&raw) {
+            Shape::Flat(list) => insert_flat(doc.as_mut(), &raw, &list, entry.value)?,
+            Shape::Nested => insert_nested(doc.as_mut(), &raw, &entry, &self.options.catalog)?,
+        }
+        let mut text = doc.text();
+        if dialect == Dialect::Fabro && !spec.enabled {
+            let added = hooks::config::load_str(&text, Some(&self.path), &self.options)
+                .map_err(|e| anyhow!("{e}"))?;
+            let last = added
+                .hooks()
+                .last()
+                .ok_or_else(|| anyhow!("the new hook did not load"))?
+                .clone();
+            let mut t = toml::TomlDoc::parse(&text)?;
+            let (Some(line), Some(col)) = (last.provenance.line, last.provenance.column) else {
+                bail!("the new hook has no position");
+            };
+            let path = t
+                .locate(line, col)
+                .ok_or_else(|| anyhow!("cannot find the new hook"))?;
+            t.comment_out(&path)?;
+            text = t.text();
+        }
+        let before = self.file.items.clone();
+        let event = spec.event.clone();
+        let enabled_expected = spec.enabled || dialect == Dialect::Fabro;
+        let fabro_disabled = dialect == Dialect::Fabro && !spec.enabled;
+        self.apply(text, |new| {
+            let extra = subsequence_extra(&before, &new.items)?;
+            match (fabro_disabled, extra.as_slice()) {
+                (true, []) => Ok(()),
+                (false, [Item::Hook(h)]) if h.event == event && h.enabled == enabled_expected => {
+                    Ok(())
+                }
+                (false, [Item::Hook(h)]) if h.event == event && dialect == Dialect::Autohand => {
+                    Ok(())
+                }
+                _ => bail!("the file did not gain exactly the new hook"),
+            }
+        })
+    }
+
+    /// The file-wide switch: `Some(on)` for files that have one (native and Claude Code
+    /// `disable_all_hooks`, Autohand `hooks.enabled`), `None` otherwise.
+    pub fn all_enabled(&self) -> Option<bool> {
+        let s = &self.file.settings;
+        match self.file.dialect {
+            Dialect::Native | Dialect::Claude => Some(s.disable_all_hooks != Some(true)),
+            Dialect::Autohand => Some(s.hooks_enabled != Some(false)),
+            _ => None,
+        }
+    }
+
+    /// Sets the file-wide switch.
+    pub fn set_all_enabled(&mut self, on: bool) -> Result<Change> {
+        let dialect = self.file.dialect;
+        let Some(now) = self.all_enabled() else {
+            bail!(
+                "{} configs have no switch for all their hooks ({})",
+                dialect_name(dialect),
+                self.path.display()
+            );
+        };
+        if now == on {
+            let state = if on { "on" } else { "off" };
+            return Ok(Change::Unchanged(format!(
+                "the hooks of {} are already {state}",
+                self.path.display()
+            )));
+        }
+        let mut doc = self.doc()?;
+        let raw = self.raw()?;
+        match dialect {
+            Dialect::Autohand => match raw.get("hooks") {
+                Some(Value::Object(_)) => {
+                    doc.set(&[Seg::Key("hooks".into())], "enabled", &Value::Bool(on))?
+                }
+                _ => doc.set(&[], "hooks", &serde_json::json!({ "enabled": on }))?,
+            },
+            Dialect::Claude => doc.set(&[], "disableAllHooks", &Value::Bool(!on))?,
+            _ => doc.set(&[], "disable_all_hooks", &Value::Bool(!on))?,
+        }
+        let before = self.file.items.clone();
+        self.apply(doc.text(), |new| {
+            if new.items.len() != before.len() {
+                bail!("the number of hooks changed");
+            }
+            for (a, b) in before.iter().zip(&new.items) {
+                // Autohand's switch shows in every hook's `enabled`.
+                let a = if dialect == Dialect::Autohand {
+                    flipped(a, item_enabled(b))
+                } else {
+                    a.clone()
+                };
+                if !same_item(&a, b) {
+                    bail!("a hook changed unexpectedly");
+                }
+            }
+            let s: &Settings = &new.settings;
+            let ok = match dialect {
+                Dialect::Autohand => s.hooks_enabled == Some(on),
+                _ => s.disable_all_hooks == Some(!on),
+            };
+            if !ok {
+                bail!("the switch did not take");
+            }
+            Ok(())
+        })
+    }
+
+    fn nested(&self) -> bool {
+        matches!(self.file.dialect, Dialect::Claude | Dialect::Echo)
+            || (self.file.dialect == Dialect::Native
+                && self
+                    .raw()
+                    .ok()
+                    .and_then(|r| r.get("hooks").map(Value::is_object))
+                    == Some(true))
+    }
+
+    fn shape(&self, raw: &Value) -> Shape {
+        let key = |k: &str| Seg::Key(k.to_owned());
+        match self.file.dialect {
+            Dialect::Claude | Dialect::Echo => Shape::Nested,
+            Dialect::Autohand => Shape::Flat(vec![key("hooks"), key("hooks")]),
+            Dialect::Fabro => Shape::Flat(vec![key("run"), key("hooks")]),
+            _ if raw.get("hooks").is_some_and(Value::is_object) => Shape::Nested,
+            _ => Shape::Flat(vec![key("hooks")]),
+        }
+    }
+
+    /// Loads `text`, checks it with `verify` against what the edit should have done, and
+    /// takes it as the file's new text; on any failure the text stays as it was.
+    fn apply(
+        &mut self,
+        text: String,
+        verify: impl FnOnce(&ConfigFile) -> Result<()>,
+    ) -> Result<Change> {
+        let refuse = |why: String| {
+            anyhow!(
+                "refusing to write {}: {why}; the file is unchanged\n  hint: edit this part of the file by hand",
+                self.path.display()
+            )
+        };
+        let new = hooks::config::load_str(&text, Some(&self.path), &self.options)
+            .map_err(|e| refuse(format!("the edited text would not load:\n{e}")))?;
+        if new.dialect != self.file.dialect {
+            return Err(refuse(format!(
+                "the edited text would read as {} instead of {}",
+                dialect_name(new.dialect),
+                dialect_name(self.file.dialect)
+            )));
+        }
+        verify(&new).map_err(|e| refuse(format!("{e:#}")))?;
+        self.text = text;
+        self.file = new;
+        Ok(Change::Changed)
+    }
+}
+
+/// A hook in the file's own dialect, as the dialect writer renders it.
+struct Rendered {
+    /// The event key (nested dialects).
+    event: String,
+    /// The group's matcher (nested dialects).
+    matcher: Option<Value>,
+    /// The hook entry (for nested dialects, the handler).
+    value: Value,
+}
+
+fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered> {
+    let converted = hooks::config::convert_items(
+        &[Item::Hook(spec.clone())],
+        &Settings::default(),
+        dialect,
+        Some(format),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    let lost: Vec<String> = converted
+        .warnings
+        .iter()
+        .filter(|w| !w.message.contains(" configs are "))
+        .map(|w| w.message.clone())
+        .collect();
+    if !lost.is_empty() {
+        bail!(
+            "a {} config cannot hold this hook as asked:\n  {}",
+            dialect_name(dialect),
+            lost.join("\n  ")
+        );
+    }
+    // TOML goes through toml_edit, which keeps the order the writer put the keys in.
+    let value = match converted.format {
+        Format::Toml => toml::to_json(&converted.text)?,
+        f => hooks::config::parse_value(&converted.text, None, Some(f))
+            .map_err(|e| anyhow!("{e}"))?,
+    };
+    let pick = |path: &[Seg]| get(&value, path).cloned();
+    let key = |k: &str| Seg::Key(k.to_owned());
+    let flat = |path: Vec<Seg>| {
+        pick(&path).map(|v| Rendered {
+            event: String::new(),
+            matcher: None,
+            value: v,
+        })
+    };
+    let rendered = match dialect {
+        Dialect::Claude | Dialect::Echo => value
+            .get("hooks")
+            .and_then(Value::as_object)
+            .and_then(|m| m.iter().next())
+            .and_then(|(event, groups)| {
+                let group = groups.get(0)?;
+                Some(Rendered {
+                    event: event.clone(),
+                    matcher: group.get("matcher").cloned(),
+                    value: group.get("hooks")?.get(0)?.clone(),
+                })
+            }),
+        Dialect::Autohand => flat(vec![key("hooks"), key("hooks"), Seg::Index(0)]),
+        Dialect::Fabro => flat(vec![key("run"), key("hooks"), Seg::Index(0)]),
+        _ => flat(vec![key("hooks"), Seg::Index(0)]).map(|mut r| {
+            r.event = spec.event.name().to_owned();
+            r.matcher = r.value.get("matcher").cloned();
+            r
+        }),
+    };
+    rendered.ok_or_else(|| anyhow!("the {} writer left the hook out", dialect_name(dialect)))
+}
+
+fn insert_flat(doc: &mut dyn Doc, raw: &Value, list: &[Seg], entry: Value) -> Result<()> {
+    // The deepest part of the path that exists, and what to create below it.
+    for depth in 0..list.len() {
+        let here = &list[..=depth];
+        match get(raw, here) {
+            Some(Value::Array(_)) if depth + 1 == list.len() => return doc.push(here, &entry),
+            Some(Value::Object(_)) if depth + 1 < list.len() => continue,
+            Some(Value::Null) | None => {
+                let mut value = Value::Array(vec![entry]);
+                for seg in list[depth + 1..].iter().rev() {
+                    if let Seg::Key(k) = seg {
+                        let mut m = serde_json::Map::new();
+                        m.insert(k.clone(), value);
+                        value = Value::Object(m);
+                    }
+                }
+                let Seg::Key(k) = &list[depth] else {
+                    bail!("unexpected list path");
+                };
+                return doc.set(&list[..depth], k, &value);
+            }
+            Some(other) => bail!(
+                "`{}` holds {} where a list of hooks should be",
+                show(here),
+                kind(other)
+            ),
+        }
+    }
+    bail!("no list of hooks to add to")
+}
+
+fn insert_nested(
+    doc: &mut dyn Doc,
+    raw: &Value,
+    entry: &Rendered,
+    catalog: &EventCatalog,
+) -> Result<()> {
+    let mut handler = entry.value.clone();
+    if let Value::Object(m) = &mut handler {
+        m.shift_remove("event");
+        m.shift_remove("matcher");
+    }
+    let mut group = serde_json::Map::new();
+    if let Some(m) = &entry.matcher {
+        group.insert("matcher".into(), m.clone());
+    }
+    group.insert("hooks".into(), Value::Array(vec![handler.clone()]));
+    let group = Value::Object(group);
+    let hooks = Seg::Key("hooks".to_owned());
+    let events = match raw.get("hooks") {
+        Some(Value::Object(m)) => m,
+        _ => {
+            let mut m = serde_json::Map::new();
+            m.insert(entry.event.clone(), Value::Array(vec![group]));
+            return doc.set(&[], "hooks", &Value::Object(m));
+        }
+    };
+    let want = catalog.resolve(&entry.event).ok();
+    let existing = events.iter().rev().find(|(k, _)| {
+        catalog
+            .resolve(k)
+            .ok()
+            .is_some_and(|e| Some(&e) == want.as_ref())
+    });
+    match existing {
+        Some((k, Value::Array(groups))) => {
+            let key = Seg::Key(k.clone());
+            if let Some(last) = groups.last()
+                && last.get("matcher") == entry.matcher.as_ref()
+                && last.get("hooks").is_some_and(Value::is_array)
+            {
+                let path = [
+                    hooks,
+                    key,
+                    Seg::Index(groups.len() - 1),
+                    Seg::Key("hooks".into()),
+                ];
+                doc.push(&path, &handler)
+            } else {
+                doc.push(&[hooks, key], &group)
+            }
+        }
+        Some((k, Value::Null)) => doc.set(&[hooks], k, &Value::Array(vec![group])),
+        Some((k, other)) => bail!("`hooks.{k}` holds {} where a list should be", kind(other)),
+        None => doc.set(&[hooks], &entry.event, &Value::Array(vec![group])),
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// The value at `path` in a JSON view of a document.
+fn get<'v>(value: &'v Value, path: &[Seg]) -> Option<&'v Value> {
+    let mut v = value;
+    for seg in path {
+        v = match seg {
+            Seg::Key(k) => v.get(k)?,
+            Seg::Index(i) => v.get(i)?,
+        };
+    }
+    Some(v)
+}
+
+fn is_markdown(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+}
+
+/// How the docs name a dialect.
+pub fn dialect_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Claude => "Claude Code",
+        Dialect::Echo => "echo-agent",
+        Dialect::Fabro => "Fabro",
+        Dialect::Autohand => "Autohand",
+        _ => "native",
+    }
+}
+
+fn no_switch(dialect: Dialect, label: &str) -> String {
+    format!(
+        "{} hooks have no per-hook switch, so `{label}` cannot be disabled in place\n  hint: remove it with `hooks remove`, switch off every hook of the file{}, or move it to a native config (`hooks convert`), where `enabled: false` is kept",
+        dialect_name(dialect),
+        if dialect == Dialect::Claude {
+            " (`disableAllHooks`, toggle all in `hooks manage`)"
+        } else {
+            ""
+        }
+    )
+}
+
+fn item_enabled(item: &Item) -> bool {
+    match item {
+        Item::Hook(h) => h.enabled,
+        Item::SetEnabled { enabled, .. } => *enabled,
+        _ => false,
+    }
+}
+
+/// `item` with its switch set to `on`.
+fn flipped(item: &Item, on: bool) -> Item {
+    match item {
+        Item::Hook(h) => Item::Hook(h.clone().with_enabled(on)),
+        Item::SetEnabled { id, provenance, .. } => Item::SetEnabled {
+            id: id.clone(),
+            enabled: on,
+            provenance: provenance.clone(),
+        },
+        other => other.clone(),
+    }
+}
+
+/// Whether two items say the same, wherever they are written.
+fn same_item(a: &Item, b: &Item) -> bool {
+    match (a, b) {
+        (Item::Hook(x), Item::Hook(y)) => hooks::config::equivalent(x, y),
+        (
+            Item::SetEnabled {
+                id: i, enabled: e, ..
+            },
+            Item::SetEnabled {
+                id: j, enabled: f, ..
+            },
+        ) => i == j && e == f,
+        (Item::Remove { id: i, .. }, Item::Remove { id: j, .. }) => i == j,
+        _ => false,
+    }
+}
+
+/// Says that the edit would also change `item`.
+fn changed_too(item: &Item) -> String {
+    let (name, line) = match item {
+        Item::Hook(h) => (label(h), h.provenance.line),
+        Item::SetEnabled { id, provenance, .. } | Item::Remove { id, provenance } => {
+            (id.clone(), provenance.line)
+        }
+        _ => ("an entry".to_owned(), None),
+    };
+    let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+    format!(
+        "the edit would also change `{name}`{at}, which shares text with it (a YAML anchor or merge key, say)"
+    )
+}
+
+/// Checks that `new` is `before` without item `index`.
+fn expect_removed(before: &[Item], new: &[Item], index: usize) -> Result<()> {
+    if new.len() + 1 != before.len() {
+        bail!(
+            "expected one hook fewer, found {} instead of {}",
+            new.len(),
+            before.len().saturating_sub(1)
+        );
+    }
+    let rest = before
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != index)
+        .map(|(_, item)| item);
+    for (a, b) in rest.zip(new) {
+        if !same_item(a, b) {
+            bail!("{}", changed_too(a));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that `before` appears, in order, within `new`; returns what `new` has besides.
+fn subsequence_extra<'a>(before: &[Item], new: &'a [Item]) -> Result<Vec<&'a Item>> {
+    let mut extra = Vec::new();
+    let mut old = before.iter().peekable();
+    for item in new {
+        match old.peek() {
+            Some(a) if same_item(a, item) => {
+                old.next();
+            }
+            _ => extra.push(item),
+        }
+    }
+    if old.next().is_some() {
+        bail!("an existing hook was lost or changed");
+    }
+    Ok(extra)
+}
+
+/// One way of matching an address to an entry of file `usize`.
+type Tier<'a> = &'a dyn Fn(&Entry, usize) -> bool;
+
+/// A hook found by its address.
+#[derive(Debug)]
+pub struct Found {
+    /// The index of its file in the list searched.
+    pub file: usize,
+    /// The entry.
+    pub entry: Entry,
+}
+
+/// Finds the entry `address` names among `files`: an id or Fabro `name` first; else the
+/// name `hooks list` shows for a hook without an id (its action, as in `command: ./x.sh`,
+/// or just `./x.sh`) or its description; else `FILE:LINE` (or `:LINE`) of its first line.
+/// No match is an error with a did-you-mean; several are an error listing them.
+pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
+    let all: Vec<(usize, Entry)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| f.entries().into_iter().map(move |e| (i, e)))
+        .collect();
+    let tiers: [Tier<'_>; 3] = [
+        &|e, _| e.names().0.iter().any(|n| n == address),
+        &|e, _| e.names().1.iter().any(|n| n == address),
+        &|e, f| locator_matches(address, files[f].path(), e.line),
+    ];
+    for tier in tiers {
+        let hits: Vec<&(usize, Entry)> = all.iter().filter(|(f, e)| tier(e, *f)).collect();
+        match hits.as_slice() {
+            [] => continue,
+            [(file, entry)] => {
+                return Ok(Found {
+                    file: *file,
+                    entry: entry.clone(),
+                });
+            }
+            many => {
+                let list: Vec<String> = many
+                    .iter()
+                    .map(|(f, e)| {
+                        format!(
+                            "{}:{}  {}",
+                            files[*f].path().display(),
+                            e.line.unwrap_or(0),
+                            e.label()
+                        )
+                    })
+                    .collect();
+                let (f, e) = many[0];
+                bail!(
+                    "`{address}` names {} hooks:\n  {}\n  hint: name one by its file and line, as in `{}:{}`",
+                    many.len(),
+                    list.join("\n  "),
+                    files[*f].path().display(),
+                    e.line.unwrap_or(0)
+                );
+            }
+        }
+    }
+    let names: Vec<String> = all
+        .iter()
+        .flat_map(|(_, e)| {
+            let (mut strong, weak) = e.names();
+            strong.extend(weak);
+            strong
+        })
+        .collect();
+    let where_ = match files {
+        [one] => one.path().display().to_string(),
+        [] => "any config file (none was found)".to_owned(),
+        many => format!("{} config files", many.len()),
+    };
+    let hint = match hooks_core::did_you_mean(address, names.iter().map(String::as_str)) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => "`hooks list` shows every hook with its id".to_owned(),
+    };
+    bail!("no hook `{address}` in {where_}\n  hint: {hint}")
+}
+
+fn locator_matches(address: &str, path: &Path, line: Option<u32>) -> bool {
+    let Some((file, n)) = address.rsplit_once(':') else {
+        return false;
+    };
+    let (Ok(n), Some(line)) = (n.parse::<u32>(), line) else {
+        return false;
+    };
+    if n != line {
+        return false;
+    }
+    file.is_empty()
+        || Path::new(file) == path
+        || path.ends_with(file)
+        || atomic::real_path(Path::new(file)) == atomic::real_path(path)
+}
