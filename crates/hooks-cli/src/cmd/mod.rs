@@ -9,6 +9,7 @@ pub mod explain;
 pub mod init;
 pub mod list;
 pub mod manage;
+pub mod render;
 pub mod replay;
 pub mod run;
 pub mod schema;
@@ -18,11 +19,11 @@ pub mod trust;
 pub mod validate;
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use hooks::Engine;
-use hooks::config::TrustStore;
+use hooks::config::{Interpolation, TrustStore};
+use hooks::{Engine, EngineBuilder};
 use serde_json::Value;
 
 use crate::cli::{Command, ConfigArgs};
@@ -59,22 +60,86 @@ pub fn project_dir(args: &ConfigArgs) -> Result<PathBuf> {
     }
 }
 
-/// The engine for `args`: the named files (trusted by being named), or else the standard
-/// locations with the user's trust store.
+/// The engine for `args`: the named files (trusted by being named; a directory names
+/// every config file in it), or else the standard locations with the user's trust store.
+/// Configs may write `{{ vars.HOOKS_BIN }}` for this `hooks` binary (see [`interpolation`]).
 pub fn engine(args: &ConfigArgs) -> Result<Engine> {
-    let mut builder = Engine::builder();
+    Ok(engine_builder(args)?.build()?)
+}
+
+/// The builder [`engine`] uses, for commands that add to it (`hooks serve` plugs in its
+/// notification sink).
+pub fn engine_builder(args: &ConfigArgs) -> Result<EngineBuilder> {
+    engine_builder_with(args, TrustStore::open_default().ok())
+}
+
+/// Like [`engine_builder`], with discovered project hooks trusted by `store` (none: not
+/// trusted at all), for `hooks trust --store FILE`.
+pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Result<EngineBuilder> {
+    let mut builder = Engine::builder().interpolation(interpolation());
     if args.config.is_empty() {
         let project = project_dir(args)?;
         builder = builder.discover(Some(&project));
-        if let Ok(store) = TrustStore::open_default() {
+        if let Some(store) = store {
             builder = builder.trust_store(store);
         }
     } else {
-        for file in &args.config {
+        for file in config_files(&args.config)? {
             builder = builder.config_file(file);
         }
     }
-    Ok(builder.build()?)
+    Ok(builder)
+}
+
+/// What configs loaded by the command line may interpolate: the process environment, and
+/// `{{ vars.HOOKS_BIN }}`, the path of the running `hooks` binary, so that a config can call
+/// a built-in hook (`{{ vars.HOOKS_BIN }} builtin security-guard`) without knowing where the
+/// binary is installed. A file's own `vars` may give a fallback for other hosts; this value
+/// takes precedence over it.
+pub fn interpolation() -> Interpolation {
+    let mut interpolation = Interpolation::default();
+    if let Ok(exe) = std::env::current_exe() {
+        interpolation
+            .vars
+            .insert("HOOKS_BIN".to_owned(), exe.display().to_string());
+    }
+    interpolation
+}
+
+/// The files `-c` names, with each directory replaced by the config files directly in it
+/// (`*.json`, `*.yaml`, `*.yml`, `*.toml` and `SKILL.md`), in name order, so that one
+/// directory can hold a set of configs in several dialects.
+pub fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if !path.is_dir() {
+            files.push(path.clone());
+            continue;
+        }
+        let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+            .with_context(|| format!("reading the directory {}", path.display()))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.is_file() && is_config_file(p))
+            .collect();
+        if found.is_empty() {
+            anyhow::bail!(
+                "{} holds no config files (*.json, *.yaml, *.yml, *.toml, SKILL.md)",
+                path.display()
+            );
+        }
+        found.sort();
+        files.extend(found);
+    }
+    Ok(files)
+}
+
+fn is_config_file(path: &Path) -> bool {
+    if path.file_name().is_some_and(|n| n == "SKILL.md") {
+        return true;
+    }
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "json" | "yaml" | "yml" | "toml"))
 }
 
 /// Reads a payload argument: JSON text, `@FILE`, or `-` for stdin; none is `{}`.

@@ -1,10 +1,301 @@
-//! `hooks replay`: being built (see the CLI issue).
+//! `hooks replay SESSION.jsonl [--json]`: replays a recorded session, one
+//! `{"event": .., "payload": ..}` per line, through the configured hooks, and prints per
+//! event what fired and what was decided, then a summary.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
 
 use anyhow::Result;
+use hooks::core::{Aggregate, Decision, EventContext, HookStatus};
+use serde_json::Value;
 
+use super::render::{self, Style, plural};
 use crate::cli::ReplayArgs;
 
-/// Runs `hooks replay`.
-pub fn run(_args: &ReplayArgs) -> Result<u8> {
-    anyhow::bail!("`hooks replay` is not built yet")
+/// One event of the session, with the line it came from.
+#[derive(Debug)]
+pub struct Step {
+    /// 1-based line number in the session file.
+    pub line: usize,
+    /// The event's context.
+    pub ctx: EventContext,
+}
+
+/// Reads a session: every non-blank line must be `{"event": NAME, "payload": {..}}`
+/// (`payload` may be left out). All malformed lines are reported at once, each as
+/// `FILE:LINE: ...`, before any event runs, so that a bad line never leaves a session half
+/// replayed.
+pub fn parse_session(path: &Path, text: &str) -> Result<Vec<Step>> {
+    let mut steps = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(ctx) => steps.push(Step { line: number, ctx }),
+            Err(e) => errors.push(format!("{}:{number}: {e}", path.display())),
+        }
+    }
+    if !errors.is_empty() {
+        anyhow::bail!(
+            "the session has {} malformed line{}:\n{}",
+            errors.len(),
+            plural(errors.len()),
+            errors.join("\n")
+        );
+    }
+    Ok(steps)
+}
+
+fn parse_line(line: &str) -> Result<EventContext> {
+    let value: Value =
+        serde_json::from_str(line).map_err(|e| anyhow::anyhow!("not valid JSON: {e}"))?;
+    let Value::Object(mut object) = value else {
+        anyhow::bail!("expected an object {{\"event\": .., \"payload\": ..}}");
+    };
+    let event = match object.remove("event") {
+        Some(Value::String(name)) => render::resolve_event(&name)?,
+        Some(_) => anyhow::bail!("`event` must be a string"),
+        None => anyhow::bail!("missing `event`"),
+    };
+    let payload = object.remove("payload").unwrap_or(Value::Null);
+    if let Some(key) = object.keys().next() {
+        anyhow::bail!("unknown key `{key}` (a line holds `event` and `payload`)");
+    }
+    render::context(event, payload)
+}
+
+/// What a replay counted, for the summary.
+#[derive(Debug, Default)]
+struct Tally {
+    events: usize,
+    with_hooks: usize,
+    runs: usize,
+    by_status: [usize; 5],
+    async_queued: usize,
+    decisions: Vec<(Decision, usize)>,
+    rewritten: usize,
+    context: usize,
+    stops: usize,
+    blocked: Vec<String>,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, number: usize, ctx: &EventContext, agg: &Aggregate, queued: usize) {
+        self.events += 1;
+        self.async_queued += queued;
+        if !agg.hooks.is_empty() || queued > 0 {
+            self.with_hooks += 1;
+        }
+        self.runs += agg.hooks.len();
+        for report in &agg.hooks {
+            self.by_status[status_slot(report.status)] += 1;
+            if let Some(failure) = &report.failure {
+                self.failures.push(format!(
+                    "#{number} {} `{}`: {}",
+                    agg.event,
+                    report.id,
+                    render::shorten(&failure.message, 100)
+                ));
+            }
+        }
+        if agg.decision != Decision::None {
+            match self.decisions.iter_mut().find(|(d, _)| *d == agg.decision) {
+                Some((_, n)) => *n += 1,
+                None => self.decisions.push((agg.decision, 1)),
+            }
+        }
+        if agg.updated_input.is_some() {
+            self.rewritten += 1;
+        }
+        self.context += agg.additional_context.len();
+        if !agg.continue_ {
+            self.stops += 1;
+        }
+        if agg.is_blocked() {
+            let by: Vec<&str> = agg
+                .hooks
+                .iter()
+                .filter(|h| h.decision.is_blocking())
+                .map(|h| h.id.as_str())
+                .collect();
+            self.blocked.push(format!(
+                "#{number} {} {} ({} by {}): {}",
+                agg.event,
+                render::subject(ctx),
+                agg.decision,
+                by.join(", "),
+                render::shorten(agg.reason.as_deref().unwrap_or("no reason given"), 100)
+            ));
+        }
+    }
+
+    fn write(&self, out: &mut String, style: Style) {
+        let _ = writeln!(out, "{}", style.bold("Summary"));
+        let _ = writeln!(
+            out,
+            "  events     {} replayed, {} with hooks",
+            self.events, self.with_hooks
+        );
+        let names = ["ok", "blocked", "failed", "timed out", "skipped"];
+        let statuses: Vec<String> = names
+            .iter()
+            .zip(self.by_status)
+            .filter(|(_, n)| *n > 0)
+            .map(|(name, n)| format!("{n} {name}"))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  hook runs  {}{}{}",
+            self.runs,
+            if statuses.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", statuses.join(", "))
+            },
+            if self.async_queued > 0 {
+                format!(", {} async in the background", self.async_queued)
+            } else {
+                String::new()
+            }
+        );
+        let mut decisions = self.decisions.clone();
+        decisions.sort_by_key(|d| std::cmp::Reverse(d.0));
+        let decided: Vec<String> = decisions
+            .iter()
+            .map(|(d, n)| format!("{n} {}", style.decision(*d)))
+            .collect();
+        let proceeded = self.events - decisions.iter().map(|(_, n)| n).sum::<usize>();
+        let _ = writeln!(
+            out,
+            "  decisions  {}{proceeded} with no decision",
+            if decided.is_empty() {
+                String::new()
+            } else {
+                format!("{}, ", decided.join(", "))
+            }
+        );
+        let _ = writeln!(
+            out,
+            "  changes    {} input{} rewritten, {} context addition{} for the model, {} stop request{}",
+            self.rewritten,
+            plural(self.rewritten),
+            self.context,
+            plural(self.context),
+            self.stops,
+            plural(self.stops)
+        );
+        if !self.blocked.is_empty() {
+            let _ = writeln!(out, "  {}:", style.red("blocked or denied"));
+            for line in &self.blocked {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+        if !self.failures.is_empty() {
+            let _ = writeln!(out, "  {}:", style.yellow("hook failures"));
+            for line in &self.failures {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+    }
+}
+
+fn status_slot(status: HookStatus) -> usize {
+    match status {
+        HookStatus::Ok => 0,
+        HookStatus::Blocked => 1,
+        HookStatus::Failed => 2,
+        HookStatus::TimedOut => 3,
+        _ => 4,
+    }
+}
+
+/// Replays the session; exit 0 when it replayed (whatever the hooks decided), 1 on a
+/// malformed session or a config that does not load.
+pub fn run(args: &ReplayArgs) -> Result<u8> {
+    let text = render::read_text(&args.session)?;
+    let steps = parse_session(&args.session, &text)?;
+    let engine = render::load_engine(&args.config)?;
+    let style = Style::stdout();
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        let loaded = engine.loaded();
+        let active = loaded.hooks.hooks().iter().filter(|h| h.is_active()).count();
+        writeln!(
+            out,
+            "Replaying {} ({} event{}) through {active} active hook{} from {} file{}",
+            args.session.display(),
+            steps.len(),
+            plural(steps.len()),
+            plural(active),
+            loaded.files.len(),
+            plural(loaded.files.len())
+        )?;
+    }
+    let runtime = super::runtime()?;
+    let mut tally = Tally::default();
+    for (n, step) in steps.iter().enumerate() {
+        let number = n + 1;
+        let queued = render::async_matches(&engine, &step.ctx);
+        let agg = runtime.block_on(engine.dispatch(&step.ctx));
+        tally.add(number, &step.ctx, &agg, queued.len());
+        if args.json {
+            writeln!(out, "{}", serde_json::to_string(&agg)?)?;
+        } else {
+            write!(out, "{}", event_block(style, number, step, &agg, &queued))?;
+        }
+    }
+    runtime.block_on(engine.dispatcher().flush_async());
+    if !args.json {
+        let mut summary = String::new();
+        tally.write(&mut summary, style);
+        write!(out, "\n{summary}")?;
+    }
+    Ok(0)
+}
+
+/// One event's block: the event and its subject, the outcome, each hook that ran, what
+/// they returned, and the async hooks queued.
+fn event_block(
+    style: Style,
+    number: usize,
+    step: &Step,
+    agg: &Aggregate,
+    queued: &[String],
+) -> String {
+    let mut out = String::new();
+    let verdict = if agg.is_blocked() {
+        style.red(&agg.decision.as_str().to_uppercase())
+    } else if agg.hooks.is_empty() {
+        style.dim("proceed")
+    } else if agg.decision == Decision::None {
+        style.green("proceed")
+    } else {
+        style.decision(agg.decision)
+    };
+    let _ = writeln!(
+        out,
+        "\n#{number:<3}{} {}  -> {verdict}",
+        style.cyan(&agg.event),
+        render::subject(&step.ctx),
+    );
+    if let Some(reason) = &agg.reason {
+        let _ = writeln!(out, "      reason: {}", render::shorten(reason, 160));
+    }
+    for report in &agg.hooks {
+        out.push_str(&render::hook_lines(style, report, "      "));
+    }
+    if !queued.is_empty() {
+        let _ = writeln!(
+            out,
+            "      {}",
+            style.dim(&format!("async: {}", queued.join(", ")))
+        );
+    }
+    render::details(&mut out, style, agg, "    ");
+    out
 }

@@ -1,10 +1,44 @@
-//! `hooks run`: being built (see the CLI issue).
+//! `hooks run EVENT [-p PAYLOAD|-] [--json]`: dispatches one event through the configured
+//! hooks and prints the outcome.
+
+use std::io::Write;
 
 use anyhow::Result;
+use hooks::core::Aggregate;
 
+use super::render::{self, Style};
 use crate::cli::RunArgs;
 
-/// Runs `hooks run`.
-pub fn run(_args: &RunArgs) -> Result<u8> {
-    anyhow::bail!("`hooks run` is not built yet")
+/// Dispatches the event; exit 0 when the action may proceed, 2 when it is blocked or denied,
+/// 1 on a bad event name, payload or config.
+///
+/// `--json` prints exactly one object, the aggregate (see `docs/cli.md`); the human form
+/// prints the decision, each hook's line, and what the hooks returned.
+pub fn run(args: &RunArgs) -> Result<u8> {
+    let event = render::resolve_event(&args.event)?;
+    let ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
+    let engine = render::load_engine(&args.config)?;
+    let queued = render::async_matches(&engine, &ctx);
+    let agg = super::runtime()?.block_on(async {
+        let agg = engine.dispatch(&ctx).await;
+        // Async hooks run after the outcome; a short-lived process must wait for them.
+        engine.dispatcher().flush_async().await;
+        agg
+    });
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", serde_json::to_string(&agg)?)?;
+    } else {
+        let style = Style::stdout();
+        write!(out, "{}", render::outcome(style, &agg, ""))?;
+        if !queued.is_empty() {
+            writeln!(out, "  async (ran in the background): {}", queued.join(", "))?;
+        }
+    }
+    Ok(exit_code(&agg))
+}
+
+/// 2 when the event is blocked or denied, else 0.
+pub fn exit_code(agg: &Aggregate) -> u8 {
+    if agg.is_blocked() { 2 } else { 0 }
 }

@@ -1,10 +1,245 @@
-//! `hooks test`: being built (see the CLI issue).
+//! `hooks test HOOK_ID [-p PAYLOAD] [--json]`: runs one hook, found by id, on a payload or
+//! on a sample context for its event, and prints what it answered.
+
+use std::io::Write;
 
 use anyhow::Result;
+use hooks::config::{HookSet, Inactive, MergedHook};
+use hooks::core::{
+    AggregateEntry, BuiltinEvent as E, EventContext, HookSpec, HookStatus, MatcherKind,
+    aggregate, did_you_mean,
+};
+use hooks::exec::CancellationToken;
+use serde_json::{Value, json};
 
+use super::render::{self, Style};
 use crate::cli::TestArgs;
 
-/// Runs `hooks test`.
-pub fn run(_args: &TestArgs) -> Result<u8> {
-    anyhow::bail!("`hooks test` is not built yet")
+/// Runs the hook; exit 0 when it ran and let the event proceed, 2 when it blocked or
+/// denied, 1 when it failed or timed out (whatever its failure policy), or on a bad id,
+/// payload or config.
+pub fn run(args: &TestArgs) -> Result<u8> {
+    let engine = render::load_engine(&args.config)?;
+    let loaded = engine.loaded();
+    let hook = find(&loaded.hooks, &args.hook_id)?;
+    if hook.inactive == Some(Inactive::Untrusted) {
+        anyhow::bail!(
+            "hook `{}` comes from a project file that is not trusted, so it does not run; \
+             review it, then run `hooks trust {}`",
+            args.hook_id,
+            hook.spec
+                .provenance
+                .file
+                .as_ref()
+                .map_or_else(|| args.hook_id.clone(), |f| f.display().to_string())
+        );
+    }
+    let spec = hook.spec.clone().with_enabled(true);
+    let ctx = match &args.payload {
+        Some(p) => render::context(spec.event.clone(), super::payload(Some(p))?)?,
+        None => sample(&spec),
+    };
+    let outcome = super::runtime()?.block_on(async {
+        let outcome = engine
+            .dispatcher()
+            .run_hook(&spec, &ctx, &CancellationToken::new())
+            .await;
+        engine.dispatcher().flush_async().await;
+        outcome
+    });
+    let status = outcome.status;
+    let agg = aggregate(
+        ctx.event(),
+        vec![AggregateEntry::new(&spec, 0, outcome.clone())],
+    );
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let line = json!({
+            "id": spec.display_id(),
+            "event": ctx.event().name(),
+            "payload": Value::Object(ctx.fields().clone()),
+            "outcome": outcome,
+            "result": agg,
+        });
+        writeln!(out, "{}", serde_json::to_string(&line)?)?;
+    } else {
+        let style = Style::stdout();
+        writeln!(
+            out,
+            "{} {} on {} {}",
+            style.bold("testing"),
+            spec.display_id(),
+            style.cyan(ctx.event().name()),
+            render::subject(&ctx)
+        )?;
+        if !hook.is_active() {
+            let why = hook.inactive.as_ref().map(Inactive::describe);
+            writeln!(
+                out,
+                "  {}",
+                style.yellow(&format!(
+                    "note: the hook does not run in dispatches ({}); tested anyway",
+                    why.unwrap_or_default()
+                ))
+            )?;
+        }
+        writeln!(
+            out,
+            "  payload: {}",
+            render::shorten(&Value::Object(ctx.fields().clone()).to_string(), 200)
+        )?;
+        write!(out, "{}", render::outcome(style, &agg, "  "))?;
+        for field in &outcome.unknown_fields {
+            writeln!(out, "  unrecognised output field: {field}")?;
+        }
+    }
+    Ok(match status {
+        HookStatus::Failed | HookStatus::TimedOut => 1,
+        _ => super::run::exit_code(&agg),
+    })
+}
+
+/// The hook whose id (or name, or display id) is `id`; an unknown id is an error with the
+/// closest id as a hint and the ids there are.
+pub fn find<'a>(set: &'a HookSet, id: &str) -> Result<&'a MergedHook> {
+    let hooks = set.hooks();
+    if let Some(hook) = set.get(id) {
+        return Ok(hook);
+    }
+    if let Some(hook) = hooks
+        .iter()
+        .find(|h| h.spec.name.as_deref() == Some(id) || h.spec.display_id() == id)
+    {
+        return Ok(hook);
+    }
+    let ids: Vec<String> = hooks.iter().filter_map(|h| h.spec.id.clone()).collect();
+    let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
+        Some(s) => format!(" (did you mean `{s}`?)"),
+        None if ids.is_empty() => " (no hook has an id; see `hooks list`)".to_owned(),
+        None => format!(" (hooks with ids: {})", ids.join(", ")),
+    };
+    anyhow::bail!("no hook `{id}`{hint}")
+}
+
+/// A sample context for `spec`'s event that its matcher selects: a `Bash` call of `ls`
+/// for PreToolUse, a `startup` for SessionStart, and so on, with a session id and the
+/// current directory as `cwd`.
+pub fn sample(spec: &HookSpec) -> EventContext {
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| ".".to_owned());
+    let mut ctx = base_sample(spec).with("session_id", "sample-session");
+    if ctx.get("cwd").is_none() {
+        ctx.set("cwd", cwd);
+    }
+    ctx.set("permission_mode", "default");
+    // Make the matcher fields say what the hook's matcher selects.
+    if !spec.matcher.is_all() {
+        for field in spec.event.info().matcher_fields().to_vec() {
+            let current = ctx.get_str(&field).unwrap_or_default().to_owned();
+            if spec.matcher.is_match(&current) {
+                continue;
+            }
+            if let Some(value) = matching_name(spec) {
+                if field == "tool_name" {
+                    ctx.set("tool_input", tool_input(&value));
+                }
+                ctx.set(field, value);
+            }
+            break;
+        }
+    }
+    ctx
+}
+
+/// A name the hook's matcher selects: its first exact name, else the first word of the
+/// pattern that the regex matches, else a common tool name it matches.
+fn matching_name(spec: &HookSpec) -> Option<String> {
+    let matcher = &spec.matcher;
+    match matcher.kind() {
+        MatcherKind::Exact(names) => names.first().cloned(),
+        _ => matcher
+            .as_str()
+            .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':')))
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .chain(
+                ["Bash", "Write", "Edit", "Read", "run_command", "write_file"]
+                    .map(str::to_owned),
+            )
+            .find(|w| matcher.is_match(w)),
+    }
+}
+
+/// A plausible input for `tool`.
+fn tool_input(tool: &str) -> Value {
+    match tool {
+        "Bash" | "run_command" | "shell" => json!({"command": "ls", "description": "List files"}),
+        "Write" | "write_file" => {
+            json!({"file_path": "src/example.ts", "content": "export const answer = 42;\n"})
+        }
+        "Edit" | "MultiEdit" | "edit_file" => json!({
+            "file_path": "src/example.ts",
+            "old_string": "answer = 41",
+            "new_string": "answer = 42",
+        }),
+        "Read" | "read_file" => json!({"file_path": "src/example.ts"}),
+        "WebFetch" => json!({"url": "https://example.com/", "prompt": "Summarise the page"}),
+        "Glob" => json!({"pattern": "**/*.ts"}),
+        "Grep" => json!({"pattern": "TODO", "path": "src"}),
+        _ => json!({}),
+    }
+}
+
+/// The event's own fields.
+fn base_sample(spec: &HookSpec) -> EventContext {
+    let bash = || tool_input("Bash");
+    let Some(event) = spec.event.builtin() else {
+        return EventContext::new(spec.event.clone());
+    };
+    match event {
+        E::PreToolUse => EventContext::pre_tool_use("Bash", bash()).with("tool_use_id", "toolu_sample"),
+        E::PostToolUse => EventContext::post_tool_use(
+            "Bash",
+            bash(),
+            json!({"stdout": "Cargo.toml\nsrc\n", "stderr": "", "exit_code": 0}),
+        )
+        .with("tool_use_id", "toolu_sample"),
+        E::PostToolUseFailure => {
+            EventContext::post_tool_use_failure("Bash", bash(), "ls: cannot access 'missing'")
+                .with("tool_use_id", "toolu_sample")
+        }
+        E::PermissionRequest => EventContext::permission_request("Bash", bash()),
+        E::SessionStart => EventContext::session_start("startup"),
+        E::SessionEnd => EventContext::session_end("other"),
+        E::UserPromptSubmit => EventContext::user_prompt_submit("Explain what this project does."),
+        E::Stop => EventContext::stop(false)
+            .with("last_assistant_message", "I have finished the task."),
+        E::SubagentStart => EventContext::subagent_start("agent-sample", "Explore"),
+        E::SubagentStop => EventContext::subagent_stop("agent-sample", "Explore", false)
+            .with("last_assistant_message", "Found the function in src/lib.rs."),
+        E::Notification => EventContext::notification(
+            "permission_prompt",
+            "The agent needs your permission to use Bash",
+        ),
+        E::TaskCreated => EventContext::task_created("task-1", "Write the tests"),
+        E::TaskCompleted => EventContext::task_completed("task-1", "Write the tests"),
+        E::FileChanged => EventContext::file_changed("src/example.ts", "modified"),
+        E::RunStart => EventContext::run_start("run-sample", "ci"),
+        E::RunComplete => EventContext::run_complete("run-sample", "ci"),
+        E::RunFailed => EventContext::run_failed("run-sample", "ci", "stage `test` failed"),
+        E::StageStart => EventContext::stage(hooks::core::StageEvent::Start, "test", "agent"),
+        E::StageComplete => {
+            EventContext::stage(hooks::core::StageEvent::Complete, "test", "agent")
+        }
+        E::StageFailed => EventContext::stage(hooks::core::StageEvent::Failed, "test", "agent"),
+        E::StageRetrying => {
+            EventContext::stage(hooks::core::StageEvent::Retrying, "test", "agent")
+        }
+        E::EdgeSelected => EventContext::edge_selected("review", "deploy"),
+        E::PreCompact | E::PostCompact => {
+            EventContext::new(event).with("trigger", "manual").with("custom_instructions", "")
+        }
+        _ => EventContext::new(event),
+    }
 }
