@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::executor::{Executor, ExecutorExt};
 use crate::notify::NotificationSink;
 use crate::permission::PermissionExecutor;
+use crate::prepare::Prepare;
 use crate::prompt::{PromptEvaluator, PromptExecutor};
 use crate::queue::{AsyncQueue, Job};
 use crate::runner::Runner;
@@ -292,6 +293,7 @@ impl Dispatcher {
             timeouts: builder.timeouts,
             audit: builder.audit,
             sink: builder.sink,
+            prepare: builder.prepare,
         });
         Dispatcher {
             inner: Arc::new(Inner {
@@ -411,6 +413,7 @@ pub struct DispatcherBuilder {
     stop_loop_cap: u32,
     audit: Option<AuditLog>,
     sink: Option<Arc<dyn NotificationSink>>,
+    prepare: Option<Arc<dyn Prepare>>,
 }
 
 impl fmt::Debug for DispatcherBuilder {
@@ -439,6 +442,7 @@ impl Default for DispatcherBuilder {
             stop_loop_cap: DEFAULT_STOP_LOOP_CAP,
             audit: None,
             sink: None,
+            prepare: None,
         }
     }
 }
@@ -455,6 +459,14 @@ impl DispatcherBuilder {
     #[must_use]
     pub fn command_executor(mut self, executor: CommandExecutor) -> DispatcherBuilder {
         self.command = executor;
+        self
+    }
+
+    /// A step run on each hook right before it runs (the facade fills in secrets there);
+    /// a hook it cannot prepare fails closed. See [`Prepare`].
+    #[must_use]
+    pub fn prepare(mut self, prepare: Arc<dyn Prepare>) -> DispatcherBuilder {
+        self.prepare = Some(prepare);
         self
     }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use hooks_core::{Action, EventContext, FailureKind, HookOutcome, HookSpec};
+use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutcome, HookSpec};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -13,6 +13,7 @@ use crate::command::CommandExecutor;
 use crate::executor::{Executor, HookRun};
 use crate::notify::NotificationSink;
 use crate::permission::PermissionExecutor;
+use crate::prepare::Prepare;
 use crate::prompt::PromptExecutor;
 use crate::timeouts::Timeouts;
 
@@ -27,6 +28,7 @@ pub(crate) struct Runner {
     pub(crate) timeouts: Timeouts,
     pub(crate) audit: Option<AuditLog>,
     pub(crate) sink: Option<Arc<dyn NotificationSink>>,
+    pub(crate) prepare: Option<Arc<dyn Prepare>>,
 }
 
 impl Runner {
@@ -50,14 +52,32 @@ impl Runner {
             decision = tracing::field::Empty,
             duration_ms = tracing::field::Empty,
         );
-        let run = HookRun {
-            spec,
-            ctx,
-            timeout,
-            cancel,
-        };
         let start = Instant::now();
-        let mut outcome = self.execute(run).instrument(span.clone()).await;
+        let prepared = match &self.prepare {
+            Some(prepare) => prepare.prepare(spec),
+            None => Ok(None),
+        };
+        let mut outcome = match &prepared {
+            // Fail closed: a hook that cannot be prepared blocks where the event can be
+            // blocked, whatever its failure policy.
+            Err(message) => {
+                let mut outcome = HookOutcome::decided(Decision::Block, Some(message.clone()));
+                outcome.failure = Some(Failure {
+                    kind: FailureKind::Spawn,
+                    message: message.clone(),
+                });
+                outcome
+            }
+            Ok(ready) => {
+                let run = HookRun {
+                    spec: ready.as_ref().unwrap_or(spec),
+                    ctx,
+                    timeout,
+                    cancel,
+                };
+                self.execute(run).instrument(span.clone()).await
+            }
+        };
         let elapsed = start.elapsed();
         outcome.duration = Some(elapsed);
         span.record("status", outcome.status.as_str());

@@ -295,7 +295,12 @@ impl EngineBuilder {
         let trust = self.trust;
         let loaded = config.load(&trust)?;
         #[allow(unused_mut)]
-        let mut dispatcher = self.dispatcher.index(loaded.index());
+        let mut dispatcher = self
+            .dispatcher
+            .index(loaded.index())
+            .prepare(Arc::new(SecretsStep(Arc::clone(
+                &config.interpolation.secrets,
+            ))));
         #[cfg(feature = "http")]
         {
             let mut http = self.http;
@@ -323,6 +328,21 @@ impl EngineBuilder {
                 subagent_hooks: self.subagent_hooks,
             }),
         })
+    }
+}
+
+/// Fills in `{{ secrets.NAME }}` right before each run, so secret values live only for the
+/// run: never in the loaded config, its `Debug` output, listings or the audit log. A missing
+/// secret fails the hook closed, naming the hook and the token.
+struct SecretsStep(Arc<dyn hooks_config::SecretProvider>);
+
+impl hooks_exec::Prepare for SecretsStep {
+    fn prepare(&self, spec: &HookSpec) -> Result<Option<HookSpec>, String> {
+        match hooks_config::resolve_secrets(spec, self.0.as_ref()) {
+            Ok(resolved) if resolved.has_secrets() => Ok(Some(resolved.into_spec())),
+            Ok(_) => Ok(None),
+            Err(e) => Err(e.to_string()),
+        }
     }
 }
 

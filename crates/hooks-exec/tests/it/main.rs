@@ -7,6 +7,7 @@ mod command;
 mod dispatch;
 mod notify;
 mod observe;
+mod prepare;
 mod sandbox;
 mod support;
 mod timeouts;

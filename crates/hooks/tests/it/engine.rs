@@ -245,3 +245,68 @@ async fn the_task_runner_reaches_config_hooks() {
         report.outcome("deploy")
     );
 }
+
+#[tokio::test]
+async fn secrets_are_filled_in_at_run_time_and_never_held_in_the_loaded_config() {
+    use hooks::config::{Interpolation, MapSecrets};
+
+    let config = "hooks:\n  - id: token-check\n    event: PreToolUse\n    command: \"echo '{{ secrets.API_TOKEN }}' >&2; exit 2\"\n";
+    let secrets = MapSecrets::new().with("API_TOKEN", "hunter2");
+    let interpolation = Interpolation {
+        secrets: Arc::new(secrets),
+        ..Interpolation::default()
+    };
+    let engine = Engine::builder()
+        .config_text("secrets.yaml", config, Format::Yaml, None)
+        .interpolation(interpolation)
+        .build()
+        .unwrap();
+    let outcome = engine
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "ls"}),
+        ))
+        .await;
+    // The hook echoed what it was given: the secret's value, filled in for the run.
+    assert_eq!(outcome.reason.as_deref(), Some("hunter2"));
+    let listed = format!("{:?}", engine.loaded());
+    let at = listed
+        .find("hunter2")
+        .map(|i| &listed[i.saturating_sub(300)..(i + 50).min(listed.len())]);
+    assert!(
+        at.is_none(),
+        "the loaded config holds no secret value: {at:?}"
+    );
+    assert!(listed.contains("{{ secrets.API_TOKEN }}"));
+}
+
+#[tokio::test]
+async fn a_secret_missing_at_run_time_fails_closed() {
+    use hooks::config::{Interpolation, MapSecrets};
+
+    let config = "hooks:\n  - id: token-check\n    event: PreToolUse\n    command: \"echo {{ secrets.API_TOKEN }}\"\n";
+    // Loading does not check the secret (as a host that provides secrets later would), so
+    // the run is where it is found missing.
+    let interpolation = Interpolation {
+        secrets: Arc::new(MapSecrets::new()),
+        check_secrets: false,
+        ..Interpolation::default()
+    };
+    let engine = Engine::builder()
+        .config_text("secrets.yaml", config, Format::Yaml, None)
+        .interpolation(interpolation)
+        .build()
+        .unwrap();
+    let outcome = engine
+        .dispatch(&EventContext::pre_tool_use(
+            "Bash",
+            json!({"command": "ls"}),
+        ))
+        .await;
+    assert_eq!(outcome.decision, Decision::Block);
+    let reason = outcome.reason.unwrap();
+    assert!(
+        reason.contains("token-check") && reason.contains("API_TOKEN"),
+        "{reason}"
+    );
+}
