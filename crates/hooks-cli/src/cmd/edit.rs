@@ -22,7 +22,7 @@ use crate::edit::{Change, ConfigEdit, Entry, find};
 
 /// The options config files are loaded with for editing: those of the engine.
 pub fn load_options() -> LoadOptions {
-    LoadOptions::new()
+    LoadOptions::new().with_interpolation(super::interpolation())
 }
 
 /// The files an edit may touch: the `-c` files (each must load), else the discovered ones.
@@ -32,8 +32,8 @@ pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
     let options = load_options();
     if !args.config.is_empty() {
         let mut files = Vec::new();
-        for path in &args.config {
-            files.push(ConfigEdit::open(path, &options)?);
+        for path in super::config_files(&args.config)? {
+            files.push(ConfigEdit::open(&path, &options)?);
         }
         return Ok((files, Vec::new()));
     }
@@ -144,11 +144,19 @@ fn report(
 /// The file `hooks add` writes: the one `-c` names (created if it does not exist), else
 /// the project's native config.
 pub fn add_target(args: &ConfigArgs) -> Result<ConfigEdit> {
+    if args.config.len() > 1 {
+        bail!("`hooks add` writes one file; name it with a single `-c FILE`");
+    }
+    target_file(args)
+}
+
+/// The file new hooks go to: the first `-c FILE` (created if it does not exist), else the
+/// project's native config (see [`project_config`]).
+pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
     let options = load_options();
-    let path = match args.config.as_slice() {
-        [one] => one.clone(),
-        [] => project_config(&super::project_dir(args)?),
-        _ => bail!("`hooks add` writes one file; name it with a single `-c FILE`"),
+    let path = match args.config.first() {
+        Some(one) => one.clone(),
+        None => project_config(&super::project_dir(args)?),
     };
     if path.is_dir() {
         bail!(
