@@ -16,8 +16,8 @@ use crate::cli::ConvertArgs;
 /// The output is in the target's own syntax (Claude and Autohand JSON, Fabro TOML,
 /// echo-agent YAML); a native target follows `-o`'s extension (`.toml`, `.json`, else YAML).
 pub fn run(args: &ConvertArgs) -> Result<u8> {
-    let to = Dialect::from_name(&args.to)
-        .with_context(|| format!("unknown dialect `{}`", args.to))?;
+    let to =
+        Dialect::from_name(&args.to).with_context(|| format!("unknown dialect `{}`", args.to))?;
     let file = hooks::config::load_file(
         &args.file,
         &LoadOptions::new().with_interpolation(super::interpolation()),
@@ -37,7 +37,9 @@ pub fn run(args: &ConvertArgs) -> Result<u8> {
     }
     match &args.out {
         Some(out) => write_atomic(out, converted.text.as_bytes())?,
-        None => std::io::stdout().lock().write_all(converted.text.as_bytes())?,
+        None => std::io::stdout()
+            .lock()
+            .write_all(converted.text.as_bytes())?,
     }
     Ok(0)
 }

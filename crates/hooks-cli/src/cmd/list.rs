@@ -21,7 +21,11 @@ pub fn run(args: &ListArgs) -> Result<u8> {
     let timeouts = engine.dispatcher().timeouts();
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string(&to_json(&loaded, timeouts))?)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&to_json(&loaded, timeouts))?
+        )?;
     } else {
         write!(out, "{}", human(Style::stdout(), &loaded))?;
     }
@@ -147,8 +151,9 @@ pub fn to_json(loaded: &Loaded, timeouts: &Timeouts) -> Value {
         "events": events,
         "total": hooks.len(),
         "enabled": enabled,
-        "disabled": hooks.len() - enabled,
-        "warnings": loaded.warnings().map(ToString::to_string).collect::<Vec<_>>(),
+        "disabled": hooks.iter().filter(|h| state(h) == "disabled").count(),
+        "inactive": hooks.len() - enabled,
+        "warnings": render::warnings(loaded).iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
 }
 
@@ -218,7 +223,10 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
             let description = spec
                 .description
                 .as_deref()
-                .or(spec.name.as_deref().filter(|n| spec.id.as_deref() != Some(*n)))
+                .or(spec
+                    .name
+                    .as_deref()
+                    .filter(|n| spec.id.as_deref() != Some(*n)))
                 .map(|d| format!(" - {d}"))
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}. {label} {what}{description}", n + 1);
@@ -257,7 +265,7 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
         plural(hooks.len()),
         totals(hooks)
     );
-    for warning in loaded.warnings() {
+    for warning in render::warnings(loaded) {
         let _ = writeln!(out, "{}", style.yellow(&warning.to_string()));
     }
     out

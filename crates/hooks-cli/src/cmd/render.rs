@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use anyhow::{Context, Result};
-use hooks::{Engine, EngineBuilder};
 use hooks::core::{
     Aggregate, Decision, Event, EventCatalog, EventContext, HookReport, HookSpec, HookStatus,
 };
+use hooks::{Engine, EngineBuilder};
 use serde_json::Value;
 
 use crate::cli::ConfigArgs;
@@ -127,7 +127,27 @@ pub fn resolve_event(name: &str) -> Result<Event> {
 
 /// The context of `event` with `payload`'s fields (an object, or null for none).
 pub fn context(event: Event, payload: Value) -> Result<EventContext> {
+    let kind = match &payload {
+        Value::Object(_) | Value::Null => None,
+        Value::Array(_) => Some("an array"),
+        Value::String(_) => Some("a string"),
+        Value::Number(_) => Some("a number"),
+        Value::Bool(_) => Some("a boolean"),
+    };
+    if let Some(kind) = kind {
+        anyhow::bail!("the payload must be a JSON object, not {kind}");
+    }
     EventContext::from_value(event, payload).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// The warnings of every file and of the merge, each once, in the order found.
+pub fn warnings(loaded: &hooks::Loaded) -> Vec<hooks::config::Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    loaded
+        .warnings()
+        .filter(|d| seen.insert(d.to_string()))
+        .cloned()
+        .collect()
 }
 
 /// `""` or `"s"`.

@@ -224,7 +224,12 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     if !args.json {
         let loaded = engine.loaded();
-        let active = loaded.hooks.hooks().iter().filter(|h| h.is_active()).count();
+        let active = loaded
+            .hooks
+            .hooks()
+            .iter()
+            .filter(|h| h.is_active())
+            .count();
         writeln!(
             out,
             "Replaying {} ({} event{}) through {active} active hook{} from {} file{}",
@@ -277,11 +282,14 @@ fn event_block(
     } else {
         style.decision(agg.decision)
     };
+    let mut subject = render::subject(&step.ctx);
+    if !subject.is_empty() {
+        subject.insert(0, ' ');
+    }
     let _ = writeln!(
         out,
-        "\n#{number:<3}{} {}  -> {verdict}",
+        "\n#{number:<3}{}{subject}  -> {verdict}",
         style.cyan(&agg.event),
-        render::subject(&step.ctx),
     );
     if let Some(reason) = &agg.reason {
         let _ = writeln!(out, "      reason: {}", render::shorten(reason, 160));

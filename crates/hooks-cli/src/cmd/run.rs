@@ -32,7 +32,11 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         let style = Style::stdout();
         write!(out, "{}", render::outcome(style, &agg, ""))?;
         if !queued.is_empty() {
-            writeln!(out, "  async (ran in the background): {}", queued.join(", "))?;
+            writeln!(
+                out,
+                "  async (ran in the background): {}",
+                queued.join(", ")
+            )?;
         }
     }
     Ok(exit_code(&agg))

@@ -13,8 +13,7 @@ pub fn run(args: &SchemaArgs) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     match &args.out {
         Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("creating {}", dir.display()))?;
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             for file in &files {
                 let path = dir.join(file.name);
                 std::fs::write(&path, &file.text)

@@ -6,8 +6,8 @@ use std::io::Write;
 use anyhow::Result;
 use hooks::config::{HookSet, Inactive, MergedHook};
 use hooks::core::{
-    AggregateEntry, BuiltinEvent as E, EventContext, HookSpec, HookStatus, MatcherKind,
-    aggregate, did_you_mean,
+    AggregateEntry, BuiltinEvent as E, EventContext, HookSpec, HookStatus, MatcherKind, aggregate,
+    did_you_mean,
 };
 use hooks::exec::CancellationToken;
 use serde_json::{Value, json};
@@ -164,8 +164,7 @@ fn matching_name(spec: &HookSpec) -> Option<String> {
             .filter(|w| !w.is_empty())
             .map(str::to_owned)
             .chain(
-                ["Bash", "Write", "Edit", "Read", "run_command", "write_file"]
-                    .map(str::to_owned),
+                ["Bash", "Write", "Edit", "Read", "run_command", "write_file"].map(str::to_owned),
             )
             .find(|w| matcher.is_match(w)),
     }
@@ -198,7 +197,9 @@ fn base_sample(spec: &HookSpec) -> EventContext {
         return EventContext::new(spec.event.clone());
     };
     match event {
-        E::PreToolUse => EventContext::pre_tool_use("Bash", bash()).with("tool_use_id", "toolu_sample"),
+        E::PreToolUse => {
+            EventContext::pre_tool_use("Bash", bash()).with("tool_use_id", "toolu_sample")
+        }
         E::PostToolUse => EventContext::post_tool_use(
             "Bash",
             bash(),
@@ -213,11 +214,14 @@ fn base_sample(spec: &HookSpec) -> EventContext {
         E::SessionStart => EventContext::session_start("startup"),
         E::SessionEnd => EventContext::session_end("other"),
         E::UserPromptSubmit => EventContext::user_prompt_submit("Explain what this project does."),
-        E::Stop => EventContext::stop(false)
-            .with("last_assistant_message", "I have finished the task."),
+        E::Stop => {
+            EventContext::stop(false).with("last_assistant_message", "I have finished the task.")
+        }
         E::SubagentStart => EventContext::subagent_start("agent-sample", "Explore"),
-        E::SubagentStop => EventContext::subagent_stop("agent-sample", "Explore", false)
-            .with("last_assistant_message", "Found the function in src/lib.rs."),
+        E::SubagentStop => EventContext::subagent_stop("agent-sample", "Explore", false).with(
+            "last_assistant_message",
+            "Found the function in src/lib.rs.",
+        ),
         E::Notification => EventContext::notification(
             "permission_prompt",
             "The agent needs your permission to use Bash",
@@ -229,17 +233,13 @@ fn base_sample(spec: &HookSpec) -> EventContext {
         E::RunComplete => EventContext::run_complete("run-sample", "ci"),
         E::RunFailed => EventContext::run_failed("run-sample", "ci", "stage `test` failed"),
         E::StageStart => EventContext::stage(hooks::core::StageEvent::Start, "test", "agent"),
-        E::StageComplete => {
-            EventContext::stage(hooks::core::StageEvent::Complete, "test", "agent")
-        }
+        E::StageComplete => EventContext::stage(hooks::core::StageEvent::Complete, "test", "agent"),
         E::StageFailed => EventContext::stage(hooks::core::StageEvent::Failed, "test", "agent"),
-        E::StageRetrying => {
-            EventContext::stage(hooks::core::StageEvent::Retrying, "test", "agent")
-        }
+        E::StageRetrying => EventContext::stage(hooks::core::StageEvent::Retrying, "test", "agent"),
         E::EdgeSelected => EventContext::edge_selected("review", "deploy"),
-        E::PreCompact | E::PostCompact => {
-            EventContext::new(event).with("trigger", "manual").with("custom_instructions", "")
-        }
+        E::PreCompact | E::PostCompact => EventContext::new(event)
+            .with("trigger", "manual")
+            .with("custom_instructions", ""),
         _ => EventContext::new(event),
     }
 }

@@ -34,7 +34,11 @@ pub fn run(args: &TrustArgs) -> Result<u8> {
         }
         save(&store)?;
         if args.json {
-            writeln!(out, "{}", json!({"revoked": n, "store": store_path(&store)}))?;
+            writeln!(
+                out,
+                "{}",
+                json!({"revoked": n, "store": store_path(&store)})
+            )?;
         } else {
             writeln!(out, "revoked {n} grant{} for {target}", plural(n))?;
         }

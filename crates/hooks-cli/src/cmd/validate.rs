@@ -44,7 +44,7 @@ pub fn run(args: &ValidateArgs) -> Result<u8> {
             Report {
                 files: loaded.files.iter().map(super::list::file_json).collect(),
                 hooks: loaded.hooks.hooks().len(),
-                diagnostics: loaded.warnings().cloned().collect(),
+                diagnostics: super::render::warnings(&loaded),
                 other_errors: Vec::new(),
             }
         }

@@ -3,6 +3,16 @@
 #![allow(clippy::unwrap_used)]
 
 mod builtins;
+mod convert;
 mod edit;
 mod events;
+mod explain;
 mod guard;
+mod list;
+mod replay;
+mod run;
+mod schema;
+mod support;
+mod test;
+mod trust;
+mod validate;

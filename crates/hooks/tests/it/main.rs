@@ -3,4 +3,5 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod agent_loop;
 mod engine;

@@ -1,0 +1,154 @@
+//! `hooks run`: one event through the hooks, its outcome and its exit code.
+
+use insta::{assert_json_snapshot, assert_snapshot};
+
+use crate::support::{Env, POLICY};
+
+#[track_caller]
+fn check(args: &[&str], code: i32) -> crate::support::Run {
+    let env = Env::new();
+    env.write("hooks.yaml", POLICY);
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-c", "hooks.yaml"]);
+    let run = env.run(&all);
+    assert_eq!(run.code, code, "{run:?}");
+    run
+}
+
+#[test]
+fn a_rewrite_proceeds_with_exit_0() {
+    let run = check(
+        &[
+            "PreToolUse",
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"npm test"}}"#,
+        ],
+        0,
+    );
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_block_exits_2_and_json_has_the_contract_keys() {
+    let run = check(
+        &[
+            "pre-tool",
+            "--json",
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf build"}}"#,
+        ],
+        2,
+    );
+    let json = run.json();
+    for key in [
+        "event",
+        "decision",
+        "continue",
+        "stop_reason",
+        "updated_input",
+        "additional_context",
+        "system_message",
+        "messages",
+        "hooks",
+    ] {
+        assert!(json.get(key).is_some(), "missing `{key}` in {json}");
+    }
+    for key in [
+        "id",
+        "source",
+        "status",
+        "exit_code",
+        "duration_ms",
+        "decision",
+        "truncated",
+    ] {
+        assert!(json["hooks"][0].get(key).is_some(), "missing hooks[].{key}");
+    }
+    assert_eq!(run.stdout.lines().count(), 1, "exactly one object");
+    assert_json_snapshot!(json);
+}
+
+#[test]
+fn a_crashing_hook_fails_open_and_is_reported() {
+    let run = check(&["Stop", "--json"], 0);
+    assert_json_snapshot!(run.json());
+}
+
+#[test]
+fn context_from_a_prompt_hook() {
+    let run = check(&["UserPromptSubmit", "-p", r#"{"prompt":"hi"}"#], 0);
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn no_hook_matched() {
+    let run = check(&["SessionStart", "--json"], 0);
+    assert_eq!(run.json()["hooks"], serde_json::json!([]));
+    assert_eq!(run.json()["decision"], "none");
+}
+
+#[test]
+fn the_payload_can_come_from_stdin() {
+    let env = Env::new();
+    env.write("hooks.yaml", POLICY);
+    let run = env.run_with_stdin(
+        &["run", "PreToolUse", "-c", "hooks.yaml", "-p", "-", "--json"],
+        r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /tmp/x"}}"#,
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(run.json()["reason"], "refusing rm -rf");
+}
+
+#[test]
+fn the_payload_can_come_from_a_file() {
+    let env = Env::new();
+    env.write("hooks.yaml", POLICY);
+    env.write(
+        "event.json",
+        r#"{"tool_name":"Bash","tool_input":{"command":"npm ci"}}"#,
+    );
+    let run = env.run(&[
+        "run",
+        "PreToolUse",
+        "-c",
+        "hooks.yaml",
+        "-p",
+        "@event.json",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json()["updated_input"]["command"], "bun test");
+}
+
+#[test]
+fn errors_exit_1() {
+    let env = Env::new();
+    env.write("hooks.yaml", POLICY);
+    env.write("bad.yaml", "hooks:\n  - event: PreToolUse\n    comand: x\n");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["run", "PreToolUze", "-c", "hooks.yaml"],
+            "did you mean `PreToolUse`?",
+        ),
+        (
+            &["run", "PreToolUse", "-c", "hooks.yaml", "-p", "{nope"],
+            "not valid JSON",
+        ),
+        (
+            &["run", "PreToolUse", "-c", "hooks.yaml", "-p", "[1]"],
+            "must be a JSON object",
+        ),
+        (
+            &["run", "PreToolUse", "-c", "bad.yaml"],
+            "bad.yaml:3:5: error",
+        ),
+        (&["run", "PreToolUse", "-c", "missing.yaml"], "missing.yaml"),
+    ];
+    for (args, expect) in cases {
+        let run = env.run(args);
+        assert_eq!(run.code, 1, "{args:?}: {run:?}");
+        assert!(run.stderr.contains(expect), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+}

@@ -1,0 +1,184 @@
+//! Helpers for running the `hooks` binary end to end: an isolated home, trust store and
+//! working directory per test, and output normalised for snapshots (durations, temporary
+//! paths, the binary's own path).
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use assert_cmd::Command;
+use regex::Regex;
+use tempfile::TempDir;
+
+/// What one run of the binary gave.
+#[derive(Debug)]
+pub(crate) struct Run {
+    /// The exit code.
+    pub(crate) code: i32,
+    /// Stdout, normalised.
+    pub(crate) stdout: String,
+    /// Stderr, normalised.
+    pub(crate) stderr: String,
+}
+
+impl Run {
+    /// Stdout parsed as one JSON value.
+    pub(crate) fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON value ({e}):\n{}", self.stdout))
+    }
+}
+
+/// A temporary directory that is the test's home, trust store location and (by default)
+/// working directory.
+pub(crate) struct Env {
+    dir: TempDir,
+    cwd: PathBuf,
+}
+
+impl Env {
+    /// A fresh environment whose working directory is the temporary directory.
+    pub(crate) fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let cwd = dir.path().to_path_buf();
+        std::fs::create_dir_all(dir.path().join("home")).unwrap();
+        Env { dir, cwd }
+    }
+
+    /// A fresh environment working in the workspace root (for the examples).
+    pub(crate) fn in_workspace() -> Env {
+        let mut env = Env::new();
+        env.cwd = workspace_root();
+        env
+    }
+
+    /// The temporary directory.
+    pub(crate) fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes `text` to `rel` under the temporary directory (creating directories).
+    pub(crate) fn write(&self, rel: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    /// The binary, with its environment isolated from the user's: home, config and data
+    /// directories and the trust store under the temporary directory, colours off.
+    pub(crate) fn command(&self) -> Command {
+        let mut cmd = Command::cargo_bin("hooks").unwrap();
+        let home = self.dir.path().join("home");
+        cmd.current_dir(&self.cwd)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join(".config"))
+            .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("HOOKS_TRUST_STORE", self.dir.path().join("trust.json"))
+            .env("HOOKS_EXAMPLE_LOG", self.dir.path().join("example.log"))
+            .env("NO_COLOR", "1")
+            .env_remove("CLICOLOR_FORCE")
+            .env_remove("HOOKS_HOME");
+        cmd
+    }
+
+    /// Runs the binary with `args` and returns its normalised output.
+    pub(crate) fn run(&self, args: &[&str]) -> Run {
+        self.finish(self.command().args(args))
+    }
+
+    /// Runs the binary with `args` and `stdin`.
+    pub(crate) fn run_with_stdin(&self, args: &[&str], stdin: &str) -> Run {
+        self.finish(self.command().args(args).write_stdin(stdin))
+    }
+
+    /// Runs a prepared command and returns its normalised output.
+    pub(crate) fn finish(&self, cmd: &mut Command) -> Run {
+        let out = cmd.output().unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: self.normalise(&String::from_utf8(out.stdout).unwrap()),
+            stderr: self.normalise(&String::from_utf8(out.stderr).unwrap()),
+        }
+    }
+
+    /// Masks what changes from run to run: the temporary directory, the binary's path,
+    /// durations, grant times.
+    pub(crate) fn normalise(&self, text: &str) -> String {
+        static PATTERNS: LazyLock<Vec<(Regex, &str)>> = LazyLock::new(|| {
+            vec![
+                (Regex::new(r"\b\d+ ms\b").unwrap(), "[ms]"),
+                // Error numbers differ between systems (ECONNREFUSED is 111 on Linux).
+                (Regex::new(r"os error \d+").unwrap(), "os error [n]"),
+                (
+                    Regex::new(r#""(duration_ms|duration)":\d+"#).unwrap(),
+                    r#""$1":"[ms]""#,
+                ),
+                (
+                    Regex::new(r#""granted_at":\d+"#).unwrap(),
+                    r#""granted_at":"[time]""#,
+                ),
+                (
+                    Regex::new(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ").unwrap(),
+                    "[time]",
+                ),
+            ]
+        });
+        let bin = assert_cmd::cargo::cargo_bin("hooks");
+        // Longest first: the temporary directory may hold the binary's directory or not.
+        let mut text = text.replace(&bin.display().to_string(), "[hooks]");
+        let dir = self.dir.path().display().to_string();
+        let canonical = std::fs::canonicalize(self.dir.path())
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| dir.clone());
+        text = text.replace(&canonical, "[dir]").replace(&dir, "[dir]");
+        for (re, with) in PATTERNS.iter() {
+            text = re.replace_all(&text, *with).into_owned();
+        }
+        text
+    }
+}
+
+/// The workspace root (where `examples/` is).
+pub(crate) fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// A native config with a hook of each kind the tests need: a blocking guard, a context
+/// hook, a filtered hook, a rewrite behind an `if` condition, a disabled hook and one
+/// that crashes.
+pub(crate) const POLICY: &str = r#"# Test policy.
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    description: Refuse rm -rf
+    command: |
+      case "$(cat)" in *"rm -rf"*) echo "refusing rm -rf" >&2; exit 2;; esac
+  - id: npm-rewrite
+    event: PreToolUse
+    matcher: Bash
+    if: "Bash(npm *)"
+    command: |
+      echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"bun test"}}}'
+  - id: old-check
+    event: PreToolUse
+    matcher: Bash
+    command: "true"
+    enabled: false
+  - id: add-context
+    event: UserPromptSubmit
+    command: echo "Remember the style guide."
+  - id: ts-only
+    event: PostToolUse
+    matcher: Write|Edit
+    filter:
+      path: ["**/*.ts"]
+    command: |
+      echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","additionalContext":"typescript changed"}}'
+  - id: crashy
+    event: Stop
+    command: echo boom >&2; exit 3
+"#;

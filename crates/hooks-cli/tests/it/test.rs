@@ -1,0 +1,148 @@
+//! `hooks test`: one hook, by id, on a sample context for its event or on a payload; and
+//! the sample contexts themselves.
+
+use hooks_cli::cmd::test::sample;
+use hooks_core::{Action, BuiltinEvent, HookSpec, Matcher};
+use insta::{assert_json_snapshot, assert_snapshot};
+
+use crate::support::{Env, POLICY};
+
+#[track_caller]
+fn check(args: &[&str], code: i32) -> crate::support::Run {
+    let env = Env::new();
+    env.write("hooks.yaml", POLICY);
+    let mut all = vec!["test"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["-c", "hooks.yaml"]);
+    let run = env.run(&all);
+    assert_eq!(run.code, code, "{run:?}");
+    run
+}
+
+#[test]
+fn the_sample_for_pre_tool_use_is_an_ordinary_bash_call() {
+    let run = check(&["guard"], 0);
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_payload_that_blocks_exits_2() {
+    let run = check(
+        &[
+            "guard",
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /srv"}}"#,
+            "--json",
+        ],
+        2,
+    );
+    assert_json_snapshot!(run.json());
+}
+
+#[test]
+fn a_failing_hook_exits_1() {
+    let run = check(&["crashy"], 1);
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn a_disabled_hook_is_tested_anyway_and_says_so() {
+    let run = check(&["old-check"], 0);
+    assert!(
+        run.stdout
+            .contains("note: the hook does not run in dispatches (disabled); tested anyway"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn an_unknown_id_suggests_the_closest() {
+    let run = check(&["gaurd"], 1);
+    assert_snapshot!(run.stderr, @"error: no hook `gaurd` (did you mean `guard`?)");
+}
+
+#[test]
+fn an_untrusted_hook_is_refused() {
+    let env = Env::new();
+    env.write(
+        ".hooks/hooks.yaml",
+        "hooks:\n  - id: probe\n    event: Stop\n    command: touch ran\n",
+    );
+    let run = env.run(&["test", "probe"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("hooks trust"), "{}", run.stderr);
+    assert!(!env.path().join("ran").exists());
+}
+
+/// A sample for a hook on `event` with `matcher`: the field its matcher is tried against.
+#[track_caller]
+fn check_sample(event: BuiltinEvent, matcher: &str, field: &str, expect: &str) {
+    let spec =
+        HookSpec::new(event, Action::script("true")).with_matcher(Matcher::parse(matcher).unwrap());
+    let ctx = sample(&spec);
+    assert_eq!(ctx.event().builtin(), Some(event));
+    assert_eq!(ctx.get_str(field), Some(expect), "{:?}", ctx.fields());
+    assert_eq!(ctx.get_str("session_id"), Some("sample-session"));
+    let index = hooks_core::HookIndex::new(vec![spec]);
+    assert_eq!(index.matching(&ctx), [0], "the sample must select the hook");
+}
+
+#[test]
+fn samples_follow_the_matcher() {
+    check_sample(BuiltinEvent::PreToolUse, "*", "tool_name", "Bash");
+    check_sample(BuiltinEvent::PreToolUse, "Write|Edit", "tool_name", "Write");
+    check_sample(
+        BuiltinEvent::PreToolUse,
+        "^(run_command|delete_path)$",
+        "tool_name",
+        "run_command",
+    );
+    check_sample(
+        BuiltinEvent::PreToolUse,
+        "mcp__github__.*",
+        "tool_name",
+        "mcp__github__",
+    );
+    check_sample(BuiltinEvent::PostToolUse, "Edit", "tool_name", "Edit");
+    check_sample(BuiltinEvent::SessionStart, "resume", "source", "resume");
+    check_sample(BuiltinEvent::SessionStart, "", "source", "startup");
+    check_sample(BuiltinEvent::SubagentStop, "Plan", "agent_type", "Plan");
+    check_sample(
+        BuiltinEvent::Notification,
+        "idle_prompt",
+        "notification_type",
+        "idle_prompt",
+    );
+    check_sample(BuiltinEvent::StageStart, "agent", "handler_type", "agent");
+}
+
+#[test]
+fn samples_carry_the_events_own_fields() {
+    let sample_of = |event| sample(&HookSpec::new(event, Action::script("true")));
+    let pre = sample_of(BuiltinEvent::PreToolUse);
+    assert_eq!(pre.tool_input().unwrap()["command"], "ls");
+    let write = sample(
+        &HookSpec::new(BuiltinEvent::PreToolUse, Action::script("true"))
+            .with_matcher(Matcher::parse("Write").unwrap()),
+    );
+    assert_eq!(write.tool_input().unwrap()["file_path"], "src/example.ts");
+    assert_eq!(
+        sample_of(BuiltinEvent::Stop).get("stop_hook_active"),
+        Some(&serde_json::json!(false))
+    );
+    assert!(
+        sample_of(BuiltinEvent::UserPromptSubmit)
+            .get_str("prompt")
+            .is_some()
+    );
+    assert_eq!(
+        sample_of(BuiltinEvent::FileChanged).get_str("file_path"),
+        Some("src/example.ts")
+    );
+    assert!(
+        sample_of(BuiltinEvent::PostToolUse)
+            .get("tool_response")
+            .is_some()
+    );
+}

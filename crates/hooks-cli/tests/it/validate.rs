@@ -1,0 +1,96 @@
+//! `hooks validate`: exit 0 for valid configs, 1 with every diagnostic at file:line:col.
+
+use insta::{assert_json_snapshot, assert_snapshot};
+
+use crate::support::{Env, POLICY};
+
+#[test]
+fn the_example_configs_are_valid() {
+    let env = Env::in_workspace();
+    let run = env.run(&["validate", "-c", "examples/session"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_snapshot!(run.stdout, @"valid: 5 files, 15 hooks, 0 warnings");
+}
+
+#[test]
+fn every_error_of_every_file_at_once() {
+    let env = Env::new();
+    env.write("good.yaml", POLICY);
+    env.write(
+        "a.yaml",
+        "hooks:\n  - event: PreToolUze\n    command: x\n    timout: 5\n",
+    );
+    env.write(
+        "b.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "(", "hooks": [{"type": "command", "command": "x"}]}]}}"#,
+    );
+    let run = env.run(&[
+        "validate",
+        "-c",
+        "good.yaml",
+        "-c",
+        "a.yaml",
+        "-c",
+        "b.json",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn warnings_are_printed_and_do_not_fail() {
+    let env = Env::new();
+    env.write(
+        "slow.yaml",
+        "hooks:\n  - id: slow\n    event: Stop\n    command: sleep 1\n    timeout: 900\n",
+    );
+    let run = env.run(&["validate", "-c", "slow.yaml"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_snapshot!(run.stdout);
+}
+
+#[test]
+fn json_report() {
+    let env = Env::new();
+    env.write("a.yaml", "hooks:\n  - event: Stop\n    comand: x\n");
+    let run = env.run(&["validate", "-c", "a.yaml", "--json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_json_snapshot!(run.json());
+}
+
+#[test]
+fn nothing_to_discover_is_valid() {
+    let env = Env::new();
+    let run = env.run(&["validate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "no config files found\n");
+}
+
+#[test]
+fn discovered_project_configs_are_checked() {
+    let env = Env::new();
+    env.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "comand", "command": "x"}]}]}}"#,
+    );
+    let run = env.run(&["validate"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.contains("[dir]/.claude/settings.json:1:"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_directory_with_no_configs_is_an_error() {
+    let env = Env::new();
+    env.write("empty/readme.txt", "nothing here");
+    let run = env.run(&["validate", "-c", "empty"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("holds no config files"),
+        "{}",
+        run.stderr
+    );
+}
