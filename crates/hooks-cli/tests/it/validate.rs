@@ -94,3 +94,36 @@ fn a_directory_with_no_configs_is_an_error() {
         run.stderr
     );
 }
+
+/// The config example of `docs/cli.md` loads, and its `{{ vars.HOOKS_BIN }}` runs this very
+/// binary's built-in guard.
+#[test]
+fn the_docs_example_config_works() {
+    let docs =
+        std::fs::read_to_string(crate::support::workspace_root().join("docs/cli.md")).unwrap();
+    let start = docs.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let end = start + docs[start..].find("```").unwrap();
+    let env = Env::new();
+    env.write("guard.yaml", &docs[start..end]);
+    let run = env.run(&["validate", "-c", "guard.yaml"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.run(&[
+        "test",
+        "security-guard",
+        "-c",
+        "guard.yaml",
+        "-p",
+        r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf /"}}"#,
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stdout.contains("rm -rf / would erase"),
+        "{}",
+        run.stdout
+    );
+    let listed = env.run(&["list", "-c", "guard.yaml", "--json"]).json();
+    assert_eq!(
+        listed["events"][0]["hooks"][0]["action"],
+        "command: [hooks] builtin security-guard"
+    );
+}
