@@ -6,7 +6,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::process::ExitStatus;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -220,17 +220,21 @@ impl CommandExecutor {
         let cfg = &self.config;
 
         let mut feed = pin!(write_stdin(stdin, &prepared.stdin));
+        // What was read so far stays readable when reading stops before the end (a process
+        // that escaped the group holds the pipe), so the hook's answer is not lost.
+        let kept_out = Mutex::new(Captured::default());
+        let kept_err = Mutex::new(Captured::default());
         let mut pipes = pin!(async {
             tokio::join!(
-                read_capped(stdout, cfg.stdout_cap),
-                read_capped(stderr, cfg.stderr_cap)
+                read_capped(stdout, cfg.stdout_cap, &kept_out),
+                read_capped(stderr, cfg.stderr_cap, &kept_err)
             )
         });
         let deadline = tokio::time::Instant::now() + run.timeout;
         let mut timer = pin!(tokio::time::sleep_until(deadline));
 
         let mut status: Option<io::Result<ExitStatus>> = None;
-        let mut output: Option<(Captured, Captured)> = None;
+        let mut output: Option<()> = None;
         let mut fed = false;
         let mut ending: Option<Ending> = None;
         let mut signal = Stage::None;
@@ -245,7 +249,7 @@ impl CommandExecutor {
                         timer.as_mut().reset(orphan.min(deadline));
                     }
                 }
-                o = &mut pipes, if output.is_none() => output = Some(o),
+                ((), ()) = &mut pipes, if output.is_none() => output = Some(()),
                 () = &mut feed, if !fed => fed = true,
                 () = run.cancel.cancelled(), if ending.is_none() => {
                     ending = Some(Ending::Cancelled);
@@ -272,7 +276,10 @@ impl CommandExecutor {
         }
         group.disarm();
 
-        let (stdout, stderr) = output.unwrap_or_default();
+        let take = |kept: &Mutex<Captured>| {
+            std::mem::take(&mut *kept.lock().unwrap_or_else(PoisonError::into_inner))
+        };
+        let (stdout, stderr) = (take(&kept_out), take(&kept_err));
         let mut outcome = match ending {
             Some(Ending::TimedOut) => HookOutcome::failed(
                 FailureKind::Timeout,
@@ -593,18 +600,19 @@ struct Captured {
     truncated: bool,
 }
 
-/// Reads `reader` to its end, keeping the first `cap` bytes and dropping the rest, so a
-/// flood neither fills memory nor blocks the writer.
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> Captured {
-    let mut out = Captured::default();
+/// Reads `reader` to its end into `out`, keeping the first `cap` bytes and dropping the
+/// rest, so a flood neither fills memory nor blocks the writer. What is kept is in `out`
+/// after each read, for a caller that stops waiting for the end.
+async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize, out: &Mutex<Captured>) {
     let Some(mut reader) = reader else {
-        return out;
+        return;
     };
     let mut chunk = vec![0u8; 64 * 1024];
     loop {
         match reader.read(&mut chunk).await {
             Ok(0) => break,
             Ok(n) => {
+                let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);
                 let room = cap.saturating_sub(out.bytes.len());
                 let keep = n.min(room);
                 out.bytes.extend_from_slice(&chunk[..keep]);
@@ -617,7 +625,6 @@ async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize) -> Cap
             }
         }
     }
-    out
 }
 
 /// Writes the event JSON to the hook's stdin and closes it. A hook that exits without

@@ -8,6 +8,7 @@ mod dispatch;
 mod notify;
 mod observe;
 mod prepare;
+mod reliability;
 mod sandbox;
 mod support;
 mod timeouts;
