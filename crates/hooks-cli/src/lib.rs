@@ -30,9 +30,18 @@ pub fn run(args: &[String]) -> u8 {
     };
     match cmd::dispatch(cli.command) {
         Ok(code) => code,
+        // A reader that closed the pipe (`hooks list | head`) has seen enough: not an error.
+        Err(e) if is_broken_pipe(&e) => 0,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {e:#}");
             1
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
