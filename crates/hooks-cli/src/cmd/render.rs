@@ -325,7 +325,7 @@ pub fn details(out: &mut String, style: Style, agg: &Aggregate, indent: &str) {
 
 /// The async hooks `ctx` selects: they are queued, never part of the outcome.
 pub fn async_matches(engine: &Engine, ctx: &EventContext) -> Vec<String> {
-    let index = engine.loaded().index();
+    let index = engine.dispatcher().index();
     index
         .matching(ctx)
         .into_iter()
