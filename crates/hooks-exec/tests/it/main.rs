@@ -9,6 +9,7 @@ mod notify;
 mod observe;
 mod prepare;
 mod reliability;
+mod reliability_reload;
 mod sandbox;
 mod support;
 mod timeouts;
@@ -19,3 +20,5 @@ mod http;
 mod loopback;
 #[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(feature = "mcp")]
+mod reliability_peers;
