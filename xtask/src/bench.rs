@@ -142,7 +142,10 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
     let target = target_dir();
     let results = target.join("criterion");
     let layers = target.join("bench-data/layers");
+    let mode_file = results.join("xtask-bench-mode");
     if !report_only {
+        std::fs::create_dir_all(&results)?;
+        std::fs::write(&mode_file, if quick { "quick" } else { "full" })?;
         let mut benches: Vec<(&str, &str)> = ROWS.iter().map(|r| (r.package, r.bench)).collect();
         benches.dedup();
         for (package, bench) in benches {
@@ -187,6 +190,8 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
     if !misses.is_empty() {
         let _ = writeln!(table, "\nMissed: {}.", misses.join("; "));
     }
+    // What the reported results were measured with (`--report-only` reports the last run).
+    let quick = std::fs::read_to_string(&mode_file).map_or(quick, |m| m.trim() == "quick");
     write_doc(&table, quick)?;
     Ok(table)
 }
