@@ -247,6 +247,9 @@ pub struct ServeArgs {
     /// Speak JSON-RPC 2.0 on stdin and stdout (the only transport).
     #[arg(long, required = true)]
     pub stdio: bool,
+    /// Reload when the config files change, and tell the client (`hooks/didReload`).
+    #[arg(long)]
+    pub watch: bool,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,

@@ -12,6 +12,7 @@ mod list;
 mod replay;
 mod run;
 mod schema;
+mod serve;
 mod support;
 mod test;
 mod trust;

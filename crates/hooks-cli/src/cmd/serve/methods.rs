@@ -1,0 +1,202 @@
+//! The server's methods: `initialize`, `hooks/dispatch`, `hooks/list`, `hooks/explain`,
+//! `hooks/reload`. Each takes its params and answers a result or a JSON-RPC error.
+
+use hooks::config::Diagnostic;
+use hooks::core::{EventCatalog, EventContext};
+use hooks::exec::CancellationToken;
+use hooks::{Engine, Reload};
+use serde_json::{Map, Value, json};
+
+use super::rpc::{CONFIG_ERROR, INTERNAL_ERROR, Params, REQUEST_CANCELLED, RpcError};
+
+/// Every request method, for `initialize` and did-you-mean hints.
+pub(crate) const METHODS: &[&str] = &[
+    "initialize",
+    "hooks/dispatch",
+    "hooks/list",
+    "hooks/explain",
+    "hooks/reload",
+    "shutdown",
+];
+
+/// The notifications this server sends.
+pub(crate) const NOTIFICATIONS: &[&str] = &[
+    "autohand.hook.preTool",
+    "autohand.hook.postTool",
+    "autohand.hook.fileModified",
+    "autohand.hook.prePrompt",
+    "autohand.hook.stop",
+    "autohand.hook.sessionStart",
+    "autohand.hook.sessionEnd",
+    "autohand.hook.sessionError",
+    "autohand.hook.subagentStop",
+    "autohand.hook.permissionRequest",
+    "autohand.hook.notification",
+    "hooks.asyncHook.completed",
+    "hooks.asyncHook.dropped",
+    "hooks/didReload",
+];
+
+/// `initialize`: who the server is and what it speaks. Optional: every other method works
+/// without it.
+pub(crate) fn initialize(params: Option<Value>) -> Result<Value, RpcError> {
+    // LSP clients send their own capabilities; they are accepted and not needed.
+    let _ = params;
+    Ok(json!({
+        "serverInfo": {"name": "hooks", "version": env!("CARGO_PKG_VERSION")},
+        "capabilities": {
+            "methods": METHODS,
+            "notifications": NOTIFICATIONS,
+            "cancellation": "$/cancelRequest",
+        },
+    }))
+}
+
+/// `hooks/dispatch {event, payload}`: runs the event's hooks; the result is the aggregate,
+/// the JSON of `hooks run --json`. A cancelled dispatch answers `REQUEST_CANCELLED` with
+/// the aggregate of what ran as its data.
+pub(crate) async fn dispatch(
+    engine: &Engine,
+    catalog: &EventCatalog,
+    params: Option<Value>,
+    cancel: &CancellationToken,
+) -> Result<Value, RpcError> {
+    let ctx = event_context(catalog, "hooks/dispatch", params)?;
+    let aggregate = engine.dispatch_with_cancel(&ctx, cancel).await;
+    let value = serde_json::to_value(&aggregate)
+        .map_err(|e| RpcError::new(INTERNAL_ERROR, format!("cannot encode the outcome: {e}")))?;
+    if cancel.is_cancelled() {
+        return Err(RpcError::new(REQUEST_CANCELLED, "the request was cancelled").with_data(value));
+    }
+    Ok(value)
+}
+
+/// `hooks/list`: every configured hook, active or not, in declaration order.
+pub(crate) fn list(engine: &Engine, params: Option<Value>) -> Result<Value, RpcError> {
+    Params::parse("hooks/list", params, &[])?;
+    let loaded = engine.loaded();
+    let hooks: Vec<Value> = loaded
+        .hooks
+        .hooks()
+        .iter()
+        .map(|h| {
+            let spec = &h.spec;
+            json!({
+                "id": spec.display_id(),
+                "event": spec.event.name(),
+                "source": spec.provenance.to_string(),
+                "enabled": spec.enabled,
+                "active": h.is_active(),
+                "inactive_reason": h.inactive.as_ref().map(|i| i.describe()),
+                "trusted": h.trusted,
+                "needs_trust": h.needs_trust,
+                "type": spec.action.type_name(),
+                "matcher": spec.matcher.as_str(),
+                "description": spec.description,
+                "async": spec.is_async,
+            })
+        })
+        .collect();
+    let warnings: Vec<Value> = loaded.warnings().map(diagnostic).collect();
+    Ok(json!({"hooks": hooks, "warnings": warnings}))
+}
+
+/// `hooks/explain {event, payload}`: for each hook attached to the event, whether it would
+/// run for this payload and, if not, why. Runs nothing.
+pub(crate) fn explain(
+    engine: &Engine,
+    catalog: &EventCatalog,
+    params: Option<Value>,
+) -> Result<Value, RpcError> {
+    let ctx = event_context(catalog, "hooks/explain", params)?;
+    let loaded = engine.loaded();
+    let index = loaded.index();
+    // The index holds the active hooks in merged order (then host hooks, which the
+    // command line has none of), so the k-th active hook is the index's k-th spec.
+    let mut reports = index.explain(&ctx).into_iter();
+    let mut hooks = Vec::new();
+    for merged in loaded.hooks.hooks() {
+        let report = merged.is_active().then(|| reports.next()).flatten();
+        if merged.spec.event != *ctx.event() {
+            continue;
+        }
+        let reason = match (&merged.inactive, &report) {
+            (Some(inactive), _) => Some(inactive.describe()),
+            (None, Some(report)) => report.mismatch.as_ref().map(ToString::to_string),
+            (None, None) => Some("the hook is not in the engine's index".to_owned()),
+        };
+        hooks.push(json!({
+            "id": merged.spec.display_id(),
+            "source": merged.spec.provenance.to_string(),
+            "matched": reason.is_none(),
+            "reason": reason,
+        }));
+    }
+    Ok(json!({"event": ctx.event().name(), "hooks": hooks}))
+}
+
+/// `hooks/reload`: loads the config again. A config that does not load is a
+/// `CONFIG_ERROR` with its diagnostics, and the hooks in force stay.
+pub(crate) async fn reload(engine: &Engine, params: Option<Value>) -> Result<Value, RpcError> {
+    Params::parse("hooks/reload", params, &[])?;
+    reload_result(engine.reload().await)
+}
+
+/// A reload's result as the JSON of `hooks/reload` (and of the `hooks/didReload`
+/// notification's params).
+pub(crate) fn reload_result(result: Result<Reload, hooks::Error>) -> Result<Value, RpcError> {
+    match result {
+        Ok(Reload::Applied { active }) => Ok(json!({"status": "applied", "active": active})),
+        Ok(Reload::Rejected { reason }) => Ok(json!({"status": "rejected", "reason": reason})),
+        Ok(other) => Ok(json!({"status": format!("{other:?}")})),
+        Err(e) => {
+            // One line per problem in the message; the details (hints) are in the data.
+            let summary = match e.diagnostics() {
+                [] => e.to_string(),
+                all => all
+                    .iter()
+                    .map(|d| format!("{}: {}", d.location(), d.message))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
+            let diagnostics: Vec<Value> = e.diagnostics().iter().map(diagnostic).collect();
+            Err(RpcError::new(
+                CONFIG_ERROR,
+                format!("the config did not load; the hooks in force are unchanged: {summary}"),
+            )
+            .with_data(json!({"diagnostics": diagnostics})))
+        }
+    }
+}
+
+/// The event context of `{event, payload}`: an unknown event is an invalid-params error
+/// naming the closest event.
+fn event_context(
+    catalog: &EventCatalog,
+    method: &'static str,
+    params: Option<Value>,
+) -> Result<EventContext, RpcError> {
+    let mut params = Params::parse(method, params, &["event", "payload"])?;
+    let name = params.required_str("event")?;
+    let event = catalog.resolve(&name).map_err(|e| {
+        let suggestion = catalog.suggest(&name);
+        RpcError::invalid_params(e.to_string())
+            .with_data(json!({"event": name, "suggestion": suggestion}))
+    })?;
+    let payload = params
+        .take("payload")
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    EventContext::from_value(event, payload).map_err(|e| RpcError::invalid_params(e.to_string()))
+}
+
+/// A diagnostic as JSON.
+fn diagnostic(d: &Diagnostic) -> Value {
+    json!({
+        "severity": d.severity.as_str(),
+        "file": d.file.as_ref().map(|f| f.display().to_string()),
+        "line": d.line,
+        "column": d.column,
+        "message": d.message,
+        "hint": d.hint,
+    })
+}

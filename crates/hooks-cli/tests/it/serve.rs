@@ -1,0 +1,750 @@
+//! `hooks serve --stdio`: the framing and JSON-RPC errors spoken directly from Rust, the
+//! lifecycle (shutdown, exit, end of input), concurrency, reload, and a real client
+//! (vscode-jsonrpc under node) driving the built binary.
+
+// These tests start the server binary, node, and mkfifo as real processes.
+#![allow(clippy::disallowed_methods)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// A loose bound on any single wait: a hang fails the test instead of blocking it.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("hooks")
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+}
+
+/// How the test frames what it sends.
+#[derive(Clone, Copy)]
+enum Wire {
+    Headers,
+    Lines,
+}
+
+/// A running `hooks serve --stdio`, read by a thread that parses each frame it writes.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    frames: Receiver<Value>,
+    stderr: Option<JoinHandle<String>>,
+    wire: Wire,
+}
+
+impl Server {
+    fn start(config: &Path, extra: &[&str], wire: Wire) -> Server {
+        let mut child = Command::new(bin())
+            .args(["serve", "--stdio", "-c"])
+            .arg(config)
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, frames) = channel();
+        std::thread::spawn(move || read_frames(stdout, wire, &tx));
+        let mut stderr = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
+        Server {
+            stdin: child.stdin.take(),
+            child,
+            frames,
+            stderr: Some(stderr),
+            wire,
+        }
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        let bytes = match self.wire {
+            Wire::Headers => format!("Content-Length: {}\r\n\r\n{body}", body.len()),
+            Wire::Lines => format!("{body}\n"),
+        };
+        self.send_raw(bytes.as_bytes());
+    }
+
+    fn request(&mut self, id: i64, method: &str, params: Value) -> Value {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let frame = self.recv();
+            if frame.get("id") == Some(&json!(id)) {
+                return frame;
+            }
+            assert!(
+                frame.get("method").is_some(),
+                "an answer to another request: {frame}"
+            );
+        }
+    }
+
+    /// The next frame the server wrote.
+    fn recv(&mut self) -> Value {
+        match self.frames.recv_timeout(PATIENCE) {
+            Ok(frame) => frame,
+            Err(RecvTimeoutError::Timeout) => panic!("no frame within {PATIENCE:?}"),
+            Err(RecvTimeoutError::Disconnected) => {
+                // The reader stopped (the server closed stdout, or wrote a bad frame):
+                // stop the server so that its stderr can be read to the end.
+                let _ = self.child.kill();
+                panic!(
+                    "no more frames from the server; stderr:\n{}",
+                    self.stderr
+                        .take()
+                        .map(|h| h.join().unwrap())
+                        .unwrap_or_default()
+                )
+            }
+        }
+    }
+
+    /// Closes stdin, then collects what is left on stdout until the server exits.
+    fn finish(mut self) -> (ExitStatus, Vec<Value>, String) {
+        self.stdin = None;
+        self.drain()
+    }
+
+    /// Collects what is left on stdout until the server exits (stdin stays as it is).
+    fn drain(mut self) -> (ExitStatus, Vec<Value>, String) {
+        let mut rest = Vec::new();
+        loop {
+            match self.frames.recv_timeout(PATIENCE) {
+                Ok(frame) => rest.push(frame),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("the server did not close stdout within {PATIENCE:?}")
+                }
+            }
+        }
+        let status = self.child.wait().unwrap();
+        let stderr = self.stderr.take().unwrap().join().unwrap();
+        (status, rest, stderr)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // A failed test must not leave a server behind.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Parses frames off the server's stdout, checking the framing strictly: every byte must
+/// belong to a well-formed frame.
+fn read_frames(mut out: BufReader<impl Read>, wire: Wire, tx: &std::sync::mpsc::Sender<Value>) {
+    loop {
+        let body = match wire {
+            Wire::Lines => {
+                let mut line = String::new();
+                if out.read_line(&mut line).unwrap() == 0 {
+                    return;
+                }
+                assert!(line.ends_with('\n'), "a line without its newline: {line:?}");
+                line.into_bytes()
+            }
+            Wire::Headers => {
+                let mut header = String::new();
+                if out.read_line(&mut header).unwrap() == 0 {
+                    return;
+                }
+                let length: usize = header
+                    .strip_prefix("Content-Length: ")
+                    .and_then(|h| h.strip_suffix("\r\n"))
+                    .unwrap_or_else(|| panic!("not a Content-Length header: {header:?}"))
+                    .parse()
+                    .unwrap();
+                let mut blank = String::new();
+                out.read_line(&mut blank).unwrap();
+                assert_eq!(blank, "\r\n", "the header ends with a blank line");
+                let mut body = vec![0; length];
+                out.read_exact(&mut body).unwrap();
+                body
+            }
+        };
+        let value: Value = serde_json::from_slice(&body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&body)));
+        // A batch's answer is an array of responses.
+        let messages = match &value {
+            Value::Array(items) => items.iter().collect(),
+            single => vec![single],
+        };
+        for message in messages {
+            assert_eq!(message["jsonrpc"], "2.0", "{value}");
+        }
+        if tx.send(value).is_err() {
+            return;
+        }
+    }
+}
+
+/// `bytes` framed with a Content-Length header.
+fn framed(body: &str) -> Vec<u8> {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len()).into_bytes()
+}
+
+/// A temp dir with `hooks.yaml` holding `config`.
+fn config_dir(config: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hooks.yaml");
+    write(&file, config);
+    (dir, file)
+}
+
+const GUARD: &str = r#"
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    description: Blocks rm -rf
+    command: "grep -q 'rm -rf' && { echo 'rm -rf is not allowed' >&2; exit 2; } || exit 0"
+"#;
+
+/// Replaces what changes from run to run: the temp dir, timestamps and durations.
+fn scrub(value: &mut Value, dir: &Path) {
+    let dir = dir.display().to_string();
+    match value {
+        Value::String(s) => *s = s.replace(&dir, "[dir]"),
+        Value::Array(items) => items.iter_mut().for_each(|v| scrub(v, Path::new(&dir))),
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match key.as_str() {
+                    "timestamp" => *v = json!("[timestamp]"),
+                    "duration_ms" if v.is_number() => *v = json!("[ms]"),
+                    _ => scrub(v, Path::new(&dir)),
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[track_caller]
+fn check(server: &mut Server, input: &[u8], expect: Value) {
+    server.send_raw(input);
+    let got = server.recv();
+    assert_eq!(
+        got,
+        expect,
+        "for input {:?}",
+        String::from_utf8_lossy(input)
+    );
+}
+
+fn error(id: Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+#[test]
+fn malformed_input_gets_json_rpc_errors_and_the_session_goes_on() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    // The first message chooses Content-Length framing.
+    check(
+        &mut s,
+        &framed("not json"),
+        error(
+            json!(null),
+            -32700,
+            "parse error: expected ident at line 1 column 2",
+        ),
+    );
+    check(
+        &mut s,
+        b"hello there\r\n",
+        error(
+            json!(null),
+            -32700,
+            "malformed frame: expected a header like `Content-Length: 42`, found `hello there`",
+        ),
+    );
+    check(
+        &mut s,
+        b"Content-Lenght: 2\r\n\r\n{}",
+        error(
+            json!(null),
+            -32700,
+            "malformed frame: a header block without `Content-Length`",
+        ),
+    );
+    check(
+        &mut s,
+        b"Content-Length: many\r\n\r\n",
+        error(
+            json!(null),
+            -32700,
+            "malformed frame: `Content-Length: many` is not a byte count",
+        ),
+    );
+    // After a malformed frame the reader finds the next header, even glued to garbage.
+    check(
+        &mut s,
+        b"{\"x\":1}Content-Length: 51\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":\"after\",\"method\":\"hooks/lst\"}",
+        error(json!("after"), -32601, "no method `hooks/lst` (did you mean `hooks/list`?)"),
+    );
+    check(
+        &mut s,
+        &framed("[]"),
+        error(json!(null), -32600, "an empty batch"),
+    );
+    check(
+        &mut s,
+        &framed("42"),
+        error(
+            json!(null),
+            -32600,
+            "a message must be a JSON object, not a number",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"1.0","id":1,"method":"hooks/list"}"#),
+        error(json!(1), -32600, "`jsonrpc` must be \"2.0\", not \"1.0\""),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"2.0","id":2}"#),
+        error(json!(2), -32600, "`method` is missing"),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"hooks/list"}"#),
+        error(
+            json!(null),
+            -32600,
+            "`id` must be a string, a number or null, not an object",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"2.0","id":3,"method":"hooks/list","params":"all"}"#),
+        error(
+            json!(3),
+            -32600,
+            "`params` must be an object or an array, not a string",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(
+            r#"{"jsonrpc":"2.0","id":4,"method":"hooks/dispatch","params":{"event":"PreToolUs"}}"#,
+        ),
+        json!({"jsonrpc": "2.0", "id": 4, "error": {
+            "code": -32602,
+            "message": "unknown event `PreToolUs` (did you mean `PreToolUse`?)",
+            "data": {"event": "PreToolUs", "suggestion": "PreToolUse"},
+        }}),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"2.0","id":5,"method":"hooks/dispatch","params":{}}"#),
+        error(
+            json!(5),
+            -32602,
+            "`hooks/dispatch` needs the parameter `event`",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(
+            r#"{"jsonrpc":"2.0","id":6,"method":"hooks/dispatch","params":{"event":"Stop","payload":[1]}}"#,
+        ),
+        error(
+            json!(6),
+            -32602,
+            "invalid hook: an event payload must be a JSON object, not an array",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(
+            r#"{"jsonrpc":"2.0","id":7,"method":"hooks/dispatch","params":{"event":"Stop","paylod":{}}}"#,
+        ),
+        error(
+            json!(7),
+            -32602,
+            "`hooks/dispatch` has no parameter `paylod` (did you mean `payload`?); it takes `event`, `payload`",
+        ),
+    );
+    check(
+        &mut s,
+        &framed(r#"{"jsonrpc":"2.0","id":8,"method":"hooks/list","params":{"verbose":true}}"#),
+        error(
+            json!(8),
+            -32602,
+            "`hooks/list` has no parameter `verbose`; it takes none",
+        ),
+    );
+    // Notifications get no answer, known or not; the next answer is the next request's.
+    s.send_raw(&framed(
+        r#"{"jsonrpc":"2.0","method":"workspace/didChange"}"#,
+    ));
+    s.send_raw(&framed(
+        r#"{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":"off"}}"#,
+    ));
+    let list = s.request(9, "hooks/list", json!({}));
+    assert_eq!(list["result"]["hooks"][0]["id"], "guard", "{list}");
+    // A body cut short by the end of the input is reported, then the session ends cleanly.
+    s.send_raw(b"Content-Length: 100\r\n\r\n{\"jsonrpc\"");
+    let (status, rest, stderr) = s.finish();
+    assert_eq!(
+        rest,
+        [error(
+            json!(null),
+            -32700,
+            "malformed frame: the input ended inside a message body (10 of 100 bytes)"
+        )]
+    );
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("ignored the unknown notification `workspace/didChange`"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("setTrace"),
+        "`$/` notifications are ignored quietly: {stderr}"
+    );
+}
+
+#[test]
+fn newline_delimited_json_is_accepted_and_answered_in_kind() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Lines);
+    check(
+        &mut s,
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"hooks/nope\"}\n",
+        error(json!(1), -32601, "no method `hooks/nope`"),
+    );
+    check(
+        &mut s,
+        b"\n\r\n{oops}\n",
+        error(
+            json!(null),
+            -32700,
+            "parse error: key must be a string at line 1 column 2",
+        ),
+    );
+    // A batch is answered with one array; its notifications get no entry.
+    s.send_raw(
+        b"[{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"hooks/explain\",\"params\":[\"pre-tool\",{\"tool_name\":\"Edit\"}]},{\"jsonrpc\":\"2.0\",\"method\":\"noted\"},{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"nope\"}]\n",
+    );
+    let batch = s.recv();
+    assert_eq!(
+        batch,
+        json!([
+            {"jsonrpc": "2.0", "id": 2, "result": {"event": "PreToolUse", "hooks": [{
+                "id": "guard",
+                "source": batch[0]["result"]["hooks"][0]["source"],
+                "matched": false,
+                "reason": "matcher `Bash` did not match tool_name = `Edit`",
+            }]}},
+            {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no method `nope`"}},
+        ])
+    );
+    // The last line may lack its newline.
+    s.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"hooks/list\"}");
+    let (status, rest, _) = s.finish();
+    assert_eq!(rest.len(), 1);
+    assert_eq!(rest[0]["id"], 4);
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn end_of_input_answers_what_is_in_flight_then_exits_0() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    s.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "hooks/dispatch", "params": {
+        "event": "PreToolUse",
+        "payload": {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}, "tool_use_id": "t1"},
+    }}));
+    let (status, rest, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert_eq!(rest.len(), 2, "{rest:?}");
+    // The event's notification is written before its answer.
+    assert_eq!(rest[0]["method"], "autohand.hook.preTool");
+    assert_eq!(rest[0]["params"]["toolId"], "t1");
+    assert_eq!(rest[1]["id"], 1);
+    assert_eq!(rest[1]["result"]["decision"], "block");
+    assert_eq!(rest[1]["result"]["reason"], "rm -rf is not allowed");
+}
+
+#[test]
+fn requests_are_answered_as_they_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("gate");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    // The `wait` dispatch's hook blocks until the test opens the FIFO for writing; the
+    // `go` dispatch's hook answers at once.
+    let config = format!(
+        r#"
+hooks:
+  - id: gate
+    event: PreToolUse
+    matcher: Wait
+    timeout: 30
+    command: "read -r _ < '{}'; echo released"
+  - id: quick
+    event: PreToolUse
+    matcher: Go
+    command: "echo quick"
+"#,
+        fifo.display()
+    );
+    let file = dir.path().join("hooks.yaml");
+    write(&file, &config);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    for (id, tool) in [(1, "Wait"), (2, "Go")] {
+        s.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "hooks/dispatch",
+            "params": {"event": "PreToolUse", "payload": {"tool_name": tool}}}),
+        );
+    }
+    // The second request is answered while the first still runs.
+    let mut seen = Vec::new();
+    loop {
+        let frame = s.recv();
+        assert_ne!(
+            frame["id"], 1,
+            "the blocked request was answered first: {frame}"
+        );
+        let done = frame["id"] == 2;
+        seen.push(frame);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(seen.last().unwrap()["result"]["hooks"][0]["id"], "quick");
+    let mut gate = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    writeln!(gate, "go").unwrap();
+    drop(gate);
+    let first = loop {
+        let frame = s.recv();
+        if frame["id"] == 1 {
+            break frame;
+        }
+        seen.push(frame);
+    };
+    assert_eq!(first["result"]["hooks"][0]["id"], "gate");
+    assert_eq!(first["result"]["hooks"][0]["status"], "ok");
+    let tools: Vec<&Value> = seen
+        .iter()
+        .filter(|f| f["method"] == "autohand.hook.preTool")
+        .map(|f| &f["params"]["toolName"])
+        .collect();
+    assert_eq!(tools.len(), 2, "one notification per dispatch: {seen:?}");
+    let (status, rest, _) = s.finish();
+    assert_eq!((status.code(), rest), (Some(0), vec![]));
+}
+
+#[test]
+fn shutdown_then_exit_ends_with_0_and_refuses_requests_in_between() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    let answer = s.request(1, "shutdown", json!(null));
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 1, "result": null}));
+    let refused = s.request(2, "hooks/list", json!({}));
+    assert_eq!(
+        refused,
+        error(json!(2), -32600, "the server is shutting down")
+    );
+    s.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    // `exit` ends the process even though stdin stays open.
+    let (status, rest, stderr) = s.drain();
+    assert_eq!((status.code(), rest), (Some(0), vec![]), "{stderr}");
+}
+
+#[test]
+fn exit_without_shutdown_ends_with_1() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    s.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (status, rest, stderr) = s.drain();
+    assert_eq!((status.code(), rest), (Some(1), vec![]), "{stderr}");
+}
+
+#[test]
+fn a_config_that_does_not_load_fails_before_serving() {
+    let (_dir, file) = config_dir("hooks:\n  - id: x\n    event: PreToolUs\n    command: true\n");
+    let out = Command::new(bin())
+        .args(["serve", "--stdio", "-c"])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing but protocol on stdout");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("hooks.yaml:3:"), "{stderr}");
+    assert!(stderr.contains("PreToolUse"), "{stderr}");
+}
+
+#[test]
+fn list_reload_and_explain_follow_the_config() {
+    let (dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    let mut listed = s.request(1, "hooks/list", json!({}));
+    scrub(&mut listed, dir.path());
+    insta::assert_json_snapshot!("serve_list", listed);
+
+    let more = format!(
+        "{GUARD}  - id: ask-edits\n    event: PreToolUse\n    matcher: Edit\n    type: permission\n    decision: ask\n  - id: off\n    event: Stop\n    command: \"true\"\n    enabled: false\n"
+    );
+    write(&file, &more);
+    let reloaded = s.request(2, "hooks/reload", json!(null));
+    assert_eq!(
+        reloaded["result"],
+        json!({"status": "applied", "active": 2}),
+        "{reloaded}"
+    );
+    let mut explained = s.request(
+        3,
+        "hooks/explain",
+        json!({"event": "PreToolUse", "payload": {"tool_name": "Edit", "tool_input": {"file_path": "a.rs"}}}),
+    );
+    scrub(&mut explained, dir.path());
+    insta::assert_json_snapshot!("serve_explain", explained);
+    let asked = s.request(
+        4,
+        "hooks/dispatch",
+        json!({"event": "PreToolUse", "payload": {"tool_name": "Edit"}}),
+    );
+    assert_eq!(asked["result"]["decision"], "ask", "{asked}");
+
+    // A broken config is refused; the hooks in force stay.
+    write(&file, "hooks:\n  - id: guard\n    evnt: PreToolUse\n");
+    let mut refused = s.request(5, "hooks/reload", json!({}));
+    scrub(&mut refused, dir.path());
+    insta::assert_json_snapshot!("serve_reload_refused", refused);
+    let still = s.request(6, "hooks/list", json!({}));
+    assert_eq!(
+        still["result"]["hooks"].as_array().unwrap().len(),
+        3,
+        "{still}"
+    );
+    let (status, _, _) = s.finish();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn watch_reloads_on_change_and_notifies() {
+    let (_dir, file) = config_dir(GUARD);
+    let mut s = Server::start(&file, &["--watch"], Wire::Headers);
+    // A request first, so the server is surely up and watching before the edit.
+    let listed = s.request(1, "hooks/list", json!({}));
+    assert_eq!(listed["result"]["hooks"].as_array().unwrap().len(), 1);
+    write(
+        &file,
+        &format!("{GUARD}  - id: second\n    event: Stop\n    command: \"true\"\n"),
+    );
+    let note = loop {
+        let frame = s.recv();
+        if frame["method"] == "hooks/didReload" {
+            break frame;
+        }
+    };
+    assert_eq!(
+        note["params"],
+        json!({"status": "applied", "active": 2}),
+        "{note}"
+    );
+    let listed = s.request(2, "hooks/list", json!({}));
+    assert_eq!(listed["result"]["hooks"].as_array().unwrap().len(), 2);
+    let (status, _, _) = s.finish();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// The repository root, where `npm ci` installs `node_modules`.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn vscode_jsonrpc_drives_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("meet");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.display();
+    // The guard meets the other dispatch at a FIFO before deciding, so the two requests
+    // only finish if the server runs them at the same time.
+    let config = format!(
+        r#"
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    description: Blocks rm -rf
+    timeout: 30
+    command: |
+      input=$(cat)
+      case "$input" in
+        *'rm -rf'*) read -r _ < '{fifo}'; echo 'rm -rf is not allowed' >&2; exit 2 ;;
+        *) echo go > '{fifo}'; exit 0 ;;
+      esac
+  - id: context
+    event: UserPromptSubmit
+    command: "echo 'the tests live in tests/'"
+  - id: hang
+    event: Notification
+    timeout: 30
+    command: "exec sleep 60"
+  - id: off
+    event: Stop
+    command: "true"
+    enabled: false
+"#
+    );
+    let file = dir.path().join("hooks.yaml");
+    write(&file, &config);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/node/serve_client.mjs");
+    let out = match Command::new("node")
+        .arg(&script)
+        .env("HOOKS_BIN", bin())
+        .env("HOOKS_CONFIG", &file)
+        .current_dir(repo_root())
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => panic!(
+            "cannot run node ({e}): this test drives the server with vscode-jsonrpc under node. \
+             Install Node.js (apt-get install nodejs npm) and run `npm ci` at the repository root"
+        ),
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(
+        out.status.code(),
+        Some(3),
+        "vscode-jsonrpc is missing: run `npm ci` at the repository root\n{stderr}"
+    );
+    assert!(
+        out.status.success(),
+        "the node client failed ({}):\nstdout:\n{stdout}\nstderr:\n{stderr}",
+        out.status
+    );
+    let mut summary: Value = serde_json::from_str(&stdout).unwrap();
+    scrub(&mut summary, dir.path());
+    insta::assert_json_snapshot!("serve_vscode_jsonrpc", summary);
+}
