@@ -76,37 +76,45 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     let ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
     let engine = render::load_engine(&args.config)?;
     let loaded = engine.loaded();
-    let all = verdicts(&loaded.hooks, &ctx);
-    let (same, other): (Vec<&Verdict<'_>>, Vec<&Verdict<'_>>) =
-        all.iter().partition(|v| v.hook.spec.event == *ctx.event());
     let mut out = std::io::stdout().lock();
     if args.json {
-        let hooks: Vec<Value> = same
-            .iter()
-            .map(|v| {
-                json!({
-                    "index": v.index,
-                    "id": v.hook.spec.display_id(),
-                    "source": v.hook.spec.provenance.to_string(),
-                    "runs": v.runs(),
-                    "async": v.hook.spec.is_async,
-                    "state": super::list::state(v.hook),
-                    "why_not": v.why_not(),
-                })
-            })
-            .collect();
-        let line = json!({
-            "event": ctx.event().name(),
-            "subjects": ctx.matcher_subjects().map(|(f, v)| json!({"field": f, "value": v})).collect::<Vec<_>>(),
-            "runs": same.iter().filter(|v| v.runs()).count(),
-            "hooks": hooks,
-            "other_events": other.len(),
-        });
+        let line = to_json(&loaded.hooks, &ctx);
         writeln!(out, "{}", serde_json::to_string(&line)?)?;
     } else {
+        let all = verdicts(&loaded.hooks, &ctx);
+        let (same, other): (Vec<&Verdict<'_>>, Vec<&Verdict<'_>>) =
+            all.iter().partition(|v| v.hook.spec.event == *ctx.event());
         write!(out, "{}", human(Style::stdout(), &ctx, &same, other.len()))?;
     }
     Ok(0)
+}
+
+/// The JSON of `hooks explain --json` (also `hooks serve`'s `hooks/explain` result).
+pub fn to_json(set: &HookSet, ctx: &EventContext) -> Value {
+    let all = verdicts(set, ctx);
+    let (same, other): (Vec<&Verdict<'_>>, Vec<&Verdict<'_>>) =
+        all.iter().partition(|v| v.hook.spec.event == *ctx.event());
+    let hooks: Vec<Value> = same
+        .iter()
+        .map(|v| {
+            json!({
+                "index": v.index,
+                "id": v.hook.spec.display_id(),
+                "source": v.hook.spec.provenance.to_string(),
+                "runs": v.runs(),
+                "async": v.hook.spec.is_async,
+                "state": super::list::state(v.hook),
+                "why_not": v.why_not(),
+            })
+        })
+        .collect();
+    json!({
+        "event": ctx.event().name(),
+        "subjects": ctx.matcher_subjects().map(|(f, v)| json!({"field": f, "value": v})).collect::<Vec<_>>(),
+        "runs": same.iter().filter(|v| v.runs()).count(),
+        "hooks": hooks,
+        "other_events": other.len(),
+    })
 }
 
 fn human(style: Style, ctx: &EventContext, same: &[&Verdict<'_>], other: usize) -> String {

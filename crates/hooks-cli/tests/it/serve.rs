@@ -404,7 +404,10 @@ fn malformed_input_gets_json_rpc_errors_and_the_session_goes_on() {
         r#"{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":"off"}}"#,
     ));
     let list = s.request(9, "hooks/list", json!({}));
-    assert_eq!(list["result"]["hooks"][0]["id"], "guard", "{list}");
+    assert_eq!(
+        list["result"]["events"][0]["hooks"][0]["id"], "guard",
+        "{list}"
+    );
     // A body cut short by the end of the input is reported, then the session ends cleanly.
     s.send_raw(b"Content-Length: 100\r\n\r\n{\"jsonrpc\"");
     let (status, rest, stderr) = s.finish();
@@ -453,12 +456,21 @@ fn newline_delimited_json_is_accepted_and_answered_in_kind() {
     assert_eq!(
         batch,
         json!([
-            {"jsonrpc": "2.0", "id": 2, "result": {"event": "PreToolUse", "hooks": [{
-                "id": "guard",
-                "source": batch[0]["result"]["hooks"][0]["source"],
-                "matched": false,
-                "reason": "matcher `Bash` did not match tool_name = `Edit`",
-            }]}},
+            {"jsonrpc": "2.0", "id": 2, "result": {
+                "event": "PreToolUse",
+                "subjects": [{"field": "tool_name", "value": "Edit"}],
+                "runs": 0,
+                "hooks": [{
+                    "index": 0,
+                    "id": "guard",
+                    "source": batch[0]["result"]["hooks"][0]["source"],
+                    "runs": false,
+                    "async": false,
+                    "state": "enabled",
+                    "why_not": "matcher `Bash` did not match tool_name = `Edit`",
+                }],
+                "other_events": 0,
+            }},
             {"jsonrpc": "2.0", "id": 3, "error": {"code": -32601, "message": "no method `nope`"}},
         ])
     );
@@ -638,11 +650,7 @@ fn list_reload_and_explain_follow_the_config() {
     scrub(&mut refused, dir.path());
     insta::assert_json_snapshot!("serve_reload_refused", refused);
     let still = s.request(6, "hooks/list", json!({}));
-    assert_eq!(
-        still["result"]["hooks"].as_array().unwrap().len(),
-        3,
-        "{still}"
-    );
+    assert_eq!(still["result"]["total"], 3, "{still}");
     let (status, _, _) = s.finish();
     assert_eq!(status.code(), Some(0));
 }
@@ -653,7 +661,7 @@ fn watch_reloads_on_change_and_notifies() {
     let mut s = Server::start(&file, &["--watch"], Wire::Headers);
     // A request first, so the server is surely up and watching before the edit.
     let listed = s.request(1, "hooks/list", json!({}));
-    assert_eq!(listed["result"]["hooks"].as_array().unwrap().len(), 1);
+    assert_eq!(listed["result"]["total"], 1);
     write(
         &file,
         &format!("{GUARD}  - id: second\n    event: Stop\n    command: \"true\"\n"),
@@ -670,7 +678,7 @@ fn watch_reloads_on_change_and_notifies() {
         "{note}"
     );
     let listed = s.request(2, "hooks/list", json!({}));
-    assert_eq!(listed["result"]["hooks"].as_array().unwrap().len(), 2);
+    assert_eq!(listed["result"]["total"], 2);
     let (status, _, _) = s.finish();
     assert_eq!(status.code(), Some(0));
 }
@@ -747,4 +755,64 @@ hooks:
     let mut summary: Value = serde_json::from_str(&stdout).unwrap();
     scrub(&mut summary, dir.path());
     insta::assert_json_snapshot!("serve_vscode_jsonrpc", summary);
+}
+
+/// The body of the first fenced block after `marker` in `text`.
+fn block_after<'a>(text: &'a str, marker: &str) -> &'a str {
+    let rest = &text[text.find(marker).expect(marker)..];
+    let fence = rest.find("```").unwrap();
+    let body = fence + rest[fence..].find('\n').unwrap() + 1;
+    let end = body + rest[body..].find("```").unwrap();
+    &rest[body..end]
+}
+
+#[test]
+fn the_example_session_of_docs_ide_md_runs() {
+    let page = std::fs::read_to_string(repo_root().join("docs/ide.md")).unwrap();
+    let session = &page[page.find("## An example session").unwrap()..];
+    let (_dir, file) = config_dir(block_after(session, "With `hooks.yaml`:"));
+    let client: Vec<&str> = block_after(session, "Client to server").lines().collect();
+    let expected: Vec<&str> = block_after(session, "Server to client:").lines().collect();
+
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    let (exit, requests) = client.split_last().unwrap();
+    for (i, line) in requests.iter().enumerate() {
+        // The first line shows its header, with `\r\n` written out.
+        let body = match line.split_once(r"\r\n\r\n") {
+            Some((header, body)) => {
+                assert_eq!(i, 0);
+                assert_eq!(header, format!("Content-Length: {}", body.len()));
+                body
+            }
+            None => line,
+        };
+        s.send_raw(&framed(body));
+    }
+    // As a client does, `exit` goes once `shutdown` is answered.
+    let mut got = Vec::new();
+    while got.last().is_none_or(|f: &Value| f["id"] != 4) {
+        got.push(s.recv());
+    }
+    s.send_raw(&framed(exit));
+    let (status, rest, stderr) = s.drain();
+    assert_eq!((status.code(), rest), (Some(0), vec![]), "{stderr}");
+
+    let got: Vec<String> = got.iter().map(Value::to_string).collect();
+    assert_eq!(got.len(), expected.len(), "{got:#?}");
+    for line in &expected {
+        // `...` ends what the page shows of a message.
+        let shown = line.split("...").next().unwrap();
+        assert!(
+            got.iter().any(|g| if shown.len() < line.len() {
+                g.starts_with(shown)
+            } else {
+                g == line
+            }),
+            "no answer reads `{line}`; the answers:\n{}",
+            got.join("\n")
+        );
+    }
+    // The event's notification comes before its dispatch's answer.
+    let position = |needle: &str| got.iter().position(|g| g.contains(needle)).unwrap();
+    assert!(position("autohand.hook.preTool") < position(r#""id":2,"#));
 }

@@ -86,10 +86,11 @@ const init = await connection.sendRequest('initialize', { processId: process.pid
 summary.initialize = { name: init.serverInfo.name, methods: init.capabilities.methods };
 
 const list = await connection.sendRequest('hooks/list', {});
-summary.list = list.hooks.map((h) => ({
+summary.list = list.events.flatMap((e) => e.hooks).map((h) => ({
   id: h.id, event: h.event, type: h.type, matcher: h.matcher, enabled: h.enabled,
-  trusted: h.trusted, description: h.description,
+  state: h.state, trust: h.trust, description: h.description,
 }));
+check(list.total === 4 && list.enabled === 3, 'hooks/list counts the hooks', list);
 
 // Two dispatches in flight at once. Their guard hooks meet at a FIFO: the `rm -rf` one
 // waits to read what the `ls` one writes, so both can only finish if the server runs them
@@ -167,7 +168,7 @@ const explained = await connection.sendRequest('hooks/explain', {
   event: 'PreToolUse',
   payload: { tool_name: 'Edit', tool_input: {} },
 });
-summary.explain = explained.hooks.map((h) => ({ id: h.id, matched: h.matched, reason: h.reason }));
+summary.explain = explained.hooks.map((h) => ({ id: h.id, runs: h.runs, why_not: h.why_not }));
 
 const stripped = notifications.map(({ method, params }) => {
   const { timestamp, ...rest } = params;

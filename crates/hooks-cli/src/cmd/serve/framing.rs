@@ -6,7 +6,7 @@ use std::io;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 /// The largest message body accepted, and the longest line in line mode.
-pub(crate) const MAX_MESSAGE: usize = 64 * 1024 * 1024;
+const MAX_MESSAGE: usize = 64 * 1024 * 1024;
 
 /// The longest header block accepted (LSP sends one or two short lines).
 const MAX_HEADER: usize = 16 * 1024;
@@ -89,6 +89,8 @@ pub(crate) struct FrameReader<R> {
     eof: bool,
     mode: Mode,
     framing: Option<Framing>,
+    /// The largest body (or line) accepted.
+    max_message: usize,
 }
 
 impl<R: AsyncRead + Unpin> FrameReader<R> {
@@ -102,6 +104,7 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
             eof: false,
             mode: Mode::Frame,
             framing: None,
+            max_message: MAX_MESSAGE,
         }
     }
 
@@ -198,16 +201,24 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
     }
 
     async fn line_frame(&mut self) -> io::Result<Frame> {
-        match self.find(b'\n', MAX_MESSAGE).await? {
+        let max = self.max_message;
+        match self.find(b'\n', max).await? {
+            // The newline may come in the same read as more than `max` bytes.
+            Some(end) if end > max + 1 => {
+                self.consume(end);
+                Ok(Frame::Malformed(format!(
+                    "a line longer than the limit of {max} bytes was skipped"
+                )))
+            }
             Some(end) => {
                 let line = self.unread()[..end].trim_ascii().to_vec();
                 self.consume(end);
                 Ok(Frame::Message(line))
             }
-            None if self.unread().len() > MAX_MESSAGE => {
+            None if self.unread().len() > max => {
                 self.mode = Mode::SkipLine;
                 Ok(Frame::Malformed(format!(
-                    "a line longer than the limit of {MAX_MESSAGE} bytes was skipped"
+                    "a line longer than the limit of {max} bytes was skipped"
                 )))
             }
             None => {
@@ -227,7 +238,8 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
         let mut length = None;
         loop {
             self.scanned = pos;
-            let Some(end) = self.find(b'\n', MAX_HEADER).await? else {
+            let found = self.find(b'\n', MAX_HEADER).await?;
+            let Some(end) = found.filter(|&end| end <= MAX_HEADER) else {
                 return Ok(if self.unread().len() > MAX_HEADER {
                     self.malformed_header(format!(
                         "no end of header (a blank line) within {MAX_HEADER} bytes"
@@ -274,10 +286,11 @@ impl<R: AsyncRead + Unpin> FrameReader<R> {
                 "a header block without `Content-Length`".to_owned(),
             ));
         };
-        if length > MAX_MESSAGE {
+        if length > self.max_message {
             self.mode = Mode::Discard(length);
             return Ok(Frame::Malformed(format!(
-                "a message of {length} bytes is over the limit of {MAX_MESSAGE} bytes; it was skipped"
+                "a message of {length} bytes is over the limit of {} bytes; it was skipped",
+                self.max_message
             )));
         }
         while self.unread().len() < length {
@@ -409,5 +422,162 @@ fn shorten(text: &str) -> String {
     match text.char_indices().nth(80) {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use tokio::io::{AsyncRead, ReadBuf};
+
+    use super::*;
+
+    /// Hands out its bytes one at a time, so that every delimiter and every header is cut
+    /// by a buffer boundary somewhere.
+    struct OneByte(Vec<u8>, usize);
+
+    impl AsyncRead for OneByte {
+        fn poll_read(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            if let Some(&b) = self.0.get(self.1) {
+                buf.put_slice(&[b]);
+                self.1 += 1;
+            }
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    async fn read_all(reader: &mut FrameReader<impl AsyncRead + Unpin>) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(frame) = reader.next().await.unwrap() {
+            out.push(match frame {
+                Frame::Message(m) => String::from_utf8(m).unwrap(),
+                Frame::Malformed(why) => format!("! {why}"),
+            });
+        }
+        out
+    }
+
+    /// Reads `input` whole and byte by byte, with a message limit of `max`; both must give
+    /// `expect` (a malformed frame shows as `! why`).
+    #[track_caller]
+    fn check(input: &[u8], max: usize, expect: &[&str]) {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        for one_byte in [false, true] {
+            let got = runtime.block_on(async {
+                if one_byte {
+                    let mut reader = FrameReader::new(OneByte(input.to_vec(), 0));
+                    reader.max_message = max;
+                    read_all(&mut reader).await
+                } else {
+                    let mut reader = FrameReader::new(input);
+                    reader.max_message = max;
+                    read_all(&mut reader).await
+                }
+            });
+            assert_eq!(got, expect, "one byte at a time: {one_byte}");
+        }
+    }
+
+    #[test]
+    fn content_length_frames() {
+        check(b"", 64, &[]);
+        check(
+            b"Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]",
+            64,
+            &["{}", "[1]"],
+        );
+        // Lenient: bare newlines, any case, extra headers, blank lines between frames.
+        check(
+            b"\r\ncontent-length:2\nContent-Type: x\n\n{}\r\n\r\nCONTENT-LENGTH: 2\r\n\r\n[]",
+            64,
+            &["{}", "[]"],
+        );
+        check(
+            b"Content-Length: 2\r\n\r\n{",
+            64,
+            &["! the input ended inside a message body (1 of 2 bytes)"],
+        );
+        check(
+            b"Content-Length: 2\r\n",
+            64,
+            &["! the input ended inside a header"],
+        );
+    }
+
+    #[test]
+    fn malformed_headers_resync_to_the_next_frame() {
+        check(
+            b"oops\r\nContent-Length: 2\r\n\r\n{}",
+            64,
+            &[
+                "! expected a header like `Content-Length: 42`, found `oops`",
+                "{}",
+            ],
+        );
+        // A body sent without its header, glued to the next frame.
+        check(
+            b"Content-Type: x\r\n\r\n{\"a\":1}Content-Length: 2\r\n\r\n{}",
+            64,
+            &["! a header block without `Content-Length`", "{}"],
+        );
+        check(
+            b"Content-Length: -1\r\n\r\n{}\nContent-Length: 2\r\n\r\n[]",
+            64,
+            &["! `Content-Length: -1` is not a byte count", "[]"],
+        );
+        // Garbage with no header after it ends with the input.
+        check(
+            b"Content-Type: x\r\n\r\nnothing more",
+            64,
+            &["! a header block without `Content-Length`"],
+        );
+    }
+
+    #[test]
+    fn over_long_messages_are_skipped_whole() {
+        check(
+            b"Content-Length: 22\r\n\r\n{\"aaaaaaaaaaaaaaaa\":1}Content-Length: 2\r\n\r\n{}",
+            16,
+            &[
+                "! a message of 22 bytes is over the limit of 16 bytes; it was skipped",
+                "{}",
+            ],
+        );
+        check(
+            b"{\"aaaaaaaaaaaaaaaaaaaaaaaa\":1}\n{}\n",
+            16,
+            &[
+                "! a line longer than the limit of 16 bytes was skipped",
+                "{}",
+            ],
+        );
+    }
+
+    #[test]
+    fn newline_delimited_json() {
+        check(
+            b"\n {\"a\":1}\r\n\n[2]\n{}",
+            64,
+            &["{\"a\":1}", "[2]", "{}"],
+        );
+        // Once chosen, the framing stays: a header is then just a bad line.
+        check(b"{}\nContent-Length: 2\n", 64, &["{}", "Content-Length: 2"]);
+    }
+
+    #[test]
+    fn framing_encodes_each_message_whole() {
+        assert_eq!(
+            Framing::ContentLength.encode(b"{}"),
+            b"Content-Length: 2\r\n\r\n{}"
+        );
+        assert_eq!(Framing::Lines.encode(b"{}"), b"{}\n");
     }
 }

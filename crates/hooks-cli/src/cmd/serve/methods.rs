@@ -71,68 +71,25 @@ pub(crate) async fn dispatch(
     Ok(value)
 }
 
-/// `hooks/list`: every configured hook, active or not, in declaration order.
+/// `hooks/list`: every configured hook, active or not, grouped by event, with the files
+/// and warnings: the JSON of `hooks list --json`.
 pub(crate) fn list(engine: &Engine, params: Option<Value>) -> Result<Value, RpcError> {
     Params::parse("hooks/list", params, &[])?;
-    let loaded = engine.loaded();
-    let hooks: Vec<Value> = loaded
-        .hooks
-        .hooks()
-        .iter()
-        .map(|h| {
-            let spec = &h.spec;
-            json!({
-                "id": spec.display_id(),
-                "event": spec.event.name(),
-                "source": spec.provenance.to_string(),
-                "enabled": spec.enabled,
-                "active": h.is_active(),
-                "inactive_reason": h.inactive.as_ref().map(|i| i.describe()),
-                "trusted": h.trusted,
-                "needs_trust": h.needs_trust,
-                "type": spec.action.type_name(),
-                "matcher": spec.matcher.as_str(),
-                "description": spec.description,
-                "async": spec.is_async,
-            })
-        })
-        .collect();
-    let warnings: Vec<Value> = loaded.warnings().map(diagnostic).collect();
-    Ok(json!({"hooks": hooks, "warnings": warnings}))
+    Ok(crate::cmd::list::to_json(
+        &engine.loaded(),
+        engine.dispatcher().timeouts(),
+    ))
 }
 
 /// `hooks/explain {event, payload}`: for each hook attached to the event, whether it would
-/// run for this payload and, if not, why. Runs nothing.
+/// run for this payload and, if not, why: the JSON of `hooks explain --json`. Runs nothing.
 pub(crate) fn explain(
     engine: &Engine,
     catalog: &EventCatalog,
     params: Option<Value>,
 ) -> Result<Value, RpcError> {
     let ctx = event_context(catalog, "hooks/explain", params)?;
-    let loaded = engine.loaded();
-    let index = loaded.index();
-    // The index holds the active hooks in merged order (then host hooks, which the
-    // command line has none of), so the k-th active hook is the index's k-th spec.
-    let mut reports = index.explain(&ctx).into_iter();
-    let mut hooks = Vec::new();
-    for merged in loaded.hooks.hooks() {
-        let report = merged.is_active().then(|| reports.next()).flatten();
-        if merged.spec.event != *ctx.event() {
-            continue;
-        }
-        let reason = match (&merged.inactive, &report) {
-            (Some(inactive), _) => Some(inactive.describe()),
-            (None, Some(report)) => report.mismatch.as_ref().map(ToString::to_string),
-            (None, None) => Some("the hook is not in the engine's index".to_owned()),
-        };
-        hooks.push(json!({
-            "id": merged.spec.display_id(),
-            "source": merged.spec.provenance.to_string(),
-            "matched": reason.is_none(),
-            "reason": reason,
-        }));
-    }
-    Ok(json!({"event": ctx.event().name(), "hooks": hooks}))
+    Ok(crate::cmd::explain::to_json(&engine.loaded().hooks, &ctx))
 }
 
 /// `hooks/reload`: loads the config again. A config that does not load is a
