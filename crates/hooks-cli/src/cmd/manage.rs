@@ -101,6 +101,21 @@ impl Session<'_> {
                     .map(move |e| (i, e))
             })
             .collect();
+        // Numbered as shown: grouped by event, groups in the order their first hook is
+        // declared, declaration order within a group.
+        let mut order: Vec<String> = Vec::new();
+        for (_, e) in &self.listed {
+            if let Some(spec) = &e.spec
+                && !order.iter().any(|n| n == spec.event.name())
+            {
+                order.push(spec.event.name().to_owned());
+            }
+        }
+        self.listed.sort_by_key(|(_, e)| {
+            e.spec
+                .as_ref()
+                .and_then(|s| order.iter().position(|n| n == s.event.name()))
+        });
         self.files = files;
         // A hook's test runs with the engine of the files as they are now.
         self.engine = None;

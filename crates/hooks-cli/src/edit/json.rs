@@ -153,6 +153,13 @@ impl JsonDoc {
                     self.replace(last_end, last_end, &format!(", {piece}"))
                 }
             }
+            _ if !self.text.trim_end().contains('\n') => {
+                // A document written on one line stays on one line.
+                let piece = piece_for("", "");
+                let open = &self.text[node_start..node_start + 1];
+                let close = &self.text[node_end - 1..node_end];
+                self.replace(node_start, node_end, &format!("{open}{piece}{close}"))
+            }
             _ => {
                 // An empty container: open it onto lines of its own.
                 let indent = format!("{outer}{unit}");

@@ -242,7 +242,7 @@ impl ConfigEdit {
         let text = match (dialect, format) {
             _ if md => "---\n---\n",
             (Dialect::Fabro, _) => "_version = 1\n",
-            (_, Format::Json) => "{}\n",
+            (_, Format::Json) => "{\n}\n",
             _ => "",
         };
         let options = options.clone().with_dialect(dialect).with_format(format);

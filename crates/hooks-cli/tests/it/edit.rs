@@ -3,73 +3,40 @@
 //! re-loaded to the expected hooks; addressing, errors, discovery, the atomic write and the
 //! safety net that refuses an edit the editor got wrong.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
-use tempfile::TempDir;
 
-/// A scratch project with its own home, so discovery never sees the real user's files.
-struct Project {
-    dir: TempDir,
+use crate::support::Env;
+
+/// The text of `rel` under the test's directory.
+fn read(env: &Env, rel: &str) -> String {
+    std::fs::read_to_string(env.path().join(rel)).unwrap()
 }
 
-impl Project {
-    fn new() -> Project {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("home/.config")).unwrap();
-        Project { dir }
+/// Runs `hooks ARGS`; returns the transcript: the command, its output, its exit code
+/// when not 0.
+fn transcript(env: &Env, args: &[&str]) -> String {
+    let run = env.run(args);
+    let mut t = format!("$ hooks {}\n{}", args.join(" "), run.stdout);
+    for line in run.stderr.lines() {
+        t.push_str(&format!("stderr: {line}\n"));
     }
+    if run.code != 0 {
+        t.push_str(&format!("exit: {}\n", run.code));
+    }
+    t
+}
 
-    fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let path = self.path(rel);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.path(rel)).unwrap()
-    }
-
-    fn hooks(&self) -> Command {
-        let mut cmd = Command::cargo_bin("hooks").unwrap();
-        cmd.current_dir(self.dir.path())
-            .env("HOME", self.path("home"))
-            .env("XDG_CONFIG_HOME", self.path("home/.config"))
-            .env("NO_COLOR", "1")
-            .env_remove("CLICOLOR_FORCE");
-        cmd
-    }
-
-    /// Runs `hooks ARGS`; returns the transcript: the command, its output, its exit code
-    /// when not 0.
-    fn run(&self, args: &[&str]) -> String {
-        let out = self.hooks().args(args).output().unwrap();
-        let mut t = format!("$ hooks {}\n", args.join(" "));
-        t.push_str(&String::from_utf8_lossy(&out.stdout));
-        for line in String::from_utf8_lossy(&out.stderr).lines() {
-            t.push_str(&format!("stderr: {line}\n"));
-        }
-        if out.status.code() != Some(0) {
-            t.push_str(&format!("exit: {:?}\n", out.status.code()));
-        }
-        t
-    }
-
-    /// Files in the directory of `rel`, sorted (temporary files would show here).
-    fn listing(&self, rel: &str) -> Vec<String> {
-        let dir = self.path(rel);
-        let dir = dir.parent().unwrap();
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+/// Files in the directory of `rel`, sorted (temporary files would show here).
+fn listing(env: &Env, rel: &str) -> Vec<String> {
+    let path = env.path().join(rel);
+    let mut names: Vec<String> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// The hooks a file loads to: `label on|off`, in declaration order.
@@ -91,23 +58,23 @@ fn loaded(path: &Path) -> Vec<String> {
 /// directory holds no leftovers.
 #[track_caller]
 fn check(name: &str, file: &str, text: &str, steps: &[&[&str]], expect: &[&str]) {
-    let p = Project::new();
+    let p = Env::new();
     p.write(file, text);
-    let before = p.listing(file);
-    let mut transcript = String::new();
+    let before = listing(&p, file);
+    let mut session = String::new();
     for step in steps {
         let mut args: Vec<&str> = step.to_vec();
         args.extend(["-c", file]);
-        transcript.push_str(&p.run(&args));
+        session.push_str(&transcript(&p, &args));
     }
-    transcript.push_str(&format!("--- {file}\n{}", p.read(file)));
-    insta::assert_snapshot!(name, transcript);
+    session.push_str(&format!("--- {file}\n{}", read(&p, file)));
+    insta::assert_snapshot!(name, session);
     assert_eq!(
-        loaded(&p.path(file)),
+        loaded(&p.path().join(file)),
         expect,
         "{name}: the hooks it loads to"
     );
-    assert_eq!(p.listing(file), before, "{name}: no temporary files left");
+    assert_eq!(listing(&p, file), before, "{name}: no temporary files left");
 }
 
 const NATIVE_YAML: &str = "\
@@ -395,37 +362,37 @@ fn fabro_disable_comments_the_table_out_and_enable_restores_it() {
 
 #[test]
 fn fabro_enable_of_a_commented_hook_restores_the_original_bytes() {
-    let p = Project::new();
+    let p = Env::new();
     p.write("run.toml", FABRO);
-    p.hooks()
+    p.command()
         .args(["disable", "notify", "-c", "run.toml"])
         .assert()
         .success();
-    p.hooks()
+    p.command()
         .args(["disable", "lint", "-c", "run.toml"])
         .assert()
         .success();
-    assert_eq!(loaded(&p.path("run.toml")), Vec::<String>::new());
-    p.hooks()
+    assert_eq!(loaded(&p.path().join("run.toml")), Vec::<String>::new());
+    p.command()
         .args(["enable", "lint", "-c", "run.toml"])
         .assert()
         .success();
-    p.hooks()
+    p.command()
         .args(["enable", "notify", "-c", "run.toml"])
         .assert()
         .success();
-    assert_eq!(p.read("run.toml"), FABRO);
+    assert_eq!(read(&p, "run.toml"), FABRO);
     // A commented-out hook can be removed outright.
-    p.hooks()
+    p.command()
         .args(["disable", "lint", "-c", "run.toml"])
         .assert()
         .success();
-    p.hooks()
+    p.command()
         .args(["remove", "lint", "-c", "run.toml"])
         .assert()
         .success();
-    assert!(!p.read("run.toml").contains("lint"));
-    assert_eq!(loaded(&p.path("run.toml")), ["notify on"]);
+    assert!(!read(&p, "run.toml").contains("lint"));
+    assert_eq!(loaded(&p.path().join("run.toml")), ["notify on"]);
 }
 
 const ECHO: &str = "\
@@ -521,8 +488,8 @@ hooks: this line is Markdown, not YAML.
 
 #[test]
 fn add_creates_a_missing_file_in_the_dialect_its_name_says() {
-    let p = Project::new();
-    p.hooks()
+    let p = Env::new();
+    p.command()
         .args([
             "add",
             "--event",
@@ -536,8 +503,8 @@ fn add_creates_a_missing_file_in_the_dialect_its_name_says() {
         ])
         .assert()
         .success();
-    insta::assert_snapshot!("created_claude", p.read(".claude/settings.json"));
-    p.hooks()
+    insta::assert_snapshot!("created_claude", read(&p, ".claude/settings.json"));
+    p.command()
         .args([
             "add",
             "--event",
@@ -551,96 +518,105 @@ fn add_creates_a_missing_file_in_the_dialect_its_name_says() {
         ])
         .assert()
         .success();
-    insta::assert_snapshot!("created_native_toml", p.read("new.toml"));
-    assert_eq!(loaded(&p.path("new.toml")), ["done on"]);
+    insta::assert_snapshot!("created_native_toml", read(&p, "new.toml"));
+    assert_eq!(loaded(&p.path().join("new.toml")), ["done on"]);
 }
 
 #[test]
 fn without_config_add_writes_the_project_native_config() {
-    let p = Project::new();
-    let t = p.run(&[
-        "add",
-        "--event",
-        "Stop",
-        "--command",
-        "./done.sh",
-        "--id",
-        "done",
-    ]);
+    let p = Env::new();
+    let t = transcript(
+        &p,
+        &[
+            "add",
+            "--event",
+            "Stop",
+            "--command",
+            "./done.sh",
+            "--id",
+            "done",
+        ],
+    );
     assert!(t.contains("added `done` on Stop to"), "{t}");
     assert!(t.contains("hooks trust"), "a note on trust: {t}");
     assert_eq!(
-        p.read(".hooks/hooks.yaml"),
+        read(&p, ".hooks/hooks.yaml"),
         "hooks:\n  - id: done\n    event: Stop\n    command: ./done.sh\n"
     );
 }
 
 #[test]
 fn without_config_the_file_that_defines_the_hook_is_edited() {
-    let p = Project::new();
+    let p = Env::new();
     p.write(".hooks/hooks.yaml", NATIVE_YAML);
     p.write(".claude/settings.json", CLAUDE);
     p.write(
         "home/.config/hooks/hooks.yaml",
         "hooks:\n  - id: mine\n    event: Stop\n    command: ./mine.sh\n",
     );
-    p.hooks().args(["disable", "mine"]).assert().success();
+    p.command().args(["disable", "mine"]).assert().success();
     assert_eq!(
-        p.read("home/.config/hooks/hooks.yaml"),
+        read(&p, "home/.config/hooks/hooks.yaml"),
         "hooks:\n  - id: mine\n    event: Stop\n    command: ./mine.sh\n    enabled: false\n"
     );
-    p.hooks().args(["remove", "./notify.sh"]).assert().success();
-    assert!(!p.read(".claude/settings.json").contains("notify"));
-    assert_eq!(p.read(".hooks/hooks.yaml"), NATIVE_YAML);
+    p.command()
+        .args(["remove", "./notify.sh"])
+        .assert()
+        .success();
+    assert!(!read(&p, ".claude/settings.json").contains("notify"));
+    assert_eq!(read(&p, ".hooks/hooks.yaml"), NATIVE_YAML);
 }
 
 #[test]
 fn unknown_hook_is_an_error_with_a_did_you_mean() {
-    let p = Project::new();
+    let p = Env::new();
     p.write("hooks.yaml", NATIVE_YAML);
-    let t = p.run(&["disable", "gaurd", "-c", "hooks.yaml"]);
+    let t = transcript(&p, &["disable", "gaurd", "-c", "hooks.yaml"]);
     insta::assert_snapshot!("unknown_hook", t);
-    assert_eq!(p.read("hooks.yaml"), NATIVE_YAML);
+    assert_eq!(read(&p, "hooks.yaml"), NATIVE_YAML);
 }
 
 #[test]
 fn an_address_that_names_two_hooks_lists_them() {
-    let p = Project::new();
+    let p = Env::new();
     let text = "hooks:\n  - event: Stop\n    command: ./same.sh\n  - event: SessionEnd\n    command: ./same.sh\n";
     p.write("hooks.yaml", text);
-    let t = p.run(&["remove", "./same.sh", "-c", "hooks.yaml"]);
+    let t = transcript(&p, &["remove", "./same.sh", "-c", "hooks.yaml"]);
     insta::assert_snapshot!("ambiguous", t);
     // FILE:LINE (or :LINE) picks one.
-    p.hooks()
+    p.command()
         .args(["remove", "hooks.yaml:4", "-c", "hooks.yaml"])
         .assert()
         .success();
     assert_eq!(
-        p.read("hooks.yaml"),
+        read(&p, "hooks.yaml"),
         "hooks:\n  - event: Stop\n    command: ./same.sh\n"
     );
 }
 
 #[test]
 fn a_file_that_does_not_parse_is_an_error() {
-    let p = Project::new();
+    let p = Env::new();
     let text = "hooks:\n  - id: a\n    event: PreToolUze\n    command: x\n";
     p.write("hooks.yaml", text);
-    let t = p.run(&["disable", "a", "-c", "hooks.yaml"]);
+    let t = transcript(&p, &["disable", "a", "-c", "hooks.yaml"]);
     insta::assert_snapshot!("does_not_parse", t);
-    assert_eq!(p.read("hooks.yaml"), text);
+    assert_eq!(read(&p, "hooks.yaml"), text);
 }
 
 #[test]
 fn claude_and_echo_hooks_cannot_be_disabled_in_place() {
-    let p = Project::new();
+    let p = Env::new();
     p.write(".claude/settings.json", CLAUDE);
-    let t = p.run(&["disable", "./guard.sh", "-c", ".claude/settings.json"]);
+    let t = transcript(
+        &p,
+        &["disable", "./guard.sh", "-c", ".claude/settings.json"],
+    );
     insta::assert_snapshot!("claude_disable_refused", t);
-    assert_eq!(p.read(".claude/settings.json"), CLAUDE);
+    assert_eq!(read(&p, ".claude/settings.json"), CLAUDE);
     p.write("echo-agent.yaml", ECHO);
     let out = p
-        .hooks()
+        .command()
         .args([
             "add",
             "--event",
@@ -658,65 +634,66 @@ fn claude_and_echo_hooks_cannot_be_disabled_in_place() {
         err.contains("echo-agent hooks have no per-hook switch"),
         "{err}"
     );
-    assert_eq!(p.read("echo-agent.yaml"), ECHO);
+    assert_eq!(read(&p, "echo-agent.yaml"), ECHO);
 }
 
 #[test]
 fn what_a_dialect_cannot_hold_is_refused_on_add() {
-    let p = Project::new();
+    let p = Env::new();
     p.write(".claude/settings.json", CLAUDE);
-    let t = p.run(&[
-        "add",
-        "--event",
-        "Stop",
-        "--command",
-        "x",
-        "--id",
-        "named",
-        "-c",
-        ".claude/settings.json",
-    ]);
+    let t = transcript(
+        &p,
+        &[
+            "add",
+            "--event",
+            "Stop",
+            "--command",
+            "x",
+            "--id",
+            "named",
+            "-c",
+            ".claude/settings.json",
+        ],
+    );
     insta::assert_snapshot!("claude_add_id_refused", t);
-    assert_eq!(p.read(".claude/settings.json"), CLAUDE);
+    assert_eq!(read(&p, ".claude/settings.json"), CLAUDE);
 }
 
 #[test]
 fn permissions_and_symlinks_survive_an_edit() {
     use std::os::unix::fs::PermissionsExt;
-    let p = Project::new();
+    let p = Env::new();
     p.write("real/hooks.yaml", NATIVE_YAML);
     std::fs::set_permissions(
-        p.path("real/hooks.yaml"),
+        p.path().join("real/hooks.yaml"),
         std::fs::Permissions::from_mode(0o640),
     )
     .unwrap();
-    std::os::unix::fs::symlink(p.path("real/hooks.yaml"), p.path("link.yaml")).unwrap();
-    p.hooks()
+    std::os::unix::fs::symlink(p.path().join("real/hooks.yaml"), p.path().join("link.yaml"))
+        .unwrap();
+    p.command()
         .args(["disable", "log", "-c", "link.yaml"])
         .assert()
         .success();
-    let link = std::fs::symlink_metadata(p.path("link.yaml")).unwrap();
+    let link = std::fs::symlink_metadata(p.path().join("link.yaml")).unwrap();
     assert!(link.file_type().is_symlink(), "the link is still a link");
-    let real = std::fs::metadata(p.path("real/hooks.yaml")).unwrap();
+    let real = std::fs::metadata(p.path().join("real/hooks.yaml")).unwrap();
     assert_eq!(real.permissions().mode() & 0o777, 0o640);
-    assert!(
-        p.read("real/hooks.yaml")
-            .contains("    async: true\n    enabled: false\n")
-    );
-    assert_eq!(p.listing("real/hooks.yaml"), ["hooks.yaml"]);
+    assert!(read(&p, "real/hooks.yaml").contains("    async: true\n    enabled: false\n"));
+    assert_eq!(listing(&p, "real/hooks.yaml"), ["hooks.yaml"]);
 }
 
 /// Runs `hooks ARGS` with a file-size limit of 512 bytes, so writing the new config fails
 /// part way. With `ignore_signal`, the write returns an error; without, the kernel kills
 /// the process mid-write (SIGXFSZ), as a crash would.
-fn run_with_size_limit(p: &Project, args: &[&str], ignore_signal: bool) -> std::process::Output {
+fn run_with_size_limit(p: &Env, args: &[&str], ignore_signal: bool) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("hooks");
     let trap = if ignore_signal { "trap '' XFSZ; " } else { "" };
     let script = format!("{trap}ulimit -f 1; exec \"$0\" \"$@\"");
     let mut cmd = Command::new("sh");
-    cmd.current_dir(p.dir.path())
-        .env("HOME", p.path("home"))
-        .env("XDG_CONFIG_HOME", p.path("home/.config"))
+    cmd.current_dir(p.path())
+        .env("HOME", p.path().join("home"))
+        .env("XDG_CONFIG_HOME", p.path().join("home/.config"))
         .args(["-c", &script])
         .arg(bin)
         .args(args);
@@ -736,7 +713,7 @@ fn big_config() -> String {
 
 #[test]
 fn a_failed_write_leaves_the_file_untouched_and_no_temporary_file() {
-    let p = Project::new();
+    let p = Env::new();
     let text = big_config();
     p.write("cfg/hooks.yaml", &text);
     let out = run_with_size_limit(&p, &["disable", "guard", "-c", "cfg/hooks.yaml"], true);
@@ -746,22 +723,22 @@ fn a_failed_write_leaves_the_file_untouched_and_no_temporary_file() {
         err.contains("cannot write a temporary file for hooks.yaml"),
         "{err}"
     );
-    assert_eq!(p.read("cfg/hooks.yaml"), text);
-    assert_eq!(p.listing("cfg/hooks.yaml"), ["hooks.yaml"]);
+    assert_eq!(read(&p, "cfg/hooks.yaml"), text);
+    assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
 }
 
 #[test]
 fn a_crash_mid_write_leaves_the_file_untouched() {
     use std::os::unix::process::ExitStatusExt;
-    let p = Project::new();
+    let p = Env::new();
     let text = big_config();
     p.write("cfg/hooks.yaml", &text);
     let out = run_with_size_limit(&p, &["disable", "guard", "-c", "cfg/hooks.yaml"], false);
     assert_eq!(out.status.signal(), Some(25), "killed by SIGXFSZ");
-    assert_eq!(p.read("cfg/hooks.yaml"), text);
+    assert_eq!(read(&p, "cfg/hooks.yaml"), text);
     // A crash can leave the half-written temporary file, never a half-written config; the
     // leftover is a hidden file that no loader reads.
-    for name in p.listing("cfg/hooks.yaml") {
+    for name in listing(&p, "cfg/hooks.yaml") {
         assert!(
             name == "hooks.yaml" || (name.starts_with(".hooks.yaml.") && name.ends_with(".tmp")),
             "{name}"
@@ -774,7 +751,7 @@ fn the_safety_net_refuses_an_edit_that_changes_other_hooks() {
     // The second hook copies the first through a YAML merge key: switching the first off
     // in its text would switch the second off too. The edited text is loaded again before
     // it is written, the difference is noticed, and the file is left alone.
-    let p = Project::new();
+    let p = Env::new();
     let text = "\
 hooks:
   - &base
@@ -785,13 +762,139 @@ hooks:
     id: two
 ";
     p.write("hooks.yaml", text);
-    let t = p.run(&["disable", "one", "-c", "hooks.yaml"]);
+    let t = transcript(&p, &["disable", "one", "-c", "hooks.yaml"]);
     insta::assert_snapshot!("safety_net", t);
-    assert_eq!(p.read("hooks.yaml"), text);
+    assert_eq!(read(&p, "hooks.yaml"), text);
     // The second hook's own entry is edited normally.
-    p.hooks()
+    p.command()
         .args(["disable", "two", "-c", "hooks.yaml"])
         .assert()
         .success();
-    assert_eq!(loaded(&p.path("hooks.yaml")), ["one on", "two off"]);
+    assert_eq!(loaded(&p.path().join("hooks.yaml")), ["one on", "two off"]);
+}
+
+#[test]
+fn builtin_hooks_from_init_are_enabled_in_place() {
+    let p = Env::new();
+    p.command()
+        .args(["init", "--dir", "builtin"])
+        .assert()
+        .success();
+    let before = read(&p, "builtin/hooks.yaml");
+    p.command()
+        .args(["enable", "security-guard", "-c", "builtin/hooks.yaml"])
+        .assert()
+        .success();
+    let after = read(&p, "builtin/hooks.yaml");
+    // Exactly one line differs: the guard's `enabled`.
+    let changed: Vec<(&str, &str)> = before
+        .lines()
+        .zip(after.lines())
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert_eq!(changed, [("    enabled: false", "    enabled: true")]);
+    assert_eq!(before.lines().count(), after.lines().count());
+    let on: Vec<String> = loaded(&p.path().join("builtin/hooks.yaml"))
+        .into_iter()
+        .filter(|h| h.ends_with(" on"))
+        .collect();
+    assert_eq!(on, ["security-guard on"]);
+}
+
+#[test]
+fn a_directive_on_an_inherited_hook_is_flipped() {
+    let p = Env::new();
+    p.write(
+        "local.yaml",
+        "hooks:\n  - id: guard   # inherited from the user's config\n    enabled: false\n",
+    );
+    let t = transcript(&p, &["enable", "guard", "-c", "local.yaml"]);
+    assert_eq!(
+        t,
+        "$ hooks enable guard -c local.yaml\nenabled `guard` in local.yaml:2\n"
+    );
+    assert_eq!(
+        read(&p, "local.yaml"),
+        "hooks:\n  - id: guard   # inherited from the user's config\n    enabled: true\n"
+    );
+    p.command()
+        .args(["remove", "guard", "-c", "local.yaml"])
+        .assert()
+        .success();
+    assert_eq!(read(&p, "local.yaml"), "hooks: []\n");
+}
+
+#[test]
+fn line_endings_and_a_missing_final_newline_are_kept() {
+    let p = Env::new();
+    p.write(
+        "crlf.yaml",
+        "hooks:\r\n  - id: a\r\n    event: Stop\r\n    command: x\r\n",
+    );
+    p.command()
+        .args([
+            "add",
+            "--event",
+            "Stop",
+            "--command",
+            "./y.sh",
+            "--id",
+            "b",
+            "-c",
+            "crlf.yaml",
+        ])
+        .assert()
+        .success();
+    p.command()
+        .args(["disable", "a", "-c", "crlf.yaml"])
+        .assert()
+        .success();
+    assert_eq!(
+        read(&p, "crlf.yaml"),
+        "hooks:\r\n  - id: a\r\n    event: Stop\r\n    command: x\r\n    enabled: false\r\n  - id: b\r\n    event: Stop\r\n    command: ./y.sh\r\n"
+    );
+    p.write(
+        "bare.json",
+        "{\"hooks\": {\"enabled\": true, \"hooks\": []}}",
+    );
+    std::fs::create_dir_all(p.path().join(".autohand")).unwrap();
+    std::fs::rename(
+        p.path().join("bare.json"),
+        p.path().join(".autohand/config.json"),
+    )
+    .unwrap();
+    p.command()
+        .args([
+            "add",
+            "--event",
+            "stop",
+            "--command",
+            "./x.sh",
+            "-c",
+            ".autohand/config.json",
+        ])
+        .assert()
+        .success();
+    assert_eq!(
+        read(&p, ".autohand/config.json"),
+        "{\"hooks\": {\"enabled\": true, \"hooks\": [{\"event\": \"stop\", \"command\": \"./x.sh\"}]}}"
+    );
+}
+
+#[test]
+fn a_file_changed_by_someone_else_meanwhile_is_not_overwritten() {
+    let p = Env::new();
+    let path = p.write("cfg/hooks.yaml", "hooks: []\n");
+    let err = hooks_cli::edit::atomic::write(&path, "hooks: [] # new\n", Some("hooks: [] # old\n"))
+        .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("changed while it was being edited"),
+        "{err:#}"
+    );
+    assert_eq!(read(&p, "cfg/hooks.yaml"), "hooks: []\n");
+    assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
+    // A file that appeared meanwhile is not replaced by a "new" one either.
+    assert!(hooks_cli::edit::atomic::write(&path, "x", None).is_err());
+    assert_eq!(read(&p, "cfg/hooks.yaml"), "hooks: []\n");
+    assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
 }

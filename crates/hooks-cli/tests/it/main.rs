@@ -9,6 +9,7 @@ mod events;
 mod explain;
 mod guard;
 mod list;
+mod manage;
 mod replay;
 mod run;
 mod schema;

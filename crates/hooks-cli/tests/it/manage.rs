@@ -1,0 +1,136 @@
+//! `hooks manage` driven through whole sessions by piped stdin: view, add, toggle, test
+//! (the hook really runs), remove, toggle all, quit; the transcript is snapshotted and the
+//! file checked after.
+
+use crate::support::Env;
+
+/// Runs `hooks manage ARGS` with `input` on stdin; returns stdout (durations masked) and
+/// the exit code.
+fn session(env: &Env, args: &[&str], input: &str) -> (String, i32) {
+    let mut all = vec!["manage"];
+    all.extend(args);
+    let run = env.run_with_stdin(&all, input);
+    assert_eq!(run.stderr, "", "nothing on stderr");
+    (run.stdout, run.code)
+}
+
+const HOOKS: &str = "\
+# My hooks
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    command: \"echo 'blocked by guard' >&2; exit 2\"
+    description: Block shell commands
+  - event: Stop
+    command: ./notify.sh
+    description: Notify slack
+    enabled: false
+";
+
+#[test]
+fn a_whole_session_on_a_native_file() {
+    let env = Env::new();
+    std::fs::write(env.path().join("hooks.yaml"), HOOKS).unwrap();
+    let input = "\
+x 1
+t 2
+a
+post-tool
+Edit|Write
+echo formatted
+Format files
+x 3
+t 1
+r 3
+n
+r 3
+y
+g
+q
+";
+    let (out, code) = session(&env, &["-c", "hooks.yaml"], input);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("manage_native", out);
+    let text = std::fs::read_to_string(env.path().join("hooks.yaml")).unwrap();
+    assert_eq!(
+        text,
+        "\
+# My hooks
+hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    command: \"echo 'blocked by guard' >&2; exit 2\"
+    description: Block shell commands
+    enabled: false
+  - event: Stop
+    command: ./notify.sh
+    description: Notify slack
+    enabled: true
+disable_all_hooks: true
+"
+    );
+}
+
+#[test]
+fn a_session_on_an_autohand_file() {
+    let env = Env::new();
+    let config = r#"{
+  "hooks": {
+    "enabled": true,
+    "hooks": [
+      {"event": "pre-tool", "command": "echo \"Running tool: $HOOK_TOOL\"", "description": "Log tool usage"},
+      {"event": "stop", "command": "./track-tokens.sh", "description": "Track token usage", "enabled": false}
+    ]
+  }
+}
+"#;
+    std::fs::create_dir_all(env.path().join(".autohand")).unwrap();
+    std::fs::write(env.path().join(".autohand/config.json"), config).unwrap();
+    let (out, code) = session(&env, &["-c", ".autohand/config.json"], "x 1\nt 1\ng\nq\n");
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("manage_autohand", out);
+    let text = std::fs::read_to_string(env.path().join(".autohand/config.json")).unwrap();
+    assert!(
+        text.contains("\"enabled\": false,\n    \"hooks\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("\"description\": \"Log tool usage\", \"enabled\": false}"),
+        "{text}"
+    );
+}
+
+#[test]
+fn refusals_and_bad_input_keep_the_session_going() {
+    let env = Env::new();
+    let config = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "./done.sh"}]}]}}
+"#;
+    std::fs::create_dir_all(env.path().join(".claude")).unwrap();
+    std::fs::write(env.path().join(".claude/settings.json"), config).unwrap();
+    // Toggling a Claude hook is refused, a number out of range and an unknown command are
+    // reported, an add with an unknown event fails with a hint, and end of input quits.
+    let input = "t 1\nt 7\nfrobnicate\na\nStpo\nr 1\ny\n";
+    let (out, code) = session(&env, &["-c", ".claude/settings.json"], input);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("manage_refusals", out);
+    let text = std::fs::read_to_string(env.path().join(".claude/settings.json")).unwrap();
+    assert_eq!(text, "{\"hooks\": {}}\n");
+}
+
+#[test]
+fn without_config_add_creates_the_project_native_config() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("home/.config")).unwrap();
+    let input = "a\nSessionStart\n\necho hello\nGreet\nq\n";
+    let (out, code) = session(&env, &["--project", "."], input);
+    assert_eq!(code, 0);
+    assert!(out.contains("No hooks yet"), "{out}");
+    assert!(out.contains("1. [enabled] echo hello - Greet"), "{out}");
+    let text = std::fs::read_to_string(env.path().join(".hooks/hooks.yaml")).unwrap();
+    assert_eq!(
+        text,
+        "hooks:\n  - description: Greet\n    event: SessionStart\n    command: echo hello\n"
+    );
+}
