@@ -25,7 +25,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use hooks::config::{ConfigFile, Format, Item, LoadOptions, Settings};
+use hooks::config::{ConfigFile, EnvSource, Format, Item, LoadOptions, Settings};
 use hooks_core::{Dialect, EventCatalog, HookSpec};
 use serde_json::Value;
 
@@ -214,7 +214,7 @@ impl ConfigEdit {
     pub fn open(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
-        let file = hooks::config::load_str(&text, Some(path), options).map_err(|e| {
+        let file = load(&text, path, options).map_err(|e| {
             anyhow!(
                 "{} does not load, so it cannot be edited:\n{e}",
                 path.display()
@@ -246,8 +246,7 @@ impl ConfigEdit {
             _ => "",
         };
         let options = options.clone().with_dialect(dialect).with_format(format);
-        let file =
-            hooks::config::load_str(text, Some(path), &options).map_err(|e| anyhow!("{e}"))?;
+        let file = load(text, path, &options).map_err(|e| anyhow!("{e}"))?;
         Ok(ConfigEdit {
             path: path.to_path_buf(),
             original: None,
@@ -341,8 +340,7 @@ impl ConfigEdit {
         if self.file.dialect == Dialect::Fabro {
             for block in toml::commented(&self.text) {
                 let options = self.options.clone().with_dialect(Dialect::Fabro);
-                let Ok(loaded) = hooks::config::load_str(&block.body, Some(&self.path), &options)
-                else {
+                let Ok(loaded) = load(&block.body, &self.path, &options) else {
                     continue;
                 };
                 for spec in loaded.hooks() {
@@ -573,8 +571,7 @@ impl ConfigEdit {
         }
         let mut text = doc.text();
         if dialect == Dialect::Fabro && !spec.enabled {
-            let added = hooks::config::load_str(&text, Some(&self.path), &self.options)
-                .map_err(|e| anyhow!("{e}"))?;
+            let added = load(&text, &self.path, &self.options).map_err(|e| anyhow!("{e}"))?;
             let last = added
                 .hooks()
                 .last()
@@ -711,7 +708,7 @@ impl ConfigEdit {
                 self.path.display()
             )
         };
-        let new = hooks::config::load_str(&text, Some(&self.path), &self.options)
+        let new = load(&text, &self.path, &self.options)
             .map_err(|e| refuse(format!("the edited text would not load:\n{e}")))?;
         if new.dialect != self.file.dialect {
             return Err(refuse(format!(
@@ -725,6 +722,50 @@ impl ConfigEdit {
         self.file = new;
         Ok(Change::Changed)
     }
+}
+
+/// Loads config text for editing. An edit runs no hook, so it needs no values: a
+/// `{{ vars.X }}` or `{{ env.X }}` with no value is kept as written (instead of failing the
+/// load), and secrets are not looked up. Both loads an edit compares use the same rule.
+fn load(
+    text: &str,
+    path: &Path,
+    options: &LoadOptions,
+) -> Result<ConfigFile, hooks::config::Error> {
+    static TOKEN: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\{\{\s*(vars|env)\.([A-Za-z0-9_-]+)\s*\}\}").ok()
+    });
+    let mut options = options.clone();
+    let interp = &mut options.interpolation;
+    interp.check_secrets = false;
+    let mut env_missing = Vec::new();
+    for c in TOKEN.iter().flat_map(|re| re.captures_iter(text)) {
+        let (whole, ns, name) = (&c[0], &c[1], &c[2]);
+        match ns {
+            "vars" if !interp.vars.contains_key(name) => {
+                interp.vars.insert(name.to_owned(), whole.to_owned());
+            }
+            "env" => {
+                let set = match &interp.env {
+                    EnvSource::Map(m) => m.contains_key(name),
+                    _ => std::env::var_os(name).is_some(),
+                };
+                if !set {
+                    env_missing.push((name.to_owned(), whole.to_owned()));
+                }
+            }
+            _ => {}
+        }
+    }
+    if !env_missing.is_empty() {
+        let mut map: std::collections::BTreeMap<String, String> = match &interp.env {
+            EnvSource::Map(m) => m.clone(),
+            _ => std::env::vars().collect(),
+        };
+        map.extend(env_missing);
+        interp.env = EnvSource::Map(map);
+    }
+    hooks::config::load_str(text, Some(path), &options)
 }
 
 /// A hook in the file's own dialect, as the dialect writer renders it.

@@ -898,3 +898,104 @@ fn a_file_changed_by_someone_else_meanwhile_is_not_overwritten() {
     assert_eq!(read(&p, "cfg/hooks.yaml"), "hooks: []\n");
     assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
 }
+
+/// Every config file of the examples, relative to `examples/`.
+const EXAMPLES: &[&str] = &[
+    "configs/autohand/.autohand/config.json",
+    "configs/claude/.claude/settings.json",
+    "configs/claude/.claude/settings.local.json",
+    "configs/claude/managed/managed-settings.json",
+    "configs/echo/echo-agent.yaml",
+    "configs/echo/skills/safe-shell/SKILL.md",
+    "configs/fabro/.fabro/project.toml",
+    "configs/fabro/home/.fabro/settings.toml",
+    "configs/fabro/hooks.toml",
+    "configs/fabro/run.toml",
+    "configs/native/hooks.json",
+    "configs/native/hooks.toml",
+    "configs/native/hooks.yaml",
+    "session/autohand.json",
+    "session/echo-agent.yaml",
+    "session/hooks.yaml",
+    "session/run.toml",
+    "session/settings.json",
+];
+
+#[test]
+fn every_hook_of_every_example_config_can_be_removed_toggled_and_added_to() {
+    use hooks::core::{Action, Dialect};
+    use hooks_cli::edit::{Change, ConfigEdit};
+
+    // The skill's MCP hook names its repository through a variable only a host supplies,
+    // and a Fabro hook a secret: editing needs neither.
+    let options = hooks_cli::cmd::edit::load_options();
+    let mut edits = 0;
+    for rel in EXAMPLES {
+        let path = crate::support::workspace_root().join("examples").join(rel);
+        let open = || ConfigEdit::open(&path, &options).unwrap_or_else(|e| panic!("{rel}: {e:#}"));
+        let dialect = open().file().dialect;
+        let count = open().entries().len();
+        assert!(count > 0, "{rel} has hooks");
+        for i in 0..count {
+            let mut file = open();
+            let entry = file.entries()[i].clone();
+            let what = format!("{rel}: `{}`", entry.label());
+            let change = file
+                .remove(&entry)
+                .unwrap_or_else(|e| panic!("{what}: remove: {e:#}"));
+            assert_eq!(change, Change::Changed, "{what}");
+            assert_eq!(file.entries().len(), count - 1, "{what}: one fewer");
+            let mut file = open();
+            let toggled = file.set_enabled(&entry, !entry.enabled);
+            match dialect {
+                Dialect::Claude | Dialect::Echo if entry.enabled => {
+                    assert!(toggled.is_err(), "{what}: no per-hook switch");
+                }
+                _ => assert_eq!(
+                    toggled.unwrap_or_else(|e| panic!("{what}: toggle: {e:#}")),
+                    Change::Changed,
+                    "{what}"
+                ),
+            }
+            edits += 2;
+        }
+        let mut file = open();
+        // Fabro's workflow events differ from the agents' events.
+        let event = if dialect == Dialect::Fabro {
+            "run_complete"
+        } else {
+            "Stop"
+        };
+        let spec =
+            hooks_cli::cmd::edit::build_hook(event, None, Action::script("echo added"), dialect)
+                .unwrap();
+        let event = spec.event.info().name_in(dialect).to_owned();
+        let change = file
+            .add(&spec)
+            .unwrap_or_else(|e| panic!("{rel}: add on {event}: {e:#}"));
+        assert_eq!(change, Change::Changed);
+        assert_eq!(
+            file.file().hooks().count(),
+            open().file().hooks().count() + 1
+        );
+        // Nothing was written: the edits stayed in memory.
+        assert!(file.is_changed());
+    }
+    assert!(edits > 50, "{edits} edits");
+}
+
+#[test]
+fn editing_needs_no_values_for_variables_environment_or_secrets() {
+    let p = Env::new();
+    let text = "hooks:\n  - id: notify\n    event: Stop\n    url: \"https://{{ vars.HOST }}/{{ env.HOOKS_TEST_UNSET_VARIABLE }}\"\n    headers:\n      Authorization: \"Bearer {{ secrets.HOOKS_TEST_UNSET_SECRET }}\"\n";
+    p.write("hooks.yaml", text);
+    let t = transcript(&p, &["disable", "notify", "-c", "hooks.yaml"]);
+    assert_eq!(
+        t,
+        "$ hooks disable notify -c hooks.yaml\ndisabled `notify` in hooks.yaml:2\n"
+    );
+    assert_eq!(
+        read(&p, "hooks.yaml"),
+        format!("{text}    enabled: false\n")
+    );
+}
