@@ -22,6 +22,8 @@ pub(crate) struct YamlDoc {
     eol: &'static str,
     /// The YAML part: lines `region.0..region.1` (all but the `---` lines of a frontmatter).
     region: (usize, usize),
+    /// Where the document ends: a `...` line, else the end of the region.
+    doc_end: usize,
     root: YNode,
 }
 
@@ -101,6 +103,7 @@ impl YamlDoc {
             eols,
             eol,
             region,
+            doc_end: region.1,
             root: YNode {
                 first: 0,
                 col: 0,
@@ -113,9 +116,14 @@ impl YamlDoc {
     }
 
     fn reparse(&mut self) -> Result<()> {
+        // A `...` line ends the document; what follows is not YAML the loader reads.
+        let end = (self.region.0..self.region.1)
+            .find(|&i| self.lines[i].trim_end() == "...")
+            .unwrap_or(self.region.1);
+        self.doc_end = end;
         let p = Parser {
             lines: &self.lines,
-            end: self.region.1,
+            end,
         };
         let mut start = self.region.0;
         // A `%` directive and a `---` document start are not content.
@@ -129,9 +137,9 @@ impl YamlDoc {
         }
         self.root = match p.next_content(start) {
             None => YNode {
-                first: self.region.1.max(start),
+                first: end.max(start),
                 col: 0,
-                last: self.region.1.max(start).saturating_sub(1),
+                last: end.max(start).saturating_sub(1),
                 kind: YKind::Null,
             },
             Some(n) => {
@@ -247,7 +255,8 @@ impl YamlDoc {
         start
     }
 
-    /// Rewrites the key line of `entry` to `key: VALUE`, keeping a trailing comment.
+    /// Rewrites the key line of `entry` to `key: VALUE`, keeping what follows the old
+    /// value (a trailing comment and the spacing before it) as it was.
     fn set_inline(
         &mut self,
         entry_line: usize,
@@ -256,17 +265,18 @@ impl YamlDoc {
         text: &str,
     ) {
         let line = &self.lines[entry_line];
-        let after = scalar_end.unwrap_or(colon + 1);
-        let tail = &line[after..];
-        let comment = tail.find('#').map(|i| tail[i..].to_owned());
+        let tail = &line[scalar_end.unwrap_or(colon + 1)..];
         let mut out = line[..=colon].to_owned();
         if !text.is_empty() {
             out.push(' ');
             out.push_str(text);
         }
-        if let Some(c) = comment {
-            out.push_str("  ");
-            out.push_str(&c);
+        let tail = tail.trim_end();
+        if !tail.is_empty() {
+            if !tail.starts_with([' ', '\t']) {
+                out.push(' ');
+            }
+            out.push_str(tail);
         }
         self.lines[entry_line] = out;
     }
@@ -295,6 +305,19 @@ impl YamlDoc {
             _ => bail!("`{}` is not empty", show(path)),
         }
         Ok(entry.col + self.unit())
+    }
+
+    /// Whether an entry's value is empty: nothing, `[]`, `{}`, `null` or `~`.
+    fn is_empty_value(&self, e: &YEntry) -> bool {
+        match e.value.kind {
+            YKind::Null => true,
+            YKind::Scalar if e.value.first == e.value.last => {
+                let line = &self.lines[e.line];
+                let end = scalar_end(line, e.value.col);
+                matches!(line[e.value.col..end].trim(), "[]" | "{}" | "null" | "~")
+            }
+            _ => false,
+        }
     }
 
     fn show_err(&self, path: &[Seg]) -> anyhow::Error {
@@ -330,6 +353,29 @@ impl Doc for YamlDoc {
                             _ => Some(scalar_end(&self.lines[e.line], e.value.col)),
                         };
                         self.set_inline(e.line, e.colon, end, &scalar(value));
+                    } else if single && self.is_empty_value(e) {
+                        // An empty value (`key:`, `key: []`) takes the block below its key,
+                        // which keeps a comment on the key's line.
+                        let mut path = map.to_vec();
+                        path.push(Seg::Key(key.to_owned()));
+                        let line = e.line;
+                        let col = self.open_empty(&path)?;
+                        let pad = " ".repeat(col);
+                        let block = match value {
+                            Value::Array(items) => items
+                                .iter()
+                                .flat_map(|i| render_item(i, 1, unit))
+                                .collect::<Vec<_>>(),
+                            Value::Object(m) => m
+                                .iter()
+                                .flat_map(|(k, v)| render_entry(k, v, unit))
+                                .collect(),
+                            _ => Vec::new(),
+                        };
+                        self.insert_lines(
+                            line + 1,
+                            block.into_iter().map(|l| format!("{pad}{l}")).collect(),
+                        );
                     } else {
                         // Replace the whole entry, keeping what precedes the key on its line
                         // (a `- ` when the key opens a list item).
@@ -358,7 +404,7 @@ impl Doc for YamlDoc {
             }
             YKind::Null if map.is_empty() => {
                 // An empty document: the key starts it.
-                let at = self.region.1;
+                let at = self.doc_end;
                 self.insert_lines(at, render_entry(key, value, unit));
             }
             YKind::Null | YKind::Scalar => {

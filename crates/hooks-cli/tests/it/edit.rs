@@ -999,3 +999,149 @@ fn editing_needs_no_values_for_variables_environment_or_secrets() {
         format!("{text}    enabled: false\n")
     );
 }
+
+/// Applies `op` (`disable ID`, `enable ID`, `remove ID` or `add`, which adds
+/// `{id: new, event: Stop, command: ./new.sh}`) to a YAML file holding `before`, through
+/// the library, and compares the text with `after` (`Err(part)`: the edit fails with a
+/// message containing `part`, and the text is unchanged).
+#[track_caller]
+fn check_yaml(before: &str, op: &str, after: Result<&str, &str>) {
+    use hooks::core::{Action, Dialect};
+    use hooks_cli::edit::ConfigEdit;
+
+    let p = Env::new();
+    let path = p.write("hooks.yaml", before);
+    let options = hooks_cli::cmd::edit::load_options();
+    let mut file = ConfigEdit::open(&path, &options).unwrap();
+    let (verb, id) = op.split_once(' ').unwrap_or((op, ""));
+    let result = match verb {
+        "add" => {
+            let mut spec = hooks_cli::cmd::edit::build_hook(
+                "Stop",
+                None,
+                Action::script("./new.sh"),
+                Dialect::Native,
+            )
+            .unwrap();
+            spec.id = Some("new".to_owned());
+            file.add(&spec)
+        }
+        _ => {
+            let found = hooks_cli::edit::find(std::slice::from_ref(&file), id).unwrap();
+            match verb {
+                "disable" => file.set_enabled(&found.entry, false),
+                "enable" => file.set_enabled(&found.entry, true),
+                _ => file.remove(&found.entry),
+            }
+        }
+    };
+    match (result, after) {
+        (Ok(_), Ok(want)) => assert_eq!(file.text(), want, "{op}"),
+        (Err(e), Err(part)) => {
+            assert!(format!("{e:#}").contains(part), "{op}: {e:#}");
+            assert_eq!(file.text(), before);
+        }
+        (Ok(_), Err(part)) => panic!("{op} should fail with `{part}`, gave:\n{}", file.text()),
+        (Err(e), Ok(_)) => panic!("{op} failed: {e:#}"),
+    }
+}
+
+const ZERO_INDENT: &str = "hooks:\n- id: a\n  event: Stop\n  command: ./a.sh\n";
+
+#[test]
+fn yaml_zero_indented_list() {
+    check_yaml(
+        ZERO_INDENT,
+        "disable a",
+        Ok("hooks:\n- id: a\n  event: Stop\n  command: ./a.sh\n  enabled: false\n"),
+    );
+    check_yaml(
+        ZERO_INDENT,
+        "add",
+        Ok(
+            "hooks:\n- id: a\n  event: Stop\n  command: ./a.sh\n- id: new\n  event: Stop\n  command: ./new.sh\n",
+        ),
+    );
+    check_yaml(ZERO_INDENT, "remove a", Ok("hooks: []\n"));
+}
+
+#[test]
+fn yaml_wide_indentation_and_dash_spacing() {
+    let before = "hooks:\n    -   id: a\n        event: Stop\n        command: ./a.sh\n";
+    check_yaml(
+        before,
+        "add",
+        Ok(
+            "hooks:\n    -   id: a\n        event: Stop\n        command: ./a.sh\n    -   id: new\n        event: Stop\n        command: ./new.sh\n",
+        ),
+    );
+    check_yaml(
+        before,
+        "disable a",
+        Ok(
+            "hooks:\n    -   id: a\n        event: Stop\n        command: ./a.sh\n        enabled: false\n",
+        ),
+    );
+}
+
+#[test]
+fn yaml_trailing_comments_and_spacing_of_a_value_are_kept() {
+    let before = "hooks:\n  - id: a\n    event: Stop\n    command: ./a.sh\n    enabled: false   # until it is fixed\n";
+    check_yaml(
+        before,
+        "enable a",
+        Ok(
+            "hooks:\n  - id: a\n    event: Stop\n    command: ./a.sh\n    enabled: true   # until it is fixed\n",
+        ),
+    );
+    let before = "version: 1\nhooks:   # none yet\n";
+    check_yaml(
+        before,
+        "add",
+        Ok(
+            "version: 1\nhooks:   # none yet\n  - id: new\n    event: Stop\n    command: ./new.sh\n",
+        ),
+    );
+}
+
+#[test]
+fn yaml_document_markers_and_comments_between_keys() {
+    let before = "%YAML 1.2\n---\n# hooks\nhooks:\n  - id: a\n    # what it runs\n    command: ./a.sh\n\n    event: Stop\n...\n";
+    check_yaml(
+        before,
+        "disable a",
+        Ok(
+            "%YAML 1.2\n---\n# hooks\nhooks:\n  - id: a\n    # what it runs\n    command: ./a.sh\n\n    event: Stop\n    enabled: false\n...\n",
+        ),
+    );
+}
+
+#[test]
+fn yaml_flow_style_is_refused_not_guessed() {
+    let before = "hooks: [{id: a, event: Stop, command: ./a.sh}]\n";
+    check_yaml(
+        before,
+        "disable a",
+        Err("a layout the editor does not follow"),
+    );
+    check_yaml(before, "add", Err("flow style"));
+}
+
+#[test]
+fn yaml_a_missing_hooks_key_is_created() {
+    check_yaml(
+        "version: 1\n",
+        "add",
+        Ok("version: 1\nhooks:\n  - id: new\n    event: Stop\n    command: ./new.sh\n"),
+    );
+    check_yaml(
+        "",
+        "add",
+        Ok("hooks:\n  - id: new\n    event: Stop\n    command: ./new.sh\n"),
+    );
+    check_yaml(
+        "hooks: []\n",
+        "add",
+        Ok("hooks:\n  - id: new\n    event: Stop\n    command: ./new.sh\n"),
+    );
+}
