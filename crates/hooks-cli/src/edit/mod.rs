@@ -3,7 +3,7 @@
 //! `hooks manage` share.
 //!
 //! Each syntax has an editor that changes only the entry being edited: `toml_edit` for
-//! TOML, byte-range edits for JSON ([`json`]), line edits for YAML ([`yaml`]), so comments
+//! TOML, byte-range edits for JSON (`json`), line edits for YAML (`yaml`), so comments
 //! and formatting elsewhere stay as they were. Every edit is checked before anything is
 //! written: the new text is loaded again with `hooks_config` and must give the same
 //! dialect and the same hooks except for the one change asked for; if it does not, the
