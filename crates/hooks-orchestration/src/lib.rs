@@ -84,6 +84,7 @@ mod cancel;
 mod dispatcher;
 mod error;
 mod graph;
+mod registry;
 mod runner;
 mod subagent;
 mod task;
@@ -97,6 +98,7 @@ pub use dispatcher::{
 pub use error::Error;
 pub use graph::TaskGraph;
 pub use hooks_core::{BoxFuture, EventSink, NoopSink};
+pub use registry::Registry;
 
 /// The core model this crate builds on (event contexts, aggregates, decisions).
 pub use hooks_core as core;

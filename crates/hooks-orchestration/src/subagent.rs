@@ -2,7 +2,6 @@
 //! and the registry that composes several hook objects.
 
 use std::fmt;
-use std::sync::Arc;
 
 use async_trait::async_trait;
 
@@ -187,41 +186,7 @@ pub trait SubagentHooks: Send + Sync {
 /// 3. otherwise the answer is `Retry`, with the longest `delay_secs` any hook asked for.
 ///
 /// An empty registry answers [`SubagentRetryDecision::DEFAULT`].
-#[derive(Clone, Default)]
-pub struct SubagentHookRegistry {
-    hooks: Vec<Arc<dyn SubagentHooks>>,
-}
-
-impl SubagentHookRegistry {
-    /// An empty registry.
-    pub fn new() -> SubagentHookRegistry {
-        SubagentHookRegistry::default()
-    }
-
-    /// Registers a hook object after the ones already registered.
-    pub fn register(&mut self, hooks: Arc<dyn SubagentHooks>) -> &mut SubagentHookRegistry {
-        self.hooks.push(hooks);
-        self
-    }
-
-    /// How many hook objects are registered.
-    pub fn len(&self) -> usize {
-        self.hooks.len()
-    }
-
-    /// Whether no hook object is registered.
-    pub fn is_empty(&self) -> bool {
-        self.hooks.is_empty()
-    }
-}
-
-impl fmt::Debug for SubagentHookRegistry {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SubagentHookRegistry")
-            .field("hooks", &self.hooks.len())
-            .finish()
-    }
-}
+pub type SubagentHookRegistry = crate::registry::Registry<dyn SubagentHooks>;
 
 #[async_trait]
 impl SubagentHooks for SubagentHookRegistry {

@@ -1,8 +1,6 @@
 //! Task hooks: the [`TaskHooks`] trait, its context and retry decision, and the registry
 //! that composes several hook objects.
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
 
 /// One node of a task graph.
@@ -182,41 +180,7 @@ pub trait TaskHooks: Send + Sync {
 /// 3. otherwise the answer is `Retry`, with the longest `delay_secs` any hook asked for.
 ///
 /// An empty registry answers [`RetryDecision::DEFAULT`].
-#[derive(Clone, Default)]
-pub struct TaskHookRegistry {
-    hooks: Vec<Arc<dyn TaskHooks>>,
-}
-
-impl TaskHookRegistry {
-    /// An empty registry.
-    pub fn new() -> TaskHookRegistry {
-        TaskHookRegistry::default()
-    }
-
-    /// Registers a hook object after the ones already registered.
-    pub fn register(&mut self, hooks: Arc<dyn TaskHooks>) -> &mut TaskHookRegistry {
-        self.hooks.push(hooks);
-        self
-    }
-
-    /// How many hook objects are registered.
-    pub fn len(&self) -> usize {
-        self.hooks.len()
-    }
-
-    /// Whether no hook object is registered.
-    pub fn is_empty(&self) -> bool {
-        self.hooks.is_empty()
-    }
-}
-
-impl std::fmt::Debug for TaskHookRegistry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TaskHookRegistry")
-            .field("hooks", &self.hooks.len())
-            .finish()
-    }
-}
+pub type TaskHookRegistry = crate::registry::Registry<dyn TaskHooks>;
 
 #[async_trait]
 impl TaskHooks for TaskHookRegistry {
