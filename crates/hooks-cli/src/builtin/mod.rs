@@ -3,7 +3,7 @@
 
 pub mod guard;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -85,22 +85,20 @@ fn yaml_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Writes `path` through a temporary file and a rename, so a crash never leaves it half
-/// written.
+/// Writes `path` atomically (see [`crate::edit::atomic`]); scripts are then made
+/// executable.
 fn write_atomic(path: &Path, bytes: &[u8], executable: bool) -> Result<()> {
-    let tmp = path.with_extension("tmp-hooks-init");
-    let mut file =
-        std::fs::File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
+    let text = std::str::from_utf8(bytes).context("built-in files are UTF-8")?;
+    let current = std::fs::read_to_string(path).ok();
+    crate::edit::atomic::write(path, text, current.as_deref())?;
     #[cfg(unix)]
     if executable {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .with_context(|| format!("making {} executable", path.display()))?;
     }
     #[cfg(not(unix))]
     let _ = executable;
-    std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
 }
 
