@@ -57,7 +57,7 @@ async fn serve(args: &ServeArgs) -> Result<u8> {
         .await
         .context("serving on stdio")?;
     drop(watcher);
-    outbox.close().await;
+    outbox.close();
     match writer.await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => log(&format!("cannot write stdout: {e}")),

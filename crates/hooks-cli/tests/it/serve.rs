@@ -816,3 +816,43 @@ fn the_example_session_of_docs_ide_md_runs() {
     let position = |needle: &str| got.iter().position(|g| g.contains(needle)).unwrap();
     assert!(position("autohand.hook.preTool") < position(r#""id":2,"#));
 }
+
+#[test]
+fn a_client_that_reads_gets_every_answer_and_notification() {
+    let (_dir, file) = config_dir(
+        "hooks:\n  - id: allow-bash\n    event: PreToolUse\n    matcher: Bash\n    type: permission\n    decision: allow\n",
+    );
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    // Requests are sent all at once while the answers are read: the server must neither
+    // lose notifications nor answers when it produces faster than the client reads.
+    let n = 2000;
+    let mut batch = Vec::new();
+    for id in 0..n {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "hooks/dispatch", "params": {
+            "event": "PreToolUse", "payload": {"tool_name": "Bash", "tool_use_id": format!("t{id}")}}})
+        .to_string();
+        batch.extend_from_slice(&framed(&body));
+    }
+    let mut stdin = s.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&batch).unwrap();
+        stdin
+    });
+    let (mut answers, mut notes) = (0, 0);
+    while answers < n {
+        let frame = s.recv();
+        if frame["result"]["decision"] == "allow" {
+            answers += 1;
+        } else if frame["method"] == "autohand.hook.preTool" {
+            notes += 1;
+        } else {
+            panic!("unexpected: {frame}");
+        }
+    }
+    s.stdin = Some(writer.join().unwrap());
+    let (status, rest, stderr) = s.finish();
+    notes += rest.len();
+    assert_eq!((answers, notes), (n, n as usize), "{stderr}");
+    assert_eq!(status.code(), Some(0));
+    assert!(!stderr.contains("dropped"), "{stderr}");
+}

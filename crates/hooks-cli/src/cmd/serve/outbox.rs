@@ -2,39 +2,44 @@
 //! task that frames each message whole, so messages never interleave or tear.
 
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
 use super::framing::Framing;
 
-/// How many messages may wait for the writer. Responses wait for room; notifications
-/// that find the queue full are dropped and counted, so a client that stops reading
-/// cannot stall the hooks.
-const CAPACITY: usize = 1024;
+/// How many notifications may wait for the writer before new ones are dropped (and
+/// counted), so that a client that stops reading cannot make the server hoard memory or
+/// stall the hooks. Answers are never dropped: the request waits until its answer is
+/// written, which bounds them by the requests in flight.
+const NOTIFICATION_BACKLOG: usize = 4096;
 
 enum Out {
-    Message(Vec<u8>),
+    /// An answer, and who to tell once it is written.
+    Response(Vec<u8>, oneshot::Sender<()>),
+    Notification(Vec<u8>),
     Close,
 }
 
 /// A handle for sending messages to the writer task. Cheap to clone.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Outbox {
-    tx: mpsc::Sender<Out>,
+    tx: mpsc::UnboundedSender<Out>,
+    /// Notifications queued and not yet written.
+    backlog: Arc<AtomicUsize>,
     dropped: Arc<AtomicU64>,
 }
 
-impl std::fmt::Debug for Out {
+impl std::fmt::Debug for Outbox {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Out::Message(m) => write!(f, "Message({} bytes)", m.len()),
-            Out::Close => f.write_str("Close"),
-        }
+        f.debug_struct("Outbox")
+            .field("backlog", &self.backlog.load(Ordering::Relaxed))
+            .field("dropped", &self.dropped())
+            .finish_non_exhaustive()
     }
 }
 
@@ -48,24 +53,35 @@ impl Outbox {
     where
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let (tx, rx) = mpsc::channel(CAPACITY);
-        let task = tokio::spawn(write_all(out, rx, framing));
+        let (tx, rx) = mpsc::unbounded_channel();
+        let backlog = Arc::new(AtomicUsize::new(0));
+        let task = tokio::spawn(write_all(out, rx, framing, Arc::clone(&backlog)));
         let outbox = Outbox {
             tx,
+            backlog,
             dropped: Arc::new(AtomicU64::new(0)),
         };
         (outbox, task)
     }
 
-    /// Queues a response, waiting for room. A writer that has stopped (stdout closed)
-    /// loses it: there is no one left to read it.
+    /// Sends an answer and waits until it is written: a client that reads slowly slows
+    /// the requests down instead of losing notifications. A writer that has stopped
+    /// (stdout closed) loses it: there is no one left to read it.
     pub(crate) async fn send(&self, message: &Value) {
-        let _ = self.tx.send(Out::Message(encode(message))).await;
+        let (written, wait) = oneshot::channel();
+        if self
+            .tx
+            .send(Out::Response(encode(message), written))
+            .is_ok()
+        {
+            let _ = wait.await;
+        }
     }
 
-    /// Queues a notification body if there is room; otherwise drops and counts it.
+    /// Queues a notification body, unless the backlog is full: then drops and counts it.
     pub(crate) fn notify(&self, body: Vec<u8>) {
-        if self.tx.try_send(Out::Message(body)).is_err() {
+        if self.backlog.fetch_add(1, Ordering::SeqCst) >= NOTIFICATION_BACKLOG {
+            self.backlog.fetch_sub(1, Ordering::SeqCst);
             let total = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             // The first drop and every hundredth after it are worth a line on stderr.
             if total % 100 == 1 {
@@ -73,6 +89,10 @@ impl Outbox {
                     "the client is not reading: {total} notification(s) dropped so far"
                 ));
             }
+            return;
+        }
+        if self.tx.send(Out::Notification(body)).is_err() {
+            self.backlog.fetch_sub(1, Ordering::SeqCst);
         }
     }
 
@@ -82,8 +102,8 @@ impl Outbox {
     }
 
     /// Tells the writer to finish after the messages queued so far.
-    pub(crate) async fn close(&self) {
-        let _ = self.tx.send(Out::Close).await;
+    pub(crate) fn close(&self) {
+        let _ = self.tx.send(Out::Close);
     }
 }
 
@@ -98,18 +118,26 @@ fn encode(message: &Value) -> Vec<u8> {
 
 async fn write_all<W>(
     mut out: W,
-    mut rx: mpsc::Receiver<Out>,
+    mut rx: mpsc::UnboundedReceiver<Out>,
     framing: Arc<OnceLock<Framing>>,
+    backlog: Arc<AtomicUsize>,
 ) -> io::Result<()>
 where
     W: AsyncWrite + Unpin,
 {
     while let Some(item) = rx.recv().await {
-        let Out::Message(body) = item else {
-            break;
-        };
         let framing = framing.get().copied().unwrap_or(Framing::ContentLength);
-        out.write_all(&framing.encode(&body)).await?;
+        match item {
+            Out::Close => break,
+            Out::Notification(body) => {
+                backlog.fetch_sub(1, Ordering::SeqCst);
+                out.write_all(&framing.encode(&body)).await?;
+            }
+            Out::Response(body, written) => {
+                out.write_all(&framing.encode(&body)).await?;
+                let _ = written.send(());
+            }
+        }
         // Flush when nothing else is waiting: one syscall for a burst of messages.
         if rx.is_empty() {
             out.flush().await?;
