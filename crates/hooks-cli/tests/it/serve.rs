@@ -662,10 +662,13 @@ fn watch_reloads_on_change_and_notifies() {
     // A request first, so the server is surely up and watching before the edit.
     let listed = s.request(1, "hooks/list", json!({}));
     assert_eq!(listed["result"]["total"], 1);
+    // Replace the file whole, as editors do, so the watcher never sees half a config.
+    let next = file.with_extension("yaml.tmp");
     write(
-        &file,
+        &next,
         &format!("{GUARD}  - id: second\n    event: Stop\n    command: \"true\"\n"),
     );
+    std::fs::rename(&next, &file).unwrap();
     let note = loop {
         let frame = s.recv();
         if frame["method"] == "hooks/didReload" {
