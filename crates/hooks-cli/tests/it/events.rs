@@ -62,3 +62,32 @@ fn unknown_builtin_is_an_error() {
 fn bad_usage_exits_1() {
     hooks().arg("frobnicate").assert().code(1);
 }
+
+#[test]
+fn events_prints_the_catalog_table() {
+    let out = hooks()
+        .arg("events")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    insta::assert_snapshot!(String::from_utf8(out).unwrap());
+}
+
+#[test]
+fn init_reports_what_it_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = hooks()
+        .args(["init", "--dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out)
+        .unwrap()
+        .replace(&dir.path().display().to_string(), "[DIR]");
+    insta::assert_snapshot!(text);
+}
