@@ -513,16 +513,8 @@ impl Writer {
             }
             Action::Http(x) => {
                 put("url", json!(x.url));
-                if !x.headers.is_empty() {
-                    put(
-                        "headers",
-                        Value::Object(
-                            x.headers
-                                .iter()
-                                .map(|(k, v)| (k.clone(), json!(v)))
-                                .collect(),
-                        ),
-                    );
+                if let Some(headers) = headers_value(&x.headers) {
+                    put("headers", headers);
                 }
                 if !x.allowed_env_vars.is_empty() {
                     put("allowed_env_vars", json!(x.allowed_env_vars));
@@ -661,16 +653,8 @@ impl Writer {
             Action::Http(x) => {
                 h.insert("type".into(), json!("http"));
                 h.insert("url".into(), json!(x.url));
-                if !x.headers.is_empty() {
-                    h.insert(
-                        "headers".into(),
-                        Value::Object(
-                            x.headers
-                                .iter()
-                                .map(|(k, v)| (k.clone(), json!(v)))
-                                .collect(),
-                        ),
-                    );
+                if let Some(headers) = headers_value(&x.headers) {
+                    h.insert("headers".into(), headers);
                 }
                 if !x.allowed_env_vars.is_empty() {
                     h.insert("allowedEnvVars".into(), json!(x.allowed_env_vars));
@@ -766,16 +750,8 @@ impl Writer {
             Action::Http(x) => {
                 h.insert("type".into(), json!("http"));
                 h.insert("url".into(), json!(x.url));
-                if !x.headers.is_empty() {
-                    h.insert(
-                        "headers".into(),
-                        Value::Object(
-                            x.headers
-                                .iter()
-                                .map(|(k, v)| (k.clone(), json!(v)))
-                                .collect(),
-                        ),
-                    );
+                if let Some(headers) = headers_value(&x.headers) {
+                    h.insert("headers".into(), headers);
                 }
             }
             Action::McpTool(m) => {
@@ -844,16 +820,8 @@ impl Writer {
                 if !x.url.starts_with("https://") {
                     h.insert("tls".into(), json!("off"));
                 }
-                if !x.headers.is_empty() {
-                    h.insert(
-                        "headers".into(),
-                        Value::Object(
-                            x.headers
-                                .iter()
-                                .map(|(k, v)| (k.clone(), json!(v)))
-                                .collect(),
-                        ),
-                    );
+                if let Some(headers) = headers_value(&x.headers) {
+                    h.insert("headers".into(), headers);
                 }
                 if !x.allowed_env_vars.is_empty() {
                     h.insert("allowed_env_vars".into(), json!(x.allowed_env_vars));
@@ -983,4 +951,10 @@ impl Writer {
         }
         json!({"hooks": {"enabled": true, "hooks": hooks}})
     }
+}
+
+/// An HTTP hook's headers as a JSON object, when it has any.
+fn headers_value(headers: &[(String, String)]) -> Option<Value> {
+    (!headers.is_empty())
+        .then(|| Value::Object(headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect()))
 }
