@@ -220,7 +220,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 ],
                 "command",
             );
-            let Some(items) = value.as_seq() else {
+            if value.as_seq().is_none() {
                 if value.as_str().is_some() {
                     cx.error(
                         DiagnosticKind::WrongType,
@@ -230,27 +230,8 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                     );
                 }
                 return None;
-            };
-            if items.is_empty() {
-                cx.error(
-                    DiagnosticKind::InvalidValue,
-                    value.pos,
-                    "an argv command needs at least the program",
-                    None,
-                );
-                return None;
             }
-            let len: usize = items
-                .iter()
-                .filter_map(Node::as_str)
-                .map(|s| s.len() + 1)
-                .sum();
-            cx.check_command_len(len, value.pos).then_some(())?;
-            let mut argv = Vec::new();
-            for item in items {
-                argv.push(cx.interp(item.as_str()?, item.pos));
-            }
-            let mut c = CommandAction::new(CommandLine::Argv(argv));
+            let mut c = CommandAction::new(crate::dialects::handler::argv(cx, value)?);
             c.sandbox = cx.boolean(field(node, "sandbox"));
             Some(Action::Command(c))
         }

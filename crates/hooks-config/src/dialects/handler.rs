@@ -363,7 +363,9 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
     }
 }
 
-fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
+/// An argv command (a list of strings, at least the program), length-checked and
+/// interpolated; shared by every dialect that has one.
+pub(crate) fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
     let items = node.as_seq()?;
     if items.is_empty() {
         cx.error(
