@@ -126,6 +126,16 @@ impl<'a> Checker<'a> {
         diags.push(self.src.diag(d, node_pos));
     }
 
+    /// A value of the wrong JSON type: says which types would do.
+    fn wrong_type(&self, diags: &mut Vec<Diagnostic>, node: &Node, expected: &[&str]) {
+        let message = format!(
+            "expected {}, found {}",
+            expected.join(" or "),
+            node.type_name()
+        );
+        self.error(diags, DiagnosticKind::WrongType, node.pos, message, None);
+    }
+
     fn node(
         &self,
         schema: &'a Json,
@@ -153,17 +163,7 @@ impl<'a> Checker<'a> {
                 .filter(|t| **t != "null")
                 .map(|t| type_word(t))
                 .collect();
-            self.error(
-                diags,
-                DiagnosticKind::WrongType,
-                node.pos,
-                format!(
-                    "expected {}, found {}",
-                    expected.join(" or "),
-                    node.type_name()
-                ),
-                None,
-            );
+            self.wrong_type(diags, node, &expected);
             return;
         }
         if let Some(allowed) = schema.get("enum").and_then(Json::as_array) {
@@ -275,17 +275,7 @@ impl<'a> Checker<'a> {
         // No branch takes this type of value: say which types would do.
         let mut expected: Vec<&str> = Vec::new();
         self.expected_types(branches, &mut expected);
-        self.error(
-            diags,
-            DiagnosticKind::WrongType,
-            node.pos,
-            format!(
-                "expected {}, found {}",
-                expected.join(" or "),
-                node.type_name()
-            ),
-            None,
-        );
+        self.wrong_type(diags, node, &expected);
     }
 
     /// The types the branches accept (null left out), nested alternatives included.
