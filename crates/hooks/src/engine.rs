@@ -447,12 +447,10 @@ impl Loaded {
         HookIndex::clone(&self.index)
     }
 
-    /// Warnings of every file and of the merge (clamped timeouts, hooks waiting for trust).
+    /// Warnings of every file and of the merge (clamped timeouts, hooks waiting for trust),
+    /// each once: the merged set already carries the files' warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.files
-            .iter()
-            .flat_map(|f| f.warnings.iter())
-            .chain(self.hooks.diagnostics())
+        self.hooks.diagnostics().iter()
     }
 }
 

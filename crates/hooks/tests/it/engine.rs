@@ -310,3 +310,17 @@ async fn a_secret_missing_at_run_time_fails_closed() {
         "{reason}"
     );
 }
+
+#[tokio::test]
+async fn each_warning_is_reported_once() {
+    // A timeout above the 300 s ceiling is clamped with one warning.
+    let config = "hooks:\n  - id: slow\n    event: Stop\n    command: \"true\"\n    timeout: 900\n";
+    let engine = Engine::builder()
+        .config_text("slow.yaml", config, Format::Yaml, None)
+        .build()
+        .unwrap();
+    let loaded = engine.loaded();
+    let warnings: Vec<String> = loaded.warnings().map(ToString::to_string).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(warnings[0].contains("maximum of 5m"), "{}", warnings[0]);
+}
