@@ -376,8 +376,8 @@ pub enum StageEvent {
     Retrying,
 }
 
-/// A word for a JSON value's type, for messages.
-pub(crate) fn json_kind(v: &Value) -> &'static str {
+/// A word for a JSON value's type, for messages (`a string`, `an array`, `null`).
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

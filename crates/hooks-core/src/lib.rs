@@ -64,7 +64,7 @@ mod sink;
 mod spec;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
-pub use context::{EventContext, StageEvent};
+pub use context::{EventContext, StageEvent, json_kind};
 pub use dialect::Dialect;
 pub use env::env_vars;
 pub use error::{Error, ErrorKind, did_you_mean};

@@ -217,7 +217,7 @@ impl McpExecutor {
                     FailureKind::Spawn,
                     format!(
                         "the input of an mcp_tool hook must be a JSON object, got {}",
-                        kind_of(&other)
+                        hooks_core::json_kind(&other)
                     ),
                 );
             }
@@ -699,17 +699,5 @@ fn describe(error: &ServiceError) -> String {
     match error {
         ServiceError::McpError(data) => format!("error {}: {}", data.code.0, data.message),
         other => other.to_string(),
-    }
-}
-
-/// The JSON kind of a value, for messages.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

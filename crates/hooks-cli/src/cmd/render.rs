@@ -127,15 +127,11 @@ pub fn resolve_event(name: &str) -> Result<Event> {
 
 /// The context of `event` with `payload`'s fields (an object, or null for none).
 pub fn context(event: Event, payload: Value) -> Result<EventContext> {
-    let kind = match &payload {
-        Value::Object(_) | Value::Null => None,
-        Value::Array(_) => Some("an array"),
-        Value::String(_) => Some("a string"),
-        Value::Number(_) => Some("a number"),
-        Value::Bool(_) => Some("a boolean"),
-    };
-    if let Some(kind) = kind {
-        anyhow::bail!("the payload must be a JSON object, not {kind}");
+    if !matches!(payload, Value::Object(_) | Value::Null) {
+        anyhow::bail!(
+            "the payload must be a JSON object, not {}",
+            hooks::core::json_kind(&payload)
+        );
     }
     EventContext::from_value(event, payload).map_err(|e| anyhow::anyhow!("{e}"))
 }

@@ -238,16 +238,7 @@ fn list(names: &[&str]) -> String {
 }
 
 /// The JSON type of `value`, for messages.
-pub(crate) fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub(crate) use hooks::core::json_kind as kind;
 
 #[cfg(test)]
 mod tests {
