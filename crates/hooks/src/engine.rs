@@ -413,7 +413,7 @@ impl Config {
             }
         }
         if !errors.is_empty() {
-            return Err(Error::Config(errors));
+            return Err(Error::Config(hooks_config::Error::new(errors)));
         }
         let policy = match trust {
             Trust::Store(store) => TrustPolicy::Store(store),

@@ -105,7 +105,8 @@ pub fn load_engine(args: &ConfigArgs) -> Result<Engine> {
 /// Builds `builder`'s engine, with [`load_engine`]'s error.
 pub fn load_engine_from(builder: EngineBuilder) -> Result<Engine> {
     builder.build().map_err(|e| match e {
-        hooks::Error::Config(diagnostics) => {
+        hooks::Error::Config(e) => {
+            let diagnostics = e.diagnostics();
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
             let text: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
             anyhow::anyhow!(

@@ -49,8 +49,8 @@ pub fn run(args: &ValidateArgs) -> Result<u8> {
             }
         }
         Err(e) => match e.downcast::<hooks::Error>() {
-            Ok(hooks::Error::Config(diagnostics)) => Report {
-                diagnostics,
+            Ok(hooks::Error::Config(e)) => Report {
+                diagnostics: e.diagnostics().to_vec(),
                 ..Report::default()
             },
             Ok(other) => Report {
