@@ -124,12 +124,12 @@ impl Dispatcher {
 
     /// Replaces the index (a config reload). Dispatches in flight finish with the index
     /// they started with; the next ones use the new one.
-    pub fn set_index(&self, index: HookIndex) {
+    pub fn set_index(&self, index: impl Into<Arc<HookIndex>>) {
         *self
             .inner
             .index
             .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(index);
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = index.into();
     }
 
     /// The timeouts hooks run with.
@@ -297,9 +297,11 @@ impl Dispatcher {
         });
         Dispatcher {
             inner: Arc::new(Inner {
-                index: RwLock::new(Arc::new(
-                    builder.index.unwrap_or_else(|| HookIndex::new(Vec::new())),
-                )),
+                index: RwLock::new(
+                    builder
+                        .index
+                        .unwrap_or_else(|| Arc::new(HookIndex::new(Vec::new()))),
+                ),
                 queue: AsyncQueue::new(
                     Arc::clone(&runner),
                     builder.async_capacity,
@@ -401,7 +403,7 @@ impl<'a> Plan<'a> {
 
 /// Builds a [`Dispatcher`].
 pub struct DispatcherBuilder {
-    index: Option<HookIndex>,
+    index: Option<Arc<HookIndex>>,
     command: CommandExecutor,
     http: Option<Arc<dyn Executor>>,
     mcp: Option<Arc<dyn Executor>>,
@@ -450,8 +452,8 @@ impl Default for DispatcherBuilder {
 impl DispatcherBuilder {
     /// The hooks (an empty index by default).
     #[must_use]
-    pub fn index(mut self, index: HookIndex) -> DispatcherBuilder {
-        self.index = Some(index);
+    pub fn index(mut self, index: impl Into<Arc<HookIndex>>) -> DispatcherBuilder {
+        self.index = Some(index.into());
         self
     }
 

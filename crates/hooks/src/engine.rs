@@ -442,9 +442,10 @@ pub struct Loaded {
 }
 
 impl Loaded {
-    /// The index of the active hooks (config hooks, then host hooks).
-    pub fn index(&self) -> HookIndex {
-        HookIndex::clone(&self.index)
+    /// The index of the active hooks (config hooks, then host hooks); the dispatcher
+    /// shares this one.
+    pub fn index(&self) -> Arc<HookIndex> {
+        Arc::clone(&self.index)
     }
 
     /// Warnings of every file and of the merge (clamped timeouts, hooks waiting for trust),
