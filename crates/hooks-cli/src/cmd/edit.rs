@@ -13,8 +13,7 @@ use std::time::Duration;
 use anyhow::{Result, anyhow, bail};
 use hooks::config::{LoadOptions, Locations};
 use hooks::core::{
-    Action, Decision, Dialect, EventCatalog, HookSpec, Layer, Matcher, PermissionAction,
-    PromptAction, PromptMode,
+    Action, Decision, Dialect, HookSpec, Layer, Matcher, PermissionAction, PromptAction, PromptMode,
 };
 
 use crate::cli::{AddArgs, ConfigArgs, EditIdArgs};
@@ -243,9 +242,7 @@ pub fn build_hook(
     action: Action,
     dialect: Dialect,
 ) -> Result<HookSpec> {
-    let event = EventCatalog::new()
-        .resolve(event)
-        .map_err(|e| anyhow!("{e}"))?;
+    let event = super::render::resolve_event(event)?;
     let matcher = match matcher
         .map(str::trim)
         .filter(|m| !m.is_empty() && *m != "*")

@@ -121,9 +121,9 @@ pub fn load_engine_from(builder: EngineBuilder) -> Result<Engine> {
 
 /// Resolves an event name in any dialect's spelling, with a did-you-mean on a typo.
 pub fn resolve_event(name: &str) -> Result<Event> {
-    EventCatalog::new()
-        .resolve(name)
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    // Built once: `replay` resolves one name per line.
+    static CATALOG: std::sync::LazyLock<EventCatalog> = std::sync::LazyLock::new(EventCatalog::new);
+    CATALOG.resolve(name).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The context of `event` with `payload`'s fields (an object, or null for none).
