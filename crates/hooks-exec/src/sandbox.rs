@@ -61,8 +61,11 @@ const SYSTEM_PATHS: &[&str] = &[
 /// read-only so the hook can run; add other paths with [`BubblewrapSandbox::read_only`]
 /// and [`BubblewrapSandbox::writable`].
 ///
-/// It runs as root without a user namespace, and as an ordinary user where unprivileged
-/// user namespaces are allowed.
+/// The hook runs in its own user namespace, under its own uid but with every capability
+/// dropped (`--unshare-user --cap-drop ALL`), so it cannot remount a read-only path
+/// writable even when the engine runs as root. Bubblewrap therefore needs user namespaces
+/// (as root, or as an ordinary user where unprivileged user namespaces are allowed); where
+/// they are not, a sandboxed hook fails to start rather than run with privileges.
 #[derive(Debug)]
 pub struct BubblewrapSandbox {
     program: String,
@@ -160,6 +163,13 @@ impl Sandbox for BubblewrapSandbox {
             program.to_string_lossy().into_owned(),
             // The sandbox dies with the engine, and its PID namespace with it.
             "--die-with-parent".to_owned(),
+            // Its own user namespace, and no capabilities in it (bounding set included):
+            // without this an engine run as root hands the hook CAP_SYS_ADMIN over the
+            // sandbox's mounts, and `mount -o remount,bind,rw /usr` undoes every read-only
+            // bind. The hook keeps its uid; it just holds no privilege.
+            "--unshare-user".to_owned(),
+            "--cap-drop".to_owned(),
+            "ALL".to_owned(),
             "--unshare-pid".to_owned(),
             "--unshare-ipc".to_owned(),
             "--unshare-uts".to_owned(),

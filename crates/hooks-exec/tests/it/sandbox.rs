@@ -55,6 +55,51 @@ async fn a_sandboxed_hook_writes_only_its_own_directory() {
     assert!(outside.file("escaped.txt").exists());
 }
 
+/// Run as root (as CI and this suite's usual machine do), a sandboxed hook that remounts a
+/// read-only path writable and writes there changes nothing on the host: the sandbox holds
+/// no capability, whoever runs the engine.
+#[tokio::test]
+async fn a_sandboxed_hook_cannot_remount_a_read_only_path_writable_even_as_root() {
+    let work = Fixture::new();
+    let guarded = Fixture::new();
+    let target = guarded.file("guarded.txt");
+    std::fs::write(&target, "original\n").unwrap();
+    let exec = CommandExecutor::builder()
+        .sandbox(Arc::new(
+            hooks_exec::BubblewrapSandbox::default().read_only(guarded.path()),
+        ))
+        .build();
+    let dir = guarded.dir();
+    // Each step is tried whatever the one before did; the hook reports what worked in its
+    // working directory, the one place it may write.
+    let script = format!(
+        "{{ mount -o remount,bind,rw '{dir}' && echo remounted; \
+           mount -o remount,bind,rw /usr && echo usr-remounted; \
+           echo hacked > '{dir}/guarded.txt' && echo written; \
+           grep CapEff /proc/self/status; }} > report.txt 2>&1"
+    );
+    let outcome = run_with(
+        &exec,
+        &hook(Dialect::Native, Some(true), &["sh", "-c", script.as_str()]),
+        &work.pre_tool(),
+        Duration::from_secs(30),
+    )
+    .await;
+    let report = work.read("report.txt");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "original\n",
+        "{report}"
+    );
+    let worked: Vec<&str> = report
+        .lines()
+        .filter(|l| ["remounted", "usr-remounted", "written"].contains(l))
+        .collect();
+    assert_eq!(worked, Vec::<&str>::new(), "{report}");
+    assert!(report.contains("CapEff:\t0000000000000000"), "{report}");
+    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+}
+
 #[tokio::test]
 async fn a_sandboxed_hook_cannot_reach_the_network_unless_allowed() {
     let work = Fixture::new();
