@@ -37,8 +37,9 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   are Bash), an argv exec'd directly, never joined into a shell string. A sandboxed
 ///   hook's argv is wrapped by the [`Sandbox`] first.
 /// - **Environment**: the engine's own, plus the dialect's variables
-///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one too
-///   large for the kernel, over 128 KiB, is left out and named in `HOOKS_OMITTED_ENV`), plus
+///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one the
+///   kernel cannot take, over 128 KiB or holding a NUL byte, is left out and named in
+///   `HOOKS_OMITTED_ENV`), plus
 ///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus the
 ///   hook's own `env` (later wins).
 /// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
@@ -485,19 +486,23 @@ const MAX_ENV_ENTRY: usize = 128 * 1024 - 1;
 /// plus environment (a quarter of the stack limit, 2 MiB by default).
 const ENV_BUDGET: usize = 1024 * 1024;
 
-/// The name of the variable listing dialect variables left out because they were too large.
+/// The name of the variable listing dialect variables left out because the kernel could
+/// not take them.
 const OMITTED_ENV: &str = "HOOKS_OMITTED_ENV";
 
-/// Keeps the dialect variables that fit: a variable too large for the kernel (a 10 MB
-/// `HOOK_ARGS`) would make the hook fail to start, so it is left out whole (cutting JSON
-/// would make it wrong) and named in `HOOKS_OMITTED_ENV`; the full value is on stdin.
+/// Keeps the dialect variables the kernel can take. The values come from the event
+/// payload, so a hostile one must not stop the hook from starting: a variable too large
+/// for the kernel (a 10 MB `HOOK_ARGS`) or holding a NUL byte (which no environment string
+/// can hold: a `prompt` or `cwd` of `"a\u0000b"`) would make every command hook fail to
+/// spawn, so it is left out whole (cutting it would make it wrong) and named in
+/// `HOOKS_OMITTED_ENV`; the full value is on stdin.
 fn fit_env(vars: Vec<(String, String)>) -> Vec<(String, String)> {
     let mut used = 0;
     let mut omitted = Vec::new();
     let mut kept = Vec::with_capacity(vars.len() + 1);
     for (name, value) in vars {
         let size = name.len() + value.len() + 2;
-        if size > MAX_ENV_ENTRY || used + size > ENV_BUDGET {
+        if size > MAX_ENV_ENTRY || used + size > ENV_BUDGET || value.as_bytes().contains(&0) {
             omitted.push(name);
         } else {
             used += size;
@@ -506,7 +511,7 @@ fn fit_env(vars: Vec<(String, String)>) -> Vec<(String, String)> {
     }
     if !omitted.is_empty() {
         let names = omitted.join(",");
-        tracing::debug!(omitted = %names, "environment variables too large for a hook were left out");
+        tracing::debug!(omitted = %names, "environment variables a hook's environment cannot hold were left out");
         kept.push((OMITTED_ENV.to_owned(), names));
     }
     kept

@@ -581,6 +581,80 @@ async fn a_large_payload_to_a_hook_that_never_reads_it_completes() {
     assert_eq!(fx.read("size.txt").trim(), expected.to_string());
 }
 
+/// A payload string with a NUL byte cannot become an environment variable (the kernel's
+/// strings end at NUL). A fail-open guard on `rm -rf /` must still run and deny: the
+/// variable is left out and named in `HOOKS_OMITTED_ENV`, and stdin carries the value whole.
+#[tokio::test]
+async fn a_nul_byte_in_the_payload_never_stops_a_guard_from_starting() {
+    let fx = Fixture::new();
+    let dir = fx.dir();
+    // The guard writes what it saw into the fixture by absolute path: a `cwd` with a NUL is
+    // no directory, so the hook runs in the engine's.
+    let guard = format!(
+        r#"input=$(cat); printf '%s' "$input" > '{dir}/stdin.json'
+printf '%s' "${{HOOKS_OMITTED_ENV-none}}" > '{dir}/omitted.txt'
+case "$input" in
+  *'rm -rf /'*) echo '{{"decision":"deny","reason":"destructive command"}}' ;;
+  *) echo '{{"decision":"allow"}}' ;;
+esac"#
+    );
+    let nul = "x\u{0}y";
+    let base = || EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}));
+    // (field, context, dialect, the variables left out)
+    let cases = [
+        (
+            "prompt",
+            base().cwd(&dir).with("prompt", nul),
+            Dialect::Native,
+            "HOOK_INSTRUCTION",
+        ),
+        (
+            "session_id",
+            base().cwd(&dir).session_id(nul),
+            Dialect::Autohand,
+            "HOOK_SESSION_ID",
+        ),
+        (
+            "file_path",
+            base().cwd(&dir).with("file_path", nul),
+            Dialect::Native,
+            "HOOK_PATH",
+        ),
+        (
+            "cwd",
+            base().cwd(format!("{dir}/\u{0}/elsewhere")),
+            Dialect::Native,
+            "CLAUDE_PROJECT_DIR,HOOK_WORKSPACE",
+        ),
+        (
+            "cwd",
+            base().cwd(format!("{dir}\u{0}")),
+            Dialect::Claude,
+            "CLAUDE_PROJECT_DIR",
+        ),
+    ];
+    for (field, ctx, dialect, omitted) in cases {
+        let spec = script_hook(BuiltinEvent::PreToolUse, dialect, &guard);
+        assert_eq!(
+            spec.on_failure,
+            hooks_core::FailurePolicy::Allow,
+            "fail-open guard"
+        );
+        let dispatcher = hooks_exec::Dispatcher::new(hooks_core::HookIndex::new(vec![spec]));
+        let result = tokio::time::timeout(Duration::from_secs(30), dispatcher.dispatch(&ctx))
+            .await
+            .unwrap();
+        assert_eq!(
+            result.decision,
+            Decision::Deny,
+            "{field} in {dialect:?}: {result:#?}"
+        );
+        assert_eq!(fx.read("omitted.txt"), omitted, "{field} in {dialect:?}");
+        let stdin: Value = serde_json::from_str(&fx.read("stdin.json")).unwrap();
+        assert_eq!(stdin, ctx.to_json(dialect), "{field} in {dialect:?}");
+    }
+}
+
 #[tokio::test]
 async fn malformed_output_is_a_failure() {
     let fx = Fixture::new();
