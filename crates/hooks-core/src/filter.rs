@@ -5,6 +5,8 @@
 //! when the hook is loaded: a glob or condition that does not compile is a load error, and
 //! checking an event against them compiles nothing.
 
+use std::borrow::Cow;
+
 use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use regex::{Regex, RegexBuilder};
 use serde_json::Value;
@@ -32,10 +34,15 @@ const QUOTE_LIMIT: usize = 80;
 /// 3. **Includes.** With include globs, the path must match at least one of them, and a
 ///    context without a path does not pass.
 ///
-/// Globs are matched against the path as given (a leading `./` dropped) and, when the path
-/// is absolute and lies under the context's `cwd`, against the path relative to `cwd`: with
-/// `cwd` `/repo`, `src/**/*.ts` matches `/repo/src/a.ts`. When a glob is itself absolute
-/// (starts with `/`), a relative path is also tried joined to an absolute `cwd`.
+/// The path is first **normalised lexically**: `.` segments, doubled slashes and each `..`
+/// with the segment before it are dropped, so `./secrets/key`, `lib/../secrets/key` and
+/// `/repo/./secrets/key` are all `secrets/key` to a glob, and `src/generated/../a.ts` is
+/// `src/a.ts` (which `!src/generated/**` does not exclude). Nothing is read from the
+/// filesystem: a symlink in the path is not resolved. Globs are then matched against the
+/// normalised path and, when it lies under the context's `cwd` (an absolute path, or a
+/// relative one whose `..` climb out and back in), against the path relative to `cwd`:
+/// with `cwd` `/repo`, `src/**/*.ts` matches `/repo/src/a.ts`. When a glob is itself
+/// absolute (starts with `/`), a relative path is also tried joined to an absolute `cwd`.
 ///
 /// Glob syntax is [`globset`]'s with `*` and `?` not crossing `/`: `src/*.ts` matches
 /// `src/a.ts` but not `src/a/b.ts`; `**` crosses directories (`src/**/*.ts` matches both).
@@ -253,28 +260,38 @@ fn build_set(globs: &[String], mark: &str) -> Result<GlobSet, Error> {
         .map_err(|e| invalid_glob(&globs.join(", "), e.kind().to_string()))
 }
 
-/// The forms of one path that globs are tried against.
+/// The forms of one path that globs are tried against, each lexically normalised
+/// ([`normalise`]), so that `./secrets/key`, `lib/../secrets/key` and `/repo/./secrets/key`
+/// are all `secrets/key` to a glob, and `src/generated/../a.ts` is `src/a.ts`.
 struct PathForms<'a> {
-    /// The path as given, a leading `./` dropped.
-    given: &'a str,
-    /// An absolute path under `cwd`, relative to `cwd`.
-    relative: Option<&'a str>,
+    /// The path as given, normalised.
+    given: Cow<'a, str>,
+    /// The path relative to `cwd`: an absolute path under `cwd`, or a relative one whose
+    /// `..` climb out of it and back in (`../repo/a` in `/repo`).
+    relative: Option<Cow<'a, str>>,
     /// A relative path joined to an absolute `cwd` (only when asked for).
     joined: Option<String>,
 }
 
 impl<'a> PathForms<'a> {
-    fn new(path: &'a str, cwd: Option<&'a str>, want_joined: bool) -> PathForms<'a> {
-        let given = strip_dot_slash(path);
-        let absolute = path.starts_with('/');
-        let relative = if absolute {
-            cwd.and_then(|c| relative_to(path, c))
-        } else {
-            None
-        };
-        let joined = if want_joined && !absolute {
-            cwd.filter(|c| c.starts_with('/'))
-                .map(|c| format!("{}/{given}", c.trim_end_matches('/')))
+    fn new(path: &'a str, cwd: Option<&str>, want_joined: bool) -> PathForms<'a> {
+        let given = normalise(path);
+        let cwd = cwd.map(normalise);
+        let cwd = cwd.as_deref().filter(|c| c.starts_with('/'));
+        let mut joined = None;
+        let relative = if given.starts_with('/') {
+            cwd.and_then(|c| relative_to_cow(&given, c))
+        } else if let Some(c) = cwd
+            && (want_joined || climbs(&given))
+        {
+            // Only a path climbing with `..` can land somewhere else in `cwd`; the join is
+            // built (and normalised) only then, or when an absolute glob needs it.
+            let full = normalise(&join(c, &given)).into_owned();
+            let relative = climbs(&given)
+                .then(|| relative_to(&full, c).map(|r| Cow::Owned(r.to_owned())))
+                .flatten();
+            joined = want_joined.then_some(full);
+            relative
         } else {
             None
         };
@@ -287,36 +304,91 @@ impl<'a> PathForms<'a> {
 
     /// The path relative to `cwd` when it can be had: the relative form of an absolute
     /// path, or a relative path itself.
-    fn project_relative(&self) -> Option<&'a str> {
-        if self.given.starts_with('/') {
-            self.relative
+    fn project_relative(&self) -> Option<&str> {
+        if self.given.starts_with('/') || climbs(&self.given) {
+            self.relative.as_deref()
         } else {
-            Some(self.given)
+            Some(&self.given)
         }
     }
 
     /// The absolute form: an absolute path itself, or a relative one joined to `cwd`.
     fn absolute(&self) -> Option<&str> {
         if self.given.starts_with('/') {
-            Some(self.given)
+            Some(&self.given)
         } else {
             self.joined.as_deref()
         }
     }
 
     fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        std::iter::once(self.given)
-            .chain(self.relative)
+        std::iter::once(self.given.as_ref())
+            .chain(self.relative.as_deref())
             .chain(self.joined.as_deref())
     }
 }
 
+/// Whether a normalised relative path climbs above its start (`..`, `../x`).
+fn climbs(path: &str) -> bool {
+    path == ".." || path.starts_with("../")
+}
+
+/// Strips a pattern's leading `./` (and the slashes after it).
 fn strip_dot_slash(path: &str) -> &str {
     let mut p = path;
     while let Some(rest) = p.strip_prefix("./") {
         p = rest.trim_start_matches('/');
     }
     p
+}
+
+/// `dir/path`, with one `/` between them.
+fn join(dir: &str, path: &str) -> String {
+    format!("{}/{path}", dir.trim_end_matches('/'))
+}
+
+/// Normalises `path` lexically: drops `.` segments, empty segments (`a//b`, a trailing
+/// `/`) and each `..` with the segment before it. Nothing is read from the filesystem
+/// (hooks-core does no IO), so a symlink is not resolved: `link/../x` is `x`. A relative
+/// path keeps the `..` that climb above its start (`../x`); an absolute one drops those
+/// that would climb above `/`. An empty result is `.` (or `/`).
+///
+/// A path with nothing to normalise, the usual case, is returned as it is, without
+/// allocating.
+fn normalise(path: &str) -> Cow<'_, str> {
+    let absolute = path.starts_with('/');
+    let body = if absolute { &path[1..] } else { path };
+    if !body.split('/').any(|seg| matches!(seg, "" | "." | "..")) {
+        return Cow::Borrowed(path);
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    for seg in body.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => match kept.last() {
+                Some(&last) if last != ".." => {
+                    kept.pop();
+                }
+                _ if absolute => {}
+                _ => kept.push(".."),
+            },
+            other => kept.push(other),
+        }
+    }
+    let joined = kept.join("/");
+    Cow::Owned(match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    })
+}
+
+/// [`relative_to`] for a path that may be owned.
+fn relative_to_cow<'a>(path: &Cow<'a, str>, cwd: &str) -> Option<Cow<'a, str>> {
+    match path {
+        Cow::Borrowed(p) => relative_to(p, cwd).map(Cow::Borrowed),
+        Cow::Owned(p) => relative_to(p, cwd).map(|r| Cow::Owned(r.to_owned())),
+    }
 }
 
 /// `path` relative to `cwd` when `path` lies strictly under it (`/repo/a` under `/repo`,
@@ -360,7 +432,8 @@ fn quote(text: &str) -> String {
 ///    boundary": `npm run test:*` matches `npm run test`, `npm run test --watch` and
 ///    `npm run test:unit`, but not `npm run testing`. `\*` is a literal `*`.
 /// 2. A file path (`file_path`, `path` or `notebook_path`; see
-///    [`EventContext::file_path`]): a gitignore-like glob. A pattern without `/` matches
+///    [`EventContext::file_path`]), normalised lexically as for a [`Filter`] (`.`, `..`
+///    and doubled slashes dropped): a gitignore-like glob. A pattern without `/` matches
 ///    the file name in any directory (`Edit(*.ts)` matches `src/a/b.ts`). A pattern with
 ///    `/` matches the path relative to `cwd`, or the path as given: `Write(src/**)`
 ///    matches `/repo/src/a/b.ts` with `cwd` `/repo`. `*` does not cross `/`, `**` does. A
@@ -566,7 +639,7 @@ fn compile_path_glob(pattern: &str) -> Result<PathGlob, String> {
 impl PathGlob {
     fn is_match(&self, path: &str, cwd: Option<&str>) -> bool {
         match self {
-            PathGlob::Basename(glob) => glob.is_match(basename(path)),
+            PathGlob::Basename(glob) => glob.is_match(basename(&normalise(path))),
             PathGlob::Relative(glob) => PathForms::new(path, cwd, false)
                 .iter()
                 .any(|form| glob.is_match(form)),

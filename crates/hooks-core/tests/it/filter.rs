@@ -373,6 +373,83 @@ fn with_paths_adds_up() {
     assert_eq!(filter.check(&path_ctx("a/x", None)), Ok(()));
 }
 
+/// What a path filter does with a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    Passes,
+    Missed,
+    Excluded,
+}
+
+/// A filter of `globs` must treat `path` (in `cwd`) as `expect` says.
+#[track_caller]
+fn check_seen(globs: &[&str], path: &str, cwd: Option<&str>, expect: Seen) {
+    let filter = Filter::new().with_paths(globs).unwrap();
+    let seen = match filter.check(&path_ctx(path, cwd)) {
+        Ok(()) => Seen::Passes,
+        Err(Mismatch::Path {
+            excluded_by: Some(_),
+            ..
+        }) => Seen::Excluded,
+        Err(Mismatch::Path {
+            excluded_by: None, ..
+        }) => Seen::Missed,
+        Err(other) => panic!("unexpected mismatch {other:?}"),
+    };
+    assert_eq!(seen, expect, "globs {globs:?}, path `{path}`, cwd {cwd:?}");
+}
+
+/// Paths are normalised lexically before matching, so another spelling of a guarded path
+/// (`.` and `..` segments, doubled slashes, the absolute form, a cwd written with `.`) is
+/// the file it names: a guard sees it, and an exclude cannot be escaped.
+#[test]
+fn paths_are_normalised_before_matching() {
+    use Seen::{Excluded, Missed, Passes};
+    const REPO: Option<&str> = Some("/repo");
+    let secrets: &[&str] = &["secrets/**"];
+    let generated: &[&str] = &["src/**", "!src/generated/**"];
+    let cases: &[(&[&str], &str, Option<&str>, Seen)] = &[
+        (secrets, "./secrets/key", REPO, Passes),
+        (secrets, "/repo/./secrets/key", REPO, Passes),
+        (secrets, "lib/../secrets/key", REPO, Passes),
+        (secrets, "lib/../secrets/key", None, Passes),
+        (secrets, "/repo/lib/../secrets/key", REPO, Passes),
+        (secrets, "lib/./../secrets/./key", None, Passes),
+        (secrets, "secrets//key", None, Passes),
+        (secrets, "/repo//secrets/key", REPO, Passes),
+        (secrets, "../repo/secrets/key", REPO, Passes),
+        (secrets, "/repo/secrets/key", Some("/repo/."), Passes),
+        (secrets, "/repo/secrets/key", Some("/tmp/../repo/"), Passes),
+        (
+            secrets,
+            "/home/u/link/./secrets/key",
+            Some("/home/u/link"),
+            Passes,
+        ),
+        // What normalises to somewhere else is somewhere else.
+        (secrets, "secrets/../lib/key", REPO, Missed),
+        (secrets, "/repo/../secrets/key", REPO, Missed),
+        (secrets, "../other/secrets/key", REPO, Missed),
+        (secrets, "../secrets/key", None, Missed),
+        // Absolute globs see the normalised absolute form.
+        (&["/repo/secrets/**"], "lib/../secrets/key", REPO, Passes),
+        (&["/etc/**"], "/repo/../../etc/passwd", REPO, Passes),
+        (&["/etc/**"], "../../etc/passwd", REPO, Passes),
+        // An exclude is decided on the file the path names.
+        (generated, "src/generated/../a.ts", REPO, Passes),
+        (generated, "/repo/src/generated/../a.ts", REPO, Passes),
+        (generated, "src/generated//../a.ts", REPO, Passes),
+        (generated, "src/./generated/a.ts", REPO, Excluded),
+        (generated, "src/x/../generated/a.ts", REPO, Excluded),
+        (generated, "/repo/./src/generated/a.ts", REPO, Excluded),
+        (generated, "src/generated/a.ts", REPO, Excluded),
+        (generated, "src/a.ts", REPO, Passes),
+    ];
+    for &(globs, path, cwd, expect) in cases {
+        check_seen(globs, path, cwd, expect);
+    }
+}
+
 /// `globs` must be rejected as an invalid glob, naming `glob` with a message containing
 /// `message`.
 #[track_caller]
@@ -725,6 +802,36 @@ fn double_slash_glob_rejects_other_root() {
         &tool_ctx("Read", json!({"file_path": "/repo/etc/x"})),
         Some("path `/repo/etc/x` does not match `//etc/**`"),
     )
+}
+/// Claude's `if` path patterns see the same normalised path as filters do.
+#[test]
+fn condition_paths_are_normalised_before_matching() {
+    let cases: &[(&str, &str, bool)] = &[
+        ("Edit(secrets/**)", "./secrets/key", true),
+        ("Edit(secrets/**)", "lib/../secrets/key", true),
+        ("Edit(secrets/**)", "/repo/./secrets/key", true),
+        ("Edit(secrets/**)", "/repo/lib/../secrets/key", true),
+        ("Edit(secrets/**)", "../repo/secrets/key", true),
+        ("Edit(secrets/**)", "secrets/../lib/key", false),
+        ("Edit(/secrets/**)", "lib/../secrets/key", true),
+        ("Edit(/secrets/**)", "../repo/secrets/key", true),
+        ("Edit(/secrets/**)", "/repo/../secrets/key", false),
+        ("Read(//etc/**)", "/repo/../etc/passwd", true),
+        ("Read(//etc/**)", "../etc/passwd", true),
+        ("Read(//repo/secrets/**)", "lib/../secrets/key", true),
+        ("Edit(*.pem)", "keys/id.pem/.", true),
+        ("Edit(*.pem)", "id.pem/../notes.txt", false),
+    ];
+    for &(condition, path, holds) in cases {
+        let parsed = IfCondition::parse(condition).unwrap();
+        let tool = condition.split('(').next().unwrap();
+        let ctx = tool_ctx(tool, json!({ "file_path": path }));
+        assert_eq!(
+            parsed.check(&ctx).is_ok(),
+            holds,
+            "`{condition}` against `{path}`"
+        );
+    }
 }
 #[test]
 fn path_key_is_used() {
