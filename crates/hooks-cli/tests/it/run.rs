@@ -152,3 +152,132 @@ fn errors_exit_1() {
         assert_eq!(run.stdout, "", "{args:?}");
     }
 }
+
+/// Guards on paths see through `.`, `..`, the absolute form and a symlinked working
+/// directory, and an exclude cannot be escaped with `..`: every spelling of a guarded file
+/// is blocked, end to end through `hooks run`.
+#[test]
+fn path_guards_see_every_spelling_of_a_path() {
+    let env = Env::new();
+    env.write("repo/secrets/key", "hunter2\n");
+    env.write("repo/src/generated/g.ts", "");
+    env.write(
+        "hooks.yaml",
+        r#"hooks:
+  - id: secrets-guard
+    event: PreToolUse
+    matcher: Edit
+    filter: { path: ["secrets/**"] }
+    command: echo "secrets are off limits" >&2; exit 2
+  - id: review-src
+    event: PreToolUse
+    matcher: Edit
+    filter: { path: ["src/**", "!src/generated/**"] }
+    command: echo "src needs review" >&2; exit 2
+  - id: no-reading-secrets
+    event: PreToolUse
+    matcher: Read
+    if: "Read(secrets/**)"
+    command: echo "secrets are unreadable" >&2; exit 2
+"#,
+    );
+    let repo = env.path().join("repo");
+    let link = env.path().join("link");
+    std::os::unix::fs::symlink(&repo, &link).unwrap();
+    let (repo, link) = (repo.to_str().unwrap(), link.to_str().unwrap());
+    // (tool, file_path, cwd, the reason it is blocked, or None when it proceeds)
+    let cases: &[(&str, String, &str, Option<&str>)] = &[
+        (
+            "Edit",
+            "secrets/key".into(),
+            repo,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            "./secrets/key".into(),
+            repo,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            "lib/../secrets/key".into(),
+            repo,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            format!("{repo}/secrets/key"),
+            repo,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            format!("{repo}/./secrets/key"),
+            repo,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            format!("{link}/./secrets/key"),
+            link,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            format!("{link}/lib/../secrets/key"),
+            link,
+            Some("secrets are off limits"),
+        ),
+        (
+            "Edit",
+            "src/generated/../a.ts".into(),
+            repo,
+            Some("src needs review"),
+        ),
+        (
+            "Edit",
+            format!("{repo}/src/generated/../a.ts"),
+            repo,
+            Some("src needs review"),
+        ),
+        ("Edit", "src/generated/g.ts".into(), repo, None),
+        ("Edit", "lib/key".into(), repo, None),
+        (
+            "Read",
+            "lib/../secrets/key".into(),
+            repo,
+            Some("secrets are unreadable"),
+        ),
+        (
+            "Read",
+            format!("{repo}/./secrets/key"),
+            repo,
+            Some("secrets are unreadable"),
+        ),
+    ];
+    for (tool, path, cwd, reason) in cases {
+        let payload = serde_json::json!({
+            "tool_name": tool,
+            "tool_input": {"file_path": path},
+            "cwd": cwd,
+        })
+        .to_string();
+        let run = env.run(&[
+            "run",
+            "PreToolUse",
+            "-c",
+            "hooks.yaml",
+            "-p",
+            &payload,
+            "--json",
+        ]);
+        let expect_code = if reason.is_some() { 2 } else { 0 };
+        assert_eq!(run.code, expect_code, "{tool} `{path}` in `{cwd}`: {run:?}");
+        assert_eq!(
+            run.json()["reason"].as_str(),
+            *reason,
+            "{tool} `{path}` in `{cwd}`"
+        );
+    }
+}
