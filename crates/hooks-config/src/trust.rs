@@ -10,6 +10,14 @@
 //!   needs trust again; moving it within the file or toggling `enabled` does not.
 //! - **per file**: the SHA-256 of the file's whole text. Any edit to the file ends the grant.
 //!
+//! Either kind covers the file *at its location*: the absolute path the config was found
+//! at (`.` and `..` removed, symlinks not followed). The hooks of a project's file run in
+//! that project, so a file elsewhere is a different file, even a symlink to a trusted one
+//! or a copy with the same hash: a project whose `.claude/settings.json` links to a file
+//! trusted in another project, or whose `.claude` folder does, runs nothing until trusted
+//! there. (Discovery resolves the symlinks of the project root itself, so any spelling of
+//! the root finds the same grants.)
+//!
 //! Which hooks need trust is decided by how their file arrived
 //! ([`ConfigFile::needs_trust`]): files *discovered* in the project and local layers do;
 //! files named explicitly, and every other layer, do not. A host may bypass trust
@@ -42,7 +50,7 @@ pub enum GrantKind {
 pub struct Grant {
     /// Hook or file.
     pub kind: GrantKind,
-    /// The file (absolute).
+    /// The file, at its location: absolute, symlinks not followed (see the module docs).
     pub file: PathBuf,
     /// The hook's content hash, or the file's text hash (SHA-256, hex).
     pub hash: String,
@@ -106,12 +114,25 @@ pub struct TrustStore {
     grants: Vec<Grant>,
 }
 
-/// The canonical form of a file path in grants: absolute, symlinks resolved when it
-/// exists.
-fn canonical_path(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path)
-        .or_else(|_| std::path::absolute(path))
-        .unwrap_or_else(|_| path.to_path_buf())
+/// Where a file is, as grants record it: its absolute path with `.` and `..` removed
+/// lexically, and no symlink resolved. A symlink is a file of its own, at its own place;
+/// following it would let a grant given in one project cover a link in another. (`..` is
+/// removed lexically too: whatever the path names, the content hash a grant also holds
+/// is that of what was read.)
+fn location(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Prefix(_) | Component::RootDir | Component::Normal(_) => out.push(part),
+        }
+    }
+    out
 }
 
 fn now() -> u64 {
@@ -216,7 +237,7 @@ impl TrustStore {
         let Some(path) = &file.path else {
             return false;
         };
-        let path = canonical_path(path);
+        let path = location(path);
         let hash = hook_hash(spec);
         self.grants.iter().any(|g| {
             g.file == path
@@ -232,7 +253,7 @@ impl TrustStore {
         let Some(path) = &file.path else {
             return false;
         };
-        let path = canonical_path(path);
+        let path = location(path);
         self.grants
             .iter()
             .any(|g| g.kind == GrantKind::File && g.file == path && g.hash == file.content_hash)
@@ -263,7 +284,7 @@ impl TrustStore {
     }
 
     fn file_path(file: &ConfigFile) -> Result<PathBuf, Error> {
-        file.path.as_deref().map(canonical_path).ok_or_else(|| {
+        file.path.as_deref().map(location).ok_or_else(|| {
             Diagnostic::error(
                 DiagnosticKind::Trust,
                 "only hooks from a file can be trusted",
@@ -286,11 +307,13 @@ impl TrustStore {
     /// digits), a file path (every grant for that file), or a hook id. Returns how many
     /// were revoked.
     pub fn revoke(&mut self, target: &str) -> usize {
-        let as_path = canonical_path(Path::new(target));
+        // The file at that location, and the one it resolves to: revoking more is safe.
+        let at = location(Path::new(target));
+        let real = std::fs::canonicalize(target).unwrap_or_else(|_| at.clone());
         let before = self.grants.len();
         self.grants.retain(|g| {
             let by_hash = g.hash == target || (target.len() >= 8 && g.hash.starts_with(target));
-            let by_file = g.file == as_path;
+            let by_file = g.file == at || g.file == real;
             let by_hook = g.hook.as_deref() == Some(target);
             !(by_hash || by_file || by_hook)
         });

@@ -106,6 +106,73 @@ fn grants_are_tied_to_their_file() {
     );
 }
 
+/// How project `b` comes to hold a file trusted in project `a`.
+#[derive(Clone, Copy, Debug)]
+enum Arrival {
+    /// `b/.hooks/hooks.yaml` is a symlink to `a/.hooks/hooks.yaml`.
+    FileLink,
+    /// `b/.hooks` is a symlink to `a/.hooks`.
+    FolderLink,
+    /// `b/.hooks/hooks.yaml` is a copy (the same hash).
+    Copy,
+}
+
+/// Whether the grant given to `a`'s file (per file or per hook) lets `b`'s file run.
+#[cfg(unix)]
+#[track_caller]
+fn check_arrival(arrival: Arrival, kind: GrantKind) {
+    let dir = Dir::new();
+    let a = dir.write("a/.hooks/hooks.yaml", PROJECT);
+    let b = dir.path().join("b/.hooks/hooks.yaml");
+    match arrival {
+        Arrival::FileLink => {
+            std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink(&a, &b).unwrap();
+        }
+        Arrival::FolderLink => {
+            std::fs::create_dir_all(dir.path().join("b")).unwrap();
+            std::os::unix::fs::symlink(a.parent().unwrap(), b.parent().unwrap()).unwrap();
+        }
+        Arrival::Copy => {
+            dir.write("b/.hooks/hooks.yaml", PROJECT);
+        }
+    }
+    let mut store = TrustStore::in_memory();
+    let file = discovered(&a);
+    match kind {
+        GrantKind::File => {
+            store.trust_file(&file).unwrap();
+        }
+        GrantKind::Hook => {
+            for spec in file.hooks() {
+                store.trust_hook(&file, spec).unwrap();
+            }
+        }
+        other => panic!("no such grant kind in this test: {other:?}"),
+    }
+    assert_eq!(
+        states(&file, &store),
+        [pair("lint", true), pair("guard", true)]
+    );
+    let linked = discovered(&b);
+    assert_eq!(linked.content_hash, file.content_hash);
+    assert_eq!(
+        states(&linked, &store),
+        [pair("lint", false), pair("guard", false)],
+        "{arrival:?} with a {kind:?} grant"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_grant_covers_its_file_at_its_location_not_a_symlink_to_it() {
+    for arrival in [Arrival::FileLink, Arrival::FolderLink, Arrival::Copy] {
+        for kind in [GrantKind::File, GrantKind::Hook] {
+            check_arrival(arrival, kind);
+        }
+    }
+}
+
 #[test]
 fn list_revoke_and_persist() {
     let dir = Dir::new();
