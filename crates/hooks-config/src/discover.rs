@@ -10,13 +10,20 @@
 //! Within a layer, files are listed in the order of the table (skills sorted by folder
 //! name). Run configs and command-line files are never discovered: they are named. Every
 //! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
+//!
+//! A discovered file is read only if it is a regular file that stays inside the place it
+//! was found in once symlinks are resolved: the project root for project and local files,
+//! the home directory (or the config directory, when that is outside home) for user files.
+//! A project's `.claude/settings.json` that links to `~/.aws/credentials`, to `/proc/kmsg`
+//! or to a FIFO is refused with a diagnostic, and none of it is read.
 
 use std::path::{Path, PathBuf};
 
 use hooks_core::Layer;
 
 use crate::error::{Diagnostic, Error};
-use crate::load::{ConfigFile, LoadOptions, Origin, load_file};
+use crate::load::{ConfigFile, LoadOptions, Origin, load_file_within};
+use crate::source;
 
 /// The roots discovery looks under. [`Locations::from_env`] fills them from the process
 /// environment; tests and hosts set them directly.
@@ -40,6 +47,17 @@ pub struct Discovered {
     pub path: PathBuf,
     /// The layer its location implies.
     pub layer: Layer,
+    /// The directory the file must lie inside once symlinks are resolved, or `None` for no
+    /// such limit (managed files, which an administrator places).
+    pub within: Option<PathBuf>,
+}
+
+impl Discovered {
+    /// The file's text, read as loading reads it: a regular file inside
+    /// [`Discovered::within`], opened without blocking, of at most `limit` bytes, UTF-8.
+    pub fn read_text(&self, limit: u64) -> Result<String, Error> {
+        source::read_file(&self.path, self.within.as_deref(), limit).map(source::Source::into_text)
+    }
 }
 
 const EXTENSIONS: [&str; 4] = ["yaml", "yml", "toml", "json"];
@@ -68,7 +86,29 @@ impl Locations {
     /// Every candidate path, whether it exists or not, with its layer, in load order.
     pub fn candidates(&self) -> Vec<Discovered> {
         let mut out = Vec::new();
-        let mut push = |layer: Layer, path: PathBuf| out.push(Discovered { path, layer });
+        let home = self.home.as_deref();
+        let config = self.config_dir.as_deref();
+        let project = self.project.as_deref();
+        let mut push = |layer: Layer, path: PathBuf| {
+            let within = match layer {
+                Layer::Project | Layer::Local => project,
+                Layer::User => match (home, config) {
+                    (Some(home), Some(config))
+                        if path.starts_with(config) && !config.starts_with(home) =>
+                    {
+                        Some(config)
+                    }
+                    (Some(home), _) => Some(home),
+                    (None, config) => config,
+                },
+                _ => None,
+            };
+            out.push(Discovered {
+                path,
+                layer,
+                within: within.map(Path::to_path_buf),
+            });
+        };
         for dir in &self.system_dirs {
             for ext in EXTENSIONS {
                 push(
@@ -119,10 +159,24 @@ impl Locations {
         out
     }
 
-    /// The candidate files that exist, in load order.
+    /// The candidate files that exist, in load order, under the roots with their symlinks
+    /// resolved (so a file has one path, whichever spelling of its project was given; trust
+    /// grants record that path). Anything there but a directory is listed: loading refuses
+    /// what is not a regular file, with a diagnostic, rather than pass it over in silence.
     pub fn discover(&self) -> Vec<Discovered> {
+        let real = |p: &Option<PathBuf>| {
+            p.as_ref()
+                .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
+        };
+        let resolved = Locations {
+            home: real(&self.home),
+            config_dir: real(&self.config_dir),
+            project: real(&self.project),
+            system_dirs: self.system_dirs.clone(),
+        };
+        let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
-        for candidate in self.candidates() {
+        for candidate in resolved.candidates() {
             let is_skills = candidate.path.ends_with("*/SKILL.md");
             if is_skills {
                 let Some(skills) = candidate.path.parent().and_then(Path::parent) else {
@@ -133,14 +187,14 @@ impl Locations {
                     .flatten()
                     .flatten()
                     .map(|e| e.path().join("SKILL.md"))
-                    .filter(|p| p.is_file())
+                    .filter(|p| exists(p))
                     .collect();
                 found.sort();
                 out.extend(found.into_iter().map(|path| Discovered {
                     path,
-                    layer: candidate.layer,
+                    ..candidate.clone()
                 }));
-            } else if candidate.path.is_file() {
+            } else if exists(&candidate.path) {
                 out.push(candidate);
             }
         }
@@ -159,7 +213,7 @@ pub fn load_discovered(found: &[Discovered], base: &LoadOptions) -> Result<Vec<C
             .clone()
             .with_layer(d.layer)
             .with_origin(Origin::Discovered);
-        match load_file(&d.path, &options) {
+        match load_file_within(&d.path, d.within.as_deref(), &options) {
             Ok(file) => files.push(file),
             Err(e) => errors.extend(e.diagnostics().iter().cloned()),
         }

@@ -36,6 +36,9 @@ pub enum DiagnosticKind {
     Io,
     /// A file is larger than the configured limit.
     TooLarge,
+    /// A file was not read: it is not a regular file (a FIFO, a device), or a discovered
+    /// file leads outside the directory it was found in.
+    Refused,
     /// A file is not valid UTF-8.
     InvalidUtf8,
     /// The YAML, TOML or JSON does not parse.

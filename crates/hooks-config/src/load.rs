@@ -235,7 +235,17 @@ impl ConfigFile {
 /// problem, each with file:line:col.
 pub fn load_file(path: impl AsRef<Path>, options: &LoadOptions) -> Result<ConfigFile, Error> {
     let path = path.as_ref();
-    let src = source::read_file(path, options.max_file_size)?;
+    let src = source::read_file(path, None, options.max_file_size)?;
+    load_source(src, options)
+}
+
+/// Loads a discovered file, which must lie inside `within` once symlinks are resolved.
+pub(crate) fn load_file_within(
+    path: &Path,
+    within: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<ConfigFile, Error> {
+    let src = source::read_file(path, within, options.max_file_size)?;
     load_source(src, options)
 }
 
@@ -304,14 +314,26 @@ pub fn parse_value(
     let is_markdown = path
         .and_then(Path::extension)
         .is_some_and(|e| e.eq_ignore_ascii_case("md"));
-    let src = if is_markdown { frontmatter(src)? } else { src };
+    let src = if is_markdown { frontmatter(&src)? } else { src };
     let format = format
         .or_else(|| path.and_then(Format::from_path))
         .unwrap_or_else(|| Format::sniff(src.text()));
     Ok(parse::parse(&src, format)?.to_json())
 }
 
+/// Loads parsed text; a file that does not look like a config says where it failed but
+/// quotes none of its text (see [`source::conceal`]).
 fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
+    match load_text(&src, options) {
+        Ok(mut file) => {
+            source::conceal_warnings(src.text(), &mut file.warnings);
+            Ok(file)
+        }
+        Err(e) => Err(source::conceal(src.text(), e)),
+    }
+}
+
+fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     let path = src.path().map(Path::to_path_buf);
     let content_hash = hex(&Sha256::digest(src.text().as_bytes()));
     let is_markdown = path
@@ -319,12 +341,18 @@ fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> 
         .and_then(Path::extension)
         .is_some_and(|e| e.eq_ignore_ascii_case("md"));
     // A SKILL.md is YAML frontmatter between `---` lines; the rest is Markdown.
-    let src = if is_markdown { frontmatter(src)? } else { src };
+    let body;
+    let src = if is_markdown {
+        body = frontmatter(src)?;
+        &body
+    } else {
+        src
+    };
     let format = options
         .format
         .or_else(|| path.as_deref().and_then(Format::from_path))
         .unwrap_or_else(|| Format::sniff(src.text()));
-    let root = parse::parse(&src, format)?;
+    let root = parse::parse(src, format)?;
     let dialect = match options.dialect {
         Some(d) => d,
         None => detect::detect(path.as_deref(), format, &root)
@@ -339,7 +367,7 @@ fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> 
         None
     };
     let mut cx = Cx {
-        src: &src,
+        src,
         opts: options,
         dialect,
         diags: Vec::new(),
@@ -404,7 +432,7 @@ fn tidy(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// Cuts the YAML frontmatter out of a Markdown file, keeping line numbers.
-fn frontmatter(src: Source) -> Result<Source, Error> {
+fn frontmatter(src: &Source) -> Result<Source, Error> {
     let text = src.text();
     let mut lines = text.split_inclusive('\n');
     let first = lines.next().unwrap_or_default();

@@ -72,6 +72,10 @@ impl Source {
         &self.text
     }
 
+    pub(crate) fn into_text(self) -> String {
+        self.text
+    }
+
     /// The 1-based line and column (in characters) of a byte offset.
     pub(crate) fn pos(&self, offset: usize) -> Pos {
         let offset = offset.min(self.text.len());
@@ -135,25 +139,127 @@ impl Source {
     }
 }
 
-/// Reads a file of at most `limit` bytes as UTF-8. A larger file is refused before any of
-/// it is parsed (and without reading more than `limit + 1` bytes, so `/dev/zero` is safe);
-/// invalid UTF-8 is an error at the line and column of the first bad byte.
-pub(crate) fn read_file(path: &Path, limit: u64) -> Result<Source, Error> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io(path, &e))?;
-    if let Ok(meta) = file.metadata()
-        && meta.is_file()
-        && meta.len() > limit
-    {
+/// Reads a config file of at most `limit` bytes as UTF-8.
+///
+/// Only a regular file is read: a FIFO, a device, a socket or a directory is refused
+/// without reading any of it. The file is opened without blocking (`O_NONBLOCK`), so even a
+/// FIFO swapped in after the check, or a `/proc` file that would wait for data
+/// (`/proc/kmsg`), cannot hang the caller; the type is checked again on the opened
+/// descriptor. A larger file is refused before any of it is parsed, and the read itself
+/// stops after `limit + 1` bytes, since `/proc` files report a length of 0. Invalid UTF-8
+/// is an error at the line and column of the first bad byte.
+///
+/// With `within`, the file must lie inside that directory once symlinks are resolved (a
+/// discovered config may not lead out of the place it was found in); it is then opened by
+/// its resolved path, and `path` names it in every diagnostic.
+pub(crate) fn read_file(path: &Path, within: Option<&Path>, limit: u64) -> Result<Source, Error> {
+    let io = |e: std::io::Error| Error::io(path, &e);
+    let real = match within {
+        None => path.to_path_buf(),
+        Some(root) => {
+            let real = std::fs::canonicalize(path).map_err(io)?;
+            let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+            if !real.starts_with(&root) {
+                return Err(refused(
+                    path,
+                    format!(
+                        "not read: it leads outside {} (to {}), and a discovered config must stay inside the directory it was found in",
+                        root.display(),
+                        real.display()
+                    ),
+                    "copy the file here instead of linking to it, or name it with `-c FILE`",
+                ));
+            }
+            real
+        }
+    };
+    // `stat` first, so that a device is not even opened (opening one can have effects).
+    let meta = std::fs::metadata(&real).map_err(io)?;
+    check_regular(path, &meta)?;
+    let file = open_nonblocking(&real).map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    check_regular(path, &meta)?;
+    if meta.len() > limit {
         return Err(too_large(path, meta.len(), limit));
     }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(path, &e))?;
+        .map_err(io)?;
     if bytes.len() as u64 > limit {
         return Err(too_large(path, bytes.len() as u64, limit));
     }
     decode(Some(path.to_path_buf()), bytes)
+}
+
+/// Opens `path` for reading without waiting for a writer or a device.
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits() as i32)
+        .open(path)
+}
+
+/// Opens `path` for reading.
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+/// Refuses anything but a regular file, naming what it is.
+fn check_regular(path: &Path, meta: &std::fs::Metadata) -> Result<(), Error> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        special_kind(meta)
+    };
+    Err(refused(
+        path,
+        format!("not read: it is {what}, not a regular file"),
+        "a config is a regular file",
+    ))
+}
+
+#[cfg(unix)]
+fn special_kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: &std::fs::Metadata) -> &'static str {
+    "a special file"
+}
+
+fn refused(path: &Path, message: String, hint: &str) -> Error {
+    Diagnostic::error(DiagnosticKind::Refused, message)
+        .with_file(path)
+        .with_hint(hint)
+        .into()
+}
+
+/// Reads a config file's text as [`crate::load_file`] reads it: a regular file only,
+/// opened without blocking, of at most `limit` bytes, UTF-8. For programs that edit a
+/// config they name; a file found by discovery is read with [`crate::Discovered::read_text`].
+pub fn read_text(path: &Path, limit: u64) -> Result<String, Error> {
+    read_file(path, None, limit).map(Source::into_text)
 }
 
 /// Turns bytes into a [`Source`], or an error at the first invalid UTF-8 sequence.
@@ -172,7 +278,7 @@ pub(crate) fn decode(path: Option<PathBuf>, bytes: Vec<u8>) -> Result<Source, Er
                 format!("the file is not valid UTF-8 (byte {valid} is not part of a character)"),
             )
             .with_hint("config files must be UTF-8 text");
-            Err(src.diag(d, pos).into())
+            Err(conceal(src.text(), src.diag(d, pos).into()))
         }
     }
 }
@@ -185,4 +291,69 @@ fn too_large(path: &Path, size: u64, limit: u64) -> Error {
     .with_file(path)
     .with_hint("config files are small; raise `LoadOptions::max_file_size` if this one is real")
     .into()
+}
+
+/// Keys only a hook config has. A file that has none of them is not a config, whatever
+/// its name: it may be a credentials file a symlink or a mistake put in a config's place.
+const CONFIG_KEYS: [&str; 8] = [
+    "hooks",
+    "disableAllHooks",
+    "allowManagedHooksOnly",
+    "allowedHttpHookUrls",
+    "disable_all_hooks",
+    "managed_hooks_only",
+    "allowed_http_hook_urls",
+    "_version",
+];
+
+/// Whether `text` looks like a hook config: somewhere it writes one of [`CONFIG_KEYS`] as a
+/// key (`hooks:`, `"hooks":`, `[[hooks]]`, `[run.hooks]`, `hooks =`), not merely the word.
+pub(crate) fn looks_like_config(text: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    CONFIG_KEYS.iter().any(|key| {
+        text.match_indices(key).any(|(at, _)| {
+            let before = text[..at].trim_end_matches(['"', '\'']);
+            let after = text[at + key.len()..].trim_start_matches(['"', '\'']);
+            let opens = before
+                .chars()
+                .next_back()
+                .is_none_or(|c| !word(c) && (c.is_whitespace() || "{[,.".contains(c)));
+            let closes = after
+                .trim_start_matches([' ', '\t'])
+                .chars()
+                .next()
+                .is_some_and(|c| ":=].".contains(c));
+            opens && closes
+        })
+    })
+}
+
+/// What a file that does not look like a config may say about itself: where loading it
+/// failed, but none of its text. `text` is the file's text; `err` what loading it gave.
+/// The text of a config is echoed in diagnostics (the caret display); that of any other
+/// file (a credentials file behind a symlink, a `.env` named by mistake) never is.
+pub(crate) fn conceal(text: &str, err: Error) -> Error {
+    // A problem with the file as a whole (its dialect cannot be told) quotes none of it.
+    if looks_like_config(text) || err.diagnostics().iter().all(|d| d.line.is_none()) {
+        return err;
+    }
+    let first = err.first();
+    let mut d = Diagnostic::error(
+        first.kind,
+        "this file does not look like a hook config (it writes no `hooks` key or hook setting) and does not load; what it holds is not shown",
+    )
+    .with_hint("check that the path names a config file");
+    d.file.clone_from(&first.file);
+    d.line = first.line;
+    d.column = first.column;
+    d.into()
+}
+
+/// Warnings of a file that loaded, without its source lines unless it looks like a config.
+pub(crate) fn conceal_warnings(text: &str, warnings: &mut [Diagnostic]) {
+    if warnings.iter().any(|d| d.source_line.is_some()) && !looks_like_config(text) {
+        for d in warnings {
+            d.source_line = None;
+        }
+    }
 }

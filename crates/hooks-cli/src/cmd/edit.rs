@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use hooks::config::{LoadOptions, Locations};
+use hooks::config::{Discovered, LoadOptions, Locations};
 use hooks::core::{
     Action, Decision, Dialect, HookSpec, Layer, Matcher, PermissionAction, PromptAction, PromptMode,
 };
@@ -44,7 +44,7 @@ pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
             // Managed settings belong to an administrator; they are never edited here.
             continue;
         }
-        match ConfigEdit::open(&found.path, &options.clone().with_layer(found.layer)) {
+        match ConfigEdit::open_discovered(&found, &options.clone().with_layer(found.layer)) {
             Ok(f) => files.push(f),
             Err(e) => broken.push(format!("{e:#}")),
         }
@@ -163,14 +163,23 @@ pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
             path.display()
         );
     }
-    // The project's config is a discovered project file: its hooks need trust.
-    let options = if args.config.is_empty() {
-        options
+    // The project's config is a discovered project file: its hooks need trust, and it is
+    // read as discovery reads it.
+    if args.config.is_empty() {
+        let options = options
             .with_layer(Layer::Project)
-            .with_origin(hooks::config::Origin::Discovered)
-    } else {
-        options
-    };
+            .with_origin(hooks::config::Origin::Discovered);
+        let found = Discovered {
+            path: path.clone(),
+            layer: Layer::Project,
+            within: Some(super::project_dir(args)?),
+        };
+        return if path.exists() {
+            ConfigEdit::open_discovered(&found, &options)
+        } else {
+            ConfigEdit::create(&path, &options)
+        };
+    }
     if path.exists() {
         ConfigEdit::open(&path, &options)
     } else {

@@ -25,7 +25,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use hooks::config::{ConfigFile, EnvSource, Format, Item, LoadOptions, Settings};
+use hooks::config::{ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings};
 use hooks_core::{Dialect, EventCatalog, HookSpec};
 use serde_json::Value;
 
@@ -212,8 +212,21 @@ impl ConfigEdit {
     /// Opens an existing file. `options` are the ones the file is normally loaded with;
     /// the file must load without errors.
     pub fn open(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = hooks::config::read_text(path, options.max_file_size)
+            .map_err(|e| anyhow!("cannot read {}:\n{e}", path.display()))?;
+        ConfigEdit::from_text(path, text, options)
+    }
+
+    /// Opens a discovered file, read as discovery reads it (inside the place it was found
+    /// in, a regular file); see [`ConfigEdit::open`].
+    pub fn open_discovered(found: &Discovered, options: &LoadOptions) -> Result<ConfigEdit> {
+        let text = found
+            .read_text(options.max_file_size)
+            .map_err(|e| anyhow!("cannot read {}:\n{e}", found.path.display()))?;
+        ConfigEdit::from_text(&found.path, text, options)
+    }
+
+    fn from_text(path: &Path, text: String, options: &LoadOptions) -> Result<ConfigEdit> {
         let file = load(&text, path, options).map_err(|e| {
             anyhow!(
                 "{} does not load, so it cannot be edited:\n{e}",

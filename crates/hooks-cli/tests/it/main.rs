@@ -4,6 +4,7 @@
 
 mod builtins;
 mod convert;
+mod discover;
 mod edit;
 mod events;
 mod explain;

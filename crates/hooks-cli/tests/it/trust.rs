@@ -104,3 +104,85 @@ fn nothing_to_grant_or_revoke_is_an_error() {
         run.stderr
     );
 }
+
+/// Runs the binary in `cwd` (under the temporary directory), killed after 10 s.
+pub(crate) fn run_in(env: &Env, cwd: &str, args: &[&str]) -> crate::support::Run {
+    env.finish(
+        env.command()
+            .current_dir(env.path().join(cwd))
+            .timeout(std::time::Duration::from_secs(10))
+            .args(args),
+    )
+}
+
+/// A guard that runs the project's own `./scripts/check.sh`.
+const GUARD: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+  {"type": "command", "command": "./scripts/check.sh"}]}]}}"#;
+
+const BASH: &str = r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+/// Writes an executable `scripts/check.sh` under `project` that leaves `marker` behind and
+/// exits with `code`.
+#[cfg(unix)]
+fn check_script(env: &Env, project: &str, marker: &str, code: u8) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = env.write(
+        &format!("{project}/scripts/check.sh"),
+        &format!(
+            "#!/bin/sh\ntouch {}\nexit {code}\n",
+            env.path().join(marker).display()
+        ),
+    );
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Project `a` (at `b/vendor/a`) was reviewed and trusted; `project` then links to its
+/// settings (`link` → `target`). The link's hooks would run `project`'s own
+/// `./scripts/check.sh`; they must not run, whatever the grant.
+#[cfg(unix)]
+#[track_caller]
+fn check_link(project: &str, link: &str, target: &str, grant: &str) {
+    let env = Env::new();
+    env.write("b/vendor/a/.claude/settings.json", GUARD);
+    check_script(&env, "b/vendor/a", "ran-a", 0);
+    check_script(&env, project, "ran-attacker", 2);
+    let trusted = run_in(&env, "b/vendor/a", &["trust", grant]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    let run = run_in(&env, "b/vendor/a", &["run", "PreToolUse", "-p", BASH]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        env.path().join("ran-a").exists(),
+        "the trusted guard runs in its project"
+    );
+
+    let at = env.path().join(project).join(link);
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(target, &at).unwrap();
+    let run = run_in(&env, project, &["run", "PreToolUse", "-p", BASH]);
+    let case = format!("{project}/{link} -> {target} with `hooks trust {grant}`");
+    assert_ne!(run.code, -1, "{case}: killed after 10 s");
+    assert!(
+        !env.path().join("ran-attacker").exists(),
+        "{case}: the linked hook ran\n{run:?}"
+    );
+    assert_ne!(run.code, 2, "{case}: {run:?}");
+    if project == "b" {
+        // Loaded, and waiting for trust: the event proceeds.
+        assert_eq!(run.code, 0, "{case}: {run:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_file_trusted_in_another_project_runs_nothing() {
+    let file = ".claude/settings.json";
+    let hook = "command: ./scripts/check.sh";
+    // The trusted project sits inside the linking one, so the link stays inside it.
+    check_link("b", file, "../vendor/a/.claude/settings.json", file);
+    check_link("b", file, "../vendor/a/.claude/settings.json", hook);
+    check_link("b", ".claude", "vendor/a/.claude", file);
+    check_link("b", ".claude", "vendor/a/.claude", hook);
+    // A sibling project's link leads outside it: not even read.
+    check_link("s", file, "../../b/vendor/a/.claude/settings.json", file);
+    check_link("s", file, "../../b/vendor/a/.claude/settings.json", hook);
+}

@@ -1,7 +1,11 @@
 //! Discovery of the standard locations, in a temporary home and project.
 
+use std::path::Path;
+
 use hooks_config::core::{Dialect, Layer};
-use hooks_config::{Discovered, Locations, Origin, TrustPolicy, load_discovered, merge};
+use hooks_config::{
+    DiagnosticKind, Discovered, Locations, Origin, TrustPolicy, load_discovered, merge,
+};
 
 use crate::support::{Dir, options};
 
@@ -135,12 +139,151 @@ fn errors_of_every_discovered_file_come_back_together() {
         Discovered {
             path: a,
             layer: Layer::User,
+            within: None,
         },
         Discovered {
             path: b,
             layer: Layer::Project,
+            within: None,
         },
     ];
     let err = load_discovered(&found, &options()).unwrap_err();
     assert_eq!(err.diagnostics().len(), 2);
+}
+
+/// Makes a FIFO at `path`.
+#[cfg(unix)]
+pub(crate) fn mkfifo(path: &std::path::Path) {
+    use rustix::fs::{CWD, FileType, Mode, mknodat};
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    mknodat(CWD, path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+}
+
+/// Runs `f` on a thread and gives up after 10 s, so that a read that blocks fails the test
+/// instead of hanging it.
+#[track_caller]
+pub(crate) fn bounded<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(10))
+        .expect("discovery blocked for 10 s")
+}
+
+#[cfg(unix)]
+#[test]
+fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
+    use std::os::unix::fs::symlink;
+    let dir = Dir::new();
+    // Diagnostics name the resolved paths.
+    let root = dir.path().canonicalize().unwrap();
+    dir.write(
+        "home/.aws/credentials",
+        "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI\n",
+    );
+    let settings = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}"#;
+    dir.write("home/dotfiles/claude.json", settings);
+    dir.write(
+        "repo/conf/autohand.json",
+        r#"{"hooks": {"enabled": true, "hooks": []}}"#,
+    );
+    dir.write("outside/fabro/project.toml", "_version = 1\n");
+    mkfifo(&root.join("outside/fifo"));
+    mkfifo(&root.join("repo/pipe"));
+    // (where, what it links to, what loading it gives: `None` loads, else the message)
+    let cases: [(&str, &str, Option<String>); 7] = [
+        // The user's own links inside home are followed.
+        (
+            "home/.claude/settings.json",
+            "home/dotfiles/claude.json",
+            None,
+        ),
+        // So are a project's links inside the project. Nothing else is read: not a file that
+        // blocks, not a secret, not a FIFO.
+        (
+            "repo/.autohand/config.json",
+            "repo/conf/autohand.json",
+            None,
+        ),
+        (
+            "repo/echo-agent.yaml",
+            "/proc/kmsg",
+            Some(format!(
+                "not read: it leads outside {root}/repo (to /proc/kmsg), and a discovered config must stay inside the directory it was found in",
+                root = root.display()
+            )),
+        ),
+        (
+            "repo/.claude/settings.json",
+            "home/.aws/credentials",
+            Some(format!(
+                "not read: it leads outside {root}/repo (to {root}/home/.aws/credentials), and a discovered config must stay inside the directory it was found in",
+                root = root.display()
+            )),
+        ),
+        (
+            "repo/.fabro",
+            "outside/fabro",
+            Some(format!(
+                "not read: it leads outside {root}/repo (to {root}/outside/fabro/project.toml), and a discovered config must stay inside the directory it was found in",
+                root = root.display()
+            )),
+        ),
+        (
+            "repo/.hooks/hooks.yaml",
+            "outside/fifo",
+            Some(format!(
+                "not read: it leads outside {root}/repo (to {root}/outside/fifo), and a discovered config must stay inside the directory it was found in",
+                root = root.display()
+            )),
+        ),
+        (
+            "repo/.claude/settings.local.json",
+            "repo/pipe",
+            Some("not read: it is a FIFO, not a regular file".to_owned()),
+        ),
+    ];
+    // Not every system has a /proc/kmsg (macOS has no /proc).
+    let cases: Vec<_> = cases
+        .into_iter()
+        .filter(|(_, target, _)| !target.starts_with('/') || Path::new(target).exists())
+        .collect();
+    for (link, target, _) in &cases {
+        let link = root.join(link);
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        let target = if target.starts_with('/') {
+            std::path::PathBuf::from(target)
+        } else {
+            root.join(target)
+        };
+        symlink(target, link).unwrap();
+    }
+    let locations = Locations {
+        home: Some(root.join("home")),
+        config_dir: Some(root.join("home/.config")),
+        project: Some(root.join("repo")),
+        system_dirs: vec![],
+    };
+    let found = bounded(move || locations.discover());
+    for (link, _, expect) in &cases {
+        let one: Vec<Discovered> = found
+            .iter()
+            .filter(|d| d.path == root.join(link) || d.path.parent() == Some(&root.join(link)))
+            .cloned()
+            .collect();
+        assert_eq!(one.len(), 1, "{link} was not discovered: {found:?}");
+        let got = bounded(move || load_discovered(&one, &options()));
+        match (expect, got) {
+            (None, Ok(_)) => {}
+            (Some(message), Err(e)) => {
+                assert_eq!(e.diagnostics().len(), 1, "{e}");
+                let d = &e.diagnostics()[0];
+                assert_eq!(d.kind, DiagnosticKind::Refused, "{link}: {e}");
+                assert_eq!(&d.message, message, "{link}");
+                assert!(!e.to_string().contains("wJalr"), "{e}");
+            }
+            (expect, got) => panic!("{link}: expected {expect:?}, got {got:?}"),
+        }
+    }
 }

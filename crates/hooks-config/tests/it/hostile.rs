@@ -136,14 +136,34 @@ fn a_100_mb_file_is_refused_before_parsing() {
 }
 
 #[test]
-fn an_endless_device_is_refused_after_the_limit() {
+fn a_device_is_refused_unread() {
     let zero = Path::new("/dev/zero");
     if !zero.exists() {
         return;
     }
-    // /dev/zero has no length; reading stops one byte past the limit.
     let err = load_file(zero, &LoadOptions::new().with_max_file_size(4096)).unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::Refused);
+    assert_eq!(
+        err.to_string(),
+        "/dev/zero: error: not read: it is a character device, not a regular file\n  hint: a config is a regular file"
+    );
+}
+
+#[test]
+fn a_proc_file_that_reports_no_length_is_cut_at_the_limit() {
+    // /proc files are regular files of length 0 whatever they hold: the limit holds on the
+    // read itself, not on the length the metadata reports.
+    let maps = Path::new("/proc/self/maps");
+    if !maps.exists() {
+        return;
+    }
+    assert_eq!(std::fs::metadata(maps).unwrap().len(), 0);
+    let err = load_file(maps, &LoadOptions::new().with_max_file_size(64)).unwrap_err();
     assert_eq!(err.kind(), DiagnosticKind::TooLarge);
+    assert_eq!(
+        err.to_string(),
+        "/proc/self/maps: error: the file is larger than the 64-byte limit (at least 65 bytes)\n  hint: config files are small; raise `LoadOptions::max_file_size` if this one is real"
+    );
 }
 
 #[test]
@@ -257,4 +277,70 @@ fn floods_of_keys_and_errors_end_quickly_with_a_capped_report() {
         .collect();
     let err = load_str(&yaml, Some(Path::new("hooks.yaml")), &LoadOptions::new()).unwrap_err();
     assert_eq!(err.kind(), DiagnosticKind::Budget, "{}", err.first());
+}
+
+#[test]
+fn the_text_of_a_file_that_is_not_a_config_is_never_shown() {
+    // What a symlink or a slip puts in a config's place: it fails to load, at a position,
+    // but none of its text is quoted.
+    let concealed = "error: this file does not look like a hook config (it writes no `hooks` key or hook setting) and does not load; what it holds is not shown\n  hint: check that the path names a config file";
+    let credentials = "[default]\naws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI\n";
+    let cases = [
+        (
+            ".hooks/hooks.toml",
+            credentials,
+            "2:21",
+            DiagnosticKind::Syntax,
+        ),
+        (
+            ".claude/settings.json",
+            credentials,
+            "1:2",
+            DiagnosticKind::Syntax,
+        ),
+        (
+            ".hooks/hooks.yaml",
+            credentials,
+            "2:1",
+            DiagnosticKind::Syntax,
+        ),
+        (
+            ".claude/settings.json",
+            "API_TOKEN=sk-live-51H8\n",
+            "1:1",
+            DiagnosticKind::Syntax,
+        ),
+        (
+            ".fabro/project.toml",
+            "token = \"sk-live-51H8\"\n",
+            "1:1",
+            DiagnosticKind::UnknownKey,
+        ),
+    ];
+    for (name, text, at, kind) in cases {
+        let err = load_str(text, Some(Path::new(name)), &options()).unwrap_err();
+        assert_eq!(
+            (err.diagnostics().len(), err.kind()),
+            (1, kind),
+            "{name}: {err}"
+        );
+        assert_eq!(err.to_string(), format!("{name}:{at}: {concealed}"));
+    }
+    // Invalid UTF-8 is not quoted either.
+    let err = load_bytes(
+        b"API_TOKEN=sk-live-51H8\xff\n".to_vec(),
+        Some(Path::new(".claude/settings.json")),
+        &options(),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind(), DiagnosticKind::InvalidUtf8);
+    assert!(!err.to_string().contains("sk-live"), "{err}");
+    // A config's own mistakes are still shown with their line.
+    let err = load_str(
+        "{\"hooks\": {\"Stop\": [}}",
+        Some(Path::new(".claude/settings.json")),
+        &options(),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains(" 1 | {\"hooks\""), "{err}");
 }
