@@ -1,8 +1,9 @@
 //! The command executor: runs a hook's script or argv in its own process group, feeds it
-//! the event JSON, captures capped output, and kills the whole group on timeout or
-//! cancellation.
+//! the event JSON, captures capped output, and kills every process it started on timeout
+//! or cancellation.
 
 use std::io;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::process::ExitStatus;
@@ -14,11 +15,13 @@ use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Dialect, FailureKind, HookOutcome, HookSpec,
     parse_output,
 };
-use rustix::process::{Pid, Signal, kill_process_group};
+use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
-use tokio::process::ChildStdin;
+use tokio::process::{Child, ChildStdin};
 
+use crate::budget;
 use crate::executor::{Executor, HookRun};
+use crate::reap::{self, RunProcesses};
 use crate::sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
 use crate::spawn::{SpawnRequest, describe_spawn_error, spawn};
 
@@ -49,11 +52,22 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   stdin cannot stall the run whatever the payload size (a closed pipe is fine).
 /// - **Output**: stdout and stderr are each kept up to a cap (1 MiB by default); the rest
 ///   is read and dropped, and the outcome's truncation flag is set.
-/// - **Ending**: the hook leads its own process group. On timeout or cancellation the
-///   whole group gets SIGTERM, then SIGKILL after a grace period, so no grandchild
-///   survives. If the hook's main process exits but something it started keeps stdout or
-///   stderr open, the engine waits a short grace period (1 s by default), then ends that
-///   group the same way and uses the exit status it has.
+/// - **Starting**: at most a process-wide number of command hooks run at once, sized from
+///   the descriptor limit (`(soft RLIMIT_NOFILE - a reserve) / 8`, at least 1) and shared
+///   by every dispatcher and executor of the process; the others wait for a slot. A spawn
+///   that fails for lack of descriptors or processes (`EMFILE`, `ENFILE`, `EAGAIN`) waits
+///   for another hook to end and tries again, for up to the hook's timeout, before it is
+///   a spawn failure; the timeout itself starts once the hook runs.
+/// - **Ending**: the hook leads its own process group, and everything it starts carries
+///   the run's mark (`HOOKS_RUN`) in its environment. On timeout or cancellation the
+///   group, every marked process and every descendant of those (found on `/proc`,
+///   whatever group or session they moved to) get SIGTERM, then SIGKILL after a grace
+///   period; the failure message says how many were killed and names, by pid, any that
+///   survived. If the hook's main process exits but something it started keeps stdout or
+///   stderr open, the engine waits a short grace period (1 s by default), then ends those
+///   processes the same way and uses the exit status it has. A hook that exits with its
+///   output closed costs no look at the process table; what it left running in the
+///   background with its output closed is left alone.
 /// - **Answer**: [`hooks_core::parse_output`]. A hook that cannot be started (missing
 ///   program or interpreter, not executable, bad `#!` line, missing working directory) is
 ///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
@@ -200,35 +214,52 @@ impl CommandExecutor {
     }
 
     async fn run_process(&self, run: &HookRun<'_>, prepared: Prepared) -> HookOutcome {
+        let mark = reap::next_mark();
         let request = SpawnRequest {
             argv: &prepared.argv,
             cwd: prepared.cwd.as_deref(),
             env: &prepared.env,
+            mark: &mark,
         };
-        let mut child = match spawn(&request) {
+        // A slot of the process-wide budget, held until the hook's processes and pipes
+        // are gone, so events in flight cannot exhaust the descriptors between them.
+        let _slot = tokio::select! {
+            slot = budget::budget().slot() => slot,
+            () = run.cancel.cancelled() => return cancelled_before_start(),
+        };
+        let mut child = match start(run, &request).await {
             Ok(child) => child,
-            Err(err) => {
-                return HookOutcome::failed(
-                    FailureKind::Spawn,
-                    describe_spawn_error(&request, &err),
-                );
-            }
+            Err(outcome) => return outcome,
         };
-        let mut group = GroupGuard::new(child.id());
+        let mut guard = RunGuard {
+            procs: RunProcesses::new(mark, child.id()),
+            armed: true,
+        };
         let stdin = child.stdin.take();
-        let stdout = child.stdout.take();
-        let stderr = child.stderr.take();
+        // The engine's ends of the output pipes stay open until the run is over, so that
+        // the processes holding their other ends can be found by them when it is ended.
+        let mut stdout = child.stdout.take();
+        let mut stderr = child.stderr.take();
+        guard.procs.set_pipes(
+            [
+                stdout.as_ref().map(AsRawFd::as_raw_fd),
+                stderr.as_ref().map(AsRawFd::as_raw_fd),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+        );
         let cfg = &self.config;
 
         let mut feed = pin!(write_stdin(stdin, &prepared.stdin));
         // What was read so far stays readable when reading stops before the end (a process
-        // that escaped the group holds the pipe), so the hook's answer is not lost.
+        // the engine cannot end holds the pipe), so the hook's answer is not lost.
         let kept_out = Mutex::new(Captured::default());
         let kept_err = Mutex::new(Captured::default());
         let mut pipes = pin!(async {
             tokio::join!(
-                read_capped(stdout, cfg.stdout_cap, &kept_out),
-                read_capped(stderr, cfg.stderr_cap, &kept_err)
+                read_capped(stdout.as_mut(), cfg.stdout_cap, &kept_out),
+                read_capped(stderr.as_mut(), cfg.stderr_cap, &kept_err)
             )
         });
         let deadline = tokio::time::Instant::now() + run.timeout;
@@ -243,9 +274,10 @@ impl CommandExecutor {
             tokio::select! {
                 s = child.wait(), if status.is_none() => {
                     status = Some(s);
+                    guard.procs.leader_reaped();
                     if output.is_none() && ending.is_none() {
                         // The main process is gone but its output is still open: something
-                        // it started holds the pipe. Give it a moment, then end the group.
+                        // it started holds the pipe. Give it a moment, then end those.
                         let orphan = tokio::time::Instant::now() + cfg.orphan_grace;
                         timer.as_mut().reset(orphan.min(deadline));
                     }
@@ -254,7 +286,7 @@ impl CommandExecutor {
                 () = &mut feed, if !fed => fed = true,
                 () = run.cancel.cancelled(), if ending.is_none() => {
                     ending = Some(Ending::Cancelled);
-                    signal = group.escalate(signal);
+                    signal = guard.escalate(signal);
                     timer.as_mut().reset(tokio::time::Instant::now() + cfg.kill_grace);
                 }
                 () = &mut timer => {
@@ -262,11 +294,12 @@ impl CommandExecutor {
                         ending = Some(if status.is_some() { Ending::Orphaned } else { Ending::TimedOut });
                     }
                     if signal == Stage::Kill {
-                        // Something outside the process group holds the pipes open (it
-                        // called `setsid`): stop reading rather than wait for it.
+                        // Something the engine cannot end holds the pipes open (it left the
+                        // run's processes and cleared its mark): stop reading rather than
+                        // wait for it.
                         break;
                     }
-                    signal = group.escalate(signal);
+                    signal = guard.escalate(signal);
                     timer.as_mut().reset(tokio::time::Instant::now() + cfg.kill_grace);
                 }
             }
@@ -274,8 +307,15 @@ impl CommandExecutor {
         if status.is_none() {
             // Only reached after SIGKILL; the leader is dead or about to be.
             status = Some(child.wait().await);
+            guard.procs.leader_reaped();
         }
-        group.disarm();
+        // What became of the processes signalled (only when the run was ended: the normal
+        // path reads no process table).
+        let killed = match ending {
+            Some(_) => guard.procs.report(cfg.kill_grace).await.to_string(),
+            None => String::new(),
+        };
+        guard.disarm();
 
         let take = |kept: &Mutex<Captured>| {
             std::mem::take(&mut *kept.lock().unwrap_or_else(PoisonError::into_inner))
@@ -285,19 +325,19 @@ impl CommandExecutor {
             Some(Ending::TimedOut) => HookOutcome::failed(
                 FailureKind::Timeout,
                 format!(
-                    "timed out after {}; its process group was killed",
+                    "timed out after {}; {killed}",
                     humantime::format_duration(run.timeout)
                 ),
             ),
             Some(Ending::Cancelled) => HookOutcome::failed(
                 FailureKind::Cancelled,
-                "the dispatch was cancelled; its process group was killed",
+                format!("the dispatch was cancelled; {killed}"),
             ),
             None | Some(Ending::Orphaned) => {
                 let mut outcome = self.answer(run, &prepared, status, &stdout, &stderr);
                 if ending == Some(Ending::Orphaned) {
                     outcome.messages.push(format!(
-                        "hook `{}` exited but left processes holding its output open; they were killed",
+                        "hook `{}` exited but left processes holding its output open; {killed}",
                         run.spec.display_id()
                     ));
                 }
@@ -413,7 +453,9 @@ impl CommandExecutorBuilder {
         self
     }
 
-    /// How long a process group has between SIGTERM and SIGKILL (500 ms by default).
+    /// How long a hook's processes have between SIGTERM and SIGKILL (500 ms by default),
+    /// and how long those sent SIGKILL have to be gone before they are reported as
+    /// survivors.
     #[must_use]
     pub fn kill_grace(mut self, grace: Duration) -> CommandExecutorBuilder {
         self.config.kill_grace = grace;
@@ -421,7 +463,7 @@ impl CommandExecutorBuilder {
     }
 
     /// How long a hook's output may stay open after its main process exited (1 s by
-    /// default) before the rest of its process group is killed.
+    /// default) before the processes it left are killed.
     #[must_use]
     pub fn orphan_grace(mut self, grace: Duration) -> CommandExecutorBuilder {
         self.config.orphan_grace = grace;
@@ -535,7 +577,7 @@ enum Ending {
     Orphaned,
 }
 
-/// Which signal the process group got last.
+/// Which signal the run's processes got last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     None,
@@ -543,43 +585,24 @@ enum Stage {
     Kill,
 }
 
-/// The hook's process group: signalled to end it, and killed if the run is dropped
-/// half-way (the dispatch future dropped by its caller).
-struct GroupGuard {
-    pgid: Option<Pid>,
+/// The processes of a run: signalled to end it, and killed if the run is dropped half-way
+/// (the dispatch future dropped by its caller).
+struct RunGuard {
+    procs: RunProcesses,
     armed: bool,
 }
 
-impl GroupGuard {
-    fn new(leader: Option<u32>) -> GroupGuard {
-        GroupGuard {
-            pgid: leader
-                .and_then(|id| i32::try_from(id).ok())
-                .and_then(Pid::from_raw),
-            armed: true,
-        }
-    }
-
-    fn signal(&self, signal: Signal) {
-        if let Some(pgid) = self.pgid {
-            // ESRCH means the group is already gone, which is what we want.
-            if let Err(err) = kill_process_group(pgid, signal)
-                && err != rustix::io::Errno::SRCH
-            {
-                tracing::warn!(pgid = pgid.as_raw_nonzero().get(), %err, "cannot signal a hook's process group");
-            }
-        }
-    }
-
-    /// Sends the next signal: SIGTERM first, SIGKILL after.
-    fn escalate(&self, stage: Stage) -> Stage {
+impl RunGuard {
+    /// Sends the next signal to the group and every process of the run: SIGTERM first,
+    /// SIGKILL after.
+    fn escalate(&mut self, stage: Stage) -> Stage {
         match stage {
             Stage::None => {
-                self.signal(Signal::TERM);
+                self.procs.signal_all(Signal::TERM);
                 Stage::Term
             }
             Stage::Term | Stage::Kill => {
-                self.signal(Signal::KILL);
+                self.procs.signal_all(Signal::KILL);
                 Stage::Kill
             }
         }
@@ -590,12 +613,56 @@ impl GroupGuard {
     }
 }
 
-impl Drop for GroupGuard {
+impl Drop for RunGuard {
     fn drop(&mut self) {
         if self.armed {
-            self.signal(Signal::KILL);
+            self.procs.signal_all(Signal::KILL);
         }
     }
+}
+
+/// Starts the hook. A spawn that fails for lack of descriptors or processes is
+/// back-pressure: it waits for another hook to end (or a short backoff) and tries again,
+/// for at most the hook's timeout; only then is it a spawn failure. The hook's own timeout
+/// starts once it runs.
+async fn start(run: &HookRun<'_>, request: &SpawnRequest<'_>) -> Result<Child, HookOutcome> {
+    let deadline = tokio::time::Instant::now() + run.timeout;
+    let mut backoff = budget::first_backoff();
+    loop {
+        let err = match spawn(request) {
+            Ok(child) => return Ok(child),
+            Err(err) => err,
+        };
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        if !budget::is_exhaustion(&err) {
+            return Err(HookOutcome::failed(
+                FailureKind::Spawn,
+                describe_spawn_error(request, &err),
+            ));
+        }
+        if left.is_zero() {
+            return Err(HookOutcome::failed(
+                FailureKind::Spawn,
+                format!(
+                    "{}, still after waiting {} for descriptors or processes to free up",
+                    describe_spawn_error(request, &err),
+                    humantime::format_duration(run.timeout)
+                ),
+            ));
+        }
+        tracing::debug!(%err, "out of descriptors or processes; waiting to start a hook");
+        tokio::select! {
+            next = budget::budget().wait_for_release(backoff.min(left)) => backoff = next,
+            () = run.cancel.cancelled() => return Err(cancelled_before_start()),
+        }
+    }
+}
+
+fn cancelled_before_start() -> HookOutcome {
+    HookOutcome::failed(
+        FailureKind::Cancelled,
+        "the dispatch was cancelled before the hook could start",
+    )
 }
 
 /// What was kept of one output stream.
@@ -608,8 +675,12 @@ struct Captured {
 /// Reads `reader` to its end into `out`, keeping the first `cap` bytes and dropping the
 /// rest, so a flood neither fills memory nor blocks the writer. What is kept is in `out`
 /// after each read, for a caller that stops waiting for the end.
-async fn read_capped<R: AsyncRead + Unpin>(reader: Option<R>, cap: usize, out: &Mutex<Captured>) {
-    let Some(mut reader) = reader else {
+async fn read_capped<R: AsyncRead + Unpin>(
+    reader: Option<&mut R>,
+    cap: usize,
+    out: &Mutex<Captured>,
+) {
+    let Some(reader) = reader else {
         return;
     };
     let mut chunk = vec![0u8; 64 * 1024];

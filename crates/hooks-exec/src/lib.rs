@@ -55,6 +55,7 @@
 //! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod audit;
+mod budget;
 mod clock;
 mod command;
 mod dispatch;
@@ -69,6 +70,7 @@ mod permission;
 mod prepare;
 mod prompt;
 mod queue;
+mod reap;
 mod runner;
 mod sandbox;
 mod spawn;

@@ -16,6 +16,9 @@ pub(crate) struct SpawnRequest<'a> {
     pub(crate) cwd: Option<&'a Path>,
     /// Variables set on top of the host's environment, in order (later wins).
     pub(crate) env: &'a [(String, String)],
+    /// The run's mark, set last as `HOOKS_RUN` so that everything the process starts can
+    /// be found and ended with it (see the `reap` module).
+    pub(crate) mark: &'a str,
 }
 
 /// Starts `request` with piped stdin, stdout and stderr, as the leader of a new process
@@ -38,6 +41,7 @@ pub(crate) fn spawn(request: &SpawnRequest<'_>) -> io::Result<Child> {
     command
         .args(args)
         .envs(request.env.iter().map(|(k, v)| (k, v)))
+        .env(crate::reap::RUN_MARK, request.mark)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -206,7 +206,7 @@ async fn a_hanging_hook_times_out_and_its_group_is_killed() {
     check(
         &agg,
         "timed_out timeout -> block",
-        "process group was killed",
+        "its 2 processes were killed",
     );
     guard.assert_none_left().await;
 }
@@ -244,25 +244,110 @@ async fn grandchildren_that_detach_do_not_delay_the_hook_and_are_left_by_design(
     guard.assert_none_left().await;
 }
 
+/// The pids a hook wrote to `name` in the fixture, one a line.
+fn pids(fx: &Fixture, name: &str) -> Vec<i32> {
+    fx.read(name)
+        .lines()
+        .map(|l| l.trim().parse().unwrap())
+        .collect()
+}
+
+/// Which of `pids` still run once `within` has passed, looking at `/proc` until then (a
+/// deadline, not a delay: it returns as soon as none runs).
+async fn still_running(pids: &[i32], within: Duration) -> Vec<i32> {
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        let running: Vec<i32> = pids.iter().copied().filter(|&p| is_running(p)).collect();
+        if running.is_empty() || tokio::time::Instant::now() >= deadline {
+            return running;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Checks that every process a hook recorded in `name` is gone, soon after the dispatch
+/// answered (they all sleep far longer than the bound).
+async fn assert_gone(fx: &Fixture, name: &str, count: usize) {
+    let pids = pids(fx, name);
+    assert_eq!(pids.len(), count, "{pids:?}");
+    let left = still_running(&pids, Duration::from_secs(10)).await;
+    assert!(left.is_empty(), "the hook's processes {left:?} survived it");
+}
+
 #[tokio::test]
-async fn a_grandchild_escaping_the_group_with_the_output_open_cannot_hold_the_event() {
+async fn a_grandchild_escaping_the_group_with_the_output_open_is_killed_with_the_hook() {
     let (guard, fx) = (Leftovers::new(), Fixture::new());
-    // `setsid` puts the grandchild out of the hook's process group, out of the engine's
-    // reach, still holding stdout.
+    // `setsid` puts the grandchild out of the hook's process group and session, still
+    // holding stdout; when the hook exits, init adopts it.
     let spec = guard.script(
         BuiltinEvent::PreToolUse,
-        &format!("setsid sleep 1000 & {DENY}"),
+        &format!("setsid sleep 1000 & echo $! > pid; {DENY}"),
     );
     let agg = hostile(&guard, &fx, spec, FailurePolicy::Block, PATIENT).await;
-    // The answer the hook printed before it exited still counts.
+    assert_gone(&fx, "pid", 1).await;
+    // The answer the hook printed before it exited still counts, and the message says
+    // exactly what was done.
     check(&agg, "blocked - -> deny", "hostile but answered");
     assert!(
-        agg.messages
-            .iter()
-            .any(|m| m.contains("left processes holding its output open")),
+        agg.messages.iter().any(
+            |m| m.ends_with("left processes holding its output open; its 1 process was killed")
+        ),
         "{agg:#?}"
     );
-    assert_eq!(guard.kill_running(), 1);
+    guard.assert_none_left().await;
+}
+
+#[tokio::test]
+async fn jobs_of_a_job_control_shell_die_with_the_hook() {
+    let (guard, fx) = (Leftovers::new(), Fixture::new());
+    // `set -m` puts each background job in a process group of its own.
+    let script = "set -m; sleep 31 & echo $! >> pids; sleep 32 & echo $! >> pids; wait";
+    let spec = guard.command(
+        BuiltinEvent::PreToolUse,
+        CommandLine::Argv(vec!["bash".into(), "-c".into(), script.into()]),
+    );
+    let agg = hostile(
+        &guard,
+        &fx,
+        spec,
+        FailurePolicy::Allow,
+        Duration::from_secs(1),
+    )
+    .await;
+    assert_gone(&fx, "pids", 2).await;
+    check(
+        &agg,
+        "timed_out timeout -> none",
+        "timed out after 1s; its 3 processes were killed",
+    );
+    guard.assert_none_left().await;
+}
+
+#[tokio::test]
+async fn a_new_session_started_by_a_hanging_hook_dies_with_it() {
+    let (guard, fx) = (Leftovers::new(), Fixture::new());
+    let spec = guard.script(
+        BuiltinEvent::PreToolUse,
+        "setsid sleep 33 & echo $! > pid; sleep 34",
+    );
+    let agg = hostile(&guard, &fx, spec, FailurePolicy::Block, SHORT).await;
+    assert_gone(&fx, "pid", 1).await;
+    check(&agg, "timed_out timeout -> block", "processes were killed");
+    guard.assert_none_left().await;
+}
+
+#[tokio::test]
+async fn a_process_that_clears_its_mark_and_leaves_the_lineage_is_found_by_its_output() {
+    let (guard, fx) = (Leftovers::new(), Fixture::new());
+    // Out of the group, the session, the lineage (its parent exits) and without the run's
+    // mark: only the output pipe it holds still ties it to the hook.
+    let spec = guard.script(
+        BuiltinEvent::PreToolUse,
+        &format!("(env -u HOOKS_RUN setsid sleep 1000 & echo $! > pid); {DENY}"),
+    );
+    let agg = hostile(&guard, &fx, spec, FailurePolicy::Block, PATIENT).await;
+    assert_gone(&fx, "pid", 1).await;
+    check(&agg, "blocked - -> deny", "its 1 process was killed");
     guard.assert_none_left().await;
 }
 

@@ -1,0 +1,128 @@
+//! The process-wide budget of hooks running as processes at once, sized from the descriptor
+//! limit, and the wait for descriptors or processes when the kernel runs out of them.
+//!
+//! Every command hook holds a few descriptors while it runs (three pipes and a pidfd, twice
+//! the pipes while it starts). Without a bound shared by every dispatch, enough events in
+//! flight exhaust `RLIMIT_NOFILE`: the spawn fails with `EMFILE`, and a guard that fails
+//! open waves the tool call through. So every run of a command hook, whichever dispatcher,
+//! queue or executor clone starts it, first takes a permit from one budget of
+//! `(soft RLIMIT_NOFILE - reserve) / DESCRIPTORS_PER_HOOK` (at least 1) and holds it until
+//! its process and pipes are gone. A spawn that still fails for lack of descriptors or
+//! processes (`EMFILE`, `ENFILE`, `EAGAIN`: the host itself holds many) is back-pressure,
+//! not a hook failure: the run waits for another hook to finish, or a short backoff, and
+//! tries again until its own timeout has passed.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rustix::process::{Resource, getrlimit};
+use tokio::sync::{Notify, Semaphore, SemaphorePermit};
+
+/// The descriptors one running hook may hold: its three pipe ends and a pidfd, plus the
+/// three other pipe ends while it starts, rounded up.
+const DESCRIPTORS_PER_HOOK: u64 = 8;
+
+/// The fewest descriptors left to the rest of the engine (the runtime, sockets of HTTP and
+/// MCP hooks, the audit log, the server's own streams); a quarter of the limit if larger.
+const MIN_RESERVE: u64 = 64;
+
+/// The most hooks the budget ever allows, whatever the limit (an unlimited soft limit).
+const MAX_BUDGET: u64 = 4096;
+
+/// The first and the longest wait between two spawns that failed for lack of resources.
+const FIRST_BACKOFF: Duration = Duration::from_millis(5);
+const MAX_BACKOFF: Duration = Duration::from_millis(200);
+
+/// The budget shared by every command hook of this process.
+pub(crate) struct Budget {
+    permits: Semaphore,
+    /// Woken each time a permit is released, for runs waiting to retry a spawn.
+    released: Notify,
+}
+
+/// A slot of the budget; releasing it wakes runs waiting to retry a spawn.
+pub(crate) struct Slot {
+    _permit: Option<SemaphorePermit<'static>>,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        budget().released.notify_waiters();
+    }
+}
+
+/// The budget, sized from the soft descriptor limit on first use.
+pub(crate) fn budget() -> &'static Budget {
+    static BUDGET: OnceLock<Budget> = OnceLock::new();
+    BUDGET.get_or_init(|| {
+        let size = size_for(getrlimit(Resource::Nofile).current);
+        tracing::debug!(size, "command hooks running at once, from RLIMIT_NOFILE");
+        Budget {
+            permits: Semaphore::new(size),
+            released: Notify::new(),
+        }
+    })
+}
+
+/// How many hooks may run at once under a soft descriptor limit of `limit` (`None`:
+/// unlimited).
+fn size_for(limit: Option<u64>) -> usize {
+    let limit = limit.unwrap_or(u64::MAX);
+    let reserve = MIN_RESERVE.max(limit / 4);
+    let hooks = (limit.saturating_sub(reserve) / DESCRIPTORS_PER_HOOK).clamp(1, MAX_BUDGET);
+    usize::try_from(hooks).unwrap_or(1)
+}
+
+impl Budget {
+    /// Waits for a slot. Every slot is held by a run bounded by its own timeout, so the
+    /// wait ends. (The semaphore is never closed; were it closed, the run would go ahead
+    /// without a slot rather than be lost.)
+    pub(crate) async fn slot(&'static self) -> Slot {
+        Slot {
+            _permit: self.permits.acquire().await.ok(),
+        }
+    }
+
+    /// Waits until another hook releases its slot, or `backoff` passed (the resources may
+    /// be held outside the engine), and returns the next backoff.
+    pub(crate) async fn wait_for_release(&self, backoff: Duration) -> Duration {
+        let _ = tokio::time::timeout(backoff, self.released.notified()).await;
+        (backoff * 2).min(MAX_BACKOFF)
+    }
+}
+
+/// The first wait after a spawn failed for lack of resources.
+pub(crate) const fn first_backoff() -> Duration {
+    FIRST_BACKOFF
+}
+
+/// Whether a spawn failed because the process or the system ran out of descriptors or
+/// processes: worth waiting for, not the hook's fault.
+pub(crate) fn is_exhaustion(err: &std::io::Error) -> bool {
+    let Some(code) = err.raw_os_error() else {
+        return false;
+    };
+    let errno = rustix::io::Errno::from_raw_os_error(code);
+    errno == rustix::io::Errno::MFILE
+        || errno == rustix::io::Errno::NFILE
+        || errno == rustix::io::Errno::AGAIN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::size_for;
+
+    #[test]
+    fn the_budget_follows_the_descriptor_limit() {
+        for (limit, expect) in [
+            (Some(1024), 96),
+            (Some(256), 24),
+            (Some(20_000), 1875),
+            (Some(64), 1),
+            (Some(0), 1),
+            (None, 4096),
+        ] {
+            assert_eq!(size_for(limit), expect, "{limit:?}");
+        }
+    }
+}
