@@ -43,10 +43,29 @@ struct Server {
 
 impl Server {
     fn start(config: &Path, extra: &[&str], wire: Wire) -> Server {
-        let mut child = Command::new(bin())
+        let mut command = Command::new(bin());
+        command
             .args(["serve", "--stdio", "-c"])
             .arg(config)
-            .args(extra)
+            .args(extra);
+        Server::spawn(command, wire)
+    }
+
+    /// The server with a soft limit of `nofile` open descriptors (`ulimit -n`, set by the
+    /// shell that then execs it).
+    fn start_limited(config: &Path, nofile: u32, wire: Wire) -> Server {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(format!(r#"ulimit -n {nofile} && exec "$0" "$@""#))
+            .arg(bin())
+            .args(["serve", "--stdio", "-c"])
+            .arg(config);
+        Server::spawn(command, wire)
+    }
+
+    fn spawn(mut command: Command, wire: Wire) -> Server {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -858,4 +877,169 @@ fn a_client_that_reads_gets_every_answer_and_notification() {
     assert_eq!((answers, notes), (n, n as usize), "{stderr}");
     assert_eq!(status.code(), Some(0));
     assert!(!stderr.contains("dropped"), "{stderr}");
+}
+
+/// The next `n` answers (frames with an `id`; notifications are skipped), by id.
+fn answers(s: &mut Server, n: usize) -> std::collections::BTreeMap<i64, Value> {
+    let mut got = std::collections::BTreeMap::new();
+    while got.len() < n {
+        let frame = s.recv();
+        if let Some(id) = frame["id"].as_i64() {
+            got.insert(id, frame);
+        }
+    }
+    got
+}
+
+#[test]
+fn running_out_of_descriptors_never_lets_a_fail_open_guard_pass() {
+    // Eight fail-open guards (distinct, so none is merged), each denying `rm -rf`, and 64
+    // events in flight at once under `ulimit -n 1024`: 512 hooks want 3,000 descriptors.
+    let mut config = String::from("hooks:\n");
+    for i in 0..8 {
+        config.push_str(&format!(
+            "  - id: guard-{i}\n    event: PreToolUse\n    matcher: Bash\n    timeout: 60\n    \
+             command: \"grep -q 'rm -rf' && {{ echo 'denied by {i}' >&2; exit 2; }} || exit 0\"\n"
+        ));
+    }
+    let (_dir, file) = config_dir(&config);
+    let mut s = Server::start_limited(&file, 1024, Wire::Lines);
+    let mut all = String::new();
+    for id in 0..64 {
+        all.push_str(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "hooks/dispatch", "params": {
+            "event": "PreToolUse",
+            "payload": {"tool_name": "Bash", "tool_input": {"command": "rm -rf /"}}}})
+            .to_string(),
+        );
+        all.push('\n');
+    }
+    s.send_raw(all.as_bytes());
+    let got = answers(&mut s, 64);
+    for (id, answer) in &got {
+        let result = &answer["result"];
+        assert_eq!(
+            result["decision"], "block",
+            "event {id} proceeded: {answer:#}"
+        );
+        let hooks = result["hooks"].as_array().unwrap();
+        assert_eq!(hooks.len(), 8, "{answer:#}");
+        for hook in hooks {
+            assert_eq!(hook["failure"], Value::Null, "event {id}: {hook:#}");
+        }
+    }
+    let (status, _, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
+#[test]
+fn each_request_of_a_batch_counts_against_the_in_flight_limit() {
+    const REQUESTS: usize = 130;
+    const IN_FLIGHT: usize = 64;
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["run", "seen", "gate"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+    }
+    let gates: Vec<PathBuf> = (0..REQUESTS)
+        .map(|i| dir.path().join("gate").join(i.to_string()))
+        .collect();
+    assert!(
+        Command::new("mkfifo")
+            .args(&gates)
+            .status()
+            .unwrap()
+            .success()
+    );
+    // Each hook marks itself running, records how many run with it, then waits for its
+    // gate; it unmarks itself before it exits.
+    let config = r#"
+hooks:
+  - id: gate
+    event: UserPromptSubmit
+    timeout: 120
+    command: 'i=$HOOK_INSTRUCTION; mkdir run/$i && ls run | wc -l > seen/$i.tmp && mv seen/$i.tmp seen/$i && cat gate/$i > /dev/null; rmdir run/$i'
+"#;
+    let file = dir.path().join("hooks.yaml");
+    write(&file, config);
+    let mut s = Server::start(&file, &[], Wire::Lines);
+    let cwd = dir.path().to_str().unwrap();
+    let batch: Vec<Value> = (0..REQUESTS)
+        .map(|i| {
+            json!({"jsonrpc": "2.0", "id": i, "method": "hooks/dispatch", "params": {
+                "event": "UserPromptSubmit", "payload": {"prompt": i.to_string(), "cwd": cwd}}})
+        })
+        .collect();
+    s.send(&Value::Array(batch));
+
+    let started = || -> Vec<usize> {
+        std::fs::read_dir(dir.path().join("seen"))
+            .unwrap()
+            .filter_map(|e| e.unwrap().file_name().to_str()?.parse().ok())
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + PATIENCE;
+    let mut released = std::collections::BTreeSet::new();
+    while released.len() < REQUESTS {
+        // Let the limit fill before opening gates, so that the hooks see the most that
+        // the server lets run at once.
+        let now = started();
+        let waiting = now.len() - released.len();
+        if waiting < IN_FLIGHT.min(REQUESTS - released.len()) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "only {} of {REQUESTS} hooks started, {} released",
+                now.len(),
+                released.len()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        for i in now {
+            if released.insert(i) {
+                open_gate(&gates[i]);
+            }
+        }
+    }
+    // The events' notifications come first; one array answers the batch.
+    let answer = loop {
+        let frame = s.recv();
+        if frame.get("method").is_none() {
+            break frame;
+        }
+    };
+    let answers = answer.as_array().expect("one array answers the batch");
+    assert_eq!(answers.len(), REQUESTS);
+    assert!(
+        answers
+            .iter()
+            .all(|a| a["result"]["hooks"][0]["status"] == "ok"),
+        "{answer:#}"
+    );
+    let most = (0..REQUESTS)
+        .map(|i| {
+            let seen = std::fs::read_to_string(dir.path().join("seen").join(i.to_string()));
+            seen.unwrap().trim().parse::<usize>().unwrap()
+        })
+        .max()
+        .unwrap();
+    assert_eq!(
+        most, IN_FLIGHT,
+        "at most {IN_FLIGHT} requests of the batch run at once"
+    );
+    let (status, _, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+}
+
+/// Opens the FIFO a hook is about to read (bounded: a hook that never opens it fails the
+/// test rather than hanging it).
+fn open_gate(gate: &Path) {
+    let gate = gate.to_owned();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let opened = std::fs::OpenOptions::new().write(true).open(&gate);
+        let _ = tx.send(opened.map(drop));
+    });
+    rx.recv_timeout(PATIENCE)
+        .expect("a hook never opened its gate")
+        .unwrap();
 }

@@ -21,7 +21,8 @@ use super::rpc::{
     self, INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, Params, RpcError,
 };
 
-/// How many requests may run at once; past this, reading waits (backpressure).
+/// How many requests may run at once (each request of a batch counts); past this, reading
+/// waits (backpressure).
 const MAX_IN_FLIGHT: u32 = 64;
 
 /// How a session ended.
@@ -139,8 +140,10 @@ impl Server {
                 None
             }
             Value::Array(batch) => {
-                // A batch is answered by one array, once all its requests are done.
-                let permit = self.permit().await;
+                // A batch is answered by one array, once all its requests are done. Each
+                // request counts against the in-flight limit on its own (a batch of 130 is
+                // 130 requests): reading waits for a permit for each, and the request that
+                // completes the batch sends its answer before giving its permit back.
                 let mut items = Vec::with_capacity(batch.len());
                 let mut ending = None;
                 for item in batch {
@@ -151,25 +154,19 @@ impl Server {
                         Prepared::Nothing => {}
                     }
                 }
-                let server = Arc::clone(self);
-                tasks.spawn(async move {
-                    let _permit = permit;
-                    let mut set = JoinSet::new();
-                    for (i, fut) in items.into_iter().enumerate() {
-                        set.spawn(async move { (i, fut.await) });
-                    }
-                    let mut answers = Vec::new();
-                    while let Some(done) = set.join_next().await {
-                        if let Ok((i, Some(answer))) = done {
-                            answers.push((i, answer));
+                let answers = Arc::new(BatchAnswers::new(items.len()));
+                for (i, run) in items.into_iter().enumerate() {
+                    let permit = self.permit().await;
+                    let server = Arc::clone(self);
+                    let answers = Arc::clone(&answers);
+                    tasks.spawn(async move {
+                        let _permit = permit;
+                        let answer = run.await;
+                        if let Some(array) = answers.put(i, answer) {
+                            server.outbox.send(&array).await;
                         }
-                    }
-                    answers.sort_by_key(|(i, _)| *i);
-                    if !answers.is_empty() {
-                        let array = answers.into_iter().map(|(_, a)| a).collect();
-                        server.outbox.send(&Value::Array(array)).await;
-                    }
-                });
+                    });
+                }
                 ending
             }
             single => match self.prepare(single) {
@@ -329,6 +326,38 @@ impl Server {
         self.in_flight
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The answers of one batch as its requests finish, in the batch's order.
+struct BatchAnswers {
+    slots: Mutex<(Vec<Option<Value>>, usize)>,
+}
+
+impl BatchAnswers {
+    fn new(requests: usize) -> BatchAnswers {
+        BatchAnswers {
+            slots: Mutex::new((vec![None; requests], requests)),
+        }
+    }
+
+    /// Records the answer of request `i` (`None`: it has none); the last one gets the
+    /// batch's array to send, if any request has an answer.
+    fn put(&self, i: usize, answer: Option<Value>) -> Option<Value> {
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (answers, left) = &mut *slots;
+        if let Some(slot) = answers.get_mut(i) {
+            *slot = answer;
+        }
+        *left = left.saturating_sub(1);
+        if *left > 0 {
+            return None;
+        }
+        let array: Vec<Value> = answers.iter_mut().filter_map(Option::take).collect();
+        (!array.is_empty()).then_some(Value::Array(array))
     }
 }
 
