@@ -2,7 +2,8 @@
 //! [`Dispatcher`] as a host runs them. Each test asserts the reported outcome (status,
 //! failure kind, the decision under the hook's failure policy), that the host's engine
 //! still answers the next event, and, through a [`Leftovers`] guard, that no process the
-//! test started is left alive.
+//! test started is left alive. Processes that leave the hook's group, session or lineage
+//! are checked by pid; a host holding every descriptor runs in a copy of the binary.
 //!
 //! Executor-level tests of the same behaviours are in `command.rs` (group kill on timeout,
 //! SIGTERM then SIGKILL, the orphan grace, output caps, spawn failures); this suite runs them
@@ -530,4 +531,75 @@ async fn the_guard_sees_a_marked_process_until_it_is_gone() {
     assert_eq!(guard.kill_running(), 1);
     assert!(wait_gone(pid).await);
     assert!(guard.running().is_empty());
+}
+
+/// Set in the copy of this test binary that runs a test under exhausted descriptors.
+const EXHAUSTED: &str = "HOOKS_RELIABILITY_EXHAUSTED";
+
+#[tokio::test]
+async fn a_host_holding_every_descriptor_delays_a_guard_but_never_lets_it_fail_open() {
+    if std::env::var_os(EXHAUSTED).is_some() {
+        return exhausted_host().await;
+    }
+    // The scenario fills its process's descriptor table, so it runs in a copy of this
+    // binary (with a small limit, to fill fast), never beside the other tests.
+    let exe = std::env::current_exe().unwrap();
+    // Reason: the test starts a copy of itself; only that needs a process of its own.
+    #[allow(clippy::disallowed_methods)]
+    let mut command = tokio::process::Command::new("sh");
+    command
+        .arg("-c")
+        .arg(r#"ulimit -n 256 && exec "$0" "$@""#)
+        .arg(exe)
+        .args([
+            "--exact",
+            "reliability::a_host_holding_every_descriptor_delays_a_guard_but_never_lets_it_fail_open",
+            "--nocapture",
+        ])
+        .env(EXHAUSTED, "1")
+        .kill_on_drop(true);
+    let out = tokio::time::timeout(PATIENT, command.output())
+        .await
+        .expect("the exhausted copy hung")
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("1 passed"), "{text}");
+}
+
+/// Holds every descriptor this process may open while guards start, and gives them back
+/// 200 ms later (a host's burst): each guard must still run and deny.
+async fn exhausted_host() {
+    let (guard, fx) = (Leftovers::new(), Fixture::new());
+    let deny = guard
+        .script(BuiltinEvent::PreToolUse, "echo 'no, even now' >&2; exit 2")
+        .with_on_failure(FailurePolicy::Allow)
+        .with_timeout(PATIENT);
+    let dispatcher = dispatcher(vec![deny]);
+    let ctx = fx.pre_tool();
+    let mut held = Vec::new();
+    loop {
+        match std::fs::File::open("/dev/null") {
+            Ok(file) => held.push(file),
+            Err(err) => {
+                assert_eq!(err.raw_os_error(), Some(24), "{err}");
+                break;
+            }
+        }
+    }
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        drop(held);
+    });
+    let aggs = futures_util::future::join_all((0..4).map(|_| dispatcher.dispatch(&ctx))).await;
+    release.await.unwrap();
+    for agg in &aggs {
+        assert_eq!(agg.decision, Decision::Block, "{agg:#?}");
+        assert_eq!(agg.reason.as_deref(), Some("no, even now"), "{agg:#?}");
+    }
+    guard.assert_none_left().await;
 }
