@@ -49,6 +49,34 @@ enum Trust {
     Bypass,
 }
 
+impl Trust {
+    /// The trust as the store's file holds it now, for a reload: grants given or revoked
+    /// since the last load (by `hooks trust` in another process, say) count at once. A
+    /// store that can no longer be read trusts nothing. `None`: nothing to read again
+    /// (no store, or one kept in memory).
+    fn reread(&self) -> Option<Trust> {
+        let Trust::Store(store) = self else {
+            return None;
+        };
+        let path = store.path()?;
+        Some(match TrustStore::open(path) {
+            Ok(fresh) => Trust::Store(fresh),
+            Err(error) => {
+                tracing::warn!(%error, "the trust store cannot be read: nothing that needs trust runs");
+                Trust::Deny
+            }
+        })
+    }
+
+    /// The store's file, if it is kept in one.
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Trust::Store(store) => store.path(),
+            Trust::Deny | Trust::Bypass => None,
+        }
+    }
+}
+
 /// Builds an [`Engine`]: where the config comes from, how hooks run, what watches them.
 ///
 /// Sources load in the order they were added, each into its layer; merging then follows
@@ -544,7 +572,8 @@ impl Engine {
         Arc::new(self.clone())
     }
 
-    /// Reloads every source. A config that does not load leaves the hooks in force
+    /// Reloads every source, and the trust store from its file, so that a grant revoked
+    /// since takes effect. A config that does not load leaves the hooks in force
     /// untouched and returns its diagnostics. A config that loads is announced to the
     /// hooks in force as a `ConfigChange` event (`source: "hooks"`, `file_paths`); if one
     /// blocks it, the previous hooks stay; otherwise the new set replaces them at once:
@@ -556,7 +585,8 @@ impl Engine {
                 .trust
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            self.inner.config.load(&trust)?
+            let fresh = trust.reread();
+            self.inner.config.load(fresh.as_ref().unwrap_or(&trust))?
         };
         let paths: Vec<String> = loaded
             .files
@@ -586,8 +616,8 @@ impl Engine {
         Ok(Reload::Applied { active })
     }
 
-    /// Replaces the trust store (after `hooks trust`, say); takes effect at the next
-    /// [`Engine::reload`].
+    /// Replaces the trust store; takes effect at the next [`Engine::reload`]. A store kept
+    /// in a file needs no replacing: each reload reads it again.
     pub fn set_trust_store(&self, store: TrustStore) {
         let mut trust = self
             .inner
@@ -597,7 +627,7 @@ impl Engine {
         *trust = Trust::Store(store);
     }
 
-    /// The files the engine loaded from, for watching.
+    /// The files the engine loaded from, and the trust store's file, for watching.
     pub fn watched_paths(&self) -> Vec<PathBuf> {
         let mut paths: Vec<PathBuf> = self
             .loaded()
@@ -605,6 +635,13 @@ impl Engine {
             .iter()
             .filter_map(|f| f.path.clone())
             .collect();
+        let trust = self
+            .inner
+            .trust
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        paths.extend(trust.path().map(Path::to_path_buf));
+        drop(trust);
         for source in &self.inner.config.sources {
             match source {
                 Source::File { path, .. } => paths.push(path.clone()),
@@ -667,7 +704,8 @@ impl std::fmt::Debug for Watcher {
 
 #[cfg(feature = "watch")]
 impl Engine {
-    /// Watches the config files (and the standard locations being discovered) and reloads
+    /// Watches the config files (the standard locations being discovered, and the trust
+    /// store's file, so that a revoked grant takes effect at once) and reloads
     /// after changes settle for `debounce`. Each reload's result goes to `on_reload`; a
     /// config that does not load keeps the last good hook set. Must be called inside a
     /// tokio runtime; dropping the [`Watcher`] stops it.

@@ -64,6 +64,7 @@ impl Server {
         Server::spawn(command, wire)
     }
 
+    /// Starts `command` (a `hooks serve --stdio` with its arguments and environment).
     fn spawn(mut command: Command, wire: Wire) -> Server {
         let mut child = command
             .stdin(Stdio::piped())
@@ -1042,4 +1043,88 @@ fn open_gate(gate: &Path) {
     rx.recv_timeout(PATIENCE)
         .expect("a hook never opened its gate")
         .unwrap();
+/// A project whose `.hooks/hooks.yaml` (discovered, so it needs trust) blocks every Bash
+/// command, with the test's own home and trust store.
+fn trust_project() -> crate::support::Env {
+    let env = crate::support::Env::new();
+    env.write(
+        ".hooks/hooks.yaml",
+        "hooks:\n  - id: project-block\n    event: PreToolUse\n    matcher: Bash\n    command: \"echo 'blocked by the project' >&2; exit 2\"\n",
+    );
+    env
+}
+
+/// `hooks serve --stdio` (and `extra`) discovering the config of `env`'s project.
+fn serve_in(env: &crate::support::Env, extra: &[&str]) -> Server {
+    let mut command = env.std_command();
+    command.args(["serve", "--stdio"]).args(extra);
+    Server::spawn(command, Wire::Headers)
+}
+
+/// The decision of a Bash PreToolUse dispatched now.
+fn bash_decision(server: &mut Server, id: i64) -> Value {
+    let answer = server.request(
+        id,
+        "hooks/dispatch",
+        json!({"event": "PreToolUse", "payload": {"tool_name": "Bash", "tool_input": {"command": "ls"}}}),
+    );
+    answer["result"]["decision"].clone()
+}
+
+/// Runs `hooks trust ARGS` in the project, as a user would in another terminal.
+fn trust(env: &crate::support::Env, args: &[&str]) {
+    let run = env.run(&[&["trust"], args].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+/// Grants and revocations made with `hooks trust` while the server runs take effect at the
+/// next reload: the trust store is read again, not kept from the start.
+#[test]
+fn reload_reads_trust_revoked_and_granted_since_start() {
+    let env = trust_project();
+    trust(&env, &[".hooks/hooks.yaml"]);
+    let mut s = serve_in(&env, &[]);
+    assert_eq!(bash_decision(&mut s, 1), "block", "trusted at start");
+
+    trust(&env, &["--revoke", ".hooks/hooks.yaml"]);
+    let reloaded = s.request(2, "hooks/reload", json!({}));
+    assert_eq!(reloaded["result"]["status"], "applied", "{reloaded}");
+    assert_eq!(
+        bash_decision(&mut s, 3),
+        "none",
+        "revoked: the hook no longer runs"
+    );
+    let listed = s.request(4, "hooks/list", json!({}));
+    assert_eq!(listed["result"]["enabled"], 0, "{listed}");
+
+    trust(&env, &[".hooks/hooks.yaml"]);
+    let reloaded = s.request(5, "hooks/reload", json!({}));
+    assert_eq!(reloaded["result"]["status"], "applied", "{reloaded}");
+    assert_eq!(bash_decision(&mut s, 6), "block", "trusted again");
+    let (status, _, _) = s.finish();
+    assert_eq!(status.code(), Some(0));
+}
+
+/// With `--watch`, revoking a grant reloads by itself: the trust store is watched too.
+#[test]
+fn watch_applies_a_revoked_grant() {
+    let env = trust_project();
+    trust(&env, &[".hooks/hooks.yaml"]);
+    let mut s = serve_in(&env, &["--watch"]);
+    assert_eq!(bash_decision(&mut s, 1), "block", "trusted at start");
+    trust(&env, &["--revoke", ".hooks/hooks.yaml"]);
+    let note = loop {
+        let frame = s.recv();
+        if frame["method"] == "hooks/didReload" {
+            break frame;
+        }
+    };
+    assert_eq!(note["params"]["status"], "applied", "{note}");
+    assert_eq!(
+        bash_decision(&mut s, 2),
+        "none",
+        "revoked: the hook no longer runs"
+    );
+    let (status, _, _) = s.finish();
+    assert_eq!(status.code(), Some(0));
 }

@@ -67,7 +67,15 @@ impl Env {
     /// The binary, with its environment isolated from the user's: home, config and data
     /// directories and the trust store under the temporary directory, colours off.
     pub(crate) fn command(&self) -> Command {
-        let mut cmd = Command::cargo_bin("hooks").unwrap();
+        Command::from_std(self.std_command())
+    }
+
+    /// Like [`Env::command`], as a `std::process::Command`, for tests that talk to the
+    /// binary while it runs (`hooks serve --stdio`).
+    // The test starts the binary itself, as a real child process.
+    #[allow(clippy::disallowed_methods)]
+    pub(crate) fn std_command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hooks"));
         let home = self.dir.path().join("home");
         cmd.current_dir(&self.cwd)
             .env("HOME", &home)
