@@ -176,8 +176,9 @@ fn has_event(dialect: Dialect, event: &Event) -> bool {
     }
 }
 
-/// Quotes one argument for `sh`.
-fn shell_quote(arg: &str) -> String {
+/// Quotes one argument for `sh`: as it is when it holds only characters the shell takes
+/// literally, else in single quotes.
+pub fn shell_quote(arg: &str) -> String {
     let plain = !arg.is_empty()
         && arg.chars().all(|c| {
             c.is_ascii_alphanumeric()

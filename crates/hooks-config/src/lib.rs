@@ -66,7 +66,7 @@ mod source;
 mod tree;
 mod trust;
 
-pub use convert::{Converted, convert, convert_items, default_format, equivalent};
+pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
 pub use detect::dialect_from_path;
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};

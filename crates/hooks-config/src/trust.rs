@@ -59,6 +59,10 @@ pub struct Grant {
     pub hook: Option<String>,
     /// When it was granted, in seconds since the Unix epoch.
     pub granted_at: u64,
+    /// For a file grant carried over an edit a tool made at the user's request
+    /// ([`TrustStore::follow_edit`]): the hash of the text the user had trusted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follows: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -268,6 +272,7 @@ impl TrustStore {
             hash: hook_hash(spec),
             hook: Some(spec.display_id()),
             granted_at: now(),
+            follows: None,
         })
     }
 
@@ -280,7 +285,40 @@ impl TrustStore {
             hash: file.content_hash.clone(),
             hook: None,
             granted_at: now(),
+            follows: None,
         })
+    }
+
+    /// Carries a file grant over an edit that a tool made at the user's request: if
+    /// `before` (the text the edit started from) is trusted as a whole, `after` (the text
+    /// the tool wrote, and only that text) is trusted in its place, and the grant records
+    /// the hash it follows. Returns the new grant, or `None` when `before` had no file
+    /// grant (then nothing changes) or the two are not the same file.
+    ///
+    /// Call it only when `after` is `before` with the one change the user asked for, and
+    /// the file still held `before` when it was replaced: anything else someone wrote in
+    /// the meantime would be trusted with it.
+    pub fn follow_edit(
+        &mut self,
+        before: &ConfigFile,
+        after: &ConfigFile,
+    ) -> Result<Option<&Grant>, Error> {
+        let path = Self::file_path(before)?;
+        if Self::file_path(after)? != path || !self.is_file_trusted(before) {
+            return Ok(None);
+        }
+        self.grants.retain(|g| {
+            !(g.kind == GrantKind::File && g.file == path && g.hash == before.content_hash)
+        });
+        self.add(Grant {
+            kind: GrantKind::File,
+            file: path,
+            hash: after.content_hash.clone(),
+            hook: None,
+            granted_at: now(),
+            follows: Some(before.content_hash.clone()),
+        })
+        .map(Some)
     }
 
     fn file_path(file: &ConfigFile) -> Result<PathBuf, Error> {

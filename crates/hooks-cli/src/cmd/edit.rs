@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use hooks::config::{Discovered, LoadOptions, Locations};
+use hooks::config::{Discovered, LoadOptions, Locations, Origin};
 use hooks::core::{
     Action, Decision, Dialect, HookSpec, Layer, Matcher, PermissionAction, PromptAction, PromptMode,
 };
@@ -44,7 +44,12 @@ pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
             // Managed settings belong to an administrator; they are never edited here.
             continue;
         }
-        match ConfigEdit::open_discovered(&found, &options.clone().with_layer(found.layer)) {
+        // Opened as the engine loads it, so that its hooks' trust is what the engine sees.
+        let options = options
+            .clone()
+            .with_layer(found.layer)
+            .with_origin(Origin::Discovered);
+        match ConfigEdit::open_discovered(&found, &options) {
             Ok(f) => files.push(f),
             Err(e) => broken.push(format!("{e:#}")),
         }
@@ -104,26 +109,18 @@ pub fn add(args: &AddArgs) -> Result<u8> {
     let mut file = add_target(&args.config)?;
     let spec = new_hook(args, file.file().dialect)?;
     let change = file.add(&spec)?;
-    let project_note = file.file().needs_trust();
-    let code = report(&mut file, change, |file| {
+    report(&mut file, change, |file| {
         format!(
             "added `{}` on {} to {}",
             crate::edit::label(&spec),
             spec.event.info().name_in(file.file().dialect),
             file.path().display()
         )
-    })?;
-    if project_note {
-        writeln!(
-            std::io::stdout().lock(),
-            "note: hooks of project files run once trusted: review it, then `hooks trust {}`",
-            file.path().display()
-        )?;
-    }
-    Ok(code)
+    })
 }
 
-/// Writes the file if the edit changed it, and says what happened.
+/// Writes the file if the edit changed it, and says what happened, and what of the file
+/// waits for trust.
 fn report(
     file: &mut ConfigEdit,
     change: Change,
@@ -132,8 +129,11 @@ fn report(
     let mut out = std::io::stdout().lock();
     match change {
         Change::Changed => {
-            file.save()?;
+            let saved = file.save()?;
             writeln!(out, "{}", done(file))?;
+            if let Some(note) = saved.note() {
+                writeln!(out, "{note}")?;
+            }
         }
         Change::Unchanged(why) => writeln!(out, "{why}; {} is unchanged", file.path().display())?,
     }

@@ -16,10 +16,12 @@ use hooks::Engine;
 use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, aggregate};
 use hooks::exec::CancellationToken;
 
+use hooks::config::TrustStore;
+
 use super::edit::{build_hook, open_files, target_file};
 use super::render::{self, Style};
 use crate::cli::{ConfigArgs, ManageArgs};
-use crate::edit::{Change, ConfigEdit, Entry, dialect_name, label};
+use crate::edit::{Change, ConfigEdit, Entry, dialect_name, label, waits_for_trust};
 
 /// The rule between the header, the list and the totals.
 const RULE: &str = "──────────────────────────────────────────────────";
@@ -36,10 +38,19 @@ pub fn run(args: &ManageArgs) -> Result<u8> {
         echo,
         files: Vec::new(),
         listed: Vec::new(),
+        trust: None,
         engine: None,
         runtime: None,
     };
     session.run(&mut input, &mut out)
+}
+
+/// What a listed hook is: on, off, or on but waiting for trust (so it does not run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Enabled,
+    Disabled,
+    Untrusted,
 }
 
 struct Session<'a> {
@@ -49,6 +60,8 @@ struct Session<'a> {
     files: Vec<ConfigEdit>,
     /// The listed hooks, numbered from 1: (file index, entry).
     listed: Vec<(usize, Entry)>,
+    /// The trust store as it was at the last refresh (`None`: it cannot be read).
+    trust: Option<TrustStore>,
     engine: Option<Engine>,
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -117,6 +130,7 @@ impl Session<'_> {
                 .and_then(|s| order.iter().position(|n| n == s.event.name()))
         });
         self.files = files;
+        self.trust = TrustStore::open_default().ok();
         // A hook's test runs with the engine of the files as they are now.
         self.engine = None;
         Ok(())
@@ -190,10 +204,7 @@ impl Session<'_> {
         }
         let several = self.files.len() > 1;
         for (name, members) in &groups {
-            let on = members
-                .iter()
-                .filter(|n| self.listed[**n].1.enabled)
-                .count();
+            let on = members.iter().filter(|n| self.runs(**n)).count();
             writeln!(out, "\n{} ({on}/{} enabled)", s.cyan(name), members.len())?;
             for n in members {
                 let (file, entry) = &self.listed[*n];
@@ -205,24 +216,64 @@ impl Session<'_> {
             }
         }
         let total = self.listed.len();
-        let on = self.listed.iter().filter(|(_, e)| e.enabled).count();
+        let untrusted = (0..total)
+            .filter(|n| self.state(*n) == State::Untrusted)
+            .count();
+        let on = (0..total).filter(|n| self.runs(*n)).count();
         writeln!(out, "\n{RULE}")?;
+        let waiting = if untrusted > 0 {
+            format!(", {untrusted} untrusted")
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "Total: {total} hook{} ({on} enabled, {} disabled)",
+            "Total: {total} hook{} ({on} enabled, {} disabled{waiting})",
             render::plural(total),
-            total - on
+            total - on - untrusted
         )?;
+        // The exact command for each file whose hooks wait for trust.
+        let mut files: Vec<usize> = (0..total)
+            .filter(|n| self.state(*n) == State::Untrusted)
+            .map(|n| self.listed[n].0)
+            .collect();
+        files.dedup();
+        for file in files {
+            let path = self.files[file].path().display().to_string();
+            writeln!(
+                out,
+                "{} hooks of {path} wait for trust: review it, then `hooks trust {}`",
+                s.yellow("untrusted:"),
+                hooks::config::shell_quote(&path)
+            )?;
+        }
         Ok(())
+    }
+
+    /// Whether the listed hook numbered `n` (from 0) is on, trusted or not.
+    fn state(&self, n: usize) -> State {
+        let (file, entry) = &self.listed[n];
+        match &entry.spec {
+            _ if !entry.enabled => State::Disabled,
+            Some(spec) if waits_for_trust(self.trust.as_ref(), self.files[*file].file(), spec) => {
+                State::Untrusted
+            }
+            _ => State::Enabled,
+        }
+    }
+
+    /// Whether the listed hook numbered `n` (from 0) runs: enabled and trusted.
+    fn runs(&self, n: usize) -> bool {
+        self.state(n) == State::Enabled
     }
 
     /// `3. [enabled] ./guard.sh - Block dangerous commands  (guard)`.
     fn line(&self, n: usize, file: &ConfigEdit, entry: &Entry, several: bool) -> String {
         let s = self.style;
-        let state = if entry.enabled {
-            s.green("[enabled]")
-        } else {
-            s.yellow("[disabled]")
+        let state = match self.state(n) {
+            State::Enabled => s.green("[enabled]"),
+            State::Disabled => s.yellow("[disabled]"),
+            State::Untrusted => s.red("[untrusted]"),
         };
         let Some(spec) = &entry.spec else {
             return String::new();
@@ -298,8 +349,11 @@ impl Session<'_> {
         let changed = change == Change::Changed;
         match change {
             Change::Changed => {
-                file.save()?;
+                let saved = file.save()?;
                 writeln!(out, "{done}")?;
+                if let Some(note) = saved.note() {
+                    writeln!(out, "{note}")?;
+                }
             }
             Change::Unchanged(why) => writeln!(out, "{why}")?,
         }

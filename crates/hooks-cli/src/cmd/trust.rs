@@ -157,6 +157,7 @@ fn grant_json(grant: &Grant) -> Value {
         "hash": grant.hash,
         "hook": grant.hook,
         "granted_at": grant.granted_at,
+        "follows": grant.follows,
     })
 }
 
@@ -201,12 +202,16 @@ fn human(style: Style, store: &TrustStore, pending: &[Value]) -> String {
             (GrantKind::Hook, None) => "hook in".to_owned(),
             _ => "file".to_owned(),
         };
+        let carried = match &g.follows {
+            Some(before) => format!(" · follows an edit of sha256 {}", short_hash(before)),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
             "  {what} {}  {}",
             g.file.display(),
             style.dim(&format!(
-                "sha256 {} · granted {}",
+                "sha256 {} · granted {}{carried}",
                 short_hash(&g.hash),
                 date(g.granted_at)
             ))

@@ -25,7 +25,9 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use hooks::config::{ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings};
+use hooks::config::{
+    ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings, TrustStore,
+};
 use hooks_core::{Dialect, EventCatalog, HookSpec};
 use serde_json::Value;
 
@@ -186,9 +188,52 @@ pub enum Change {
 pub struct ConfigEdit {
     path: PathBuf,
     original: Option<String>,
+    /// The file as `original` loads (`None`: the file is new).
+    opened: Option<ConfigFile>,
     text: String,
     file: ConfigFile,
     options: LoadOptions,
+}
+
+/// What saving an edit meant for the trust of the file's hooks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Saved {
+    /// The file was trusted as a whole before the edit, and the grant now covers the
+    /// edited text.
+    pub trust_carried: bool,
+    /// How many of the file's hooks wait for trust now (none for a file that needs no
+    /// trust).
+    pub waiting: usize,
+    /// What to run to trust them: `hooks trust FILE`.
+    pub trust_command: String,
+    /// Why a grant could not be carried over, if it could not.
+    pub problem: Option<String>,
+}
+
+impl Saved {
+    /// The note to print after the edit's own message, if there is something to say.
+    pub fn note(&self) -> Option<String> {
+        let problem = self
+            .problem
+            .as_ref()
+            .map(|p| format!(" (the trust store was not updated: {p})"))
+            .unwrap_or_default();
+        (self.waiting > 0).then(|| {
+            format!(
+                "note: {} hook{} of this file wait{} for trust{problem}: review it, then `{}`",
+                self.waiting,
+                if self.waiting == 1 { "" } else { "s" },
+                if self.waiting == 1 { "s" } else { "" },
+                self.trust_command
+            )
+        })
+    }
+}
+
+/// Whether `spec` of `file` waits for trust: the file needs trust and `store` (`None`: no
+/// readable store) does not trust the hook or the file.
+pub fn waits_for_trust(store: Option<&TrustStore>, file: &ConfigFile, spec: &HookSpec) -> bool {
+    file.needs_trust() && !store.is_some_and(|s| s.is_trusted(file, spec))
 }
 
 impl fmt::Debug for ConfigEdit {
@@ -236,6 +281,7 @@ impl ConfigEdit {
         Ok(ConfigEdit {
             path: path.to_path_buf(),
             original: Some(text.clone()),
+            opened: Some(file.clone()),
             text,
             file,
             options: options.clone(),
@@ -263,6 +309,7 @@ impl ConfigEdit {
         Ok(ConfigEdit {
             path: path.to_path_buf(),
             original: None,
+            opened: None,
             text: text.to_owned(),
             file,
             options,
@@ -289,21 +336,55 @@ impl ConfigEdit {
         self.original.as_deref() != Some(self.text.as_str())
     }
 
-    /// Writes the file atomically, if it changed.
-    pub fn save(&mut self) -> Result<()> {
-        if !self.is_changed() {
-            return Ok(());
+    /// Writes the file atomically, if it changed, keeping the trust the user gave it: a
+    /// file trusted as a whole before the edit (in the default trust store) is trusted as
+    /// edited, since the user asked for this edit. The write happens only if the file
+    /// still holds the text the edit started from, and the grant covers exactly the text
+    /// written, so nothing someone else wrote is trusted with it. What is left waiting for
+    /// trust is in the answer.
+    pub fn save(&mut self) -> Result<Saved> {
+        let mut store = TrustStore::open_default();
+        let mut trust_carried = false;
+        if self.is_changed() {
+            let trusted_before = match (&self.opened, &store) {
+                (Some(before), Ok(store)) => store.is_file_trusted(before),
+                _ => false,
+            };
+            if self.original.is_none()
+                && let Some(dir) = self.path.parent()
+                && !dir.as_os_str().is_empty()
+            {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            atomic::write(&self.path, &self.text, self.original.as_deref())?;
+            self.original = Some(self.text.clone());
+            let before = self.opened.replace(self.file.clone());
+            if let (true, Some(before), Ok(s)) = (trusted_before, &before, &mut store) {
+                match s.follow_edit(before, &self.file).map(|g| g.is_some()) {
+                    Ok(true) => match s.save() {
+                        Ok(()) => trust_carried = true,
+                        Err(e) => store = Err(e),
+                    },
+                    Ok(false) => {}
+                    Err(e) => store = Err(e),
+                }
+            }
         }
-        if self.original.is_none()
-            && let Some(dir) = self.path.parent()
-            && !dir.as_os_str().is_empty()
-        {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
-        }
-        atomic::write(&self.path, &self.text, self.original.as_deref())?;
-        self.original = Some(self.text.clone());
-        Ok(())
+        let waiting = self
+            .file
+            .hooks()
+            .filter(|spec| waits_for_trust(store.as_ref().ok(), &self.file, spec))
+            .count();
+        Ok(Saved {
+            trust_carried,
+            waiting,
+            trust_command: format!(
+                "hooks trust {}",
+                hooks::config::shell_quote(&self.path.display().to_string())
+            ),
+            problem: store.err().map(|e| e.to_string()),
+        })
     }
 
     /// The file's hooks and directives, then its commented-out Fabro hooks.

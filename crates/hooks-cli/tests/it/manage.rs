@@ -127,7 +127,12 @@ fn without_config_add_creates_the_project_native_config() {
     let (out, code) = session(&env, &["--project", "."], input);
     assert_eq!(code, 0);
     assert!(out.contains("No hooks yet"), "{out}");
-    assert!(out.contains("1. [enabled] echo hello - Greet"), "{out}");
+    // A project file's hooks need trust, so the new hook is listed as waiting for it.
+    assert!(out.contains("1. [untrusted] echo hello - Greet"), "{out}");
+    assert!(
+        out.contains("review it, then `hooks trust ./.hooks/hooks.yaml`"),
+        "{out}"
+    );
     let text = std::fs::read_to_string(env.path().join(".hooks/hooks.yaml")).unwrap();
     assert_eq!(
         text,
