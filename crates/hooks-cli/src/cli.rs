@@ -281,7 +281,8 @@ pub struct BuiltinArgs {
 /// `hooks init`.
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// Where to install (default `$HOOKS_HOME`, else `~/.hooks`).
+    /// Where to install (default: the user's native config directory,
+    /// `$XDG_CONFIG_HOME/hooks`, else `~/.config/hooks`, where every command finds it).
     #[arg(long)]
     pub dir: Option<PathBuf>,
     /// Replace an existing `hooks.yaml`.

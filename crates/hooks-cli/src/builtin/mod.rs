@@ -35,7 +35,9 @@ pub const SCRIPTS: &[(&str, &str)] = &[
 ];
 
 /// The config entries of the built-in hooks (native YAML, every hook disabled), with
-/// `${HOOKS_DIR}` and `${HOOKS_BIN}` still to be filled in.
+/// `${HOOKS_DIR}` still to be filled in. The security guard runs `{{ vars.HOOKS_BIN }}`,
+/// which the command line fills in with its own path at each load, so the config keeps
+/// working when the binary moves.
 pub const CONFIG_TEMPLATE: &str = include_str!("../../builtin/hooks.yaml");
 
 /// What [`install`] wrote.
@@ -51,8 +53,8 @@ pub struct Installed {
 
 /// Installs the built-in hooks into `dir`: the scripts into `dir/scripts` (always
 /// refreshed) and their config entries into `dir/hooks.yaml` (kept if it exists, unless
-/// `force`). `hooks_bin` is the `hooks` binary the security guard entry runs.
-pub fn install(dir: &Path, hooks_bin: &Path, force: bool) -> Result<Installed> {
+/// `force`).
+pub fn install(dir: &Path, force: bool) -> Result<Installed> {
     let scripts_dir = dir.join("scripts");
     std::fs::create_dir_all(&scripts_dir)
         .with_context(|| format!("creating {}", scripts_dir.display()))?;
@@ -65,12 +67,8 @@ pub fn install(dir: &Path, hooks_bin: &Path, force: bool) -> Result<Installed> {
     let config = dir.join("hooks.yaml");
     let config_written = force || !config.exists();
     if config_written {
-        let text = CONFIG_TEMPLATE
-            .replace("${HOOKS_DIR}", &yaml_escape(&dir.display().to_string()))
-            .replace(
-                "${HOOKS_BIN}",
-                &yaml_escape(&hooks_bin.display().to_string()),
-            );
+        let text =
+            CONFIG_TEMPLATE.replace("${HOOKS_DIR}", &yaml_escape(&dir.display().to_string()));
         write_atomic(&config, text.as_bytes(), false)?;
     }
     Ok(Installed {

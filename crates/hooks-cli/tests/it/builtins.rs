@@ -363,3 +363,64 @@ fn smart_commit_commits_when_tests_pass_and_not_when_they_fail() {
         "Update notes.md"
     );
 }
+
+/// `hooks init` with no `--dir` installs where every command finds it (the user's native
+/// config directory), and its guard runs this binary through `{{ vars.HOOKS_BIN }}`: in a
+/// fresh home and a fresh project, once enabled, it blocks `rm -rf /` and lets `ls` pass.
+#[test]
+fn init_installs_a_guard_that_guards_every_project() {
+    let env = crate::support::Env::new();
+    let project = env.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let in_project = |args: &[&str]| {
+        let mut cmd = env.command();
+        cmd.current_dir(&project).args(args);
+        env.finish(&mut cmd)
+    };
+
+    let init = in_project(&["init"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    let enable = in_project(&["enable", "security-guard"]);
+    for (command, exit) in [("rm -rf /", 2), ("ls -la", 0)] {
+        let payload = serde_json::json!({
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "cwd": project,
+        })
+        .to_string();
+        let run = in_project(&["run", "PreToolUse", "-p", &payload]);
+        assert_eq!(run.code, exit, "`{command}`: {run:?}\n{init:?}\n{enable:?}");
+    }
+    assert_eq!(enable.code, 0, "{enable:?}");
+
+    assert!(
+        init.stdout
+            .contains("wrote [dir]/home/.config/hooks/hooks.yaml"),
+        "{}",
+        init.stdout
+    );
+    assert!(!init.stdout.contains("note:"), "{}", init.stdout);
+    let config = std::fs::read_to_string(env.path().join("home/.config/hooks/hooks.yaml")).unwrap();
+    assert!(config.contains(r#"args: ["{{ vars.HOOKS_BIN }}", "builtin", "security-guard"]"#));
+    let bin = assert_cmd::cargo::cargo_bin("hooks");
+    assert!(
+        !config.contains(&bin.display().to_string()),
+        "no build path in {config}"
+    );
+}
+
+/// `hooks init --dir DIR` installs where it is told, and says that no command reads
+/// `DIR/hooks.yaml` unless named with `-c`.
+#[test]
+fn init_into_another_dir_says_how_to_use_it() {
+    let env = crate::support::Env::new();
+    let init = env.run(&["init", "--dir", "elsewhere"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    assert!(
+        init.stdout.contains(
+            "note: elsewhere/hooks.yaml is not a place hooks looks for configs; name it with `-c elsewhere/hooks.yaml`"
+        ),
+        "{}",
+        init.stdout
+    );
+}
