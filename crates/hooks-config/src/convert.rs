@@ -15,8 +15,8 @@
 use std::time::Duration;
 
 use hooks_core::{
-    Action, BuiltinEvent, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec, Matcher,
-    MatcherKind, PromptMode,
+    Action, BuiltinEvent, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy,
+    HookSpec, Matcher, MatcherKind, PromptMode, provides_var,
 };
 use serde_json::{Map, Value, json};
 
@@ -191,6 +191,57 @@ pub fn shell_quote(arg: &str) -> String {
     }
 }
 
+/// A hook's action with a command's sandbox made explicit, for comparing hooks of
+/// different dialects.
+fn effective_action(spec: &HookSpec) -> Action {
+    match &spec.action {
+        Action::Command(c) => {
+            let mut c = c.clone();
+            c.sandbox = Some(sandboxed(spec, &c));
+            Action::Command(c)
+        }
+        other => other.clone(),
+    }
+}
+
+/// Whether a command hook runs sandboxed: its own setting, else its dialect's default.
+fn sandboxed(spec: &HookSpec, c: &CommandAction) -> bool {
+    c.sandbox
+        .unwrap_or_else(|| spec.dialect.sandboxed_by_default())
+}
+
+/// The environment variables a command hook's command, working directory and environment
+/// values read (`$NAME`, `${NAME}`), each once, in order of appearance.
+fn var_refs(c: &CommandAction) -> Vec<&str> {
+    let mut texts: Vec<&str> = match &c.command {
+        CommandLine::Script(s) => vec![s.as_str()],
+        CommandLine::Argv(argv) => argv.iter().map(String::as_str).collect(),
+    };
+    texts.extend(c.env.iter().map(|(_, v)| v.as_str()));
+    if let Some(cwd) = c.cwd.as_deref().and_then(|p| p.to_str()) {
+        texts.push(cwd);
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for text in texts {
+        let mut rest = text;
+        while let Some(at) = rest.find('$') {
+            let after = &rest[at + 1..];
+            let body = after.strip_prefix('{').unwrap_or(after);
+            let len = body
+                .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .unwrap_or(body.len());
+            let name = &body[..len];
+            if name.starts_with(|ch: char| ch.is_ascii_alphabetic() || ch == '_')
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+            rest = &body[len..];
+        }
+    }
+    names
+}
+
 /// The meaning of a matcher, for comparing matchers written in different languages.
 #[derive(Debug, PartialEq, Eq)]
 enum MatcherMeaning {
@@ -245,16 +296,17 @@ fn meaning(m: &Matcher) -> MatcherMeaning {
     }
 }
 
-/// Whether two hooks behave the same: event, matcher meaning, filter, condition, action,
-/// timeout, failure policy, async, sequential group, enabled, id, name and description.
-/// Dialect and provenance are not compared.
+/// Whether two hooks behave the same: event, matcher meaning, filter, condition, action
+/// (a command's sandbox as whether it runs sandboxed, whether said or its dialect's
+/// default), timeout, failure policy, async, sequential group, enabled, id, name and
+/// description. Dialect and provenance are not compared.
 pub fn equivalent(a: &HookSpec, b: &HookSpec) -> bool {
     a.event == b.event
         && meaning(&a.matcher) == meaning(&b.matcher)
         && a.filter.tools() == b.filter.tools()
         && a.filter.path_globs() == b.filter.path_globs()
         && a.condition.as_ref().map(|c| c.as_str()) == b.condition.as_ref().map(|c| c.as_str())
-        && a.action == b.action
+        && effective_action(a) == effective_action(b)
         && a.timeout == b.timeout
         && a.on_failure == b.on_failure
         && a.is_async == b.is_async
@@ -387,6 +439,14 @@ impl Writer {
         }
     }
 
+    /// The `sandbox` to write for a command hook, in a target that has the key: whether the
+    /// hook runs sandboxed now, when the hook said so or the target's default differs (a
+    /// native hook written for Fabro says `sandbox = false`, since Fabro would sandbox it).
+    fn sandbox_value(&self, spec: &HookSpec, c: &CommandAction) -> Option<bool> {
+        let now = sandboxed(spec, c);
+        (c.sandbox.is_some() || now != self.to.sandboxed_by_default()).then_some(now)
+    }
+
     fn script(&mut self, spec: &HookSpec, line: &CommandLine) -> String {
         match line {
             CommandLine::Script(s) => s.clone(),
@@ -434,8 +494,17 @@ impl Writer {
             if !c.env.is_empty() && !has("env") {
                 self.lost(spec, "the environment variables");
             }
-            if c.sandbox.is_some() && !has("sandbox") {
-                self.lost(spec, "the sandbox setting");
+            if !has("sandbox") && sandboxed(spec, c) {
+                self.lost(spec, "the sandbox (the hook now runs outside it)");
+            }
+            for name in var_refs(c) {
+                if provides_var(spec.dialect, name) && !provides_var(self.to, name) {
+                    let what = format!(
+                        "the command reads `${name}`, which {} hooks are not given: it is empty there",
+                        self.to
+                    );
+                    self.warn(spec, &what);
+                }
             }
         }
         if let Action::Http(h) = &spec.action
@@ -508,7 +577,7 @@ impl Writer {
                         Value::Object(c.env.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
                     );
                 }
-                if let Some(s) = c.sandbox {
+                if let Some(s) = self.sandbox_value(spec, c) {
                     put("sandbox", json!(s));
                 }
             }
@@ -724,7 +793,7 @@ impl Writer {
                 h.insert("type".into(), json!("command"));
                 let script = self.script(spec, &c.command);
                 h.insert("command".into(), json!(script));
-                if let Some(s) = c.sandbox {
+                if let Some(s) = self.sandbox_value(spec, c) {
                     h.insert("sandbox".into(), json!(s));
                 }
             }
@@ -811,7 +880,7 @@ impl Writer {
                     CommandLine::Script(s) => h.insert("script".into(), json!(s)),
                     CommandLine::Argv(v) => h.insert("command".into(), json!(v)),
                 };
-                if let Some(s) = c.sandbox {
+                if let Some(s) = self.sandbox_value(spec, c) {
                     h.insert("sandbox".into(), json!(s));
                 }
                 (Duration::from_secs(60), FailurePolicy::Block)

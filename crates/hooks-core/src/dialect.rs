@@ -49,6 +49,16 @@ impl Dialect {
         }
     }
 
+    /// Whether a command hook of this dialect that does not say `sandbox` runs sandboxed:
+    /// Fabro's do, as in Fabro; the others do not. The command executor's default, and
+    /// what converting a hook between dialects must keep.
+    pub fn sandboxed_by_default(self) -> bool {
+        match self {
+            Dialect::Fabro => true,
+            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => false,
+        }
+    }
+
     /// Parses a short name as printed by [`Dialect::as_str`].
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.into_iter().find(|d| d.as_str() == name)

@@ -123,6 +123,25 @@ fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
     push_table(ctx, FABRO, out);
 }
 
+/// Whether the engine gives a command hook written in `dialect` the variable `name`, for
+/// some event: one of those [`env_vars`] computes, or the `CLAUDE_ENV_FILE` the command
+/// executor adds for Claude Code and native `SessionStart` hooks. A hook whose command reads
+/// a variable its new dialect is not given does something else once converted.
+pub fn provides_var(dialect: Dialect, name: &str) -> bool {
+    let listed = |table: &[(&str, &[&str])]| table.iter().any(|(n, _)| *n == name);
+    let claude = listed(CLAUDE);
+    let autohand = listed(AUTOHAND) || matches!(name, "HOOK_EVENT" | "HOOK_ARGS" | "HOOK_PATH");
+    let fabro = listed(FABRO) || name == "FABRO_EVENT";
+    let env_file = name == "CLAUDE_ENV_FILE";
+    match dialect {
+        Dialect::Claude => claude || env_file,
+        Dialect::Echo => claude,
+        Dialect::Autohand => autohand,
+        Dialect::Fabro => fabro,
+        Dialect::Native => claude || env_file || autohand || fabro,
+    }
+}
+
 /// The environment variables a command hook written in `dialect` receives for `ctx`, as
 /// `(name, value)` pairs in a stable order.
 ///

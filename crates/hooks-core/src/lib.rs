@@ -66,7 +66,7 @@ mod spec;
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
 pub use context::{EventContext, StageEvent, json_kind};
 pub use dialect::Dialect;
-pub use env::env_vars;
+pub use env::{env_vars, provides_var};
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
 pub use filter::{Filter, IfCondition};

@@ -106,7 +106,10 @@ impl CommandExecutor {
                 orphan_grace: DEFAULT_ORPHAN_GRACE,
                 sandbox: Arc::new(BubblewrapSandbox::default()),
                 sandbox_network: false,
-                sandbox_by_default: vec![Dialect::Fabro],
+                sandbox_by_default: Dialect::ALL
+                    .into_iter()
+                    .filter(|d| d.sandboxed_by_default())
+                    .collect(),
                 shells: vec![(Dialect::Fabro, "bash".to_owned())],
                 env_file_dir: None,
             },

@@ -821,7 +821,7 @@ impl ConfigEdit {
 /// Loads config text for editing. An edit runs no hook, so it needs no values: a
 /// `{{ vars.X }}` or `{{ env.X }}` with no value is kept as written (instead of failing the
 /// load), and secrets are not looked up. Both loads an edit compares use the same rule.
-fn load(
+pub(crate) fn load(
     text: &str,
     path: &Path,
     options: &LoadOptions,
