@@ -1043,6 +1043,8 @@ fn open_gate(gate: &Path) {
     rx.recv_timeout(PATIENCE)
         .expect("a hook never opened its gate")
         .unwrap();
+}
+
 /// A project whose `.hooks/hooks.yaml` (discovered, so it needs trust) blocks every Bash
 /// command, with the test's own home and trust store.
 fn trust_project() -> crate::support::Env {

@@ -185,6 +185,8 @@ fn a_link_to_a_file_trusted_in_another_project_runs_nothing() {
     // A sibling project's link leads outside it: not even read.
     check_link("s", file, "../../b/vendor/a/.claude/settings.json", file);
     check_link("s", file, "../../b/vendor/a/.claude/settings.json", hook);
+}
+
 /// A Bash command, as the agent would announce it.
 const BASH_LS: &str = r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#;
 
