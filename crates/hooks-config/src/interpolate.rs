@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use hooks_core::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, McpToolAction, PermissionAction,
-    PromptAction,
+    PromptAction, Redactor,
 };
 use serde_json::Value;
 
@@ -381,12 +381,15 @@ fn map_json<E>(value: &Value, f: &mut dyn FnMut(&str) -> Result<String, E>) -> R
 /// A hook with its secrets filled in, ready to run.
 ///
 /// Its `Debug` shows the hook as written (with `{{ secrets.NAME }}`), never the values;
-/// [`ResolvedHook::redact`] masks the values in text the hook produced, for logs.
+/// [`ResolvedHook::redactor`] masks the values (as `[secret NAME]`) in what the hook
+/// produced. The `hooks` facade hands that redactor to the runner with the resolved spec,
+/// so every outcome leaves the runner masked.
 #[derive(Clone)]
 pub struct ResolvedHook {
     template: HookSpec,
     resolved: HookSpec,
-    values: Vec<Secret>,
+    redactor: Redactor,
+    uses_secrets: bool,
 }
 
 impl ResolvedHook {
@@ -407,18 +410,22 @@ impl ResolvedHook {
 
     /// Whether the hook used any secret.
     pub fn has_secrets(&self) -> bool {
-        !self.values.is_empty()
+        self.uses_secrets
     }
 
-    /// `text` with every secret value this hook used replaced by `***`.
+    /// The masks of the secret values this hook used.
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
+    /// The hook with secret values in it, and the masks of those values.
+    pub fn into_parts(self) -> (HookSpec, Redactor) {
+        (self.resolved, self.redactor)
+    }
+
+    /// `text` with every secret value this hook used replaced by `[secret NAME]`.
     pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_owned();
-        for secret in &self.values {
-            if !secret.expose().is_empty() {
-                out = out.replace(secret.expose(), "***");
-            }
-        }
-        out
+        self.redactor.redact(text).into_owned()
     }
 }
 
@@ -426,7 +433,7 @@ impl fmt::Debug for ResolvedHook {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResolvedHook")
             .field("spec", &self.template)
-            .field("secrets", &self.values.len())
+            .field("secrets", &self.redactor)
             .finish()
     }
 }
@@ -439,7 +446,8 @@ pub fn resolve_secrets(
     spec: &HookSpec,
     provider: &dyn SecretProvider,
 ) -> Result<ResolvedHook, Error> {
-    let mut values: Vec<Secret> = Vec::new();
+    let mut redactor = Redactor::new();
+    let mut uses_secrets = false;
     let mut missing: Option<String> = None;
     let action = map_action::<()>(&spec.action, &mut |s: &str| {
         let mut out = String::with_capacity(s.len());
@@ -452,9 +460,8 @@ pub fn resolve_secrets(
             out.push_str(&s[last..token.range.start]);
             out.push_str(secret.expose());
             last = token.range.end;
-            if !values.contains(&secret) {
-                values.push(secret);
-            }
+            redactor.add(token.name, secret.expose());
+            uses_secrets = true;
         }
         out.push_str(&s[last..]);
         Ok(out)
@@ -466,7 +473,8 @@ pub fn resolve_secrets(
             Ok(ResolvedHook {
                 template: spec.clone(),
                 resolved,
-                values,
+                redactor,
+                uses_secrets,
             })
         }
         Err(()) => {

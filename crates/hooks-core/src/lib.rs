@@ -60,6 +60,7 @@ mod index;
 mod matcher;
 mod outcome;
 mod output;
+mod redact;
 mod sink;
 mod spec;
 
@@ -74,6 +75,7 @@ pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
 pub use output::{parse_output, parse_response_body};
+pub use redact::Redactor;
 pub use sink::{BoxFuture, EventSink, NoopSink};
 pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,

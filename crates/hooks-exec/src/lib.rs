@@ -94,7 +94,7 @@ pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
 pub use mcp::{McpExecutor, McpServerConfig};
 pub use notify::{JsonRpcSink, NotificationSink, autohand_notification};
 pub use permission::PermissionExecutor;
-pub use prepare::Prepare;
+pub use prepare::{Prepare, Prepared};
 pub use prompt::{BoxError, PromptEvaluator, PromptExecutor, PromptRequest, PromptVerdict};
 pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
 pub use timeouts::{MAX_TIMEOUT, Timeouts};

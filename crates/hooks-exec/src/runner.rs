@@ -1,5 +1,6 @@
-//! Running one hook: picking its executor, its timeout, its tracing span, timing it and
-//! writing its audit line. Shared by the dispatcher and the async queue.
+//! Running one hook: preparing it, picking its executor, its timeout, its tracing span,
+//! masking the secrets it was given in its outcome, timing it and writing its audit line.
+//! Shared by the dispatcher and the async queue.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -70,12 +71,18 @@ impl Runner {
             }
             Ok(ready) => {
                 let run = HookRun {
-                    spec: ready.as_ref().unwrap_or(spec),
+                    spec: ready.as_ref().map_or(spec, |p| &p.spec),
                     ctx,
                     timeout,
                     cancel,
                 };
-                self.execute(run).instrument(span.clone()).await
+                let mut outcome = self.execute(run).instrument(span.clone()).await;
+                // The values the hook was given never leave the run: everything below
+                // (tracing, the audit log, the sink, the aggregate, the caller) sees masks.
+                if let Some(prepared) = ready {
+                    prepared.redactor.redact_outcome(&mut outcome);
+                }
+                outcome
             }
         };
         let elapsed = start.elapsed();

@@ -360,14 +360,21 @@ impl EngineBuilder {
 }
 
 /// Fills in `{{ secrets.NAME }}` right before each run, so secret values live only for the
-/// run: never in the loaded config, its `Debug` output, listings or the audit log. A missing
-/// secret fails the hook closed, naming the hook and the token.
+/// run: never in the loaded config, its `Debug` output, listings or the audit log, and
+/// hands the runner their masks, so that what the run yields leaves it with
+/// `[secret NAME]` in place of each value. A missing secret fails the hook closed, naming
+/// the hook and the token.
 struct SecretsStep(Arc<dyn hooks_config::SecretProvider>);
 
 impl hooks_exec::Prepare for SecretsStep {
-    fn prepare(&self, spec: &HookSpec) -> Result<Option<HookSpec>, String> {
+    fn prepare(&self, spec: &HookSpec) -> Result<Option<hooks_exec::Prepared>, String> {
         match hooks_config::resolve_secrets(spec, self.0.as_ref()) {
-            Ok(resolved) if resolved.has_secrets() => Ok(Some(resolved.into_spec())),
+            Ok(resolved) if resolved.has_secrets() => {
+                let (spec, redactor) = resolved.into_parts();
+                Ok(Some(
+                    hooks_exec::Prepared::new(spec).with_redactor(redactor),
+                ))
+            }
             Ok(_) => Ok(None),
             Err(e) => Err(e.to_string()),
         }

@@ -14,6 +14,7 @@ mod manage;
 mod replay;
 mod run;
 mod schema;
+mod secrets;
 mod serve;
 mod support;
 mod test;

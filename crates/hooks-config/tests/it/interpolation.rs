@@ -156,7 +156,10 @@ fn secrets_are_resolved_right_before_running_and_never_shown() {
         assert!(!shown.contains(SECRET), "{shown}");
     }
     // Text the hook printed can be redacted before it is logged.
-    assert_eq!(resolved.redact(&format!("sent {SECRET}")), "sent ***");
+    assert_eq!(
+        resolved.redact(&format!("sent {SECRET}")),
+        "sent [secret API_TOKEN]"
+    );
     // The trust hash is of the template, so it does not change with the secret.
     assert_eq!(hook_hash(resolved.template()), hook_hash(&hooks[1]));
 }

@@ -10,3 +10,4 @@ mod index;
 mod matcher;
 mod output;
 mod properties;
+mod redact;

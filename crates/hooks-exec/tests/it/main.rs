@@ -11,6 +11,7 @@ mod prepare;
 mod reliability;
 mod reliability_reload;
 mod sandbox;
+mod secrets;
 mod support;
 mod timeouts;
 

@@ -5,17 +5,17 @@ use std::sync::Arc;
 
 use hooks_core::{
     Action, BuiltinEvent, CommandLine, Decision, EventContext, FailurePolicy, HookIndex, HookSpec,
-    HookStatus,
+    HookStatus, Redactor,
 };
-use hooks_exec::{Dispatcher, Prepare};
+use hooks_exec::{Dispatcher, Prepare, Prepared};
 use serde_json::json;
 
-/// Replaces the token `SECRET` in scripts with a value, and refuses hooks whose script
-/// mentions `MISSING`.
+/// Replaces the token `SECRET` in scripts with a value (to be masked), and refuses hooks
+/// whose script mentions `MISSING`.
 struct FillIn;
 
 impl Prepare for FillIn {
-    fn prepare(&self, spec: &HookSpec) -> Result<Option<HookSpec>, String> {
+    fn prepare(&self, spec: &HookSpec) -> Result<Option<Prepared>, String> {
         let Action::Command(cmd) = &spec.action else {
             return Ok(None);
         };
@@ -33,7 +33,9 @@ impl Prepare for FillIn {
         }
         let mut ready = spec.clone();
         ready.action = Action::script(script.replace("SECRET", "s3cr3t"));
-        Ok(Some(ready))
+        Ok(Some(
+            Prepared::new(ready).with_redactor(Redactor::new().with("SECRET", "s3cr3t")),
+        ))
     }
 }
 
@@ -84,4 +86,29 @@ async fn hooks_left_as_they_are_run_unchanged() {
     .with_id("plain");
     let outcome = dispatcher(vec![spec]).dispatch(&ctx()).await;
     assert_eq!(outcome.reason.as_deref(), Some("plain"));
+}
+
+#[tokio::test]
+async fn what_a_prepared_hook_yields_is_masked_before_it_leaves_the_runner() {
+    let specs = vec![
+        HookSpec::new(
+            BuiltinEvent::PreToolUse,
+            Action::script("echo \"no SECRET here\" >&2; exit 2"),
+        )
+        .with_id("echo"),
+        HookSpec::new(
+            BuiltinEvent::PreToolUse,
+            Action::script("echo \"SECRET\" >&2; exit 1"),
+        )
+        .with_id("fail"),
+    ];
+    let outcome = dispatcher(specs).dispatch(&ctx()).await;
+    assert_eq!(outcome.reason.as_deref(), Some("no [secret SECRET] here"));
+    assert_eq!(
+        outcome.hooks[1]
+            .failure
+            .as_ref()
+            .map(|f| f.message.as_str()),
+        Some("exited with code 1: [secret SECRET]")
+    );
 }

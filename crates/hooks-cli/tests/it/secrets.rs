@@ -1,0 +1,250 @@
+//! Secrets under attack: hooks given `{{ secrets.NAME }}` that echo it back every way they
+//! can (stdout, stderr, JSON fields, a spawn error naming the path or directory, an HTTP
+//! transport error naming the URL, an HTTP peer echoing it), and every output of the
+//! binary (`hooks run`, `replay`, `test`, `serve --stdio`), checked byte for byte: the value
+//! never appears, its mask does.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::Duration;
+
+use crate::support::Env;
+
+/// The secret's name, read by the default provider from the environment variable of that name.
+const NAME: &str = "HOOKS_TEST_TOKEN";
+/// The value a hostile hook tries to get written out.
+const VALUE: &str = "tok-7Qz9xK2mP4wL";
+/// What the engine writes instead.
+const MASK: &str = "[secret HOOKS_TEST_TOKEN]";
+/// A bound on every run of the binary.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+const PAYLOAD: &str = r#"{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
+
+/// A loopback HTTP peer that answers every request with the path it was sent to: 200 with
+/// a blocking JSON answer quoting it, or, under `/fail/`, a 500 whose body quotes it.
+fn echo_server() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(mut conn) = conn else { return };
+            std::thread::spawn(move || {
+                let Some(path) = read_request(&mut conn) else {
+                    return;
+                };
+                let (status, body) = if path.starts_with("/fail/") {
+                    ("500 Internal Server Error", format!("bad token at {path}"))
+                } else {
+                    (
+                        "200 OK",
+                        format!(r#"{{"decision":"block","reason":"server saw {path}"}}"#),
+                    )
+                };
+                let _ = write!(
+                    conn,
+                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            });
+        }
+    });
+    port
+}
+
+/// Reads one request (headers and a Content-Length body) and returns its path.
+fn read_request(conn: &mut TcpStream) -> Option<String> {
+    conn.set_read_timeout(Some(PATIENCE)).ok()?;
+    let mut request = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = conn.read(&mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        request.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&request);
+        let Some(end) = text.find("\r\n\r\n") else {
+            continue;
+        };
+        let len: usize = text[..end]
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .and_then(|v| v.trim().parse().ok())
+            })
+            .unwrap_or(0);
+        if request.len() >= end + 4 + len {
+            return text.split(' ').nth(1).map(str::to_owned);
+        }
+    }
+}
+
+/// A loopback port nothing listens on.
+fn closed_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Hooks that each try to get the secret written out in another way.
+fn config(echo: u16, closed: u16) -> String {
+    let secret = format!("{{{{ secrets.{NAME} }}}}");
+    format!(
+        r#"allowed_http_hook_urls: ["http://127.0.0.1:{echo}/*", "http://127.0.0.1:{closed}/*"]
+hooks:
+  - id: stderr-block
+    event: PreToolUse
+    command: 'echo "denied {secret}" >&2; exit 2'
+  - id: json-fields
+    event: PreToolUse
+    env: {{ T: "{secret}" }}
+    command: |
+      printf '{{"systemMessage":"m %s","hookSpecificOutput":{{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"r %s","additionalContext":"c %s"}}}}' "$T" "$T" "$T"
+  - id: exit-1
+    event: PreToolUse
+    env: {{ T: "{secret}" }}
+    command: 'echo "oops $T" >&2; exit 1'
+  - id: argv-path
+    event: PreToolUse
+    args: ["/nonexistent/{secret}/bin"]
+  - id: cwd-path
+    event: PreToolUse
+    command: "true"
+    cwd: "/nonexistent/{secret}"
+  - id: http-closed
+    event: PreToolUse
+    url: "http://127.0.0.1:{closed}/hook/{secret}"
+  - id: http-echo
+    event: PreToolUse
+    url: "http://127.0.0.1:{echo}/echo/{secret}"
+  - id: http-fail
+    event: PreToolUse
+    url: "http://127.0.0.1:{echo}/fail/{secret}"
+  - id: async-echo
+    event: PreToolUse
+    async: true
+    command: 'echo "async {secret}" >&2; exit 2'
+"#
+    )
+}
+
+/// The hook ids of [`config`] that `hooks test` runs one by one.
+const IDS: [&str; 8] = [
+    "stderr-block",
+    "json-fields",
+    "exit-1",
+    "argv-path",
+    "cwd-path",
+    "http-closed",
+    "http-echo",
+    "http-fail",
+];
+
+/// Runs the binary with the secret in its environment and returns everything it wrote.
+fn run(env: &Env, args: &[&str], stdin: &str) -> (String, Vec<u8>) {
+    let out = env
+        .command()
+        .env(NAME, VALUE)
+        .args(args)
+        .write_stdin(stdin)
+        .timeout(PATIENCE)
+        .output()
+        .unwrap();
+    let mut all = out.stdout.clone();
+    all.extend_from_slice(&out.stderr);
+    (String::from_utf8_lossy(&out.stdout).into_owned(), all)
+}
+
+/// The secret is nowhere in what the binary wrote, and `expect_masks` of its masks are in
+/// stdout (so the hooks did get it written where they tried).
+#[track_caller]
+fn check(what: &str, (stdout, all): &(String, Vec<u8>), expect_masks: usize) {
+    let text = String::from_utf8_lossy(all);
+    assert!(
+        !all.windows(VALUE.len()).any(|w| w == VALUE.as_bytes()),
+        "{what} wrote the secret:\n{text}"
+    );
+    let masks = stdout.matches(MASK).count();
+    assert!(
+        masks >= expect_masks,
+        "{what}: {masks} masks, expected at least {expect_masks}:\n{text}"
+    );
+}
+
+fn setup() -> Env {
+    let env = Env::new();
+    env.write("hooks.yaml", &config(echo_server(), closed_port()));
+    env
+}
+
+#[test]
+fn hooks_run_never_writes_a_secret_its_hooks_were_given() {
+    let env = setup();
+    let args = ["run", "PreToolUse", "-c", "hooks.yaml", "-p", PAYLOAD];
+    // Reason, system message, context, and the failures of exit-1, argv-path, cwd-path,
+    // http-closed and http-fail (as messages and in the per-hook reports).
+    check(
+        "hooks run --json",
+        &run(&env, &[&args[..], &["--json"]].concat(), ""),
+        8,
+    );
+    check("hooks run", &run(&env, &args, ""), 8);
+}
+
+#[test]
+fn hooks_test_never_writes_a_secret_the_hook_was_given() {
+    let env = setup();
+    for id in IDS {
+        let args = ["test", id, "-c", "hooks.yaml", "-p", PAYLOAD];
+        check(
+            &format!("hooks test {id} --json"),
+            &run(&env, &[&args[..], &["--json"]].concat(), ""),
+            1,
+        );
+        check(&format!("hooks test {id}"), &run(&env, &args, ""), 1);
+    }
+}
+
+#[test]
+fn hooks_replay_never_writes_a_secret_its_hooks_were_given() {
+    let env = setup();
+    env.write(
+        "session.jsonl",
+        &format!("{{\"event\":\"PreToolUse\",\"payload\":{PAYLOAD}}}\n"),
+    );
+    let args = ["replay", "session.jsonl", "-c", "hooks.yaml"];
+    check(
+        "hooks replay --json",
+        &run(&env, &[&args[..], &["--json"]].concat(), ""),
+        1,
+    );
+    check("hooks replay", &run(&env, &args, ""), 1);
+}
+
+#[test]
+fn hooks_serve_never_writes_a_secret_in_answers_or_notifications() {
+    let env = setup();
+    let requests = [
+        format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"hooks/dispatch","params":{{"event":"PreToolUse","payload":{PAYLOAD}}}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","id":2,"method":"hooks/list"}"#.to_owned(),
+    ];
+    let stdin = requests.join("\n") + "\n";
+    let out = run(&env, &["serve", "--stdio", "-c", "hooks.yaml"], &stdin);
+    check("hooks serve --stdio", &out, 8);
+    // The async hook's outcome went out as a notification, masked.
+    let notification = out
+        .0
+        .lines()
+        .find(|l| l.contains("hooks.asyncHook.completed"))
+        .unwrap_or_else(|| panic!("no async notification:\n{}", out.0));
+    assert!(
+        notification.contains(&format!("async {MASK}")),
+        "{notification}"
+    );
+}
