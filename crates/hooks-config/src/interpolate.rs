@@ -5,6 +5,11 @@
 //!
 //! - `{{ vars.NAME }}`, `{{ env.NAME }}` and (echo-agent) `${SKILL_DIR}` are substituted
 //!   when the file is loaded. A missing variable is an error at the token's file:line:col.
+//! - In an http hook's URL and headers, `{{ env.NAME }}` obeys the hook's
+//!   `allowed_env_vars`: a variable it does not list is left empty, with a warning naming
+//!   the hook and the variable. A listed one is substituted in the URL; in a header it is
+//!   written `${NAME}`, which the http executor reads when it sends the request (under the
+//!   same list), so a header's value is never part of the loaded hook.
 //! - `{{ secrets.NAME }}` stays in the loaded [`HookSpec`] as written, so that a secret's
 //!   value is never part of a spec, a listing, a diagnostic, a trust hash or a converted
 //!   file. Loading checks that the [`SecretProvider`] has every secret a hook names (a
@@ -137,7 +142,8 @@ pub enum EnvSource {
 }
 
 impl EnvSource {
-    fn get(&self, name: &str) -> Option<String> {
+    /// The value of the variable `name`, if it is set.
+    pub fn get(&self, name: &str) -> Option<String> {
         match self {
             EnvSource::Process => std::env::var(name).ok(),
             EnvSource::Map(map) => map.get(name).cloned(),
@@ -236,12 +242,28 @@ pub(crate) struct TokenError {
     pub(crate) hint: Option<String>,
 }
 
-/// Substitutes what can be substituted at load time (see the module docs).
+/// Which `{{ env.NAME }}` a string may read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum EnvScope<'a> {
+    /// Any variable, substituted at load.
+    All,
+    /// An http hook's URL: only the variables in its `allowed_env_vars`, substituted at load.
+    HttpUrl(&'a [String]),
+    /// An http hook's header value: only the variables in its `allowed_env_vars`, written
+    /// as `${NAME}` for the http executor to read when it sends the request, so that the
+    /// value is never part of the loaded hook (its listing, hash or `Debug` output).
+    HttpHeader(&'a [String]),
+}
+
+/// Substitutes what can be substituted at load time (see the module docs). A token that
+/// `env` does not allow becomes the empty string, with a warning pushed to `warnings`.
 pub(crate) fn load_time(
     s: &str,
     interp: &Interpolation,
     file_vars: &BTreeMap<String, String>,
     skill_dir: Option<&str>,
+    env: EnvScope<'_>,
+    warnings: &mut Vec<TokenError>,
 ) -> Result<String, TokenError> {
     let s = match skill_dir {
         Some(dir) => s.replace("${SKILL_DIR}", dir),
@@ -263,13 +285,39 @@ pub(crate) fn load_time(
                         token.name
                     )),
                 })?,
-            "env" => interp.env.get(token.name).ok_or_else(|| TokenError {
-                message: format!(
-                    "`{{{{ env.{} }}}}`: the environment variable `{}` is not set",
-                    token.name, token.name
-                ),
-                hint: None,
-            })?,
+            "env" => {
+                let allowed = match env {
+                    EnvScope::All => None,
+                    EnvScope::HttpUrl(list) | EnvScope::HttpHeader(list) => {
+                        Some(list.iter().any(|a| a == token.name))
+                    }
+                };
+                match (allowed, env) {
+                    (Some(false), _) => {
+                        warnings.push(TokenError {
+                            message: format!(
+                                "`{{{{ env.{} }}}}` is not in the http hook's allowed env vars, so it is left empty",
+                                token.name
+                            ),
+                            hint: Some(format!(
+                                "list `{}` in `allowed_env_vars` (`allowedEnvVars`) to send it",
+                                token.name
+                            )),
+                        });
+                        String::new()
+                    }
+                    (_, EnvScope::HttpHeader(_)) => format!("${{{}}}", token.name),
+                    (_, EnvScope::All | EnvScope::HttpUrl(_)) => {
+                        interp.env.get(token.name).ok_or_else(|| TokenError {
+                            message: format!(
+                                "`{{{{ env.{} }}}}`: the environment variable `{}` is not set",
+                                token.name, token.name
+                            ),
+                            hint: None,
+                        })?
+                    }
+                }
+            }
             "secrets" => {
                 if interp.check_secrets && interp.secrets.secret(token.name).is_none() {
                     return Err(TokenError {

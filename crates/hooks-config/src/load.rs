@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 
 use crate::detect;
 use crate::error::{Diagnostic, DiagnosticKind, Error};
-use crate::interpolate::{self, Interpolation};
+use crate::interpolate::{self, EnvScope, Interpolation};
 use crate::parse::{self, Format};
 use crate::source::{self, Source};
 use crate::tree::{Node, Pos, Value};
@@ -563,13 +563,23 @@ impl Cx<'_> {
 
     /// A table of strings, in written order, each value interpolated.
     pub(crate) fn string_map(&mut self, node: Option<&Node>) -> Vec<(String, String)> {
+        self.string_map_in(node, EnvScope::All)
+    }
+
+    /// A table of strings, in written order, each value interpolated reading only the
+    /// environment `env` allows.
+    pub(crate) fn string_map_in(
+        &mut self,
+        node: Option<&Node>,
+        env: EnvScope<'_>,
+    ) -> Vec<(String, String)> {
         let Some(entries) = node.and_then(Node::as_map) else {
             return Vec::new();
         };
         let mut out = Vec::new();
         for e in entries {
             if let Some(v) = e.value.as_str() {
-                let v = self.interp(v, e.value.pos);
+                let v = self.interp_in(v, e.value.pos, env);
                 out.push((e.key.clone(), v));
             }
         }
@@ -795,12 +805,28 @@ impl Cx<'_> {
 
     /// Interpolates a string written at `pos` (see [`crate::interpolate`]).
     pub(crate) fn interp(&mut self, s: &str, pos: Pos) -> String {
-        match interpolate::load_time(
+        self.interp_in(s, pos, EnvScope::All)
+    }
+
+    /// Interpolates a string written at `pos`, reading only the environment `env` allows.
+    pub(crate) fn interp_in(&mut self, s: &str, pos: Pos, env: EnvScope<'_>) -> String {
+        let mut warnings = Vec::new();
+        let result = interpolate::load_time(
             s,
             &self.opts.interpolation,
             &self.file_vars,
             self.skill_dir.as_deref(),
-        ) {
+            env,
+            &mut warnings,
+        );
+        for w in warnings {
+            let message = match &self.hook_label {
+                Some(label) => format!("hook `{label}`: {}", w.message),
+                None => w.message,
+            };
+            self.warn(DiagnosticKind::Interpolation, pos, message, w.hint);
+        }
+        match result {
             Ok(out) => out,
             Err(e) => {
                 let message = match &self.hook_label {

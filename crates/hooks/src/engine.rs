@@ -332,6 +332,10 @@ impl EngineBuilder {
         #[cfg(feature = "http")]
         {
             let mut http = self.http;
+            // Headers read `${NAME}` (what `{{ env.NAME }}` in a header becomes) from the
+            // environment the config is interpolated from.
+            let env = config.interpolation.env.clone();
+            http.env = hooks_exec::EnvLookup::new(move |name| env.get(name));
             if let Some(urls) = loaded.hooks.allowed_http_hook_urls() {
                 http.allowed_urls.extend(urls.iter().cloned());
             }

@@ -2,10 +2,12 @@
 //! can (stdout, stderr, JSON fields, a spawn error naming the path or directory, an HTTP
 //! transport error naming the URL, an HTTP peer echoing it), and every output of the
 //! binary (`hooks run`, `replay`, `test`, `serve --stdio`), checked byte for byte: the value
-//! never appears, its mask does.
+//! never appears, its mask does. And `{{ env.X }}` in an http hook's URL and headers,
+//! which reads only the variables the hook allows: a loopback peer checks what was sent.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::support::Env;
@@ -21,38 +23,56 @@ const PATIENCE: Duration = Duration::from_secs(60);
 
 const PAYLOAD: &str = r#"{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
 
-/// A loopback HTTP peer that answers every request with the path it was sent to: 200 with
-/// a blocking JSON answer quoting it, or, under `/fail/`, a 500 whose body quotes it.
-fn echo_server() -> u16 {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        for conn in listener.incoming() {
-            let Ok(mut conn) = conn else { return };
-            std::thread::spawn(move || {
-                let Some(path) = read_request(&mut conn) else {
-                    return;
-                };
-                let (status, body) = if path.starts_with("/fail/") {
-                    ("500 Internal Server Error", format!("bad token at {path}"))
-                } else {
-                    (
-                        "200 OK",
-                        format!(r#"{{"decision":"block","reason":"server saw {path}"}}"#),
-                    )
-                };
-                let _ = write!(
-                    conn,
-                    "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-            });
-        }
-    });
-    port
+/// A loopback HTTP peer that keeps every request it gets (head and body, as text) and
+/// answers with the path it was sent to: 200 with a blocking JSON answer quoting it, or,
+/// under `/fail/`, a 500 whose body quotes it.
+struct Peer {
+    port: u16,
+    requests: Arc<Mutex<Vec<String>>>,
 }
 
-/// Reads one request (headers and a Content-Length body) and returns its path.
+impl Peer {
+    fn start() -> Peer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&requests);
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(mut conn) = conn else { return };
+                let kept = Arc::clone(&kept);
+                std::thread::spawn(move || {
+                    let Some(request) = read_request(&mut conn) else {
+                        return;
+                    };
+                    let path = request.split(' ').nth(1).unwrap_or_default().to_owned();
+                    kept.lock().unwrap().push(request);
+                    let (status, body) = if path.starts_with("/fail/") {
+                        ("500 Internal Server Error", format!("bad token at {path}"))
+                    } else {
+                        (
+                            "200 OK",
+                            format!(r#"{{"decision":"block","reason":"server saw {path}"}}"#),
+                        )
+                    };
+                    let _ = write!(
+                        conn,
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                });
+            }
+        });
+        Peer { port, requests }
+    }
+
+    /// Every request received so far.
+    fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// Reads one request (head and a Content-Length body) and returns it as text.
 fn read_request(conn: &mut TcpStream) -> Option<String> {
     conn.set_read_timeout(Some(PATIENCE)).ok()?;
     let mut request = Vec::new();
@@ -76,7 +96,7 @@ fn read_request(conn: &mut TcpStream) -> Option<String> {
             })
             .unwrap_or(0);
         if request.len() >= end + 4 + len {
-            return text.split(' ').nth(1).map(str::to_owned);
+            return Some(text.into_owned());
         }
     }
 }
@@ -177,7 +197,7 @@ fn check(what: &str, (stdout, all): &(String, Vec<u8>), expect_masks: usize) {
 
 fn setup() -> Env {
     let env = Env::new();
-    env.write("hooks.yaml", &config(echo_server(), closed_port()));
+    env.write("hooks.yaml", &config(Peer::start().port, closed_port()));
     env
 }
 
@@ -247,4 +267,71 @@ fn hooks_serve_never_writes_a_secret_in_answers_or_notifications() {
         notification.contains(&format!("async {MASK}")),
         "{notification}"
     );
+}
+
+/// A Claude settings file whose http hook puts `{{ env.AWS_SECRET }}` in its URL and a
+/// header, allowing `allowed` (a JSON list) of the environment.
+fn claude_http(port: u16, allowed: &str) -> String {
+    format!(
+        r#"{{"allowedHttpHookUrls": ["http://127.0.0.1:{port}/*"],
+  "hooks": {{"PreToolUse": [{{"matcher": "*", "hooks": [{{
+    "type": "http",
+    "url": "http://127.0.0.1:{port}/hook?k={{{{ env.AWS_SECRET }}}}",
+    "headers": {{"X-Key": "{{{{ env.AWS_SECRET }}}}", "X-Other": "v={{{{ env.AWS_OTHER }}}}"}},
+    "allowedEnvVars": {allowed}
+  }}]}}]}}}}"#
+    )
+}
+
+#[test]
+fn http_hooks_send_and_list_only_the_environment_they_allow() {
+    const AWS: &str = "aws-7f2Kq9Zx-secret";
+    const OTHER: &str = "other-4Rt8Yw-value";
+    for (allowed, sent) in [("[]", None), (r#"["AWS_OTHER"]"#, Some(OTHER))] {
+        let env = Env::new();
+        let peer = Peer::start();
+        env.write(".claude/settings.json", &claude_http(peer.port, allowed));
+        let cmd = |args: &[&str]| {
+            let out = env
+                .command()
+                .env("AWS_SECRET", AWS)
+                .env("AWS_OTHER", OTHER)
+                .args(args)
+                .timeout(PATIENCE)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned();
+            (out.status.code(), text)
+        };
+        let config = ["-c", ".claude/settings.json"];
+        let (code, run) = cmd(&[&["run", "PreToolUse", "-p", PAYLOAD][..], &config].concat());
+        assert_eq!(code, Some(2), "the peer answered: {run}");
+        let requests = peer.requests();
+        assert_eq!(requests.len(), 1, "{requests:?}");
+        let request = &requests[0];
+        assert!(
+            !request.contains(AWS),
+            "{allowed}: the request carried AWS_SECRET:\n{request}"
+        );
+        match sent {
+            Some(value) => assert!(
+                request.contains(&format!("x-other: v={value}")),
+                "{request}"
+            ),
+            None => assert!(!request.contains(OTHER), "{request}"),
+        }
+        // Not in any output, nor in the listing; the warning names the hook and the variable.
+        let (_, list) = cmd(&[&["list"][..], &config].concat());
+        let (_, json) = cmd(&[&["list", "--json"][..], &config].concat());
+        for text in [&run, &list, &json] {
+            assert!(
+                !text.contains(AWS) && !text.contains(OTHER),
+                "{allowed}:\n{text}"
+            );
+        }
+        assert!(
+            list.contains("`{{ env.AWS_SECRET }}` is not in the http hook's allowed env vars"),
+            "{list}"
+        );
+    }
 }

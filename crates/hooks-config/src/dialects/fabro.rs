@@ -16,6 +16,7 @@ use hooks_core::{
 };
 
 use crate::error::DiagnosticKind;
+use crate::interpolate::EnvScope;
 use crate::load::{ConfigFile, Cx, Item, TimeUnit, field};
 use crate::tree::{Node, Value};
 
@@ -237,7 +238,10 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
         }
         "url" => {
             not_for(cx, &["model", "max_tool_rounds"], "url");
-            let url = cx.interp(value.as_str()?, value.pos);
+            let allowed = cx
+                .strings(field(node, "allowed_env_vars"))
+                .unwrap_or_default();
+            let url = cx.interp_in(value.as_str()?, value.pos, EnvScope::HttpUrl(&allowed));
             let tls = cx.string(field(node, "tls"));
             if tls.as_deref() != Some("off") && !url.starts_with("https://") {
                 cx.error(
@@ -258,13 +262,11 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                     None,
                 );
             }
-            let headers = cx.string_map(field(node, "headers"));
+            let headers = cx.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
             Some(Action::Http(HttpAction {
                 url,
                 headers,
-                allowed_env_vars: cx
-                    .strings(field(node, "allowed_env_vars"))
-                    .unwrap_or_default(),
+                allowed_env_vars: allowed,
             }))
         }
         "prompt" | "agent" => {

@@ -9,6 +9,7 @@ use hooks_core::{
 };
 
 use crate::error::DiagnosticKind;
+use crate::interpolate::EnvScope;
 use crate::load::{Cx, DEFAULT_TIMEOUT, Item, TimeUnit, field};
 use crate::tree::{Node, Value};
 
@@ -287,11 +288,15 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 missing(cx, "url");
                 return None;
             };
-            let url = cx.interp(url_node.as_str()?, url_node.pos);
-            let headers = cx.string_map(field(node, "headers"));
             let allowed = cx
                 .strings(field(node, "allowed_env_vars").or_else(|| field(node, "allowedEnvVars")))
                 .unwrap_or_default();
+            let url = cx.interp_in(
+                url_node.as_str()?,
+                url_node.pos,
+                EnvScope::HttpUrl(&allowed),
+            );
+            let headers = cx.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
             Some(Action::Http(HttpAction {
                 url,
                 headers,

@@ -22,7 +22,7 @@ fn with_secret() -> LoadOptions {
     })
 }
 
-const HOOK: &str = "vars:\n  REGION: eu\nhooks:\n  - id: notify\n    event: Stop\n    url: \"https://{{ vars.REGION }}.example.com/{{ env.HOME }}\"\n    headers:\n      Authorization: \"Bearer {{ secrets.API_TOKEN }}\"\n  - id: shell\n    event: Stop\n    command: \"curl -H 'X-Token: {{secrets.API_TOKEN}}' https://x && docker inspect --format '{{ .State }}' c\"\n";
+const HOOK: &str = "vars:\n  REGION: eu\nhooks:\n  - id: notify\n    event: Stop\n    url: \"https://{{ vars.REGION }}.example.com/{{ env.HOME }}\"\n    allowed_env_vars: [HOME]\n    headers:\n      Authorization: \"Bearer {{ secrets.API_TOKEN }}\"\n  - id: shell\n    event: Stop\n    command: \"curl -H 'X-Token: {{secrets.API_TOKEN}}' https://x && docker inspect --format '{{ .State }}' c\"\n";
 
 #[test]
 fn vars_and_env_are_substituted_at_load_and_secrets_are_not() {
@@ -200,4 +200,79 @@ fn env_backed_secrets_by_default() {
         &EnvSecrets::with_prefix("NO_SUCH_PREFIX_"),
     );
     assert!(prefixed.is_err());
+}
+
+/// An http hook's URL and headers read only the environment its `allowed_env_vars` lists:
+/// `{{ env.X }}` for another variable is empty, with a warning naming the hook and the
+/// variable; a listed one is substituted in the URL and left for the executor, as `${X}`, in
+/// a header, so its value is never part of the loaded hook.
+#[test]
+fn http_hooks_read_only_the_environment_they_allow() {
+    #[track_caller]
+    fn check(file: &str, text: &str, url: &str, header: &str, warnings: &[&str]) {
+        let options = options().with_interpolation(Interpolation {
+            env: EnvSource::Map(
+                [
+                    ("AWS_SECRET".to_owned(), "aws-secret-value".to_owned()),
+                    ("REGION".to_owned(), "eu".to_owned()),
+                ]
+                .into(),
+            ),
+            ..interpolation()
+        });
+        let loaded = load_str(text, Some(Path::new(file)), &options).unwrap();
+        let hook = loaded.hooks().next().unwrap();
+        let Action::Http(h) = &hook.action else {
+            panic!("{hook:?}")
+        };
+        assert_eq!(
+            (h.url.as_str(), h.headers[0].1.as_str()),
+            (url, header),
+            "{file}"
+        );
+        let shown: Vec<String> = loaded.warnings.iter().map(|w| w.message.clone()).collect();
+        assert_eq!(shown, warnings, "{file}");
+    }
+    let claude = |allowed: &str| {
+        format!(
+            r#"{{"hooks":{{"Stop":[{{"hooks":[{{"type":"http","url":"https://{{{{ env.REGION }}}}.example.com/{{{{ env.AWS_SECRET }}}}","headers":{{"X-Key":"k={{{{ env.AWS_SECRET }}}}"}},"allowedEnvVars":{allowed}}}]}}]}}}}"#
+        )
+    };
+    let not_listed =
+        "`{{ env.AWS_SECRET }}` is not in the http hook's allowed env vars, so it is left empty";
+    let region =
+        "`{{ env.REGION }}` is not in the http hook's allowed env vars, so it is left empty";
+    check(
+        "settings.json",
+        &claude("[]"),
+        "https://.example.com/",
+        "k=",
+        &[
+            // A Claude hook is named by the head of its URL.
+            &format!("hook `https://{{{{ env.REGION }}}}.example.com/{{{{ `: {region}"),
+            &format!("hook `https://{{{{ env.REGION }}}}.example.com/{{{{ `: {not_listed}"),
+            &format!("hook `https://{{{{ env.REGION }}}}.example.com/{{{{ `: {not_listed}"),
+        ],
+    );
+    check(
+        "settings.json",
+        &claude(r#"["REGION", "AWS_SECRET"]"#),
+        "https://eu.example.com/aws-secret-value",
+        "k=${AWS_SECRET}",
+        &[],
+    );
+    check(
+        "hooks.yaml",
+        "hooks:\n  - id: audit\n    event: Stop\n    url: \"https://x.example.com/\"\n    headers: { X-Key: \"{{ env.AWS_SECRET }}\" }\n",
+        "https://x.example.com/",
+        "",
+        &[&format!("hook `audit`: {not_listed}")],
+    );
+    check(
+        "run.toml",
+        "[[run.hooks]]\nname = \"audit\"\nevent = \"run_start\"\nurl = \"https://x.example.com/\"\nheaders = { X-Key = \"{{ env.AWS_SECRET }}\" }\nallowed_env_vars = [\"AWS_SECRET\"]\n",
+        "https://x.example.com/",
+        "${AWS_SECRET}",
+        &[],
+    );
 }
