@@ -250,7 +250,8 @@ async fn the_task_runner_reaches_config_hooks() {
 async fn secrets_are_filled_in_at_run_time_and_never_held_in_the_loaded_config() {
     use hooks::config::{Interpolation, MapSecrets};
 
-    let config = "hooks:\n  - id: token-check\n    event: PreToolUse\n    command: \"echo '{{ secrets.API_TOKEN }}' >&2; exit 2\"\n";
+    // The value is spelled in two pieces, so that the loaded config does not hold it.
+    let config = "hooks:\n  - id: token-check\n    event: PreToolUse\n    command: \"[ '{{ secrets.API_TOKEN }}' = hun''ter2 ] && echo 'got {{ secrets.API_TOKEN }}' >&2; exit 2\"\n";
     let secrets = MapSecrets::new().with("API_TOKEN", "hunter2");
     let interpolation = Interpolation {
         secrets: Arc::new(secrets),
@@ -267,8 +268,9 @@ async fn secrets_are_filled_in_at_run_time_and_never_held_in_the_loaded_config()
             json!({"command": "ls"}),
         ))
         .await;
-    // The hook echoed what it was given: the secret's value, filled in for the run.
-    assert_eq!(outcome.reason.as_deref(), Some("hunter2"));
+    // The hook was given the secret's value, filled in for the run; what it echoed of it
+    // comes back masked.
+    assert_eq!(outcome.reason.as_deref(), Some("got [secret API_TOKEN]"));
     let listed = format!("{:?}", engine.loaded());
     let at = listed
         .find("hunter2")
