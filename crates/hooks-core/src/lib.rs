@@ -51,6 +51,7 @@
 
 mod aggregate;
 mod context;
+mod dedupe;
 mod dialect;
 mod env;
 mod error;
@@ -66,6 +67,7 @@ mod spec;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
 pub use context::{EventContext, StageEvent, json_kind};
+pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
 pub use env::{env_vars, provides_var};
 pub use error::{Error, ErrorKind, did_you_mean};

@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 
 use futures_util::StreamExt;
 use hooks_core::{
-    Action, Aggregate, AggregateEntry, BoxFuture, CommandLine, Dialect, Event, EventContext,
-    EventSink, FailurePolicy, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate,
+    Aggregate, AggregateEntry, BoxFuture, DedupeKey, DedupeScope, Event, EventContext, EventSink,
+    FailurePolicy, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate,
+    find_duplicates,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -49,10 +49,11 @@ pub const DEFAULT_STOP_LOOP_CAP: u32 = 3;
 ///    queue is full the hook is dropped: the drop is counted
 ///    ([`Dispatcher::async_dropped`]), reported to the sink, and named in the aggregate's
 ///    messages. Async hooks do not appear in the aggregate's `hooks`.
-/// 4. **Identical command hooks** (same command line, working directory, environment,
-///    sandbox setting and dialect) run once; each duplicate reports the same outcome
-///    under its own id and failure policy. The first declared one's timeout applies.
-///    Hooks in sequential groups are never merged.
+/// 4. **Identical command hooks** run once: the same command line, working directory,
+///    environment, sandbox setting, dialect, timeout, failure policy and layer (the rule
+///    is [`hooks_core::DedupeKey`]'s, shared with config merging). A copy that differs in
+///    any of them is a different hook and runs too. Each duplicate reports the same
+///    outcome under its own id. Hooks in sequential groups are never merged.
 /// 5. The rest run **concurrently**, at most `max_concurrency` (8 by default) at a time.
 ///    The hooks of one **sequential group** form one unit: they run one after another in
 ///    declaration order, each seeing the previous hook's rewritten `tool_input`. A hook
@@ -194,11 +195,11 @@ impl Dispatcher {
                     }
                 }
             } else {
-                plan.add(hook, spec, &inner.runner.command);
+                plan.add(hook, spec);
             }
         }
 
-        let entries: Vec<AggregateEntry> = futures_util::stream::iter(plan.units)
+        let entries: Vec<AggregateEntry> = futures_util::stream::iter(plan.units())
             .map(|unit| self.run_unit(&index, unit, ctx, cancel))
             .buffer_unordered(inner.max_concurrency)
             .flat_map(futures_util::stream::iter)
@@ -341,63 +342,67 @@ enum Unit {
     Sequential { group: String, hooks: Vec<usize> },
 }
 
-/// What makes two command hooks the same run.
-#[derive(PartialEq, Eq, Hash)]
-struct CommandKey<'a> {
-    command: &'a CommandLine,
-    cwd: Option<&'a PathBuf>,
-    env: &'a [(String, String)],
-    sandboxed: bool,
-    dialect: Dialect,
-}
-
 /// The units of one dispatch, in declaration order of their first hook.
 #[derive(Default)]
 struct Plan<'a> {
-    units: Vec<Unit>,
-    groups: HashMap<&'a str, usize>,
-    commands: HashMap<CommandKey<'a>, usize>,
+    /// The synchronous hooks matched, in declaration order.
+    hooks: Vec<(usize, &'a HookSpec)>,
 }
 
 impl<'a> Plan<'a> {
-    fn add(&mut self, hook: usize, spec: &'a HookSpec, command: &CommandExecutor) {
-        if let Some(group) = spec.sequential.as_deref() {
-            match self.groups.get(group) {
-                Some(&unit) => {
-                    if let Unit::Sequential { hooks, .. } = &mut self.units[unit] {
-                        hooks.push(hook);
+    fn add(&mut self, hook: usize, spec: &'a HookSpec) {
+        self.hooks.push((hook, spec));
+    }
+
+    /// Groups the hooks into units: sequential groups, and single hooks with the copies
+    /// that share their run (see [`hooks_core::find_duplicates`]).
+    fn units(self) -> Vec<Unit> {
+        let keys: Vec<Option<DedupeKey<'a>>> = if self.hooks.len() < 2 {
+            Vec::new()
+        } else {
+            self.hooks
+                .iter()
+                .map(|(_, spec)| DedupeKey::new(spec, DedupeScope::Dispatch))
+                .collect()
+        };
+        let copies = find_duplicates(&keys);
+        let mut units: Vec<Unit> = Vec::with_capacity(self.hooks.len());
+        let mut groups: HashMap<&str, usize> = HashMap::new();
+        // Position in `self.hooks` -> its unit, for the hooks that run.
+        let mut unit_of: HashMap<usize, usize> = HashMap::new();
+        for (pos, (hook, spec)) in self.hooks.iter().enumerate() {
+            if let Some(group) = spec.sequential.as_deref() {
+                match groups.get(group) {
+                    Some(&unit) => {
+                        if let Unit::Sequential { hooks, .. } = &mut units[unit] {
+                            hooks.push(*hook);
+                        }
+                    }
+                    None => {
+                        groups.insert(group, units.len());
+                        units.push(Unit::Sequential {
+                            group: group.to_owned(),
+                            hooks: vec![*hook],
+                        });
                     }
                 }
-                None => {
-                    self.groups.insert(group, self.units.len());
-                    self.units.push(Unit::Sequential {
-                        group: group.to_owned(),
-                        hooks: vec![hook],
-                    });
-                }
+            } else if copies.get(pos).copied().flatten().is_none() {
+                unit_of.insert(pos, units.len());
+                units.push(Unit::Single {
+                    hook: *hook,
+                    duplicates: Vec::new(),
+                });
             }
-            return;
         }
-        if let Action::Command(action) = &spec.action {
-            let key = CommandKey {
-                command: &action.command,
-                cwd: action.cwd.as_ref(),
-                env: &action.env,
-                sandboxed: command.is_sandboxed(spec),
-                dialect: spec.dialect,
-            };
-            if let Some(&unit) = self.commands.get(&key) {
-                if let Unit::Single { duplicates, .. } = &mut self.units[unit] {
-                    duplicates.push(hook);
-                }
-                return;
+        for (pos, runner) in copies.iter().enumerate() {
+            if let Some(runner) = runner
+                && let Some(&unit) = unit_of.get(runner)
+                && let Unit::Single { duplicates, .. } = &mut units[unit]
+            {
+                duplicates.push(self.hooks[pos].0);
             }
-            self.commands.insert(key, self.units.len());
         }
-        self.units.push(Unit::Single {
-            hook,
-            duplicates: Vec::new(),
-        });
+        units
     }
 }
 

@@ -4,6 +4,7 @@
 
 mod aggregate;
 mod context;
+mod dedupe;
 mod events;
 mod filter;
 mod index;

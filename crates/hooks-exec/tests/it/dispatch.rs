@@ -152,6 +152,41 @@ async fn identical_commands_run_once() {
     assert_eq!(result.reason.as_deref(), Some("once"));
 }
 
+/// A "copy" of a guard that differs only in its timeout (and layer) is not the guard: the
+/// guard runs with its own timeout, so a copy that times out cannot make it fail open.
+#[tokio::test]
+async fn a_copy_with_a_shorter_timeout_does_not_stand_in_for_the_guard() {
+    let fx = Fixture::new();
+    let slow_guard = "sleep 0.5; echo 'no rm -rf' >&2; exit 2";
+    let mut managed = hooks_core::Provenance::default();
+    managed.layer = hooks_core::Layer::Managed;
+    let mut user = hooks_core::Provenance::default();
+    user.layer = hooks_core::Layer::User;
+    let specs = vec![
+        hook("copy", slow_guard)
+            .with_timeout(Duration::from_millis(100))
+            .with_provenance(user),
+        hook("guard", slow_guard)
+            .with_timeout(Duration::from_secs(10))
+            .with_provenance(managed),
+    ];
+    let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
+    let statuses: Vec<(&str, HookStatus)> = result
+        .hooks
+        .iter()
+        .map(|h| (h.id.as_str(), h.status))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            ("copy", HookStatus::TimedOut),
+            ("guard", HookStatus::Blocked)
+        ]
+    );
+    assert_eq!(result.decision, Decision::Block);
+    assert_eq!(result.reason.as_deref(), Some("no rm -rf"));
+}
+
 #[tokio::test]
 async fn malformed_output_follows_the_failure_policy() {
     let fx = Fixture::new();
