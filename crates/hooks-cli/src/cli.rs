@@ -24,6 +24,12 @@ pub struct ConfigArgs {
     /// The project root for discovery (default: the current directory).
     #[arg(long, value_name = "DIR", global = true)]
     pub project: Option<PathBuf>,
+    /// When one of your own config files (a user or managed file, or one named with -c)
+    /// does not load: `block` every event that can be blocked until it is fixed (the
+    /// default), or `allow` the other files' hooks to run alone. A project's file that
+    /// does not load is always skipped. Default: `$HOOKS_ON_BROKEN_CONFIG`, else `block`.
+    #[arg(long, value_name = "block|allow", global = true)]
+    pub on_broken_config: Option<String>,
 }
 
 /// The subcommands.

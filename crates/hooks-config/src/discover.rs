@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use hooks_core::Layer;
 
 use crate::error::{Diagnostic, Error};
-use crate::load::{ConfigFile, LoadOptions, Origin, load_file_within};
+use crate::load::{BrokenFile, ConfigFile, LoadOptions, Origin, load_file_within};
 use crate::source;
 
 /// The roots discovery looks under. [`Locations::from_env`] fills them from the process
@@ -203,11 +203,15 @@ impl Locations {
 }
 
 /// Loads discovered files, each in its layer with [`Origin::Discovered`]; `base` gives
-/// everything else (catalog, limits, interpolation). Every file is loaded, and all their
-/// errors come back together.
-pub fn load_discovered(found: &[Discovered], base: &LoadOptions) -> Result<Vec<ConfigFile>, Error> {
+/// everything else (catalog, limits, interpolation). Every file is loaded: a file that
+/// does not load never stops the others, and comes back as a [`BrokenFile`] with all its
+/// errors.
+pub fn load_discovered(
+    found: &[Discovered],
+    base: &LoadOptions,
+) -> (Vec<ConfigFile>, Vec<BrokenFile>) {
     let mut files = Vec::new();
-    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut broken = Vec::new();
     for d in found {
         let options = base
             .clone()
@@ -215,12 +219,8 @@ pub fn load_discovered(found: &[Discovered], base: &LoadOptions) -> Result<Vec<C
             .with_origin(Origin::Discovered);
         match load_file_within(&d.path, d.within.as_deref(), &options) {
             Ok(file) => files.push(file),
-            Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+            Err(e) => broken.push(BrokenFile::new(Some(d.path.clone()), &options, e)),
         }
     }
-    if errors.is_empty() {
-        Ok(files)
-    } else {
-        Err(Error::new(errors))
-    }
+    (files, broken)
 }

@@ -75,8 +75,8 @@ pub use interpolate::{
     resolve_secrets,
 };
 pub use load::{
-    ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, LoadOptions,
-    MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str, parse_value,
+    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item,
+    LoadOptions, MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str, parse_value,
 };
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;

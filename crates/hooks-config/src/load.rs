@@ -224,7 +224,66 @@ impl ConfigFile {
     /// Whether hooks of this file need trust before they run: discovered (not named) files
     /// of the project and local layers.
     pub fn needs_trust(&self) -> bool {
-        self.origin == Origin::Discovered && matches!(self.layer, Layer::Project | Layer::Local)
+        needs_trust(self.origin, self.layer)
+    }
+}
+
+/// Whether a file of `layer` that arrived by `origin` needs trust: discovered files of the
+/// project and local layers (a repository's) do.
+fn needs_trust(origin: Origin, layer: Layer) -> bool {
+    origin == Origin::Discovered && matches!(layer, Layer::Project | Layer::Local)
+}
+
+/// A config file that did not load: where it is, its layer, how it came to be loaded, and
+/// every problem it has (each with file:line:col).
+///
+/// A broken file never stops the other files from loading. What it means for the hooks it
+/// held is the loader's caller's decision: a file that needs trust (a repository's) is
+/// skipped; the `hooks` engine treats one of the user's own files as a guard that cannot
+/// run.
+#[derive(Clone, Debug)]
+pub struct BrokenFile {
+    /// The file, if it came from one.
+    pub path: Option<PathBuf>,
+    /// The layer it was to be loaded in.
+    pub layer: Layer,
+    /// How it came to be loaded.
+    pub origin: Origin,
+    /// Why it did not load.
+    pub error: Error,
+}
+
+impl BrokenFile {
+    /// The record of `path`, loaded with `options`, failing with `error`.
+    pub fn new(path: Option<PathBuf>, options: &LoadOptions, error: Error) -> BrokenFile {
+        BrokenFile {
+            path,
+            layer: options.layer,
+            origin: options.origin,
+            error,
+        }
+    }
+
+    /// Whether its hooks would have needed trust ([`ConfigFile::needs_trust`]): a
+    /// repository's file, which cannot be vouched for, so it is skipped.
+    pub fn needs_trust(&self) -> bool {
+        needs_trust(self.origin, self.layer)
+    }
+
+    /// Where its first error is, `file:line:col`.
+    pub fn location(&self) -> String {
+        let first = self.error.first();
+        if first.file.is_none()
+            && let Some(path) = &self.path
+        {
+            return path.display().to_string();
+        }
+        first.location()
+    }
+
+    /// Its first error in one line: `file:line:col: message`.
+    pub fn summary(&self) -> String {
+        format!("{}: {}", self.location(), self.error.first().message)
     }
 }
 

@@ -32,22 +32,27 @@
 //!    with the id of an inherited hook it is listed after the inherited list instead of
 //!    replacing it (it replaces it once trusted). Disable and remove directives of a file
 //!    that is not trusted as a whole (a file grant, or trust bypassed) are ignored, with a
-//!    warning, so a repository cannot switch off the user's hooks.
+//!    warning, so a repository cannot switch off the user's hooks. Likewise such a file's
+//!    switches (`disable_all_hooks`, `managed_hooks_only`, `allowed_http_hook_urls`, in
+//!    any dialect's spelling) are ignored, each with a warning naming the file: a
+//!    repository cannot turn hooks off or widen the HTTP allow-list either.
 //! 9. **Duplicates run once.** Of active hooks with the same event, matcher, filter,
-//!    condition and action (an identical command, say), only the first in list order runs.
-//!    Hooks in a sequential group are never duplicates: each step may see a different
+//!    condition and action (an identical command, say), and the same dialect, timeout,
+//!    failure policy, async flag and layer, only one runs: the most protective (managed,
+//!    then fail-closed, then the longer timeout), else the first in list order (the rule
+//!    is [`hooks_core::DedupeKey`]'s). A copy that differs in any of these (a managed
+//!    fail-closed guard copied with `on_failure: allow`, say) is a different hook and runs
+//!    too. Hooks in a sequential group are never duplicates: each step may see a different
 //!    input.
 //!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.
 
-use std::collections::HashMap;
-
-use hooks_core::{Action, HookSpec, Layer};
+use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicates};
 
 use crate::error::{Diagnostic, DiagnosticKind};
-use crate::load::{ConfigFile, Item};
+use crate::load::{ConfigFile, Item, Settings};
 use crate::trust::{self, TrustPolicy};
 
 /// Why a merged hook does not run.
@@ -64,7 +69,7 @@ pub enum Inactive {
     UrlNotAllowed,
     /// It comes from a project file and is not trusted.
     Untrusted,
-    /// An identical hook earlier in the list runs instead.
+    /// An identical hook runs instead (the most protective copy, else the earliest).
     Duplicate {
         /// The index of that hook in [`HookSet::hooks`].
         of: usize,
@@ -201,6 +206,62 @@ fn directive_warning(message: String, provenance: &hooks_core::Provenance) -> Di
     d
 }
 
+/// Reports each switch an untrusted file sets, which merging ignores.
+fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
+    // Destructured whole, so that a new setting cannot be added without deciding here
+    // whether an untrusted file may set it.
+    let Settings {
+        disable_all_hooks,
+        managed_hooks_only,
+        allowed_http_hook_urls,
+        // Both shape only the file's own hooks, which need trust themselves: `vars` are
+        // interpolated into them (and so into their trust hashes) and Autohand's
+        // `hooks.enabled: false` turns them off.
+        hooks_enabled: _,
+        vars: _,
+    } = &file.settings;
+    let claude = file.dialect == hooks_core::Dialect::Claude;
+    let set = [
+        (
+            disable_all_hooks.is_some(),
+            if claude {
+                "disableAllHooks"
+            } else {
+                "disable_all_hooks"
+            },
+        ),
+        (
+            managed_hooks_only.is_some(),
+            if claude {
+                "allowManagedHooksOnly"
+            } else {
+                "managed_hooks_only"
+            },
+        ),
+        (
+            allowed_http_hook_urls.is_some(),
+            if claude {
+                "allowedHttpHookUrls"
+            } else {
+                "allowed_http_hook_urls"
+            },
+        ),
+    ];
+    for (_, name) in set.iter().filter(|(is_set, _)| *is_set) {
+        let mut d = Diagnostic::warning(
+            DiagnosticKind::Merge,
+            format!("ignored `{name}`: a file that is not trusted cannot change any setting"),
+        )
+        .with_hint(
+            "trust the whole file (`hooks trust FILE`) for its settings to count".to_owned(),
+        );
+        if let Some(p) = &file.path {
+            d = d.with_file(p.clone());
+        }
+        diagnostics.push(d);
+    }
+}
+
 /// Merges loaded files by the precedence rules of this module's docs.
 pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     let mut order: Vec<&ConfigFile> = files.iter().collect();
@@ -278,6 +339,12 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     let mut managed_urls: Option<Vec<String>> = None;
     let mut other_urls: Option<Vec<String>> = None;
     for file in &order {
+        // A file that is not trusted as a whole changes nothing: its switches are ignored
+        // exactly like its hooks and directives.
+        if !trust.allows_file(file) {
+            ignored_settings(file, &mut diagnostics);
+            continue;
+        }
         let managed = file.layer == Layer::Managed;
         let s = &file.settings;
         if let Some(v) = s.disable_all_hooks {
@@ -318,7 +385,6 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     let allowed_urls = managed_urls.or(other_urls);
 
     let mut hooks: Vec<MergedHook> = Vec::with_capacity(slots.len());
-    let mut seen: HashMap<String, usize> = HashMap::new();
     for slot in slots {
         let managed = slot.file.layer == Layer::Managed;
         let needs_trust = slot.file.needs_trust();
@@ -344,17 +410,8 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             Some(Inactive::UrlNotAllowed)
         } else if !trusted {
             Some(Inactive::Untrusted)
-        } else if slot.spec.sequential.is_some() {
-            None
         } else {
-            let key = serde_json::to_string(&trust::when(&slot.spec)).unwrap_or_default();
-            match seen.get(&key) {
-                Some(&of) => Some(Inactive::Duplicate { of }),
-                None => {
-                    seen.insert(key, hooks.len());
-                    None
-                }
-            }
+            None
         };
         hooks.push(MergedHook {
             hash: trust::hook_hash(&slot.spec),
@@ -363,6 +420,22 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             trusted,
             inactive,
         });
+    }
+    // Of the hooks that would run, copies run once: the rule is hooks-core's, shared with
+    // the dispatcher.
+    let keys: Vec<Option<DedupeKey<'_>>> = hooks
+        .iter()
+        .map(|h| {
+            h.is_active()
+                .then(|| DedupeKey::new(&h.spec, DedupeScope::Merge))
+                .flatten()
+        })
+        .collect();
+    let copies = find_duplicates(&keys);
+    for (hook, of) in hooks.iter_mut().zip(copies) {
+        if let Some(of) = of {
+            hook.inactive = Some(Inactive::Duplicate { of });
+        }
     }
     HookSet {
         hooks,

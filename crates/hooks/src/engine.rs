@@ -6,12 +6,13 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use hooks_config::{
-    ConfigFile, Diagnostic, Format, HookSet, Interpolation, LoadOptions, Locations, Origin,
-    TrustPolicy, TrustStore,
+    BrokenFile, ConfigFile, Diagnostic, DiagnosticKind, Format, HookSet, Interpolation,
+    LoadOptions, Locations, Origin, TrustPolicy, TrustStore,
 };
 use hooks_core::{
-    Aggregate, BoxFuture, BuiltinEvent, Dialect, EventCatalog, EventContext, EventSink, HookIndex,
-    HookSpec, Layer,
+    Action, Aggregate, BoxFuture, BuiltinEvent, Decision, Dialect, Event, EventCatalog,
+    EventContext, EventSink, FailurePolicy, HookIndex, HookSpec, Layer, PermissionAction,
+    Provenance,
 };
 use hooks_exec::{
     AuditLog, CancellationToken, Dispatcher, DispatcherBuilder, NotificationSink, PromptEvaluator,
@@ -77,6 +78,65 @@ impl Trust {
     }
 }
 
+/// What the engine does when one of the user's own config files does not load.
+///
+/// A file that does not load never stops the others: every other file's hooks still run.
+/// A repository's file (a discovered project or local file, which needs trust) that does
+/// not load is always skipped, with a warning. This setting decides for every other file
+/// (the user's, the managed policy, a file named explicitly or given as text): the guard
+/// it held cannot run, so by default nothing it might have stopped goes through.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum BrokenConfig {
+    /// Fail closed (the default): every event that can be blocked (a tool call, a
+    /// permission request, a prompt, ...) is blocked, with a reason naming the file and its
+    /// first error, until the file is fixed. Events whose block would keep the agent
+    /// working (`Stop`, `SubagentStop`, `TaskCompleted`, `TeammateIdle`) and
+    /// `ConfigChange` (which brings the fix) are not. A reload that
+    /// finds such a file keeps the hooks in force (the last good set) and returns its
+    /// errors.
+    #[default]
+    Block,
+    /// Fail open: the file is skipped with a warning, like a repository's, and the other
+    /// files' hooks run alone.
+    Allow,
+}
+
+impl BrokenConfig {
+    /// `block` or `allow`, as the CLI and `HOOKS_ON_BROKEN_CONFIG` spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BrokenConfig::Block => "block",
+            BrokenConfig::Allow => "allow",
+        }
+    }
+
+    /// Parses `block` or `allow`.
+    pub fn parse(text: &str) -> Option<BrokenConfig> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "block" => Some(BrokenConfig::Block),
+            "allow" => Some(BrokenConfig::Allow),
+            _ => None,
+        }
+    }
+}
+
+/// Events a broken config file does not block although they can be blocked: blocking a
+/// `ConfigChange` would refuse the very reload that brings the fix, and blocking the others
+/// keeps the agent working (a stop, a task's completion, a teammate going idle), the
+/// opposite of holding back what a guard might have stopped.
+const NOT_BLOCKED_WHEN_BROKEN: [BuiltinEvent; 5] = [
+    BuiltinEvent::ConfigChange,
+    BuiltinEvent::Stop,
+    BuiltinEvent::SubagentStop,
+    BuiltinEvent::TaskCompleted,
+    BuiltinEvent::TeammateIdle,
+];
+
+/// The id of the hook that stands in for broken config files under
+/// [`BrokenConfig::Block`].
+pub const BROKEN_CONFIG_HOOK: &str = "broken-config";
+
 /// Builds an [`Engine`]: where the config comes from, how hooks run, what watches them.
 ///
 /// Sources load in the order they were added, each into its layer; merging then follows
@@ -88,6 +148,7 @@ pub struct EngineBuilder {
     host_hooks: Vec<HookSpec>,
     catalog: EventCatalog,
     interpolation: Interpolation,
+    on_broken: BrokenConfig,
     trust: Trust,
     dispatcher: DispatcherBuilder,
     #[cfg(feature = "http")]
@@ -117,6 +178,7 @@ impl Default for EngineBuilder {
             host_hooks: Vec::new(),
             catalog: EventCatalog::new(),
             interpolation: Interpolation::default(),
+            on_broken: BrokenConfig::default(),
             trust: Trust::Deny,
             dispatcher: Dispatcher::builder(),
             #[cfg(feature = "http")]
@@ -209,6 +271,14 @@ impl EngineBuilder {
     #[must_use]
     pub fn interpolation(mut self, interpolation: Interpolation) -> EngineBuilder {
         self.interpolation = interpolation;
+        self
+    }
+
+    /// What to do when one of the user's own config files does not load (see
+    /// [`BrokenConfig`]; [`BrokenConfig::Block`] by default).
+    #[must_use]
+    pub fn on_broken_config(mut self, on_broken: BrokenConfig) -> EngineBuilder {
+        self.on_broken = on_broken;
         self
     }
 
@@ -311,17 +381,22 @@ impl EngineBuilder {
         self
     }
 
-    /// Loads and merges every source and builds the engine. Every problem of every file is
-    /// reported at once, with file:line:col.
+    /// Loads and merges every source and builds the engine.
+    ///
+    /// A config file that does not load does not fail the build: it is in
+    /// [`Loaded::broken`] with every problem at file:line:col, and in
+    /// [`Loaded::warnings`]; what it means for events is [`BrokenConfig`]'s rule. The
+    /// build fails only on the host's own settings (an invalid URL pattern or MCP server).
     pub fn build(self) -> Result<Engine, Error> {
         let config = Config {
             sources: self.sources,
             host_hooks: self.host_hooks,
             catalog: self.catalog,
             interpolation: self.interpolation,
+            on_broken: self.on_broken,
         };
         let trust = self.trust;
-        let loaded = config.load(&trust)?;
+        let loaded = config.load(&trust);
         #[allow(unused_mut)]
         let mut dispatcher = self
             .dispatcher
@@ -392,6 +467,7 @@ struct Config {
     host_hooks: Vec<HookSpec>,
     catalog: EventCatalog,
     interpolation: Interpolation,
+    on_broken: BrokenConfig,
 }
 
 impl Config {
@@ -407,10 +483,11 @@ impl Config {
         options
     }
 
-    /// Loads every source; all files' errors are gathered into one error.
-    fn load(&self, trust: &Trust) -> Result<Loaded, Error> {
+    /// Loads every source. A file that does not load is recorded in [`Loaded::broken`]
+    /// and never stops the others.
+    fn load(&self, trust: &Trust) -> Loaded {
         let mut files = Vec::new();
-        let mut errors: Vec<Diagnostic> = Vec::new();
+        let mut broken: Vec<BrokenFile> = Vec::new();
         for source in &self.sources {
             match source {
                 Source::File {
@@ -418,12 +495,10 @@ impl Config {
                     layer,
                     dialect,
                 } => {
-                    match hooks_config::load_file(
-                        path,
-                        &self.options(*layer, Origin::Explicit, *dialect),
-                    ) {
+                    let options = self.options(*layer, Origin::Explicit, *dialect);
+                    match hooks_config::load_file(path, &options) {
                         Ok(file) => files.push(file),
-                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+                        Err(e) => broken.push(BrokenFile::new(Some(path.clone()), &options, e)),
                     }
                 }
                 Source::Text {
@@ -438,21 +513,19 @@ impl Config {
                         .with_format(*format);
                     match hooks_config::load_str(text, Some(Path::new(name)), &options) {
                         Ok(file) => files.push(file),
-                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
+                        Err(e) => {
+                            broken.push(BrokenFile::new(Some(PathBuf::from(name)), &options, e));
+                        }
                     }
                 }
                 Source::Discover { locations } => {
                     let found = locations.discover();
                     let base = self.options(Layer::User, Origin::Discovered, None);
-                    match hooks_config::load_discovered(&found, &base) {
-                        Ok(mut loaded) => files.append(&mut loaded),
-                        Err(e) => errors.extend(e.diagnostics().iter().cloned()),
-                    }
+                    let (mut loaded, mut failed) = hooks_config::load_discovered(&found, &base);
+                    files.append(&mut loaded);
+                    broken.append(&mut failed);
                 }
             }
-        }
-        if !errors.is_empty() {
-            return Err(Error::Config(hooks_config::Error::new(errors)));
         }
         let policy = match trust {
             Trust::Store(store) => TrustPolicy::Store(store),
@@ -460,13 +533,104 @@ impl Config {
             Trust::Bypass => TrustPolicy::Bypass,
         };
         let hooks = hooks_config::merge(&files, &policy);
-        let mut specs = hooks.active_specs();
+        let fail_closed: Vec<&BrokenFile> =
+            broken.iter().filter(|b| self.fails_closed(b)).collect();
+        let mut specs = self.broken_config_hooks(&fail_closed);
+        specs.extend(hooks.active_specs());
         specs.extend(self.host_hooks.iter().filter(|s| s.enabled).cloned());
-        Ok(Loaded {
+        let notes = broken.iter().map(|b| self.note(b)).collect();
+        let fails_closed = !fail_closed.is_empty();
+        Loaded {
             index: Arc::new(HookIndex::new(specs)),
             files,
+            broken,
             hooks,
-        })
+            notes,
+            fails_closed,
+        }
+    }
+
+    /// Whether `broken` blocks events: it is not a repository's file and the setting says
+    /// to fail closed.
+    fn fails_closed(&self, broken: &BrokenFile) -> bool {
+        !broken.needs_trust() && self.on_broken == BrokenConfig::Block
+    }
+
+    /// The warning that says what became of a broken file: skipped, or blocking.
+    fn note(&self, broken: &BrokenFile) -> Diagnostic {
+        let first = broken.error.first();
+        let errors = broken.error.errors().count();
+        let more = match errors {
+            0 | 1 => String::new(),
+            n => format!(
+                " (and {} more error{})",
+                n - 1,
+                if n == 2 { "" } else { "s" }
+            ),
+        };
+        let what = if self.fails_closed(broken) {
+            "events that can be blocked are blocked until it is fixed (on_broken_config: block)"
+        } else if broken.needs_trust() {
+            "it is skipped; the other files' hooks run"
+        } else {
+            "it is skipped; the other files' hooks run (on_broken_config: allow)"
+        };
+        let layer = match broken.layer {
+            Layer::CommandLine => "named",
+            Layer::Host => "host's",
+            other => other.as_str(),
+        };
+        let mut d = Diagnostic::warning(
+            DiagnosticKind::Merge,
+            format!(
+                "this {layer} file does not load ({}{more}), so its hooks do not run: {what}",
+                first.message
+            ),
+        )
+        .with_hint("`hooks validate FILE` shows every problem");
+        d.file = first.file.clone().or_else(|| broken.path.clone());
+        d.line = first.line;
+        d.column = first.column;
+        d
+    }
+
+    /// One hook per event that can be blocked, blocking it with a reason naming the
+    /// broken files; none when no file fails closed (so this costs nothing otherwise).
+    fn broken_config_hooks(&self, broken: &[&BrokenFile]) -> Vec<HookSpec> {
+        let Some(first) = broken.first() else {
+            return Vec::new();
+        };
+        let names: Vec<String> = broken.iter().map(|b| b.summary()).collect();
+        let reason = format!(
+            "the config file {} does not load, so the hooks it holds cannot run; blocked until it is fixed (check it with `hooks validate`, or set on_broken_config to allow)",
+            names.join("; the config file ")
+        );
+        let err = first.error.first();
+        let provenance = Provenance {
+            file: err.file.clone().or_else(|| first.path.clone()),
+            line: err.line,
+            column: err.column,
+            layer: first.layer,
+        };
+        BuiltinEvent::ALL
+            .iter()
+            .filter(|e| !NOT_BLOCKED_WHEN_BROKEN.contains(e))
+            .map(|&e| Event::from(e))
+            .chain(self.catalog.custom_events().iter().cloned())
+            .filter(Event::can_block)
+            .map(|event| {
+                HookSpec::new(
+                    event,
+                    Action::Permission(PermissionAction {
+                        decision: Decision::Block,
+                        reason: Some(reason.clone()),
+                    }),
+                )
+                .with_id(BROKEN_CONFIG_HOOK)
+                .with_on_failure(FailurePolicy::Block)
+                .with_provenance(provenance.clone())
+            })
+            .collect()
     }
 }
 
@@ -475,8 +639,14 @@ impl Config {
 pub struct Loaded {
     /// The files loaded, in load order.
     pub files: Vec<ConfigFile>,
+    /// The files that did not load, in load order, each with every problem it has (see
+    /// [`BrokenConfig`] for what they mean for events).
+    pub broken: Vec<BrokenFile>,
     /// The merged hooks, active or not, with why not.
     pub hooks: HookSet,
+    /// One warning per broken file, saying what became of it.
+    notes: Vec<Diagnostic>,
+    fails_closed: bool,
     index: Arc<HookIndex>,
 }
 
@@ -487,10 +657,29 @@ impl Loaded {
         Arc::clone(&self.index)
     }
 
-    /// Warnings of every file and of the merge (clamped timeouts, hooks waiting for trust),
-    /// each once: the merged set already carries the files' warnings.
+    /// Warnings: one for each file that did not load (at its first error, saying whether
+    /// it is skipped or blocks events), then those of every file and of the merge (clamped
+    /// timeouts, ignored settings of untrusted files), each once: the merged set already
+    /// carries the files' warnings.
     pub fn warnings(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.hooks.diagnostics().iter()
+        self.notes.iter().chain(self.hooks.diagnostics())
+    }
+
+    /// The warning of each file that did not load, in load order: the start of
+    /// [`Loaded::warnings`], for commands that show only these.
+    pub fn broken_notes(&self) -> &[Diagnostic] {
+        &self.notes
+    }
+
+    /// Whether `file` makes events fail closed (it is one of the user's own files and the
+    /// engine runs under [`BrokenConfig::Block`]).
+    pub fn blocks_events(&self, file: &BrokenFile) -> bool {
+        self.fails_closed && !file.needs_trust()
+    }
+
+    /// Whether a broken file blocks events ([`BrokenConfig::Block`]).
+    pub fn fails_closed(&self) -> bool {
+        self.fails_closed
     }
 }
 
@@ -584,11 +773,15 @@ impl Engine {
     }
 
     /// Reloads every source, and the trust store from its file, so that a grant revoked
-    /// since takes effect. A config that does not load leaves the hooks in force
-    /// untouched and returns its diagnostics. A config that loads is announced to the
-    /// hooks in force as a `ConfigChange` event (`source: "hooks"`, `file_paths`); if one
-    /// blocks it, the previous hooks stay; otherwise the new set replaces them at once:
-    /// an event dispatches entirely under the old set or entirely under the new.
+    /// since takes effect. A file that does not load is treated as at build: a
+    /// repository's file (and, under [`BrokenConfig::Allow`], any file) is skipped with a
+    /// warning and the others reload. Under [`BrokenConfig::Block`] one of the user's own
+    /// files that does not load leaves the hooks in force untouched (the guard it held
+    /// keeps running as it last loaded) and returns its diagnostics. A config that loads
+    /// is announced to the hooks in force as a `ConfigChange` event (`source: "hooks"`,
+    /// `file_paths`); if one blocks it, the previous hooks stay; otherwise the new set
+    /// replaces them at once: an event dispatches entirely under the old set or entirely
+    /// under the new.
     pub async fn reload(&self) -> Result<Reload, Error> {
         let loaded = {
             let trust = self
@@ -597,8 +790,17 @@ impl Engine {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let fresh = trust.reread();
-            self.inner.config.load(fresh.as_ref().unwrap_or(&trust))?
+            self.inner.config.load(fresh.as_ref().unwrap_or(&trust))
         };
+        let blocking: Vec<Diagnostic> = loaded
+            .broken
+            .iter()
+            .filter(|b| self.inner.config.fails_closed(b))
+            .flat_map(|b| b.error.diagnostics().iter().cloned())
+            .collect();
+        if !blocking.is_empty() {
+            return Err(Error::Config(hooks_config::Error::new(blocking)));
+        }
         let paths: Vec<String> = loaded
             .files
             .iter()

@@ -68,7 +68,7 @@ mod error;
 #[cfg(feature = "watch")]
 pub use engine::Watcher;
 #[cfg(all(feature = "config", feature = "exec"))]
-pub use engine::{Engine, EngineBuilder, Loaded, Reload};
+pub use engine::{BROKEN_CONFIG_HOOK, BrokenConfig, Engine, EngineBuilder, Loaded, Reload};
 #[cfg(all(feature = "config", feature = "exec"))]
 pub use error::Error;
 

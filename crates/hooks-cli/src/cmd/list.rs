@@ -6,7 +6,7 @@ use std::io::Write;
 
 use anyhow::Result;
 use hooks::Loaded;
-use hooks::config::{ConfigFile, Inactive, MergedHook, Origin};
+use hooks::config::{BrokenFile, ConfigFile, Inactive, MergedHook, Origin};
 use hooks::core::Event;
 use hooks::exec::Timeouts;
 use serde_json::{Value, json};
@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use super::render::{self, Style, plural};
 use crate::cli::ListArgs;
 
-/// Prints the listing; exit 0, or 1 when the config does not load.
+/// Prints the listing (files that do not load are listed, with what became of them); exit 0.
 pub fn run(args: &ListArgs) -> Result<u8> {
     let engine = render::load_engine(&args.config)?;
     let loaded = engine.loaded();
@@ -130,6 +130,18 @@ pub fn hook_json(index: usize, hook: &MergedHook, timeouts: &Timeouts) -> Value 
     })
 }
 
+/// One file that did not load, as JSON.
+pub fn broken_json(loaded: &Loaded, file: &BrokenFile) -> Value {
+    json!({
+        "path": file.path.as_ref().map(|p| p.display().to_string()),
+        "layer": file.layer.as_str(),
+        "origin": origin_str(file.origin),
+        "needs_trust": file.needs_trust(),
+        "blocks_events": loaded.blocks_events(file),
+        "errors": file.error.errors().map(ToString::to_string).collect::<Vec<_>>(),
+    })
+}
+
 /// The whole JSON listing: mode, files, events with their hooks, totals.
 pub fn to_json(loaded: &Loaded, timeouts: &Timeouts) -> Value {
     let hooks = loaded.hooks.hooks();
@@ -148,6 +160,7 @@ pub fn to_json(loaded: &Loaded, timeouts: &Timeouts) -> Value {
     json!({
         "mode": mode(loaded),
         "files": loaded.files.iter().map(file_json).collect::<Vec<_>>(),
+        "broken": loaded.broken.iter().map(|b| broken_json(loaded, b)).collect::<Vec<_>>(),
         "events": events,
         "total": hooks.len(),
         "enabled": enabled,
@@ -182,7 +195,7 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
         _ => style.green("enabled"),
     };
     let _ = writeln!(out, "Mode: {mode}");
-    if loaded.files.is_empty() {
+    if loaded.files.is_empty() && loaded.broken.is_empty() {
         let _ = writeln!(out, "No config files found.");
     }
     for file in &loaded.files {
@@ -200,6 +213,19 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
                 file.hooks().count(),
                 plural(file.hooks().count())
             ))
+        );
+    }
+    for file in &loaded.broken {
+        let what = if loaded.blocks_events(file) {
+            style.red("does not load: blocks tool calls, prompts and the other events that can be blocked")
+        } else {
+            style.yellow("does not load: skipped")
+        };
+        let _ = writeln!(
+            out,
+            "  {} ({}) {what}",
+            file.location(),
+            file.layer.as_str()
         );
     }
     for (event, list) in by_event(hooks) {

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use hooks::config::{Interpolation, TrustStore};
-use hooks::{Engine, EngineBuilder};
+use hooks::{BrokenConfig, Engine, EngineBuilder};
 use serde_json::Value;
 
 use crate::cli::{Command, ConfigArgs};
@@ -76,7 +76,9 @@ pub fn engine_builder(args: &ConfigArgs) -> Result<EngineBuilder> {
 /// Like [`engine_builder`], with discovered project hooks trusted by `store` (none: not
 /// trusted at all), for `hooks trust --store FILE`.
 pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Result<EngineBuilder> {
-    let mut builder = Engine::builder().interpolation(interpolation());
+    let mut builder = Engine::builder()
+        .interpolation(interpolation())
+        .on_broken_config(on_broken_config(args)?);
     if args.config.is_empty() {
         let project = project_dir(args)?;
         builder = builder.discover(Some(&project));
@@ -89,6 +91,20 @@ pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Resu
         }
     }
     Ok(builder)
+}
+
+/// What a broken config file of the user's own means: `--on-broken-config`, else
+/// `$HOOKS_ON_BROKEN_CONFIG`, else block.
+pub fn on_broken_config(args: &ConfigArgs) -> Result<BrokenConfig> {
+    let (text, from) = match &args.on_broken_config {
+        Some(text) => (text.clone(), "--on-broken-config"),
+        None => match std::env::var("HOOKS_ON_BROKEN_CONFIG") {
+            Ok(text) if !text.is_empty() => (text, "HOOKS_ON_BROKEN_CONFIG"),
+            _ => return Ok(BrokenConfig::default()),
+        },
+    };
+    BrokenConfig::parse(&text)
+        .with_context(|| format!("{from} is `{text}`; it takes `block` or `allow`"))
 }
 
 /// What configs loaded by the command line may interpolate: the process environment, and

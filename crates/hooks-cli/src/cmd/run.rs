@@ -9,8 +9,9 @@ use hooks::core::Aggregate;
 use super::render::{self, Style};
 use crate::cli::RunArgs;
 
-/// Dispatches the event; exit 0 when the action may proceed, 2 when it is blocked or denied,
-/// 1 on a bad event name, payload or config.
+/// Dispatches the event; exit 0 when the action may proceed, 2 when it is blocked or denied
+/// (also when one of the user's own config files does not load, under
+/// `--on-broken-config block`), 1 on a bad event name or payload.
 ///
 /// `--json` prints exactly one object, the aggregate (see `docs/cli.md`); the human form
 /// prints the decision, each hook's line, and what the hooks returned.
@@ -18,6 +19,13 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     let event = render::resolve_event(&args.event)?;
     let ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
     let engine = render::load_engine(&args.config)?;
+    // A file that does not load is skipped (or blocks the event); say so where a script
+    // reading the outcome on stdout still gets one object.
+    let mut err = std::io::stderr().lock();
+    for note in engine.loaded().broken_notes() {
+        writeln!(err, "{note}")?;
+    }
+    drop(err);
     let queued = render::async_matches(&engine, &ctx);
     let agg = super::runtime()?.block_on(async {
         let agg = engine.dispatch(&ctx).await;

@@ -41,6 +41,20 @@ pub fn run(args: &ValidateArgs) -> Result<u8> {
     let report = match super::engine(&args.config) {
         Ok(engine) => {
             let loaded = engine.loaded();
+            if !loaded.broken.is_empty() {
+                // What `hooks run` skips or blocks on is an error here, with every problem.
+                return finish(
+                    args,
+                    &Report {
+                        diagnostics: loaded
+                            .broken
+                            .iter()
+                            .flat_map(|b| b.error.diagnostics().iter().cloned())
+                            .collect(),
+                        ..Report::default()
+                    },
+                );
+            }
             Report {
                 files: loaded.files.iter().map(super::list::file_json).collect(),
                 hooks: loaded.hooks.hooks().len(),
@@ -61,11 +75,16 @@ pub fn run(args: &ValidateArgs) -> Result<u8> {
             Err(other) => return Err(other),
         },
     };
+    finish(args, &report)
+}
+
+/// Prints `report`; its exit code.
+fn finish(args: &ValidateArgs, report: &Report) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string(&to_json(&report))?)?;
+        writeln!(out, "{}", serde_json::to_string(&to_json(report))?)?;
     } else {
-        write!(out, "{}", human(Style::stdout(), &report))?;
+        write!(out, "{}", human(Style::stdout(), report))?;
     }
     Ok(if report.errors() > 0 { 1 } else { 0 })
 }

@@ -11,6 +11,7 @@ mod explain;
 mod guard;
 mod list;
 mod manage;
+mod policy;
 mod replay;
 mod run;
 mod schema;

@@ -121,11 +121,11 @@ fn the_payload_can_come_from_a_file() {
     assert_eq!(run.json()["updated_input"]["command"], "bun test");
 }
 
+/// A config file that does not load is not an error: see `policy.rs`, where it blocks.
 #[test]
 fn errors_exit_1() {
     let env = Env::new();
     env.write("hooks.yaml", POLICY);
-    env.write("bad.yaml", "hooks:\n  - event: PreToolUse\n    comand: x\n");
     let cases: &[(&[&str], &str)] = &[
         (
             &["run", "PreToolUze", "-c", "hooks.yaml"],
@@ -139,11 +139,6 @@ fn errors_exit_1() {
             &["run", "PreToolUse", "-c", "hooks.yaml", "-p", "[1]"],
             "must be a JSON object",
         ),
-        (
-            &["run", "PreToolUse", "-c", "bad.yaml"],
-            "bad.yaml:3:5: error",
-        ),
-        (&["run", "PreToolUse", "-c", "missing.yaml"], "missing.yaml"),
     ];
     for (args, expect) in cases {
         let run = env.run(args);

@@ -82,7 +82,8 @@ fn standard_locations_by_layer() {
             ("repo/.claude/settings.local.json".to_owned(), Layer::Local),
         ]
     );
-    let files = load_discovered(&found, &options()).unwrap();
+    let (files, broken) = load_discovered(&found, &options());
+    assert!(broken.is_empty(), "{broken:?}");
     assert!(files.iter().all(|f| f.origin == Origin::Discovered));
     let dialects: Vec<Dialect> = files.iter().map(|f| f.dialect).collect();
     assert_eq!(
@@ -131,10 +132,11 @@ fn standard_locations_by_layer() {
 }
 
 #[test]
-fn errors_of_every_discovered_file_come_back_together() {
+fn a_broken_discovered_file_never_stops_the_others() {
     let dir = Dir::new();
     let a = dir.write("a/hooks.yaml", "hooks:\n  - event: Stpo\n    command: a\n");
     let b = dir.write("b/settings.json", "{\"hooks\": [}");
+    let c = dir.write("c/hooks.yaml", "hooks:\n  - event: Stop\n    command: c\n");
     let found = [
         Discovered {
             path: a,
@@ -146,9 +148,29 @@ fn errors_of_every_discovered_file_come_back_together() {
             layer: Layer::Project,
             within: None,
         },
+        Discovered {
+            path: c.clone(),
+            layer: Layer::Project,
+        },
     ];
-    let err = load_discovered(&found, &options()).unwrap_err();
-    assert_eq!(err.diagnostics().len(), 2);
+    let (files, broken) = load_discovered(&found, &options());
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0].path.as_deref(), Some(c.as_path()));
+    let root = format!("{}/", dir.path().display());
+    let summaries: Vec<(bool, String)> = broken
+        .iter()
+        .map(|b| (b.needs_trust(), b.summary().replace(&root, "")))
+        .collect();
+    assert_eq!(
+        summaries,
+        [
+            (false, "a/hooks.yaml:2:12: unknown event `Stpo`".to_owned()),
+            (
+                true,
+                "b/settings.json:1:12: invalid JSON: expected value".to_owned()
+            ),
+        ]
+    );
 }
 
 /// Makes a FIFO at `path`.

@@ -314,12 +314,12 @@ fn duplicate_identical_commands_run_once() {
     let user = file(
         Layer::User,
         "user.yaml",
-        "hooks:\n  - event: PreToolUse\n    matcher: Bash\n    command: ./fmt.sh\n",
+        "hooks:\n  - event: PreToolUse\n    matcher: Bash\n    command: ./fmt.sh\n  - event: PreToolUse\n    matcher: Bash\n    command: ./fmt.sh\n  - event: PreToolUse\n    matcher: Edit\n    command: ./fmt.sh\n",
     );
     let project = file(
         Layer::Project,
         "settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./fmt.sh", "timeout": 5}]}, {"matcher": "Edit", "hooks": [{"type": "command", "command": "./fmt.sh"}]}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./fmt.sh", "timeout": 5}]}]}}"#,
     );
     let set = merged(&[user, project]);
     check(
@@ -328,6 +328,8 @@ fn duplicate_identical_commands_run_once() {
             ("command: ./fmt.sh", None),
             ("command: ./fmt.sh", Some(Inactive::Duplicate { of: 0 })),
             // A different matcher fires at other times: not a duplicate.
+            ("command: ./fmt.sh", None),
+            // Another layer, dialect and timeout: a different hook.
             ("command: ./fmt.sh", None),
         ],
     );
@@ -338,6 +340,146 @@ fn duplicate_identical_commands_run_once() {
         "hooks:\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n  - event: Stop\n    command: ./step.sh\n    sequential: p\n",
     );
     assert_eq!(merged(&[pipeline]).active().count(), 2);
+}
+
+/// A managed fail-closed guard, and a user "copy" of it that differs in one setting.
+#[test]
+fn a_copy_of_a_managed_guard_never_replaces_it() {
+    let guard = "event: PreToolUse\n    matcher: Bash\n    command: ./guard.sh";
+    let managed = file(
+        Layer::Managed,
+        "managed.yaml",
+        &format!("hooks:\n  - id: guard\n    {guard}\n    on_failure: block\n    timeout: 30s\n"),
+    );
+    for (what, copy) in [
+        (
+            "fails open, short timeout",
+            "on_failure: allow\n    timeout: 100ms",
+        ),
+        (
+            "another sandbox setting",
+            "on_failure: block\n    timeout: 30s\n    sandbox: false",
+        ),
+        ("short timeout", "on_failure: block\n    timeout: 1s"),
+        (
+            "another environment",
+            "on_failure: block\n    timeout: 30s\n    env: {X: '1'}",
+        ),
+        ("another layer", "on_failure: block\n    timeout: 30s"),
+    ] {
+        let user = file(
+            Layer::User,
+            "user.yaml",
+            &format!("hooks:\n  - id: copy\n    {guard}\n    {copy}\n"),
+        );
+        let set = merged(&[user, managed.clone()]);
+        check(&set, &[("copy", None), ("guard", None)]);
+        assert!(set.get("guard").unwrap().is_active(), "{what}");
+    }
+    // Identical in every setting and layer, the copies run once.
+    let twice = file(
+        Layer::Managed,
+        "managed.yaml",
+        &format!(
+            "hooks:\n  - id: guard\n    {guard}\n    on_failure: block\n  - id: again\n    {guard}\n    on_failure: block\n"
+        ),
+    );
+    check(
+        &merged(&[twice]),
+        &[
+            ("guard", None),
+            ("again", Some(Inactive::Duplicate { of: 0 })),
+        ],
+    );
+}
+
+/// Every file a repository can carry, each holding only a switch: none of them may change
+/// anything, and each says what it ignored.
+#[test]
+fn an_untrusted_file_changes_no_setting() {
+    let cases = [
+        (
+            ".claude/settings.json",
+            r#"{"disableAllHooks": true}"#,
+            "disableAllHooks",
+        ),
+        (
+            ".claude/settings.local.json",
+            r#"{"disableAllHooks": true}"#,
+            "disableAllHooks",
+        ),
+        (
+            ".hooks/hooks.yaml",
+            "disable_all_hooks: true\n",
+            "disable_all_hooks",
+        ),
+        (
+            ".hooks/hooks.local.yaml",
+            "disable_all_hooks: true\n",
+            "disable_all_hooks",
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"allowedHttpHookUrls": ["*"]}"#,
+            "allowedHttpHookUrls",
+        ),
+        (
+            ".hooks/hooks.yaml",
+            "allowed_http_hook_urls: ['*']\n",
+            "allowed_http_hook_urls",
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"allowManagedHooksOnly": true}"#,
+            "allowManagedHooksOnly",
+        ),
+    ];
+    for (rel, text, setting) in cases {
+        let dir = crate::support::Dir::new();
+        dir.write(
+            "home/.claude/settings.json",
+            r#"{"allowedHttpHookUrls": ["http://127.0.0.1:9/"], "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let hostile = dir.write(&format!("repo/{rel}"), text);
+        let locations = hooks_config::Locations {
+            home: Some(dir.path().join("home")),
+            config_dir: Some(dir.path().join("home/.config")),
+            project: Some(dir.path().join("repo")),
+            system_dirs: Vec::new(),
+        };
+        let (files, broken) = hooks_config::load_discovered(&locations.discover(), &options());
+        assert!(broken.is_empty(), "{broken:?}");
+        let store = TrustStore::in_memory();
+        let set = merge(&files, &TrustPolicy::Store(&store));
+        assert!(!set.all_hooks_disabled(), "{rel}: {text}");
+        assert!(!set.managed_hooks_only(), "{rel}: {text}");
+        assert_eq!(
+            set.allowed_http_hook_urls().unwrap(),
+            ["http://127.0.0.1:9/"],
+            "{rel}: {text}"
+        );
+        assert_eq!(set.active().count(), 1, "{rel}: the user's guard runs");
+        let warning = format!(
+            "{}: warning: ignored `{setting}`: a file that is not trusted cannot change any setting",
+            hostile.display()
+        );
+        assert!(
+            set.diagnostics()
+                .iter()
+                .any(|d| d.to_string().starts_with(&warning)),
+            "{rel}: {:?}",
+            set.diagnostics()
+        );
+        // Trusted as a whole, the file's switch counts.
+        let mut granted = TrustStore::in_memory();
+        let project = files.iter().find(|f| f.needs_trust()).unwrap();
+        granted.trust_file(project).unwrap();
+        let set = merge(&files, &TrustPolicy::Store(&granted));
+        let changed = set.all_hooks_disabled()
+            || set.managed_hooks_only()
+            || set.allowed_http_hook_urls().unwrap().len() == 2;
+        assert_eq!(changed, setting != "allowManagedHooksOnly", "{rel}: {text}");
+    }
 }
 
 #[test]

@@ -54,14 +54,16 @@ async fn config_errors_are_reported_with_positions() {
         &file,
         "hooks:\n  - id: x\n    event: PreToolUs\n    command: true\n",
     );
-    let err = Engine::builder().config_file(&file).build().unwrap_err();
-    let text = err.to_string();
+    let engine = Engine::builder().config_file(&file).build().unwrap();
+    let loaded = engine.loaded();
+    let text = loaded.broken[0].error.to_string();
     assert!(text.contains("hooks.yaml:3:"), "{text}");
     assert!(
         text.contains("PreToolUse"),
         "the hint names the event: {text}"
     );
-    assert!(!err.diagnostics().is_empty());
+    let note = loaded.warnings().next().unwrap().to_string();
+    assert!(note.contains("hooks.yaml:3:12: warning:"), "{note}");
 }
 
 #[tokio::test]
@@ -325,4 +327,154 @@ async fn each_warning_is_reported_once() {
     let warnings: Vec<String> = loaded.warnings().map(ToString::to_string).collect();
     assert_eq!(warnings.len(), 1, "{warnings:#?}");
     assert!(warnings[0].contains("maximum of 5m"), "{}", warnings[0]);
+}
+
+/// A user's "copy" of a managed fail-closed guard, failing open with a tiny timeout: the
+/// managed guard still runs with its own settings and blocks.
+#[tokio::test]
+async fn a_users_copy_cannot_make_a_managed_guard_fail_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let guard = "    event: PreToolUse\n    matcher: Bash\n    command: \"sleep 0.5; grep -q 'rm -rf' && { echo 'managed: no rm -rf' >&2; exit 2; } || exit 0\"\n";
+    let managed = dir.path().join("managed.yaml");
+    write(
+        &managed,
+        &format!("hooks:\n  - id: guard\n{guard}    on_failure: block\n    timeout: 10s\n"),
+    );
+    let user = dir.path().join("user.yaml");
+    write(
+        &user,
+        &format!("hooks:\n  - id: copy\n{guard}    on_failure: allow\n    timeout: 100ms\n"),
+    );
+    let engine = Engine::builder()
+        .config_file_in(&user, hooks::core::Layer::User, None)
+        .config_file_in(&managed, hooks::core::Layer::Managed, None)
+        .build()
+        .unwrap();
+    let outcome = engine.dispatch(&rm_rf()).await;
+    assert_eq!(outcome.decision, Decision::Block, "{outcome:#?}");
+    assert_eq!(outcome.reason.as_deref(), Some("managed: no rm -rf"));
+}
+
+fn locations(home: &Path, project: &Path) -> Locations {
+    Locations {
+        home: Some(home.to_path_buf()),
+        config_dir: Some(home.join(".config")),
+        project: Some(project.to_path_buf()),
+        system_dirs: Vec::new(),
+    }
+}
+
+/// A broken project file is skipped at build and never stops a reload of the user's own
+/// hooks.
+#[tokio::test]
+async fn a_broken_project_file_is_skipped_at_build_and_on_reload() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let user = home.path().join(".config/hooks/hooks.yaml");
+    write(&user, GUARD);
+    write(
+        &project.path().join(".claude/settings.json"),
+        "{\"hooks\": [}",
+    );
+    let engine = Engine::builder()
+        .discover_in(locations(home.path(), project.path()))
+        .build()
+        .unwrap();
+    let outcome = engine.dispatch(&rm_rf()).await;
+    assert_eq!(outcome.reason.as_deref(), Some("no rm -rf"), "{outcome:#?}");
+    let loaded = engine.loaded();
+    assert!(!loaded.fails_closed());
+    assert!(loaded.broken[0].needs_trust());
+    let note = loaded.warnings().next().unwrap().to_string();
+    assert!(
+        note.contains("settings.json:1:12: warning: this project file does not load"),
+        "{note}"
+    );
+    // The user changes their guard; the broken project file does not hold the change up.
+    write(
+        &user,
+        "hooks:\n  - id: ask\n    event: PreToolUse\n    type: permission\n    decision: ask\n",
+    );
+    assert_eq!(
+        engine.reload().await.unwrap(),
+        Reload::Applied { active: 1 }
+    );
+    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Ask);
+}
+
+/// One of the user's own files is broken: events that can be blocked are, the other files'
+/// hooks still run, and a reload that still finds it broken keeps the set in force.
+#[tokio::test]
+async fn a_broken_user_file_fails_closed_until_fixed() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let broken = home.path().join(".claude/settings.json");
+    write(&broken, "{\"hooks\": [}");
+    write(
+        &home.path().join(".config/hooks/hooks.yaml"),
+        "hooks:\n  - id: context\n    event: UserPromptSubmit\n    command: \"echo be careful\"\n",
+    );
+    let engine = Engine::builder()
+        .discover_in(locations(home.path(), project.path()))
+        .build()
+        .unwrap();
+    assert!(engine.loaded().fails_closed());
+    let outcome = engine.dispatch(&rm_rf()).await;
+    assert_eq!(outcome.decision, Decision::Block);
+    let reason = outcome.reason.unwrap();
+    assert!(
+        reason.contains(".claude/settings.json:1:12: invalid JSON: expected value does not load"),
+        "{reason}"
+    );
+    let prompt = engine
+        .dispatch(&EventContext::new(BuiltinEvent::UserPromptSubmit).with("prompt", "hi"))
+        .await;
+    assert_eq!(prompt.decision, Decision::Block);
+    let ran: Vec<(&str, hooks::core::HookStatus)> = prompt
+        .hooks
+        .iter()
+        .map(|h| (h.id.as_str(), h.status))
+        .collect();
+    assert_eq!(
+        ran,
+        [
+            ("broken-config", hooks::core::HookStatus::Blocked),
+            ("context", hooks::core::HookStatus::Ok)
+        ],
+        "the other file still runs"
+    );
+    let end = engine
+        .dispatch(&EventContext::new(BuiltinEvent::SessionEnd))
+        .await;
+    assert_eq!(
+        end.decision,
+        Decision::None,
+        "an event that cannot be blocked"
+    );
+    // Still broken: the reload is refused and the set in force (failing closed) stays.
+    assert!(engine.reload().await.is_err());
+    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Block);
+    // Fixed: the guard it held runs.
+    write(
+        &broken,
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo 'fixed guard' >&2; exit 2"}]}]}}"#,
+    );
+    assert_eq!(
+        engine.reload().await.unwrap(),
+        Reload::Applied { active: 2 }
+    );
+    assert!(!engine.loaded().fails_closed());
+    let outcome = engine.dispatch(&rm_rf()).await;
+    assert_eq!(outcome.reason.as_deref(), Some("fixed guard"));
+
+    // Told to fail open, the engine skips the broken file.
+    write(&broken, "{\"hooks\": [}");
+    let open = Engine::builder()
+        .discover_in(locations(home.path(), project.path()))
+        .on_broken_config(hooks::BrokenConfig::Allow)
+        .build()
+        .unwrap();
+    assert!(!open.loaded().fails_closed());
+    assert_eq!(open.dispatch(&rm_rf()).await.decision, Decision::None);
+    assert_eq!(open.reload().await.unwrap(), Reload::Applied { active: 1 });
 }
