@@ -145,6 +145,9 @@ pub fn more_protective(a: &HookSpec, b: &HookSpec) -> Ordering {
 /// that does not run because the hook at position `i` runs for it, else `None`. In each
 /// group of copies the most protective runs ([`more_protective`]); among equals, the
 /// first declared.
+// A key hashes and compares a matcher's pattern text, never the regex's inner cache that
+// makes clippy call it mutable.
+#[allow(clippy::mutable_key_type)]
 pub fn find_duplicates(keys: &[Option<DedupeKey<'_>>]) -> Vec<Option<usize>> {
     let mut runs: HashMap<DedupeKey<'_>, (usize, &HookSpec)> = HashMap::new();
     for (i, key) in keys.iter().enumerate() {

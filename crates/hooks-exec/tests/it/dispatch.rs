@@ -158,10 +158,14 @@ async fn identical_commands_run_once() {
 async fn a_copy_with_a_shorter_timeout_does_not_stand_in_for_the_guard() {
     let fx = Fixture::new();
     let slow_guard = "sleep 0.5; echo 'no rm -rf' >&2; exit 2";
-    let mut managed = hooks_core::Provenance::default();
-    managed.layer = hooks_core::Layer::Managed;
-    let mut user = hooks_core::Provenance::default();
-    user.layer = hooks_core::Layer::User;
+    let managed = hooks_core::Provenance {
+        layer: hooks_core::Layer::Managed,
+        ..Default::default()
+    };
+    let user = hooks_core::Provenance {
+        layer: hooks_core::Layer::User,
+        ..Default::default()
+    };
     let specs = vec![
         hook("copy", slow_guard)
             .with_timeout(Duration::from_millis(100))
