@@ -369,7 +369,7 @@ impl<'a> Plan<'a> {
         let mut units: Vec<Unit> = Vec::with_capacity(self.hooks.len());
         let mut groups: HashMap<&str, usize> = HashMap::new();
         // Position in `self.hooks` -> its unit, for the hooks that run.
-        let mut unit_of: HashMap<usize, usize> = HashMap::new();
+        let mut unit_of: Vec<Option<usize>> = vec![None; self.hooks.len()];
         for (pos, (hook, spec)) in self.hooks.iter().enumerate() {
             if let Some(group) = spec.sequential.as_deref() {
                 match groups.get(group) {
@@ -387,7 +387,7 @@ impl<'a> Plan<'a> {
                     }
                 }
             } else if copies.get(pos).copied().flatten().is_none() {
-                unit_of.insert(pos, units.len());
+                unit_of[pos] = Some(units.len());
                 units.push(Unit::Single {
                     hook: *hook,
                     duplicates: Vec::new(),
@@ -396,7 +396,7 @@ impl<'a> Plan<'a> {
         }
         for (pos, runner) in copies.iter().enumerate() {
             if let Some(runner) = runner
-                && let Some(&unit) = unit_of.get(runner)
+                && let Some(unit) = unit_of[*runner]
                 && let Unit::Single { duplicates, .. } = &mut units[unit]
             {
                 duplicates.push(self.hooks[pos].0);
