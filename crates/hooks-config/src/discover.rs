@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::Layer;
 
-use crate::error::{Diagnostic, Error};
+use crate::error::Error;
 use crate::load::{BrokenFile, ConfigFile, LoadOptions, Origin, load_file_within};
 use crate::source;
 

@@ -151,6 +151,7 @@ fn a_broken_discovered_file_never_stops_the_others() {
         Discovered {
             path: c.clone(),
             layer: Layer::Project,
+            within: None,
         },
     ];
     let (files, broken) = load_discovered(&found, &options());
@@ -296,9 +297,12 @@ fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
             .collect();
         assert_eq!(one.len(), 1, "{link} was not discovered: {found:?}");
         let got = bounded(move || load_discovered(&one, &options()));
-        match (expect, got) {
-            (None, Ok(_)) => {}
-            (Some(message), Err(e)) => {
+        let (files, broken) = got;
+        match (expect, broken.first()) {
+            (None, None) => assert_eq!(files.len(), 1, "{link}"),
+            (Some(message), Some(b)) => {
+                assert_eq!(broken.len(), 1, "{link}");
+                let e = &b.error;
                 assert_eq!(e.diagnostics().len(), 1, "{e}");
                 let d = &e.diagnostics()[0];
                 assert_eq!(d.kind, DiagnosticKind::Refused, "{link}: {e}");
