@@ -62,6 +62,7 @@ mod matcher;
 mod outcome;
 mod output;
 mod redact;
+pub mod shell;
 mod sink;
 mod spec;
 

@@ -1,76 +1,228 @@
 //! The built-in security guard: blocks destructive shell commands and writes to secret
 //! files before a tool runs.
 //!
-//! It covers everything Autohand's seed guard lists: `rm -rf /`, `rm -rf ~`, `rm -rf .`,
-//! `sudo rm`, `chmod 777` (also `-R`), `mkfs`, `dd if=`, fork bombs, a download piped to a
-//! shell (`curl … | bash`, `wget … | sh`), and writes to `.env*`, SSH keys (`id_rsa`,
-//! `id_ed25519`, `*.pem`, `*.key`, `~/.ssh/`) and credentials files (`credentials.json`,
-//! `secrets.json`, `.npmrc`, `.pypirc`). Writes are caught both as file tools
-//! (`file_path`/`path` in the tool input) and as shell redirections (`> .env`, `tee .env`).
+//! A shell command is read as a shell reads it ([`hooks_core::shell::split`]): every simple
+//! command of a list, pipeline, `&&`/`||` chain, subshell, function body and command
+//! substitution is checked, after quote removal, with leading `VAR=value` assignments
+//! dropped and wrappers unwrapped (`sudo`, `env`, `command`, `exec`, `nohup`, `time`,
+//! `xargs`, `find -exec`, `bash -c`, `sh -c`, `eval`, a here-document or an `echo` piped
+//! into a shell). A quoted string is data: `echo "rm -rf /"` passes.
+//!
+//! It covers everything Autohand's seed guard lists: `rm -rf /`, `rm -rf ~`, `rm -rf .`
+//! (and `*`, `..`, top-level system directories, `$VAR/` that an empty variable turns into
+//! `/`), `sudo rm`, `chmod 777` (also `-R`), `mkfs`, `dd if=`, `find / -delete`, fork
+//! bombs, a download run as code (`curl … | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`),
+//! and writes to `.env*`, SSH keys and configuration (`id_rsa`, `id_ed25519`, `*.pem`,
+//! `*.key`, `~/.ssh/`, `authorized_keys`) and credentials files (`credentials.json`,
+//! `secrets.json`, `.npmrc`, `.pypirc`, `.netrc`). Writes are caught as file tools
+//! (`file_path`/`path` in the tool input), as redirections (`> .env`, `>> ~/.ssh/..`) and as
+//! the destination of `tee`, `cp`, `mv`, `install`, `ln` and `dd of=`.
+//!
+//! Text that does not parse is split crudely (see [`hooks_core::shell::Split::complete`])
+//! and given the same checks, so an unterminated quote does not hide `rm -rf /`; a command
+//! nested deeper than [`hooks_core::shell::MAX_DEPTH`] is blocked, since what it runs
+//! cannot be seen.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
+use hooks_core::shell::{self, SimpleCommand, Split};
 use serde_json::Value;
 
-/// One dangerous-command rule: a pattern over the whole command and the reason shown.
-struct Rule {
-    pattern: Regex,
-    reason: &'static str,
+/// Top-level directories whose recursive removal breaks the machine.
+const SYSTEM_DIRS: &[&str] = &[
+    "bin",
+    "boot",
+    "dev",
+    "etc",
+    "home",
+    "lib",
+    "lib32",
+    "lib64",
+    "opt",
+    "proc",
+    "root",
+    "sbin",
+    "srv",
+    "sys",
+    "usr",
+    "var",
+    "Users",
+    "System",
+    "Library",
+    "Applications",
+];
+
+/// What an `rm -r` target would erase.
+fn rm_target_danger(target: &str) -> Option<&'static str> {
+    let mut rest = target.trim();
+    let mut home = false;
+    for prefix in ["~", "$HOME", "${HOME}"] {
+        if let Some(after) = rest.strip_prefix(prefix)
+            && (after.is_empty() || after.starts_with('/'))
+        {
+            home = true;
+            rest = after;
+            break;
+        }
+    }
+    if !home && rest.starts_with('$') {
+        // `$DIR/` and `${DIR}/*` are `/` when the variable is empty or unset.
+        let after_vars = strip_variables(rest);
+        return match normalise(after_vars) {
+            Some((true, segments)) if segments.is_empty() => {
+                Some("rm -rf $VAR/ would erase the whole filesystem if the variable is empty")
+            }
+            _ => None,
+        };
+    }
+    let (absolute, segments) = normalise(rest)?;
+    if home {
+        return segments
+            .is_empty()
+            .then_some("rm -rf ~ would erase the home directory");
+    }
+    if absolute {
+        return match segments.as_slice() {
+            [] => Some("rm -rf / would erase the whole filesystem"),
+            [dir] if SYSTEM_DIRS.contains(dir) => {
+                Some("rm -rf on a top-level system directory would break the machine")
+            }
+            _ => None,
+        };
+    }
+    if segments.is_empty() {
+        return Some("rm -rf . would erase the working directory");
+    }
+    if segments.iter().all(|s| *s == "..") {
+        return Some("rm -rf .. would erase a parent of the working directory");
+    }
+    None
 }
 
-fn rule(pattern: &str, reason: &'static str) -> Rule {
-    // The patterns are constants; a typo is caught by the first test that runs the guard.
-    #[allow(clippy::expect_used)]
-    let pattern = Regex::new(pattern).expect("built-in guard pattern compiles");
-    Rule { pattern, reason }
+/// Drops the leading `$NAME` and `${...}` expansions of a word.
+fn strip_variables(mut word: &str) -> &str {
+    while let Some(after) = word.strip_prefix('$') {
+        word = if let Some(braced) = after.strip_prefix('{') {
+            braced.split_once('}').map_or("", |(_, rest)| rest)
+        } else {
+            after.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        };
+    }
+    word
 }
 
-/// `rm` with both a recursive and a force flag, in any spelling (`-rf`, `-fr`, `-r -f`,
-/// `--recursive --force`), then a target. Written once, used by the three rm rules.
-const RM_RF: &str = r"(?:^|[;&|(\s])rm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*f[a-zA-Z]*\s+|-[a-zA-Z]*f[a-zA-Z]*[rR][a-zA-Z]*\s+|(?:-[rR]|--recursive)\s+(?:-f|--force)\s+|(?:-f|--force)\s+(?:-[rR]|--recursive)\s+)(?:--no-preserve-root\s+)?";
+/// A path's segments after lexical normalisation (`.`, empty segments and each `..` with
+/// the segment before dropped; a trailing `*` or `.*` means the directory's contents, so it
+/// is dropped too), and whether it is absolute. None when a segment is any other glob.
+fn normalise(path: &str) -> Option<(bool, Vec<&str>)> {
+    let absolute = path.starts_with('/');
+    let mut raw: Vec<&str> = path.split('/').collect();
+    while matches!(raw.last(), Some(&"*" | &".*" | &"" | &".")) && raw.len() > 1 {
+        raw.pop();
+    }
+    if matches!(raw.as_slice(), [only] if *only == "*" || *only == ".*") {
+        raw.clear();
+    }
+    let mut segments: Vec<&str> = Vec::new();
+    for segment in raw {
+        match segment {
+            "" | "." => {}
+            ".." => match segments.last() {
+                Some(&last) if last != ".." => {
+                    segments.pop();
+                }
+                _ if absolute => {}
+                _ => segments.push(".."),
+            },
+            other if other.contains(['*', '?', '[']) => return None,
+            other => segments.push(other),
+        }
+    }
+    Some((absolute, segments))
+}
 
-static RULES: LazyLock<Vec<Rule>> = LazyLock::new(|| {
-    vec![
-        rule(
-            &format!(r#"{RM_RF}["']?/(?:\*|\.)?["']?(?:\s|$|;|&|\|)"#),
-            "rm -rf / would erase the whole filesystem",
-        ),
-        rule(
-            &format!(r#"{RM_RF}["']?(?:~|\$HOME|\$\{{HOME\}})/?(?:\*)?["']?(?:\s|$|;|&|\|)"#),
-            "rm -rf ~ would erase the home directory",
-        ),
-        rule(
-            &format!(r#"{RM_RF}["']?\./?(?:\*)?["']?(?:\s|$|;|&|\|)"#),
-            "rm -rf . would erase the working directory",
-        ),
-        rule(
-            r"(?:^|[;&|(\s])sudo\s+(?:-\S+\s+)*rm\s",
-            "sudo rm deletes files as root",
-        ),
-        rule(
-            r"(?:^|[;&|(\s])chmod\s+(?:-\S+\s+)*0?777\s",
-            "chmod 777 makes files writable by everyone",
-        ),
-        rule(
-            r"(?:^|[;&|(\s])mkfs(?:\.\w+)?\s",
-            "mkfs formats a filesystem",
-        ),
-        rule(
-            r"(?:^|[;&|(\s])dd\s+(?:\S+\s+)*if=",
-            "dd if= writes raw blocks",
-        ),
-        rule(
-            r":\s*\(\s*\)\s*\{\s*:\s*\|\s*:\s*&\s*\}\s*;\s*:",
-            "a fork bomb exhausts the machine",
-        ),
-        rule(
-            r"(?:curl|wget)\s[^|]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b",
-            "piping a download into a shell runs unreviewed code",
-        ),
-    ]
-});
+/// The arguments of a command that are not options (everything after `--`).
+fn operands(command: &SimpleCommand) -> impl Iterator<Item = &str> {
+    let mut options_done = false;
+    command.argv.iter().skip(1).filter_map(move |arg| {
+        if options_done {
+            return Some(arg.as_str());
+        }
+        if arg == "--" {
+            options_done = true;
+            return None;
+        }
+        (!arg.starts_with('-') || arg == "-").then_some(arg.as_str())
+    })
+}
 
+/// The options of a command (before `--`).
+fn options(command: &SimpleCommand) -> impl Iterator<Item = &str> {
+    command
+        .argv
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .filter(|a| a.starts_with('-') && a.len() > 1)
+        .map(String::as_str)
+}
+
+/// Whether `root` is `/`, the home directory or a top-level system directory (not `.`,
+/// which `find . -name '*.o' -delete` searches every day).
+fn is_absolute_danger(root: &str) -> bool {
+    let anchored = ["/", "~", "$HOME", "${HOME}", "$"]
+        .iter()
+        .any(|p| root.starts_with(p));
+    anchored && rm_target_danger(root).is_some()
+}
+
+fn is_recursive(command: &SimpleCommand) -> bool {
+    options(command).any(|o| o == "--recursive" || (!o.starts_with("--") && o.contains(['r', 'R'])))
+}
+
+/// The checks on one simple command, in order; the first that fires gives the reason.
+fn check_simple(command: &SimpleCommand, split: &Split) -> Option<&'static str> {
+    let program = command.program()?;
+    let reason = match program {
+        "rm" if command.wrappers.iter().any(|w| w == "sudo" || w == "doas") => {
+            Some("sudo rm deletes files as root")
+        }
+        "rm" if is_recursive(command) => operands(command).find_map(rm_target_danger),
+        "chmod"
+            if operands(command)
+                .any(|a| matches!(a, "777" | "0777" | "a+rwx" | "ugo+rwx" | "a=rwx")) =>
+        {
+            Some("chmod 777 makes files writable by everyone")
+        }
+        "dd" if operands(command).any(|a| a.starts_with("if=")) => Some("dd if= writes raw blocks"),
+        "find" if find_deletes_a_root(command) => {
+            Some("find -delete on / or the home directory erases it")
+        }
+        "curl" | "wget" if download_runs(command, split) => {
+            Some("piping a download into a shell runs unreviewed code")
+        }
+        _ if program == "mkfs" || program.starts_with("mkfs.") => Some("mkfs formats a filesystem"),
+        _ => None,
+    };
+    let fork_bomb = command.function.as_deref() == Some(program)
+        && (command.background || in_pipeline(command, split));
+    reason.or(fork_bomb.then_some("a fork bomb exhausts the machine"))
+}
+
+/// `find` over `/`, the home directory or a system directory with `-delete` or
+/// `-exec rm`.
+fn find_deletes_a_root(command: &SimpleCommand) -> bool {
+    let deletes = command.argv.iter().any(|a| a == "-delete")
+        || command.argv.windows(2).any(|w| {
+            matches!(w[0].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+                && shell::program_name(&w[1]) == "rm"
+        });
+    deletes
+        && command
+            .argv
+            .iter()
+            .skip(1)
+            .take_while(|a| !a.starts_with(['-', '(', '!']))
+            .any(|r| is_absolute_danger(r))
+}
 /// File names and paths that hold secrets. Matched against the last path component, and
 /// for `.ssh/` against the whole path.
 fn is_protected_path(path: &str) -> Option<&'static str> {
@@ -85,7 +237,11 @@ fn is_protected_path(path: &str) -> Option<&'static str> {
     {
         return Some("private keys must not be written by an agent");
     }
-    if path.contains("/.ssh/") || path.starts_with(".ssh/") || path.starts_with("~/.ssh") {
+    if path.contains("/.ssh/")
+        || path.starts_with(".ssh/")
+        || path.starts_with("~/.ssh")
+        || matches!(name, "authorized_keys" | "authorized_keys2")
+    {
         return Some("SSH configuration must not be written by an agent");
     }
     if matches!(
@@ -97,12 +253,59 @@ fn is_protected_path(path: &str) -> Option<&'static str> {
     None
 }
 
-/// Redirections and `tee` targets in a shell command: `> f`, `>> f`, `tee f`, `tee -a f`.
-static WRITE_TARGET: LazyLock<Regex> = LazyLock::new(|| {
-    #[allow(clippy::expect_used)]
-    Regex::new(r#"(?:>>?|\btee\s+(?:-a\s+)?)\s*(["']?[^\s;&|<>]+["']?)"#)
-        .expect("built-in guard pattern compiles")
-});
+/// Whether the download `command` is run as code: piped into a shell later in its
+/// pipeline, or substituted into a shell's script (`bash <(curl ..)`, `sh -c "$(curl ..)"`,
+/// `source <(curl ..)`, `$(curl ..)` as a command name).
+fn download_runs(command: &SimpleCommand, split: &Split) -> bool {
+    let piped_into_shell = split.commands.iter().any(|c| {
+        c.pipeline == command.pipeline
+            && c.stage > command.stage
+            && c.program().is_some_and(shell::is_shell)
+            && shell::reads_script_from_stdin(&c.argv)
+    });
+    let substituted_as_code = command.substituted_in.is_some_and(|at| {
+        at.word == Some(0)
+            || split
+                .commands
+                .get(at.command)
+                .and_then(SimpleCommand::program)
+                .is_some_and(|p| shell::is_shell(p) || matches!(p, "source" | "." | "eval"))
+    });
+    piped_into_shell || substituted_as_code
+}
+
+/// Whether another command shares `command`'s pipeline.
+fn in_pipeline(command: &SimpleCommand, split: &Split) -> bool {
+    split
+        .commands
+        .iter()
+        .any(|c| c.pipeline == command.pipeline && c.stage != command.stage)
+}
+
+/// The files a command writes: its write redirections, and the destinations of `tee`,
+/// `cp`, `mv`, `install`, `ln` and `dd of=`.
+fn write_targets(command: &SimpleCommand) -> Vec<&str> {
+    let mut targets: Vec<&str> = command
+        .redirects
+        .iter()
+        .filter(|r| r.kind.writes())
+        .map(|r| r.target.as_str())
+        .collect();
+    match command.program() {
+        Some("tee") => targets.extend(operands(command)),
+        Some("cp" | "mv" | "install" | "ln") => {
+            let operands: Vec<&str> = operands(command).collect();
+            if operands.len() >= 2
+                && let Some(last) = operands.last()
+            {
+                targets.push(last);
+            }
+        }
+        Some("dd") => targets.extend(operands(command).filter_map(|a| a.strip_prefix("of="))),
+        _ => {}
+    }
+    targets
+}
 
 /// What the guard decided.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,15 +319,10 @@ pub enum Verdict {
 /// Checks one tool call. `tool_input` is the tool's input object; shell commands are read
 /// from its `command` field, written paths from `file_path`, `path` or `notebook_path`.
 pub fn check(tool_input: &Value) -> Verdict {
-    if let Some(command) = tool_input.get("command").and_then(Value::as_str) {
-        if let Some(rule) = RULES.iter().find(|r| r.pattern.is_match(command)) {
-            return Verdict::Block(format!("Blocked: {} (`{}`)", rule.reason, shorten(command)));
-        }
-        for target in WRITE_TARGET.captures_iter(command).filter_map(|c| c.get(1)) {
-            if let Some(reason) = is_protected_path(target.as_str()) {
-                return Verdict::Block(format!("Blocked: {reason} (`{}`)", shorten(command)));
-            }
-        }
+    if let Some(command) = tool_input.get("command").and_then(Value::as_str)
+        && let Some(reason) = check_command(command)
+    {
+        return Verdict::Block(format!("Blocked: {reason} (`{}`)", shorten(command)));
     }
     let path = ["file_path", "path", "notebook_path"]
         .iter()
@@ -135,6 +333,34 @@ pub fn check(tool_input: &Value) -> Verdict {
         return Verdict::Block(format!("Blocked: {reason} (`{path}`)"));
     }
     Verdict::Allow
+}
+
+/// The reason to block a shell command, if any.
+fn check_command(script: &str) -> Option<&'static str> {
+    let split = shell::split(script);
+    for command in &split.commands {
+        if let Some(reason) = check_simple(command, &split) {
+            return Some(reason);
+        }
+        if let Some(reason) = write_targets(command)
+            .into_iter()
+            .find_map(is_protected_path)
+        {
+            return Some(reason);
+        }
+    }
+    if split.too_deep {
+        return Some("the command nests shells or wrappers too deeply to be checked");
+    }
+    if !split.complete {
+        // The crude split loses a function definition's structure; the classic fork bomb
+        // is still recognised as text.
+        let squeezed: String = script.chars().filter(|c| !c.is_whitespace()).collect();
+        if squeezed.contains(":(){:|:&};:") {
+            return Some("a fork bomb exhausts the machine");
+        }
+    }
+    None
 }
 
 fn shorten(s: &str) -> String {

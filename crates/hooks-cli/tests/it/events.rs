@@ -50,6 +50,26 @@ fn guard_passes_ordinary_commands_with_exit_0() {
 }
 
 #[test]
+fn guard_reads_the_command_as_a_shell_does() {
+    for (command, code) in [
+        (r#"bash -c "rm -rf /""#, 2),
+        ("cd / && rm -rf *", 2),
+        ("echo k >> ~/.ssh/authorized_keys", 2),
+        (r#"echo "rm -rf /""#, 0),
+        ("grep -r 'rm -rf /' .", 0),
+    ] {
+        let event = serde_json::json!({"tool_name": "Bash", "tool_input": {"command": command}});
+        let out = hooks()
+            .args(["builtin", "security-guard"])
+            .write_stdin(event.to_string())
+            .timeout(std::time::Duration::from_secs(30))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "`{command}`: {out:?}");
+    }
+}
+
+#[test]
 fn unknown_builtin_is_an_error() {
     hooks()
         .args(["builtin", "nope"])

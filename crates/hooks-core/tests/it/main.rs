@@ -12,3 +12,4 @@ mod matcher;
 mod output;
 mod properties;
 mod redact;
+mod shell;
