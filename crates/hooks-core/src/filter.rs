@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::context::EventContext;
 use crate::error::{Error, ErrorKind};
 use crate::index::Mismatch;
+use crate::shell;
 
 /// Size limit for a compiled wildcard regex, so a hostile pattern cannot eat memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
@@ -424,9 +425,17 @@ fn quote(text: &str) -> String {
 ///
 /// **The pattern** is read according to what the tool input holds, not the tool's name:
 ///
-/// 1. A string `command` (Bash and its kin): a wildcard match over the whole command,
-///    anchored at both ends, where `*` matches any run of characters including spaces and
-///    `/`: `git *` matches `git status` but not `sudo git status`. As in Claude Code, a
+/// 1. A string `command` (Bash and its kin): a wildcard match, anchored at both ends, where
+///    `*` matches any run of characters including spaces and `/`, against the whole
+///    command and against each of its simple commands as [`crate::shell::split`] finds
+///    them; the condition holds when **any** of them matches. So `git push*` matches
+///    `git push origin`, `cd repo && git push origin`, `FOO=1 git push` (leading
+///    assignments are dropped), `sudo git push` and `bash -c 'git push'` (wrappers are
+///    unwrapped), and `echo $(git push)`; a guard on `rm *` is not escaped by prefixing
+///    `true && `. A simple command is matched as its words were written, joined by single
+///    spaces (`git commit -m "a  b"` keeps its quotes). A command that does not parse
+///    matches (as in Claude Code: the hook runs). `git *` matches `git status` but not
+///    `gitk`. As in Claude Code, a
 ///    pattern whose only `*` is a trailing ` *` also matches the bare command (`git *`
 ///    matches `git`), and the legacy `prefix:*` form means "starts with `prefix`, at a word
 ///    boundary": `npm run test:*` matches `npm run test`, `npm run test --watch` and
@@ -824,7 +833,7 @@ impl IfCondition {
         };
         let input = ctx.tool_input();
         if let Some(command) = input.and_then(|i| i.get("command")?.as_str()) {
-            return if pattern.command.is_match(command) {
+            return if pattern.matches_command(command) {
                 Ok(())
             } else {
                 Err(ConditionFailure::Command(command))
@@ -856,6 +865,26 @@ impl IfCondition {
 }
 
 impl Pattern {
+    /// Whether a shell command matches: the whole command, or any of its simple commands
+    /// ([`crate::shell::split`]: every command of a compound command, leading `VAR=value`
+    /// dropped, wrappers unwrapped, substitutions included), or a command that does not
+    /// parse (Claude Code runs the hook then). A plain command is its own only simple
+    /// command and is not parsed.
+    fn matches_command(&self, command: &str) -> bool {
+        if self.command.is_match(command) {
+            return true;
+        }
+        if shell::is_plain(command) {
+            return false;
+        }
+        let split = shell::split(command);
+        !split.complete
+            || split
+                .commands
+                .iter()
+                .any(|c| self.command.is_match(&c.text()))
+    }
+
     fn compile(text: &str) -> Result<Pattern, String> {
         let domain = match text.strip_prefix("domain:") {
             Some(host) if host.trim().is_empty() => {

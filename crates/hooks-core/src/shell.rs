@@ -149,6 +149,20 @@ pub fn reads_script_from_stdin(argv: &[String]) -> bool {
     matches!(argv.get(1..).and_then(unwrap_shell), Some(Unwrap::Stdin))
 }
 
+/// Whether `script` is one command of plain words that [`split`] would give back as it is:
+/// only letters, digits, single spaces and `-_./:,@%+=^`, no leading `VAR=value`, and no
+/// wrapper. Checked without parsing, so matching a plain command stays cheap.
+pub fn is_plain(script: &str) -> bool {
+    let plain = script
+        .chars()
+        .all(|c| c.is_alphanumeric() || " -_./:,@%+=^".contains(c));
+    if !plain || script.starts_with(' ') || script.ends_with(' ') || script.contains("  ") {
+        return false;
+    }
+    let argv: Vec<String> = script.split(' ').map(str::to_owned).collect();
+    !argv.first().is_some_and(|w| w.contains('=')) && unwrap(&argv).is_none()
+}
+
 /// The last path component of a command word.
 pub fn program_name(word: &str) -> &str {
     word.rsplit('/').next().unwrap_or(word)

@@ -566,8 +566,8 @@ fn command_wildcard_matches() {
 fn command_wildcard_is_anchored_at_start() {
     check_if(
         "Bash(git *)",
-        &bash("sudo git status"),
-        Some("command `sudo git status` does not match `git *`"),
+        &bash("echo git status"),
+        Some("command `echo git status` does not match `git *`"),
     )
 }
 #[test]
@@ -1090,4 +1090,83 @@ fn empty_domain_is_an_error() {
 #[test]
 fn balanced_inner_parens_are_fine() {
     check_if("Bash(echo (x))", &bash("echo (x)"), None)
+}
+
+// ---------------------------------------------------------------------------------------
+// `if` conditions over compound shell commands
+
+/// Bash commands and whether each condition holds for them: the condition holds when the
+/// whole command or any of its simple commands matches.
+const COMPOUND: &[(&str, &str, bool)] = &[
+    ("Bash(git push*)", "cd repo && git push origin", true),
+    ("Bash(git push*)", "FOO=1 git push", true),
+    ("Bash(git push*)", "FOO=1 BAR='a b' git push --force", true),
+    ("Bash(git push*)", "git status; git push", true),
+    ("Bash(git push*)", "make || git push", true),
+    ("Bash(git push*)", "git log | head && git push", true),
+    ("Bash(git push*)", "cd repo &&\n  git push", true),
+    ("Bash(git push*)", "(cd repo; git push)", true),
+    ("Bash(git push*)", "if true; then git push; fi", true),
+    ("Bash(git push*)", "sudo git push", true),
+    ("Bash(git push*)", "bash -c 'git push'", true),
+    ("Bash(git push*)", "echo $(git push)", true),
+    ("Bash(rm *)", "true && rm -rf build", true),
+    ("Bash(rm *)", "ls | xargs rm -f", true),
+    ("Bash(git *)", "cd x && git", true),
+    ("Bash(npm run test:*)", "cd web && npm run test:unit", true),
+    ("Bash(sudo *)", "cd x && sudo make install", true),
+    ("Bash(cd *)", "cd repo && git push", true),
+    (
+        "Bash(git commit -m \"a  b\")",
+        "git add . && git commit -m \"a  b\"",
+        true,
+    ),
+    // Text that does not parse: the hook runs, as in Claude Code.
+    ("Bash(git push*)", "ls && echo \"unterminated", true),
+    ("Bash(git push*)", "cd repo && git status", false),
+    ("Bash(git push*)", "echo \"git push\"", false),
+    ("Bash(git push*)", "FOO=1 git status", false),
+    ("Bash(git push*)", "gitpush && ls", false),
+    ("Bash(git push*)", "ls | grep 'git push'", false),
+    ("Bash(rm *)", "grep -r 'rm x' . && ls", false),
+    ("Bash(git *)", "cd x && gitk", false),
+    ("Bash(git *)", "FOO=git ls", false),
+];
+
+#[test]
+fn conditions_check_every_simple_command() {
+    let mut failures = Vec::new();
+    for (condition, command, holds) in COMPOUND {
+        let parsed = IfCondition::parse(condition).unwrap();
+        let got = parsed.check(&bash(command)).is_ok();
+        if got != *holds {
+            failures.push(format!(
+                "`{condition}` on `{command}`: {got}, wanted {holds}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_compound_mismatch_quotes_the_whole_command() {
+    check_if(
+        "Bash(git push*)",
+        &bash("cd repo && git status"),
+        Some("command `cd repo && git status` does not match `git push*`"),
+    )
+}
+
+#[test]
+fn compound_conditions_gate_the_index_too() {
+    let spec = |cond: &str| {
+        hooks_core::HookSpec::new(
+            hooks_core::BuiltinEvent::PreToolUse,
+            hooks_core::Action::script("./guard.sh"),
+        )
+        .with_condition(IfCondition::parse(cond).unwrap())
+    };
+    let index = hooks_core::HookIndex::new(vec![spec("Bash(rm *)")]);
+    assert_eq!(index.matching(&bash("true && rm -rf x")).len(), 1);
+    assert_eq!(index.matching(&bash("echo 'rm -rf x'")).len(), 0);
 }
