@@ -1,9 +1,9 @@
-//! The command-line contract (DESIGN.md section 7), as clap definitions. Keep it stable:
+//! The command-line contract (see docs/cli.md), as clap definitions. Keep it stable:
 //! acceptance tests use it. Adding commands and flags is fine; changing them is not.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, ColorChoice, Parser, Subcommand};
 
 /// Lifecycle hooks for AI agents: validate, inspect, run and replay them.
 #[derive(Debug, Parser)]
@@ -12,6 +12,17 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+    /// When to colour the output: `auto` (a terminal, unless `NO_COLOR` is set or
+    /// `CLICOLOR_FORCE` asks for colour), `always` or `never`. The flag wins over the
+    /// variables.
+    #[arg(
+        long,
+        value_name = "WHEN",
+        value_enum,
+        default_value_t = ColorChoice::Auto,
+        global = true
+    )]
+    pub color: ColorChoice,
 }
 
 /// Where the hooks come from: `-c FILE`s, or else the standard locations.
@@ -36,41 +47,93 @@ pub struct ConfigArgs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Check config files: exit 0 if valid, 1 with file:line:col diagnostics.
+    #[command(
+        after_help = "Examples:\n  hooks validate\n  hooks validate -c .claude/settings.json --json"
+    )]
     Validate(ValidateArgs),
     /// List the hooks, grouped by event, with source, enabled and trust.
+    #[command(after_help = "Examples:\n  hooks list\n  hooks list -c hooks.yaml --json")]
     List(ListArgs),
     /// Show which hooks an event would match, and why the others do not.
+    #[command(
+        after_help = "Examples:\n  hooks explain PreToolUse -p '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git push\"}}'"
+    )]
     Explain(ExplainArgs),
     /// Dispatch one event and print the outcome (exit 0 proceed, 2 blocked or denied, 1 error).
+    #[command(
+        after_help = "Examples:\n  hooks run PreToolUse -p @payload.json\n  echo '{\"prompt\":\"hi\"}' | hooks run UserPromptSubmit -p - --json"
+    )]
     Run(RunArgs),
     /// Replay a session: one `{"event": .., "payload": ..}` per line.
+    #[command(
+        after_help = "Examples:\n  hooks replay session.jsonl\n  hooks replay session.jsonl --json"
+    )]
     Replay(ReplayArgs),
     /// Run one hook with a sample context.
+    #[command(
+        after_help = "Examples:\n  hooks test guard\n  hooks test guard -p '{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm -rf /\"}}'"
+    )]
     Test(TestArgs),
     /// Enable a hook in its config file.
+    #[command(
+        after_help = "Examples:\n  hooks enable security-guard\n  hooks enable guard -c .claude/settings.json"
+    )]
     Enable(EditIdArgs),
     /// Disable a hook in its config file.
+    #[command(
+        after_help = "Examples:\n  hooks disable guard\n  hooks disable guard -c .claude/settings.json"
+    )]
     Disable(EditIdArgs),
     /// Add a hook to a config file.
+    #[command(
+        after_help = "Examples:\n  hooks add --event PreToolUse --matcher Bash --command ./guard.sh --id guard\n  hooks add --event Stop --url http://localhost:8080/stop -c hooks.yaml"
+    )]
     Add(AddArgs),
     /// Remove a hook from its config file.
+    #[command(after_help = "Examples:\n  hooks remove guard\n  hooks remove guard -c hooks.yaml")]
     Remove(EditIdArgs),
     /// Grant, list or revoke trust for project hooks.
+    #[command(
+        after_help = "Examples:\n  hooks trust .hooks/hooks.yaml\n  hooks trust --list\n  hooks trust --revoke .hooks/hooks.yaml"
+    )]
     Trust(TrustArgs),
     /// Convert a config file to another dialect.
+    #[command(
+        after_help = "Examples:\n  hooks convert .claude/settings.json --to native\n  hooks convert hooks.yaml --to claude -o .claude/settings.json"
+    )]
     Convert(ConvertArgs),
     /// Write the JSON Schemas of every config dialect.
+    #[command(after_help = "Examples:\n  hooks schema\n  hooks schema --out schemas/")]
     Schema(SchemaArgs),
     /// Serve JSON-RPC 2.0 on stdin/stdout: dispatch requests, hook notifications.
+    #[command(
+        after_help = "Examples:\n  hooks serve --stdio\n  hooks serve --stdio --watch -c hooks.yaml"
+    )]
     Serve(ServeArgs),
     /// Manage hooks interactively: view by event, add, toggle, remove, test.
+    #[command(after_help = "Examples:\n  hooks manage\n  hooks manage -c hooks.yaml")]
     Manage(ManageArgs),
     /// List the event catalog: names, aliases, matcher fields, what each honours.
+    #[command(after_help = "Examples:\n  hooks events\n  hooks events --json")]
     Events(EventsArgs),
     /// Run a built-in hook on the event JSON read from stdin.
+    #[command(
+        after_help = "Examples:\n  echo '{\"tool_input\":{\"command\":\"rm -rf /\"}}' | hooks builtin security-guard"
+    )]
     Builtin(BuiltinArgs),
     /// Install the built-in hooks (all disabled).
+    #[command(after_help = "Examples:\n  hooks init\n  hooks init --dir .hooks --force")]
     Init(InitArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Examples:\n  hooks completions bash > ~/.local/share/bash-completion/completions/hooks\n  hooks completions zsh > ~/.zfunc/_hooks\n  hooks completions fish > ~/.config/fish/completions/hooks.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    #[command(
+        after_help = "Examples:\n  hooks man | man -l -\n  hooks man --dir ~/.local/share/man/man1"
+    )]
+    Man(ManArgs),
 }
 
 /// `hooks validate`.
@@ -294,4 +357,21 @@ pub struct InitArgs {
     /// Replace an existing `hooks.yaml`.
     #[arg(long)]
     pub force: bool,
+}
+
+/// `hooks completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `hooks man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write `hooks.1` and a `hooks-COMMAND.1` page per command into this directory
+    /// instead of printing `hooks.1`.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
 }

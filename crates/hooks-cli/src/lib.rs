@@ -28,6 +28,7 @@ pub fn run(args: &[String]) -> u8 {
             };
         }
     };
+    cmd::render::set_color(cli.color);
     match cmd::dispatch(cli.command) {
         Ok(code) => code,
         // A reader that closed the pipe (`hooks list | head`) has seen enough: not an error.

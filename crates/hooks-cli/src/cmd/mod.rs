@@ -2,6 +2,7 @@
 //! discovery, reading payloads, the async runtime.
 
 pub mod builtin;
+pub mod completions;
 pub mod convert;
 pub mod edit;
 pub mod events;
@@ -49,6 +50,8 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Events(a) => events::run(&a),
         Command::Builtin(a) => builtin::run(&a),
         Command::Init(a) => init::run(&a),
+        Command::Completions(a) => completions::completions(&a),
+        Command::Man(a) => completions::man(&a),
     }
 }
 

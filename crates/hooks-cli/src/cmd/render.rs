@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use anyhow::{Context, Result};
 use hooks::core::{
@@ -14,21 +15,40 @@ use serde_json::Value;
 
 use crate::cli::ConfigArgs;
 
-/// ANSI colours, on only when the stream is a terminal and `NO_COLOR` is unset (see
-/// <https://no-color.org>); `CLICOLOR_FORCE=1` turns them on for pipes.
+/// The `--color` flag of this run: 0 `auto`, 1 `always`, 2 `never`.
+static COLOR: AtomicU8 = AtomicU8::new(0);
+
+/// Sets what the global `--color` flag said; [`Style::stdout`] obeys it.
+pub fn set_color(choice: clap::ColorChoice) {
+    let value = match choice {
+        clap::ColorChoice::Auto => 0,
+        clap::ColorChoice::Always => 1,
+        clap::ColorChoice::Never => 2,
+    };
+    COLOR.store(value, Ordering::Relaxed);
+}
+
+/// ANSI colours. `--color always` and `--color never` decide; with `--color auto` (the
+/// default) colours are on only when stdout is a terminal and `NO_COLOR` is unset (see
+/// <https://no-color.org>), and `CLICOLOR_FORCE=1` turns them on for pipes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
     color: bool,
 }
 
 impl Style {
-    /// The style for stdout.
+    /// The style for stdout: the one place where colour is decided.
     pub fn stdout() -> Style {
-        let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0");
-        let banned = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Style {
-            color: !banned && (forced || std::io::stdout().is_terminal()),
-        }
+        let color = match COLOR.load(Ordering::Relaxed) {
+            1 => true,
+            2 => false,
+            _ => {
+                let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0");
+                let banned = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+                !banned && (forced || std::io::stdout().is_terminal())
+            }
+        };
+        Style { color }
     }
 
     /// A style that never colours.

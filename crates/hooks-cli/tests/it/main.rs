@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod builtins;
+mod completions;
 mod convert;
 mod discover;
 mod edit;
