@@ -134,6 +134,11 @@ pub enum Command {
         after_help = "Examples:\n  hooks man | man -l -\n  hooks man --dir ~/.local/share/man/man1"
     )]
     Man(ManArgs),
+    /// Move the hooks of a Claude Code settings file into a native config (`--undo`: back).
+    #[command(
+        after_help = "Examples:\n  hooks migrate claude                      # .claude/settings.json -> .hooks/hooks.yaml\n  hooks migrate claude ~/.claude/settings.json\n  hooks migrate claude --undo"
+    )]
+    Migrate(MigrateArgs),
 }
 
 /// `hooks validate`.
@@ -374,4 +379,25 @@ pub struct ManArgs {
     /// instead of printing `hooks.1`.
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
+}
+
+/// `hooks migrate`.
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// Where the hooks come from: `claude` (a Claude Code `settings.json`).
+    #[arg(value_parser = ["claude"])]
+    pub from: String,
+    /// The settings file: `~/.claude/settings.json`, `.claude/settings.json` or
+    /// `.claude/settings.local.json` (default: the project's `.claude/settings.json`).
+    pub settings: Option<PathBuf>,
+    /// The native file to move them into (default: the one discovery reads in the
+    /// settings file's layer, such as `.hooks/hooks.yaml` for the project).
+    #[arg(long, value_name = "FILE")]
+    pub to: Option<PathBuf>,
+    /// Put the hooks back into the settings file, exactly as they were.
+    #[arg(long, conflicts_with = "to")]
+    pub undo: bool,
+    /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
 }

@@ -10,6 +10,7 @@ pub mod explain;
 pub mod init;
 pub mod list;
 pub mod manage;
+pub mod migrate;
 pub mod render;
 pub mod replay;
 pub mod run;
@@ -52,6 +53,7 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Init(a) => init::run(&a),
         Command::Completions(a) => completions::completions(&a),
         Command::Man(a) => completions::man(&a),
+        Command::Migrate(a) => migrate::run(&a),
     }
 }
 

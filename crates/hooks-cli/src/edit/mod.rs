@@ -18,6 +18,7 @@
 
 pub mod atomic;
 mod json;
+pub mod migrate;
 mod toml;
 mod yaml;
 
@@ -343,11 +344,17 @@ impl ConfigEdit {
     /// written, so nothing someone else wrote is trusted with it. What is left waiting for
     /// trust is in the answer.
     pub fn save(&mut self) -> Result<Saved> {
+        self.save_with(true)
+    }
+
+    /// Like [`ConfigEdit::save`]; with `carry` false, no grant is carried over (for edits
+    /// whose caller decides what the new text is trusted for, as a migration does).
+    pub(crate) fn save_with(&mut self, carry: bool) -> Result<Saved> {
         let mut store = TrustStore::open_default();
         let mut trust_carried = false;
         if self.is_changed() {
             let trusted_before = match (&self.opened, &store) {
-                (Some(before), Ok(store)) => store.is_file_trusted(before),
+                (Some(before), Ok(store)) => carry && store.is_file_trusted(before),
                 _ => false,
             };
             if self.original.is_none()
