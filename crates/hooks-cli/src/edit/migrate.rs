@@ -211,7 +211,8 @@ pub fn plan(
         );
     }
     let store = TrustStore::open_default().ok();
-    let trusted_whole = |f: &ConfigFile| !f.needs_trust() || store.as_ref().is_some_and(|s| s.is_file_trusted(f));
+    let trusted_whole =
+        |f: &ConfigFile| !f.needs_trust() || store.as_ref().is_some_and(|s| s.is_file_trusted(f));
     let source_trusted = trusted_whole(file);
     let target_trusted = match &target_edit.opened {
         Some(before) => trusted_whole(before),
@@ -237,7 +238,7 @@ pub fn plan(
         }
         moved.push(Moved {
             id,
-            was: spec.display_id(),
+            was: super::label(spec),
             trusted: !super::waits_for_trust(store.as_ref(), file, spec),
         });
     }
@@ -400,11 +401,16 @@ impl Migration {
                     let mut keep: Vec<HookSpec> = before
                         .map(|b| b.hooks().filter(|h| was_trusted(h)).cloned().collect())
                         .unwrap_or_default();
-                    keep.extend(target.hooks().filter(|h| {
-                        self.moved
-                            .iter()
-                            .any(|m| m.trusted && h.id.as_deref() == Some(m.id.as_str()))
-                    }).cloned());
+                    keep.extend(
+                        target
+                            .hooks()
+                            .filter(|h| {
+                                self.moved
+                                    .iter()
+                                    .any(|m| m.trusted && h.id.as_deref() == Some(m.id.as_str()))
+                            })
+                            .cloned(),
+                    );
                     for spec in &keep {
                         result = result.and(store.trust_hook(target, spec).map(drop));
                     }

@@ -12,6 +12,7 @@ mod explain;
 mod guard;
 mod list;
 mod manage;
+mod migrate;
 mod policy;
 mod replay;
 mod run;

@@ -51,6 +51,13 @@ impl Env {
         env
     }
 
+    /// The same environment working in `rel` under the temporary directory (created).
+    pub(crate) fn in_dir(mut self, rel: &str) -> Env {
+        self.cwd = self.dir.path().join(rel);
+        std::fs::create_dir_all(&self.cwd).unwrap();
+        self
+    }
+
     /// The temporary directory.
     pub(crate) fn path(&self) -> &Path {
         self.dir.path()
@@ -81,6 +88,7 @@ impl Env {
             .env("HOME", &home)
             .env("XDG_CONFIG_HOME", home.join(".config"))
             .env("XDG_DATA_HOME", home.join(".local/share"))
+            .env("XDG_STATE_HOME", home.join(".local/state"))
             .env("HOOKS_TRUST_STORE", self.dir.path().join("trust.json"))
             .env("HOOKS_EXAMPLE_LOG", self.dir.path().join("example.log"))
             .env("NO_COLOR", "1")
