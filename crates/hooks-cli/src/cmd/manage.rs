@@ -10,13 +10,13 @@
 //! session. Colours only when stdout is a terminal.
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use hooks::Engine;
-use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, aggregate};
+use hooks::config::{ConfigFile, TrustPolicy, TrustStore};
+use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, Layer, aggregate};
 use hooks::exec::CancellationToken;
-
-use hooks::config::TrustStore;
 
 use super::edit::{build_hook, open_files, target_file};
 use super::render::{self, Style};
@@ -39,18 +39,41 @@ pub fn run(args: &ManageArgs) -> Result<u8> {
         files: Vec::new(),
         listed: Vec::new(),
         trust: None,
+        switch: AllSwitch::default(),
         engine: None,
         runtime: None,
     };
     session.run(&mut input, &mut out)
 }
 
-/// What a listed hook is: on, off, or on but waiting for trust (so it does not run).
+/// What a listed hook is: on, off, on but switched off with all hooks, or on but waiting
+/// for trust (so it does not run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Enabled,
     Disabled,
+    SwitchedOff,
     Untrusted,
+}
+
+/// The switch for all hooks as merging applies it (`disable_all_hooks`, Claude Code's
+/// `disableAllHooks`): the highest layer's trusted file that sets it decides for every
+/// layer but managed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct AllSwitch {
+    /// Every non-managed hook is off.
+    off: bool,
+    /// The file that decides, and its layer.
+    decider: Option<(PathBuf, Layer)>,
+}
+
+/// How a file spells the switch for all hooks.
+fn switch_key(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Claude => "disableAllHooks",
+        Dialect::Autohand => "hooks.enabled",
+        _ => "disable_all_hooks",
+    }
 }
 
 struct Session<'a> {
@@ -62,6 +85,8 @@ struct Session<'a> {
     listed: Vec<(usize, Entry)>,
     /// The trust store as it was at the last refresh (`None`: it cannot be read).
     trust: Option<TrustStore>,
+    /// The switch for all hooks at the last refresh.
+    switch: AllSwitch,
     engine: Option<Engine>,
     runtime: Option<tokio::runtime::Runtime>,
 }
@@ -131,6 +156,7 @@ impl Session<'_> {
         });
         self.files = files;
         self.trust = TrustStore::open_default().ok();
+        self.switch = self.all_switch(None);
         // A hook's test runs with the engine of the files as they are now.
         self.engine = None;
         Ok(())
@@ -163,32 +189,131 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// The file adding and toggling all act on; `None` when `-c` names a directory (of
+    /// several files), which is for viewing and acting on listed hooks only.
+    fn target(&self) -> Result<Option<ConfigEdit>> {
+        match self.args.config.first() {
+            Some(dir) if dir.is_dir() => Ok(None),
+            _ => target_file(self.args).map(Some),
+        }
+    }
+
+    /// [`Session::target`], for the commands that need one.
+    fn one_target(&self, what: &str) -> Result<ConfigEdit> {
+        match self.target()? {
+            Some(t) => Ok(t),
+            None => {
+                let dir = self.args.config.first().map(|d| d.display().to_string());
+                bail!(
+                    "{what} acts on one file, and `-c {}` is a directory of {} config files\n  hint: name the file, as in `hooks manage -c {}`",
+                    dir.unwrap_or_default(),
+                    self.files.len(),
+                    self.files
+                        .first()
+                        .map(|f| f.path().display().to_string())
+                        .unwrap_or_else(|| "FILE".to_owned())
+                )
+            }
+        }
+    }
+
+    /// The switch for all hooks as merging applies it, with `edited` in place of the file
+    /// of the same path (or added, if it is new).
+    /// A file trusted as a whole keeps its grant over the edit, as saving it does.
+    fn all_switch(&self, edited: Option<&ConfigFile>) -> AllSwitch {
+        let mut files: Vec<ConfigFile> = self.files.iter().map(|f| f.file().clone()).collect();
+        let mut store = self.trust.clone();
+        if let Some(e) = edited {
+            match files
+                .iter_mut()
+                .find(|f| same_path(f.path.as_deref(), e.path.as_deref()))
+            {
+                Some(f) => {
+                    if let Some(s) = &mut store {
+                        // In memory only: the real grant follows when the file is saved.
+                        let _ = s.follow_edit(f, e);
+                    }
+                    *f = e.clone();
+                }
+                None => files.push(e.clone()),
+            }
+        }
+        let policy = match &store {
+            Some(store) => TrustPolicy::Store(store),
+            None => TrustPolicy::Deny,
+        };
+        let off = hooks::config::merge(&files, &policy).all_hooks_disabled();
+        // The same order merging applies the files in: by layer, then as given.
+        let mut order: Vec<&ConfigFile> = files.iter().collect();
+        order.sort_by_key(|f| f.layer);
+        let decider = order
+            .iter()
+            .rev()
+            .find(|f| {
+                f.layer != Layer::Managed
+                    && f.settings.disable_all_hooks.is_some()
+                    && policy.allows_file(f)
+            })
+            .and_then(|f| Some((f.path.clone()?, f.layer)));
+        AllSwitch { off, decider }
+    }
+
     fn view(&self, out: &mut dyn Write) -> Result<()> {
         let s = self.style;
-        let target = target_file(self.args)?;
-        let dialect = target.file().dialect;
+        let target = self.target()?;
+        let dialect = target
+            .as_ref()
+            .map_or(Dialect::Native, |t| t.file().dialect);
         writeln!(out, "{}", s.bold("Hooks"))?;
         writeln!(out, "{RULE}")?;
-        let mode = match target.all_enabled() {
-            Some(true) => s.green("enabled"),
-            Some(false) => s.red("disabled (every hook of the file is off)"),
-            None => format!(
+        let all = self.all_switch(target.as_ref().map(|t| t.file()));
+        let mode = match (&all, target.as_ref().map(|t| (t, t.all_enabled()))) {
+            (AllSwitch { off: true, decider }, _) => s.red(&format!(
+                "disabled (every hook but managed ones is off: {})",
+                decider
+                    .as_ref()
+                    .map_or("managed settings".to_owned(), |(p, l)| format!(
+                        "`{}: true` in {}{}",
+                        switch_key(dialect_of(&self.files, p)),
+                        p.display(),
+                        layer_note(*l)
+                    ))
+            )),
+            (_, Some((t, Some(false)))) if dialect == Dialect::Autohand => s.red(&format!(
+                "disabled (`hooks.enabled: false` switches off every hook of {})",
+                t.path().display()
+            )),
+            (_, Some((_, None))) => format!(
                 "per hook ({} configs have no switch for all hooks)",
                 dialect_name(dialect)
             ),
+            _ => s.green("enabled"),
         };
         writeln!(out, "Mode: {mode}")?;
-        writeln!(
-            out,
-            "File: {} ({}{})",
-            target.path().display(),
-            dialect_name(dialect),
-            if target.is_changed() {
-                ", not created yet"
-            } else {
-                ""
-            }
-        )?;
+        match &target {
+            Some(target) => writeln!(
+                out,
+                "File: {} ({}{})",
+                target.path().display(),
+                dialect_name(dialect),
+                if target.is_changed() {
+                    ", not created yet"
+                } else {
+                    ""
+                }
+            )?,
+            None => writeln!(
+                out,
+                "Files: {} ({} config file{})",
+                self.args
+                    .config
+                    .first()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_default(),
+                self.files.len(),
+                render::plural(self.files.len())
+            )?,
+        }
         // Groups in the order their first hook is listed.
         let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
         for (n, (_, entry)) in self.listed.iter().enumerate() {
@@ -221,16 +346,21 @@ impl Session<'_> {
             .count();
         let on = (0..total).filter(|n| self.runs(*n)).count();
         writeln!(out, "\n{RULE}")?;
-        let waiting = if untrusted > 0 {
-            format!(", {untrusted} untrusted")
-        } else {
-            String::new()
-        };
+        let switched = (0..total)
+            .filter(|n| self.state(*n) == State::SwitchedOff)
+            .count();
+        let mut extra = String::new();
+        if switched > 0 {
+            extra.push_str(&format!(", {switched} switched off with all"));
+        }
+        if untrusted > 0 {
+            extra.push_str(&format!(", {untrusted} untrusted"));
+        }
         writeln!(
             out,
-            "Total: {total} hook{} ({on} enabled, {} disabled{waiting})",
+            "Total: {total} hook{} ({on} enabled, {} disabled{extra})",
             render::plural(total),
-            total - on - untrusted
+            total - on - untrusted - switched
         )?;
         // The exact command for each file whose hooks wait for trust.
         let mut files: Vec<usize> = (0..total)
@@ -253,11 +383,13 @@ impl Session<'_> {
     /// Whether the listed hook numbered `n` (from 0) is on, trusted or not.
     fn state(&self, n: usize) -> State {
         let (file, entry) = &self.listed[n];
+        let f = self.files[*file].file();
         match &entry.spec {
             _ if !entry.enabled => State::Disabled,
-            Some(spec) if waits_for_trust(self.trust.as_ref(), self.files[*file].file(), spec) => {
-                State::Untrusted
-            }
+            // Autohand's `hooks.enabled: false` shows in the hook's own `enabled`.
+            Some(spec) if !spec.enabled => State::SwitchedOff,
+            Some(_) if f.layer != Layer::Managed && self.switch.off => State::SwitchedOff,
+            Some(spec) if waits_for_trust(self.trust.as_ref(), f, spec) => State::Untrusted,
             _ => State::Enabled,
         }
     }
@@ -273,6 +405,7 @@ impl Session<'_> {
         let state = match self.state(n) {
             State::Enabled => s.green("[enabled]"),
             State::Disabled => s.yellow("[disabled]"),
+            State::SwitchedOff => s.yellow("[switched off]"),
             State::Untrusted => s.red("[untrusted]"),
         };
         let Some(spec) = &entry.spec else {
@@ -393,7 +526,7 @@ impl Session<'_> {
     }
 
     fn add(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> Result<()> {
-        let mut target = target_file(self.args)?;
+        let mut target = self.one_target("adding a hook")?;
         let dialect = target.file().dialect;
         writeln!(
             out,
@@ -439,15 +572,79 @@ impl Session<'_> {
         self.finish(out, &mut target, change, &done)
     }
 
+    /// Flips the switch for all hooks where it takes effect, and says what it switched:
+    /// Autohand's `hooks.enabled` covers its file; `disable_all_hooks` every layer but
+    /// managed, decided by the highest trusted file that sets it. Switching back on removes
+    /// the key the switching off wrote, so the file is again as it was.
     fn toggle_all(&mut self, out: &mut dyn Write) -> Result<()> {
-        let mut target = target_file(self.args)?;
-        let on = !target.all_enabled().unwrap_or(true);
-        let change = target.set_all_enabled(on)?;
-        let done = format!(
-            "every hook of {} is {}",
-            target.path().display(),
-            if on { "on" } else { "off" }
-        );
+        let mut target = self.one_target("toggling all hooks")?;
+        let path = target.path().display().to_string();
+        let dialect = target.file().dialect;
+        let key = switch_key(dialect);
+        if dialect == Dialect::Autohand {
+            let on = target.all_enabled() == Some(false);
+            let (change, done) = if on {
+                let c = target.clear_all_switch()?;
+                (
+                    c,
+                    format!("switched the hooks of {path} back on (removed `{key}: false`)"),
+                )
+            } else {
+                let c = target.set_all_enabled(false)?;
+                (
+                    c,
+                    format!("switched off every hook of {path} (`{key}: false`)"),
+                )
+            };
+            return self.finish(out, &mut target, change, &done);
+        }
+        if target.all_enabled().is_none() {
+            // Fabro and echo-agent: the editor's refusal says so.
+            let change = target.set_all_enabled(true)?;
+            return self.finish(out, &mut target, change, "");
+        }
+        let f = target.file();
+        if f.needs_trust() && !self.trust.as_ref().is_some_and(|s| s.is_file_trusted(f)) {
+            bail!(
+                "{path} is not trusted as a whole, so its `{key}` is ignored and would switch nothing; nothing was changed\n  hint: review it, then `hooks trust {}`",
+                hooks::config::shell_quote(&path)
+            );
+        }
+        let on = self.switch.off;
+        let change = if on {
+            // Remove the key; if a lower layer's `true` then decides, say `false` instead.
+            let cleared = target.clear_all_switch()?;
+            if self.all_switch(Some(target.file())).off {
+                target = self.one_target("toggling all hooks")?;
+                target.set_all_enabled(true)?
+            } else {
+                cleared
+            }
+        } else {
+            target.set_all_enabled(false)?
+        };
+        let now = self.all_switch(Some(target.file()));
+        if now.off != !on {
+            let (p, layer) = now
+                .decider
+                .map(|(p, l)| (p.display().to_string(), layer_note(l)))
+                .unwrap_or_else(|| ("managed settings".to_owned(), String::new()));
+            bail!(
+                "{p}{layer} sets the switch for all hooks and decides over {path}, so nothing was changed\n  hint: toggle it there: `hooks manage -c {}`",
+                hooks::config::shell_quote(&p)
+            );
+        }
+        let done = match (on, target.all_switch()) {
+            (false, _) => format!(
+                "switched off every hook of every layer but managed: `{key}: true` in {path}"
+            ),
+            (true, None) => {
+                format!("switched every hook back on: removed `{key}: true` from {path}")
+            }
+            (true, Some(_)) => format!(
+                "switched every hook back on: `{key}: false` in {path} overrides a lower layer's `true`"
+            ),
+        };
         self.finish(out, &mut target, change, &done)
     }
 
@@ -485,5 +682,31 @@ impl Session<'_> {
         let agg = aggregate(ctx.event(), vec![AggregateEntry::new(&spec, 0, outcome)]);
         write!(out, "{}", render::outcome(self.style, &agg, "  "))?;
         Ok(())
+    }
+}
+
+/// Whether two paths name the same file.
+fn same_path(a: Option<&Path>, b: Option<&Path>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a == b || crate::edit::atomic::real_path(a) == crate::edit::atomic::real_path(b)
+        }
+        _ => false,
+    }
+}
+
+/// The dialect of the file at `path` among `files` (native if it is not one of them).
+fn dialect_of(files: &[ConfigEdit], path: &Path) -> Dialect {
+    files
+        .iter()
+        .find(|f| same_path(Some(f.path()), Some(path)))
+        .map_or(Dialect::Native, |f| f.file().dialect)
+}
+
+/// ` (local layer)`, for files of a discovered layer; nothing for named files.
+fn layer_note(layer: Layer) -> String {
+    match layer {
+        Layer::CommandLine => String::new(),
+        l => format!(" ({} layer)", l.as_str()),
     }
 }

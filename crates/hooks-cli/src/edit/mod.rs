@@ -747,8 +747,45 @@ impl ConfigEdit {
             Dialect::Claude => doc.set(&[], "disableAllHooks", &Value::Bool(!on))?,
             _ => doc.set(&[], "disable_all_hooks", &Value::Bool(!on))?,
         }
+        self.apply_switch(doc.text(), Some(on))
+    }
+
+    /// Removes the file-wide switch, so that the file says nothing about it (its hooks
+    /// are on, and a lower layer's switch decides). Switching off with
+    /// [`ConfigEdit::set_all_enabled`] and then clearing gives back the text as it was.
+    pub fn clear_all_switch(&mut self) -> Result<Change> {
+        let key = match self.file.dialect {
+            Dialect::Autohand => vec![Seg::Key("hooks".into()), Seg::Key("enabled".into())],
+            Dialect::Claude => vec![Seg::Key("disableAllHooks".into())],
+            _ => vec![Seg::Key("disable_all_hooks".into())],
+        };
+        if self.all_switch().is_none() {
+            return Ok(Change::Unchanged(format!(
+                "{} does not set the switch for all hooks",
+                self.path.display()
+            )));
+        }
+        let mut doc = self.doc()?;
+        doc.remove(&key)?;
+        self.apply_switch(doc.text(), None)
+    }
+
+    /// The value of the file's own switch for all hooks (`Some(true)`: on), if it sets it.
+    pub fn all_switch(&self) -> Option<bool> {
+        let s = &self.file.settings;
+        match self.file.dialect {
+            Dialect::Autohand => s.hooks_enabled,
+            Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
+            _ => None,
+        }
+    }
+
+    /// Takes `text`, an edit of the switch only: the hooks are the same (Autohand's switch
+    /// shows in their `enabled`) and the switch now reads `want` (`None`: not set).
+    fn apply_switch(&mut self, text: String, want: Option<bool>) -> Result<Change> {
+        let dialect = self.file.dialect;
         let before = self.file.items.clone();
-        self.apply(doc.text(), |new| {
+        self.apply(text, |new| {
             if new.items.len() != before.len() {
                 bail!("the number of hooks changed");
             }
@@ -764,11 +801,11 @@ impl ConfigEdit {
                 }
             }
             let s: &Settings = &new.settings;
-            let ok = match dialect {
-                Dialect::Autohand => s.hooks_enabled == Some(on),
-                _ => s.disable_all_hooks == Some(!on),
+            let now = match dialect {
+                Dialect::Autohand => s.hooks_enabled,
+                _ => s.disable_all_hooks.map(|off| !off),
             };
-            if !ok {
+            if now != want {
                 bail!("the switch did not take");
             }
             Ok(())

@@ -139,3 +139,91 @@ fn without_config_add_creates_the_project_native_config() {
         "hooks:\n  - description: Greet\n    event: SessionStart\n    command: echo hello\n"
     );
 }
+
+#[test]
+fn switching_all_off_and_on_again_gives_the_file_back_byte_for_byte() {
+    for (path, text) in [
+        ("hooks.yaml", HOOKS),
+        (
+            ".claude/settings.json",
+            "{\n  \"model\": \"opus\",\n  \"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./done.sh\"}]}]}\n}\n",
+        ),
+        (
+            ".autohand/config.json",
+            "{\n  \"hooks\": {\n    \"hooks\": [{\"event\": \"stop\", \"command\": \"./done.sh\"}]\n  }\n}\n",
+        ),
+    ] {
+        let env = Env::new();
+        env.write(path, text);
+        let (out, code) = session(&env, &["-c", path], "g\ng\nq\n");
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(
+            std::fs::read_to_string(env.path().join(path)).unwrap(),
+            text,
+            "{out}"
+        );
+        // After `g` the screen shows every hook switched off, and after the second, on.
+        let (off, on) = out
+            .split_once("> g\n")
+            .unwrap()
+            .1
+            .split_once("> g\n")
+            .unwrap();
+        assert!(off.contains("[switched off] "), "{off}");
+        assert!(off.contains("Mode: disabled"), "{off}");
+        assert!(!on.contains("[switched off]"), "{on}");
+        assert!(on.contains("Mode: enabled"), "{on}");
+        assert!(on.contains("back on"), "{on}");
+    }
+}
+
+#[test]
+fn the_switch_message_names_the_file_that_decides() {
+    let env = Env::new();
+    env.write(
+        "home/.config/hooks/hooks.yaml",
+        "hooks:\n  - event: Stop\n    command: ./user.sh\n",
+    );
+    env.write(
+        ".hooks/hooks.yaml",
+        "hooks:\n  - event: Stop\n    command: ./project.sh\n",
+    );
+    // An untrusted project file's switch is ignored: `g` would switch nothing.
+    let (out, _) = session(&env, &["--project", "."], "g\nq\n");
+    assert!(
+        out.contains("./.hooks/hooks.yaml is not trusted as a whole, so its `disable_all_hooks` is ignored and would switch nothing; nothing was changed\n  hint: review it, then `hooks trust ./.hooks/hooks.yaml`"),
+        "{out}"
+    );
+    assert_eq!(env.run(&["trust", ".hooks/hooks.yaml"]).code, 0);
+    let (out, _) = session(&env, &["--project", "."], "g\nq\n");
+    assert!(
+        out.contains("switched off every hook of every layer but managed: `disable_all_hooks: true` in ./.hooks/hooks.yaml"),
+        "{out}"
+    );
+    assert!(out.contains("[switched off] ./user.sh"), "{out}");
+    // A trusted local file that says `false` decides over the project file.
+    env.write(".hooks/hooks.local.yaml", "disable_all_hooks: false\n");
+    assert_eq!(env.run(&["trust", ".hooks/hooks.local.yaml"]).code, 0);
+    let (out, _) = session(&env, &["--project", "."], "g\nq\n");
+    assert!(out.contains("Mode: enabled"), "{out}");
+    assert!(
+        out.contains("/.hooks/hooks.local.yaml (local layer) sets the switch for all hooks and decides over ./.hooks/hooks.yaml, so nothing was changed"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_directory_given_to_c_is_viewed_and_names_one_file_for_adding() {
+    let env = Env::new();
+    env.write(
+        "conf/a.yaml",
+        "hooks:\n  - id: a\n    event: Stop\n    command: ./a.sh\n",
+    );
+    env.write(
+        "conf/settings.json",
+        "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./b.sh\"}]}]}}\n",
+    );
+    let (out, code) = session(&env, &["-c", "conf"], "t 1\na\ng\nq\n");
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("manage_directory", out);
+}
