@@ -624,7 +624,7 @@ impl Session<'_> {
             target.set_all_enabled(false)?
         };
         let now = self.all_switch(Some(target.file()));
-        if now.off != !on {
+        if now.off == on {
             let (p, layer) = now
                 .decider
                 .map(|(p, l)| (p.display().to_string(), layer_note(l)))
