@@ -126,14 +126,22 @@ impl<'a> Checker<'a> {
         diags.push(self.src.diag(d, node_pos));
     }
 
-    /// A value of the wrong JSON type: says which types would do.
-    fn wrong_type(&self, diags: &mut Vec<Diagnostic>, node: &Node, expected: &[&str]) {
+    /// A value of the wrong JSON type: says which types would do, with what the key is for
+    /// (its schema's description) as the hint.
+    fn wrong_type(
+        &self,
+        diags: &mut Vec<Diagnostic>,
+        node: &Node,
+        expected: &[&str],
+        about: Option<&str>,
+    ) {
         let message = format!(
             "expected {}, found {}",
             expected.join(" or "),
             node.type_name()
         );
-        self.error(diags, DiagnosticKind::WrongType, node.pos, message, None);
+        let hint = about.map(|d| d.split_whitespace().collect::<Vec<_>>().join(" "));
+        self.error(diags, DiagnosticKind::WrongType, node.pos, message, hint);
     }
 
     fn node(
@@ -143,17 +151,37 @@ impl<'a> Checker<'a> {
         path: &mut Vec<String>,
         diags: &mut Vec<Diagnostic>,
     ) {
+        self.value(schema, node, path, None, diags);
+    }
+
+    /// Checks `node` against `schema`; `outer` is the description of the alternative
+    /// `schema` is a branch of, if any.
+    fn value(
+        &self,
+        schema: &'a Json,
+        node: &Node,
+        path: &mut Vec<String>,
+        outer: Option<&'a str>,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let raw = schema;
         let schema = self.resolve(schema);
         let Json::Object(_) = schema else {
             // `true` (anything) or `false` (nothing; not generated).
             return;
         };
+        // A key's own description says more than its type's.
+        let about = raw
+            .get("description")
+            .and_then(Json::as_str)
+            .or(outer)
+            .or_else(|| schema.get("description").and_then(Json::as_str));
         if let Some(branches) = schema
             .get("anyOf")
             .or_else(|| schema.get("oneOf"))
             .and_then(Json::as_array)
         {
-            self.alternatives(branches, node, path, diags);
+            self.alternatives(branches, node, path, about, diags);
             return;
         }
         let types = types_of(schema);
@@ -163,7 +191,7 @@ impl<'a> Checker<'a> {
                 .filter(|t| **t != "null")
                 .map(|t| type_word(t))
                 .collect();
-            self.wrong_type(diags, node, &expected);
+            self.wrong_type(diags, node, &expected, about);
             return;
         }
         if let Some(allowed) = schema.get("enum").and_then(Json::as_array) {
@@ -227,6 +255,7 @@ impl<'a> Checker<'a> {
         branches: &'a [Json],
         node: &Node,
         path: &mut Vec<String>,
+        about: Option<&'a str>,
         diags: &mut Vec<Diagnostic>,
     ) {
         // An enum whose variants are documented is generated as `oneOf` constants: one
@@ -237,13 +266,7 @@ impl<'a> Checker<'a> {
             .collect();
         if let Some(constants) = constants {
             if !matches!(node.value, Value::Str(_)) && constants.iter().all(Json::is_string) {
-                self.error(
-                    diags,
-                    DiagnosticKind::WrongType,
-                    node.pos,
-                    format!("expected a string, found {}", node.type_name()),
-                    None,
-                );
+                self.wrong_type(diags, node, &["a string"], about);
             } else {
                 self.one_of_values(&constants, node, diags);
             }
@@ -260,7 +283,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let mut scratch = Vec::new();
-            self.node(branch, node, path, &mut scratch);
+            self.value(branch, node, path, about, &mut scratch);
             if scratch.is_empty() {
                 return;
             }
@@ -275,7 +298,7 @@ impl<'a> Checker<'a> {
         // No branch takes this type of value: say which types would do.
         let mut expected: Vec<&str> = Vec::new();
         self.expected_types(branches, &mut expected);
-        self.wrong_type(diags, node, &expected);
+        self.wrong_type(diags, node, &expected, about);
     }
 
     /// The types the branches accept (null left out), nested alternatives included.

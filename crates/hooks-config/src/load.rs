@@ -430,6 +430,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         opts: options,
         dialect,
         diags: Vec::new(),
+        structural: Vec::new(),
         file_vars: BTreeMap::new(),
         skill_dir,
         hook_label: None,
@@ -447,7 +448,10 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         content_hash,
     };
     crate::dialects::load(&mut cx, &root, &mut file);
-    let diags = tidy(std::mem::take(&mut cx.diags));
+    let diags = tidy(
+        std::mem::take(&mut cx.structural),
+        std::mem::take(&mut cx.diags),
+    );
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Error::new(diags));
     }
@@ -459,23 +463,25 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
 /// so a hostile file cannot make a report that takes longer to print than to write.
 pub const MAX_DIAGNOSTICS: usize = 100;
 
-/// Orders diagnostics by position, drops a structural "wrong type" error where the loader
-/// said something more specific about the same value, and caps the count.
-fn tidy(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    diags.sort_by_key(|d| (d.line, d.column));
+/// Orders diagnostics by position, drops a structural "wrong type" error (from the schema
+/// check) where the loader, or the check itself, said something more specific about the
+/// same value, and caps the count.
+fn tidy(structural: Vec<Diagnostic>, loaded: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let at = |d: &Diagnostic| (d.line, d.column);
-    // Positions where an error other than a plain "wrong type" was reported.
-    let specific: std::collections::HashSet<(Option<u32>, Option<u32>)> = diags
+    // Positions where an error other than a structural "wrong type" was reported.
+    let specific: std::collections::HashSet<(Option<u32>, Option<u32>)> = structural
         .iter()
-        .filter(|d| d.is_error() && (d.kind != DiagnosticKind::WrongType || d.hint.is_some()))
+        .filter(|d| d.kind != DiagnosticKind::WrongType)
+        .chain(&loaded)
+        .filter(|d| d.is_error())
         .map(at)
         .collect();
-    let mut out: Vec<Diagnostic> = diags
+    let mut out: Vec<Diagnostic> = structural
         .into_iter()
-        .filter(|d| {
-            d.kind != DiagnosticKind::WrongType || d.hint.is_some() || !specific.contains(&at(d))
-        })
+        .filter(|d| d.kind != DiagnosticKind::WrongType || !specific.contains(&at(d)))
+        .chain(loaded)
         .collect();
+    out.sort_by_key(|d| (d.line, d.column));
     if out.len() > MAX_DIAGNOSTICS {
         let more = out.len() - MAX_DIAGNOSTICS;
         let file = out[0].file.clone();
@@ -548,6 +554,9 @@ pub(crate) struct Cx<'a> {
     pub(crate) opts: &'a LoadOptions,
     pub(crate) dialect: Dialect,
     pub(crate) diags: Vec<Diagnostic>,
+    /// The schema check's diagnostics, kept apart so that `tidy` can tell them from the
+    /// loader's.
+    pub(crate) structural: Vec<Diagnostic>,
     pub(crate) file_vars: BTreeMap<String, String>,
     pub(crate) skill_dir: Option<String>,
     /// The hook being read, named in interpolation errors.

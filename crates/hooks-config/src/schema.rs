@@ -40,6 +40,16 @@ pub(crate) enum CommandField {
     Argv(Vec<String>),
 }
 
+/// A sequential group: `true` for the event's one ordered group, or a group's name.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+pub(crate) enum SequentialField {
+    /// `true`: the event's one ordered group (named after the event); `false`: no group.
+    Ordered(bool),
+    /// The group of this name.
+    Group(String),
+}
+
 /// Narrows a hook to some tools and paths.
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -155,9 +165,10 @@ pub(crate) struct NativeHandler {
     /// Run in the background without delaying the event.
     #[serde(rename = "async")]
     is_async: Option<bool>,
-    /// Hooks of one sequential group run one after another, each seeing the previous
-    /// one's rewritten input.
-    sequential: Option<String>,
+    /// `true` puts the hook in its event's one ordered group, a name in the group of that
+    /// name; the hooks of a group run one after another, each seeing the previous one's
+    /// rewritten input.
+    sequential: Option<SequentialField>,
     /// `false` disables the hook; with only an `id`, disables an inherited hook.
     enabled: Option<bool>,
     /// With an `id`: remove the inherited hook of that id.

@@ -276,3 +276,42 @@ fn path_guards_see_every_spelling_of_a_path() {
         );
     }
 }
+
+#[test]
+fn sequential_true_runs_the_events_hooks_as_a_pipeline() {
+    // The second hook sees the first one's rewrite, and rewrites it again; run side by
+    // side instead, it would see `npm test` and block.
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        r#"hooks:
+  - event: PreToolUse
+    matcher: Bash
+    sequential: true
+    command: |
+      echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"bun test"}}}'
+  - event: PreToolUse
+    matcher: Bash
+    sequential: true
+    command: |
+      case "$(cat)" in
+        *'"command":"bun test"'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"bun test --bail"}}}' ;;
+        *) echo "saw the input before the rewrite" >&2; exit 2 ;;
+      esac
+"#,
+    );
+    let run = env.run(&[
+        "run",
+        "PreToolUse",
+        "-c",
+        "hooks.yaml",
+        "--json",
+        "-p",
+        r#"{"tool_name":"Bash","tool_input":{"command":"npm test"}}"#,
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.json()["updated_input"],
+        serde_json::json!({"command": "bun test --bail"})
+    );
+}

@@ -219,7 +219,11 @@ pub(crate) fn handler(
     spec.condition = condition;
     spec.is_async = cx.boolean(field(node, "async")).unwrap_or(false);
     spec.enabled = cx.boolean(field(node, "enabled")).unwrap_or(true);
-    spec.sequential = cx.string(field(node, "sequential"));
+    // `true` is the event's one ordered group, named after the event.
+    spec.sequential = match field(node, "sequential") {
+        Some(n) if n.value == Value::Bool(true) => Some(spec.event.name().to_owned()),
+        other => cx.string(other),
+    };
     if cx.string(field(node, "on_failure")).as_deref() == Some("block") {
         spec.on_failure = FailurePolicy::Block;
     }

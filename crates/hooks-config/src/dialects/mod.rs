@@ -38,7 +38,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         // An empty document: nothing to check or read.
         return;
     }
-    check::check(cx.src, schema.schema(), root, renames, &mut cx.diags);
+    check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
     match cx.dialect {
         Dialect::Fabro => fabro::load(cx, root, file),
         Dialect::Autohand => autohand::load(cx, root, file),

@@ -351,3 +351,59 @@ fn native_flat_toml_and_nested_json() {
     insta::assert_json_snapshot!("native_toml", summaries(&toml));
     insta::assert_json_snapshot!("native_json", summaries(&json));
 }
+
+/// Loads the native file `name` and checks each hook's (event, sequential group), in order.
+#[track_caller]
+fn check_groups(name: &str, text: &str, expect: &[(&str, Option<&str>)]) {
+    let file = hooks_config::load_str(
+        text,
+        Some(std::path::Path::new(name)),
+        &crate::support::options(),
+    )
+    .unwrap_or_else(|e| panic!("{name} did not load:\n{e}"));
+    let got: Vec<(String, Option<String>)> = file
+        .hooks()
+        .map(|h| (h.event.name().to_owned(), h.sequential.clone()))
+        .collect();
+    let want: Vec<(String, Option<String>)> = expect
+        .iter()
+        .map(|(e, g)| ((*e).to_owned(), g.map(str::to_owned)))
+        .collect();
+    assert_eq!(got, want, "{name}");
+}
+
+#[test]
+fn native_sequential_true_is_the_events_one_ordered_group_and_a_string_names_a_group() {
+    check_groups(
+        "hooks.yaml",
+        "hooks:
+  - {event: PreToolUse, command: a, sequential: true}
+  - {event: pre_tool_use, command: b, sequential: true}
+  - {event: PostToolUse, command: c, sequential: true}
+  - {event: PreToolUse, command: d, sequential: false}
+  - {event: PreToolUse, command: e, sequential: rewrites}
+  - {event: PreToolUse, command: f}
+",
+        &[
+            ("PreToolUse", Some("PreToolUse")),
+            ("PreToolUse", Some("PreToolUse")),
+            ("PostToolUse", Some("PostToolUse")),
+            ("PreToolUse", None),
+            ("PreToolUse", Some("rewrites")),
+            ("PreToolUse", None),
+        ],
+    );
+    // The nested shape and TOML read it the same way.
+    check_groups(
+        "hooks.json",
+        r#"{"hooks": {"Stop": [{"hooks": [
+            {"type": "command", "command": "a", "sequential": true},
+            {"type": "command", "command": "b", "sequential": "named"}]}]}}"#,
+        &[("Stop", Some("Stop")), ("Stop", Some("named"))],
+    );
+    check_groups(
+        "hooks.toml",
+        "[[hooks]]\nevent = \"SessionStart\"\ncommand = \"a\"\nsequential = true\n",
+        &[("SessionStart", Some("SessionStart"))],
+    );
+}

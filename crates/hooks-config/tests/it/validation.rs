@@ -103,6 +103,7 @@ settings.json:4:19: error: invalid matcher `Bash(`: unclosed group
 settings.json:4:88: error: expected a number, found a string
  4 |       {"matcher": "Bash(", "hooks": [{"type": "command", "command": "a.sh", "timeout": "5"}]},
    |                                                                                        ^
+  hint: Timeout in seconds (default 600, 30 for prompts; at most 300 here).
 settings.json:5:46: error: `comand` is not one of: command, http, mcp_tool, prompt, agent
  5 |       {"matcher": "Edit", "hooks": [{"type": "comand", "command": "b.sh"}]}
    |                                              ^
@@ -380,4 +381,26 @@ fn host_events_resolve_through_the_hosts_catalog() {
         )
         .is_err()
     );
+}
+
+#[test]
+fn a_sequential_of_the_wrong_type_says_what_the_key_takes() {
+    let hint = "  hint: `true` puts the hook in its event's one ordered group, a name in the group of that name; the hooks of a group run one after another, each seeing the previous one's rewritten input.";
+    for (value, found) in [
+        ("3", "an integer"),
+        ("[a, b]", "a list"),
+        ("{group: a}", "a table"),
+    ] {
+        check(
+            "hooks.yaml",
+            &format!("hooks:\n  - event: PreToolUse\n    command: a\n    sequential: {value}\n"),
+            &format!(
+                "
+hooks.yaml:4:17: error: expected a boolean or a string, found {found}
+ 4 |     sequential: {value}
+   |                 ^
+{hint}"
+            ),
+        );
+    }
 }
