@@ -22,6 +22,9 @@ pub enum ErrorKind {
         name: String,
         /// The closest known name, if one is close.
         suggestion: Option<String>,
+        /// The agent whose event name it is, when it is one of an agent whose hooks no
+        /// dialect reads yet (`Gemini CLI`, `Cursor`).
+        other_agent: Option<&'static str>,
     },
     /// A custom event that cannot be registered.
     InvalidEvent {
@@ -72,6 +75,12 @@ impl Error {
     /// A hint for the user (a did-you-mean), if there is one.
     pub fn hint(&self) -> Option<String> {
         match &self.kind {
+            ErrorKind::UnknownEvent {
+                other_agent: Some(agent),
+                ..
+            } => Some(format!(
+                "it is {agent}'s name for an event, and {agent}'s hooks are not supported yet"
+            )),
             ErrorKind::UnknownEvent {
                 suggestion: Some(s),
                 ..

@@ -558,18 +558,70 @@ impl EventCatalog {
             .cloned()
     }
 
-    /// Resolves a name or fails with a did-you-mean hint.
+    /// Resolves a name or fails with a did-you-mean hint (or, for another agent's event
+    /// name, a hint naming that agent).
     pub fn resolve(&self, name: &str) -> Result<Event, Error> {
         self.get(name).ok_or_else(|| {
             Error::new(ErrorKind::UnknownEvent {
                 name: name.to_owned(),
                 suggestion: self.suggest(name),
+                other_agent: other_agent(name),
             })
         })
     }
 
-    /// The known name closest to `name`, if any is close enough to be a likely typo.
+    /// The known name closest to `name`, if any is close enough to be a likely typo;
+    /// never for the event name of an agent whose hooks no dialect reads (Gemini CLI's
+    /// `BeforeTool`), whose closest spelling here is a different event.
     pub fn suggest(&self, name: &str) -> Option<String> {
+        if other_agent(name).is_some() {
+            return None;
+        }
         crate::error::did_you_mean(name, self.exact.keys().map(String::as_str))
     }
+}
+
+/// Event names of agents whose hooks no dialect reads yet, by agent. Names these agents
+/// share with the catalog (`SessionStart`, Cursor's `stop`) resolve as usual.
+const OTHER_AGENTS: &[(&str, &[&str])] = &[
+    (
+        "Gemini CLI",
+        &[
+            "BeforeTool",
+            "AfterTool",
+            "BeforeAgent",
+            "AfterAgent",
+            "BeforeModel",
+            "AfterModel",
+            "BeforeToolSelection",
+            "PreCompress",
+        ],
+    ),
+    (
+        "Cursor",
+        &[
+            "beforeShellExecution",
+            "afterShellExecution",
+            "beforeMCPExecution",
+            "afterMCPExecution",
+            "beforeReadFile",
+            "afterFileEdit",
+            "beforeSubmitPrompt",
+            "afterAgentResponse",
+            "afterAgentThought",
+            "beforeTabFileRead",
+            "afterTabFileEdit",
+        ],
+    ),
+];
+
+/// The agent whose event `name` is (compared loosely, as lookups are), when it is one of
+/// an agent whose hooks no dialect reads yet: `Gemini CLI` for `BeforeTool`, `Cursor` for
+/// `beforeShellExecution`.
+fn other_agent(name: &str) -> Option<&'static str> {
+    let folded = fold(name);
+    OTHER_AGENTS
+        .iter()
+        .find(|(_, names)| names.iter().any(|n| fold(n) == folded))
+        .map(|(agent, _)| *agent)
 }

@@ -21,6 +21,7 @@ fn check_unknown(name: &str, suggestion: Option<&str>) {
         ErrorKind::UnknownEvent {
             name: n,
             suggestion: s,
+            ..
         } => {
             assert_eq!(n, name);
             assert_eq!(s.as_deref(), suggestion, "suggestion for {name}");
@@ -382,4 +383,37 @@ fn unknown_custom_typo_suggests_the_custom_event() {
         err.hint().as_deref(),
         Some("did you mean `DeploymentFinished`?")
     );
+}
+
+#[test]
+fn another_agents_event_names_that_agent_instead_of_a_wrong_event() {
+    for (name, hint) in [
+        (
+            "BeforeTool",
+            "it is Gemini CLI's name for an event, and Gemini CLI's hooks are not supported yet",
+        ),
+        (
+            "before_tool",
+            "it is Gemini CLI's name for an event, and Gemini CLI's hooks are not supported yet",
+        ),
+        (
+            "beforeShellExecution",
+            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
+        ),
+        (
+            "afterFileEdit",
+            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
+        ),
+    ] {
+        check_unknown(name, None);
+        let err = EventCatalog::new().resolve(name).unwrap_err();
+        assert_eq!(err.hint().as_deref(), Some(hint), "{name}");
+        assert_eq!(
+            err.to_string(),
+            format!("unknown event `{name}` ({hint})"),
+            "{name}"
+        );
+    }
+    // A typo of one of ours still gets its did-you-mean.
+    check_unknown("PreToolUze", Some("PreToolUse"));
 }
