@@ -105,7 +105,8 @@ pub(crate) fn events_markdown() -> String {
          `stopReason`, `systemMessage` and messages are honoured by every event.\n\n",
     );
     out.push_str(
-        "`hooks events` prints the same catalog, and `hooks events --json` as JSON lines.\n\n",
+        "`hooks events` prints the same catalog, `hooks events EVENT` one event, and `--json` \
+         as JSON lines.\n\n",
     );
 
     out.push_str("| Event |");

@@ -340,6 +340,8 @@ pub struct ManageArgs {
 /// `hooks events`.
 #[derive(Debug, Args)]
 pub struct EventsArgs {
+    /// One event, in detail (any dialect's name for it).
+    pub event: Option<String>,
     /// Print JSON lines.
     #[arg(long)]
     pub json: bool,

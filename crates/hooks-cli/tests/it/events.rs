@@ -111,3 +111,53 @@ fn init_reports_what_it_installed() {
         .replace(&dir.path().display().to_string(), "[DIR]");
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn events_event_shows_one_event_in_detail_by_any_of_its_names() {
+    for name in ["PreToolUse", "pre-tool", "pre_tool_use"] {
+        let out = hooks()
+            .args(["events", name])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        insta::assert_snapshot!(
+            "events_pre_tool_use_detail",
+            String::from_utf8(out).unwrap()
+        );
+    }
+    let out = hooks()
+        .args(["events", "Stop"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    insta::assert_snapshot!("events_stop_detail", String::from_utf8(out).unwrap());
+}
+
+#[test]
+fn events_event_json_is_one_line_and_an_unknown_event_is_an_error() {
+    let out = hooks()
+        .args(["events", "session-end", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    let line: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(line["name"], "SessionEnd");
+    assert_eq!(
+        line["matcher_fields"],
+        serde_json::json!(["reason", "session_end_reason"])
+    );
+    hooks()
+        .args(["events", "PreToolUze"])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("error: unknown event `PreToolUze` (did you mean `PreToolUse`?)\n");
+}
