@@ -82,6 +82,9 @@ struct Tally {
     stops: usize,
     blocked: Vec<String>,
     failures: Vec<String>,
+    /// Hooks' descriptions by display id, shown under their failures: a failure that is
+    /// a demonstration says so.
+    descriptions: std::collections::HashMap<String, String>,
 }
 
 impl Tally {
@@ -95,12 +98,16 @@ impl Tally {
         for report in &agg.hooks {
             self.by_status[status_slot(report.status)] += 1;
             if let Some(failure) = &report.failure {
-                self.failures.push(format!(
+                let mut line = format!(
                     "#{number} {} `{}`: {}",
                     agg.event,
                     report.id,
                     render::shorten(&failure.message, 100)
-                ));
+                );
+                if let Some(description) = self.descriptions.get(&report.id) {
+                    let _ = write!(line, "\n      ({description})");
+                }
+                self.failures.push(line);
             }
         }
         if agg.decision != Decision::None {
@@ -243,6 +250,14 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
     }
     let runtime = super::runtime()?;
     let mut tally = Tally::default();
+    for hook in engine.loaded().hooks.hooks() {
+        if let Some(description) = &hook.spec.description {
+            tally
+                .descriptions
+                .entry(hook.spec.display_id())
+                .or_insert_with(|| description.clone());
+        }
+    }
     for (n, step) in steps.iter().enumerate() {
         let number = n + 1;
         let queued = render::async_matches(&engine, &step.ctx);

@@ -14,6 +14,17 @@ fn the_example_session_replays_through_the_example_configs() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(run.stderr, "");
     assert_snapshot!(run.stdout);
+    // The one hook failure is the deliberate fail-open demonstration, and says so.
+    let failures = run.stdout.split("  hook failures:\n").nth(1).unwrap();
+    assert_eq!(
+        failures.lines().collect::<Vec<_>>(),
+        [
+            "    #16 Notification `fail-open-demo`: POST http://127.0.0.1:9/hooks/notification: \
+             error sending request: client error (Connect): tcp conne…",
+            "      (Fail-open demonstration: nothing listens on port 9, so this hook fails and the \
+             event proceeds)",
+        ]
+    );
     // The async logger ran for every tool call, the subagent stop and the session end, and
     // the replay waited for it before exiting.
     let log = std::fs::read_to_string(env.path().join("example.log")).unwrap();
