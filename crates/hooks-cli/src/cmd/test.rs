@@ -112,11 +112,21 @@ pub fn find<'a>(set: &'a HookSet, id: &str) -> Result<&'a MergedHook> {
     {
         return Ok(hook);
     }
-    let ids: Vec<String> = hooks.iter().filter_map(|h| h.spec.id.clone()).collect();
-    let hint = match did_you_mean(id, ids.iter().map(String::as_str)) {
+    // A name counts as an id: `hooks list` shows it as one.
+    let ids: Vec<String> = hooks
+        .iter()
+        .filter_map(|h| h.spec.id.clone().or_else(|| h.spec.name.clone()))
+        .collect();
+    let shown: Vec<String> = hooks.iter().map(|h| h.spec.display_id()).collect();
+    let hint = match did_you_mean(id, shown.iter().map(String::as_str)) {
         Some(s) => format!(" (did you mean `{s}`?)"),
-        None if ids.is_empty() => " (no hook has an id; see `hooks list`)".to_owned(),
-        None => format!(" (hooks with ids: {})", ids.join(", ")),
+        None if !ids.is_empty() => format!(" (hooks with ids: {})", ids.join(", ")),
+        None => match shown.first() {
+            Some(first) => {
+                format!(" (no hook has an id; name one as `hooks list` shows it, as in `{first}`)")
+            }
+            None => " (the config has no hooks)".to_owned(),
+        },
     };
     anyhow::bail!("no hook `{id}`{hint}")
 }

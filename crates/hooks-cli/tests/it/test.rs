@@ -146,3 +146,29 @@ fn samples_carry_the_events_own_fields() {
             .is_some()
     );
 }
+
+#[test]
+fn an_unknown_handle_lists_the_ids_or_shows_how_to_name_a_hook_without_one() {
+    let cases = [
+        // A `name` is an id as `hooks list` shows it.
+        (
+            "hooks:\n  - name: guard\n    event: PreToolUse\n    command: echo hi\n",
+            "error: no hook `foo` (hooks with ids: guard)\n",
+        ),
+        (
+            "hooks:\n  - event: Stop\n    command: echo bye\n  - event: Stop\n    command: echo again\n",
+            "error: no hook `foo` (no hook has an id; name one as `hooks list` shows it, as in `command: echo bye`)\n",
+        ),
+        (
+            "hooks: []\n",
+            "error: no hook `foo` (the config has no hooks)\n",
+        ),
+    ];
+    for (config, expect) in cases {
+        let env = Env::new();
+        env.write("hooks.yaml", config);
+        let run = env.run(&["test", "foo", "-c", "hooks.yaml"]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(run.stderr, expect, "{config}");
+    }
+}
