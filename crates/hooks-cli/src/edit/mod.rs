@@ -851,8 +851,8 @@ impl ConfigEdit {
         if new.dialect != self.file.dialect {
             return Err(refuse(format!(
                 "the edited text would read as {} instead of {}",
-                dialect_name(new.dialect),
-                dialect_name(self.file.dialect)
+                a_config(new.dialect),
+                a_config(self.file.dialect)
             )));
         }
         verify(&new).map_err(|e| refuse(format!("{e:#}")))?;
@@ -932,8 +932,8 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
         .collect();
     if !lost.is_empty() {
         bail!(
-            "a {} config cannot hold this hook as asked:\n  {}",
-            dialect_name(dialect),
+            "{} cannot hold this hook as asked:\n  {}",
+            a_config(dialect),
             lost.join("\n  ")
         );
     }
@@ -1101,6 +1101,16 @@ pub fn dialect_name(d: Dialect) -> &'static str {
         Dialect::Autohand => "Autohand",
         _ => "native",
     }
+}
+
+/// "a Claude Code config", "an echo-agent config": the dialect's name with its article.
+pub fn a_config(d: Dialect) -> String {
+    let name = dialect_name(d);
+    let article = match name.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    };
+    format!("{article} {name} config")
 }
 
 fn no_switch(dialect: Dialect, label: &str) -> String {

@@ -1145,3 +1145,40 @@ fn yaml_a_missing_hooks_key_is_created() {
         Ok("hooks:\n  - id: new\n    event: Stop\n    command: ./new.sh\n"),
     );
 }
+
+#[test]
+fn a_dialect_that_cannot_hold_an_id_is_named_with_its_article() {
+    for (file, text, expect) in [
+        (
+            "autohand.json",
+            AUTOHAND,
+            "error: an Autohand config cannot hold this hook as asked:",
+        ),
+        (
+            "echo-agent.yaml",
+            ECHO,
+            "error: an echo-agent config cannot hold this hook as asked:",
+        ),
+        (
+            ".claude/settings.json",
+            CLAUDE,
+            "error: a Claude Code config cannot hold this hook as asked:",
+        ),
+    ] {
+        let env = Env::new();
+        env.write(file, text);
+        let run = env.run(&[
+            "add",
+            "--event",
+            "Stop",
+            "--command",
+            "x",
+            "--id",
+            "named",
+            "-c",
+            file,
+        ]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(run.stderr.lines().next(), Some(expect), "{file}");
+    }
+}
