@@ -790,8 +790,7 @@ impl Cx<'_> {
             (Value::Int(i), TimeUnit::Millis) => seconds(*i as f64 / 1000.0),
             (Value::Float(f), TimeUnit::Millis) => seconds(*f / 1000.0),
             (Value::Str(s), TimeUnit::DurationString | TimeUnit::Seconds { strings: true }) => {
-                humantime::parse_duration(s.trim())
-                    .map_err(|e| format!("`{s}` is not a duration ({e})"))
+                parse_duration(s).map_err(|why| format!("`{s}` is not a duration: {why}"))
             }
             // Wrong types were reported by the schema check.
             _ => return None,
@@ -906,6 +905,25 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// Parses a duration string such as `30s`, `500ms` or `1m 30s` (units `ns`, `us`, `ms`,
+/// `s`, `m`, `h`, `d` and their longer spellings); the error says in plain words what is
+/// wrong with it (`` `x` is not a unit ``), for every place that reads one.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    use humantime::DurationError as E;
+    humantime::parse_duration(text.trim()).map_err(|e| match e {
+        E::Empty => "it is empty".to_owned(),
+        E::NumberExpected(_) => "a duration is a number and a unit".to_owned(),
+        E::InvalidCharacter(at) => match text.trim().get(at..).and_then(|t| t.chars().next()) {
+            Some(c) => format!("`{c}` cannot be part of a duration"),
+            None => "a duration is a number and a unit".to_owned(),
+        },
+        E::UnknownUnit { unit, .. } => {
+            format!("`{unit}` is not a unit (use ms, s, m or h)")
+        }
+        E::NumberOverflow => "it is too large".to_owned(),
+    })
 }
 
 fn seconds(s: f64) -> Result<Duration, String> {

@@ -299,8 +299,10 @@ fn parse_timeout(text: &str) -> Result<Duration> {
     let t = text.trim();
     let d = match t.parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs >= 0.0 => Duration::from_secs_f64(secs),
-        _ => humantime::parse_duration(t).map_err(|e| {
-            anyhow!("`--timeout {text}` is not a duration ({e}); write `30s`, `1m` or a number of seconds")
+        _ => hooks::config::parse_duration(t).map_err(|why| {
+            anyhow!(
+                "`--timeout {text}` is not a timeout: {why}\n  hint: write a number of seconds (`30`) or a duration (`30s`, `500ms`, `1m 30s`)"
+            )
         })?,
     };
     if d.is_zero() {

@@ -1182,3 +1182,33 @@ fn a_dialect_that_cannot_hold_an_id_is_named_with_its_article() {
         assert_eq!(run.stderr.lines().next(), Some(expect), "{file}");
     }
 }
+
+#[test]
+fn a_timeout_that_is_not_one_says_what_a_timeout_looks_like() {
+    let hint = "  hint: write a number of seconds (`30`) or a duration (`30s`, `500ms`, `1m 30s`)";
+    for (timeout, why) in [
+        ("abc", "a duration is a number and a unit"),
+        ("5x", "`x` is not a unit (use ms, s, m or h)"),
+        ("3.5.5s", "`.` cannot be part of a duration"),
+        ("", "it is empty"),
+    ] {
+        let env = Env::new();
+        env.write("hooks.yaml", NATIVE_YAML);
+        let run = env.run(&[
+            "add",
+            "--event",
+            "Stop",
+            "--command",
+            "x",
+            "--timeout",
+            timeout,
+            "-c",
+            "hooks.yaml",
+        ]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(
+            run.stderr,
+            format!("error: `--timeout {timeout}` is not a timeout: {why}\n{hint}\n")
+        );
+    }
+}

@@ -187,7 +187,7 @@ hooks.yaml:4:14: error: a timeout must be greater than zero
         "run.toml",
         "[[run.hooks]]\nevent = \"run_start\"\nscript = \"a\"\ntimeout = \"30 parsecs\"\n",
         r#"
-run.toml:4:11: error: invalid timeout: `30 parsecs` is not a duration (unknown time unit "parsecs", supported units: ns, us/µs, ms, sec, min, hours, days, weeks, months, years (and few variations))
+run.toml:4:11: error: invalid timeout: `30 parsecs` is not a duration: `parsecs` is not a unit (use ms, s, m or h)
  4 | timeout = "30 parsecs"
    |           ^
   hint: write it as `"30s"`, `"1m"` or `"1m 30s"`"#,
@@ -420,4 +420,24 @@ hooks.yaml:4:12: error: unknown event `beforeShellExecution`
    |            ^
   hint: it is Cursor's name for an event, and Cursor's hooks are not supported yet",
     );
+}
+
+#[test]
+fn a_timeout_string_that_is_not_a_duration_says_why_in_words() {
+    for (value, why) in [
+        ("abc", "a duration is a number and a unit"),
+        ("5 parsecs", "`parsecs` is not a unit (use ms, s, m or h)"),
+    ] {
+        check(
+            "hooks.yaml",
+            &format!("hooks:\n  - event: Stop\n    command: x\n    timeout: \"{value}\"\n"),
+            &format!(
+                "
+hooks.yaml:4:14: error: invalid timeout: `{value}` is not a duration: {why}
+ 4 |     timeout: \"{value}\"
+   |              ^
+  hint: write a number of seconds, or a duration such as `\"30s\"`"
+            ),
+        );
+    }
 }
