@@ -141,6 +141,12 @@ pub enum FailureKind {
     Transport,
     /// The dispatch was cancelled while the hook ran.
     Cancelled,
+    /// A policy refused to run the hook: an http hook's URL outside the allow-list (no
+    /// request was made).
+    Refused,
+    /// The host set up nothing to run the hook with: no prompt evaluator for a prompt
+    /// hook that asks a model, no http or mcp_tool executor.
+    NotConfigured,
 }
 
 impl FailureKind {
@@ -154,6 +160,8 @@ impl FailureKind {
             FailureKind::MalformedOutput => "malformed_output",
             FailureKind::Transport => "transport",
             FailureKind::Cancelled => "cancelled",
+            FailureKind::Refused => "refused",
+            FailureKind::NotConfigured => "not_configured",
         }
     }
 }

@@ -187,7 +187,7 @@ impl CommandExecutor {
                     &dir,
                     self.config.sandbox_network,
                 ))
-                .map_err(|e| format!("cannot sandbox the hook: {e}"))?;
+                .map_err(|e| e.to_string())?;
             cwd = Some(dir);
         }
 

@@ -24,7 +24,7 @@ pub enum Error {
     },
     /// The sandbox cannot run the command (its program is missing, a path cannot be
     /// mounted).
-    #[error("sandbox: {message}")]
+    #[error("cannot sandbox the hook: {message}")]
     Sandbox {
         /// What is wrong, with a hint where there is one.
         message: String,

@@ -142,8 +142,9 @@ impl Default for HttpConfig {
 ///   [`FailureKind::Transport`];
 /// - no complete answer (headers and body) within the hook's timeout:
 ///   [`FailureKind::Timeout`]; the dispatch cancelled: [`FailureKind::Cancelled`];
-/// - a URL outside the allow-list, an unparsable URL or an invalid header: a
-///   [`FailureKind::Spawn`] failure, and no request is made.
+/// - a URL outside the allow-list: a [`FailureKind::Refused`] failure; an unparsable URL
+///   or an invalid header: a [`FailureKind::Spawn`] failure; either way no request is
+///   made.
 ///
 /// Redirects follow HTTP's rules: 307 and 308 repeat the POST with its body, while 301, 302
 /// and 303 turn it into a GET without one; credentials (`Authorization`, cookies) are
@@ -194,35 +195,39 @@ impl HttpExecutor {
         &self,
         action: &HttpAction,
         body: Vec<u8>,
-    ) -> Result<(reqwest::Request, Url), String> {
-        let url =
-            Url::parse(&action.url).map_err(|e| format!("invalid URL `{}`: {e}", action.url))?;
+    ) -> Result<(reqwest::Request, Url), (FailureKind, String)> {
+        let spawn = |message: String| (FailureKind::Spawn, message);
+        let url = Url::parse(&action.url)
+            .map_err(|e| spawn(format!("invalid URL `{}`: {e}", action.url)))?;
         if !matches!(url.scheme(), "http" | "https") {
-            return Err(format!(
+            return Err(spawn(format!(
                 "unsupported URL scheme `{}` (http hooks use http or https)",
                 url.scheme()
-            ));
+            )));
         }
         if url.scheme() == "https" && !cfg!(feature = "tls") {
-            return Err(format!(
+            return Err(spawn(format!(
                 "{} needs TLS: build hooks-exec with the `tls` feature",
                 redacted(&url)
-            ));
+            )));
         }
         if !self.allowed.allows(&url) {
-            return Err(format!(
-                "{} is outside the allowed URLs, so no request was made",
-                redacted(&url)
+            return Err((
+                FailureKind::Refused,
+                format!(
+                    "{} is outside the allowed URLs, so no request was made",
+                    redacted(&url)
+                ),
             ));
         }
-        let headers = self.headers(action)?;
+        let headers = self.headers(action).map_err(spawn)?;
         let request = self
             .client
             .post(url.clone())
             .headers(headers)
             .body(body)
             .build()
-            .map_err(|e| format!("could not build the request: {}", describe(e)))?;
+            .map_err(|e| spawn(format!("could not build the request: {}", describe(e))))?;
         Ok((request, url))
     }
 
@@ -327,7 +332,7 @@ impl HttpExecutor {
         };
         let (request, url) = match self.request(action, body) {
             Ok(built) => built,
-            Err(message) => return HookOutcome::failed(FailureKind::Spawn, message),
+            Err((kind, message)) => return HookOutcome::failed(kind, message),
         };
         let event = run.ctx.event();
         // Dropping the request future on timeout or cancellation closes its connection, so

@@ -106,7 +106,7 @@ impl PromptExecutor {
     async fn evaluate(&self, run: &HookRun<'_>, action: &PromptAction) -> HookOutcome {
         let Some(evaluator) = &self.evaluator else {
             return HookOutcome::failed(
-                FailureKind::Spawn,
+                FailureKind::NotConfigured,
                 "this prompt hook asks a model, but the host configured no prompt evaluator",
             );
         };

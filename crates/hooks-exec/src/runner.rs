@@ -127,7 +127,7 @@ impl Runner {
 
 fn unplugged(kind: &str, method: &str) -> HookOutcome {
     HookOutcome::failed(
-        FailureKind::Spawn,
+        FailureKind::NotConfigured,
         format!(
             "no {kind} executor is configured: build the dispatcher with \
              `DispatcherBuilder::{method}`"

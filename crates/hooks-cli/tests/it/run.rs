@@ -315,3 +315,62 @@ fn sequential_true_runs_the_events_hooks_as_a_pipeline() {
         serde_json::json!({"command": "bun test --bail"})
     );
 }
+
+#[test]
+fn refusals_and_missing_setup_have_their_own_failure_kinds() {
+    // No bubblewrap on PATH, no prompt evaluator in the command line, and a URL outside
+    // the (empty) allow-list: three hooks that cannot run, each saying why once.
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        "hooks:
+  - {id: boxed, event: Stop, command: 'true', sandbox: true}
+  - {id: judge, event: Stop, prompt: Is it done?}
+  - {id: post, event: Stop, url: 'http://127.0.0.1:1/x'}
+",
+    );
+    std::fs::create_dir_all(env.path().join("empty")).unwrap();
+    let run = env.finish(env.command().env("PATH", env.path().join("empty")).args([
+        "run",
+        "Stop",
+        "-c",
+        "hooks.yaml",
+        "--json",
+    ]));
+    assert_eq!(run.code, 0, "{run:?}");
+    let failures: Vec<(String, String, String)> = run.json()["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["id"].as_str().unwrap().to_owned(),
+                h["failure"]["kind"].as_str().unwrap().to_owned(),
+                h["failure"]["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let want = [
+        (
+            "boxed",
+            "spawn",
+            "cannot sandbox the hook: `bwrap` (bubblewrap) is not installed: install it \
+             (`apt-get install bubblewrap`) or run the hook with `sandbox = false`",
+        ),
+        (
+            "judge",
+            "not_configured",
+            "this prompt hook asks a model, but the host configured no prompt evaluator",
+        ),
+        (
+            "post",
+            "refused",
+            "http://127.0.0.1:1/x is outside the allowed URLs, so no request was made",
+        ),
+    ];
+    let want: Vec<(String, String, String)> = want
+        .iter()
+        .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+        .collect();
+    assert_eq!(failures, want);
+}

@@ -510,7 +510,7 @@ async fn a_url_outside_the_allow_list_makes_no_request() {
         let outcome = run(&executor, &spec(action(&server.url(path))), ANSWER_TIMEOUT).await;
         failure(
             &outcome,
-            FailureKind::Spawn,
+            FailureKind::Refused,
             "is outside the allowed URLs, so no request was made",
         );
     }
@@ -522,7 +522,7 @@ async fn a_url_outside_the_allow_list_makes_no_request() {
         ANSWER_TIMEOUT,
     )
     .await;
-    failure(&outcome, FailureKind::Spawn, "outside the allowed URLs");
+    failure(&outcome, FailureKind::Refused, "outside the allowed URLs");
     assert!(log.all().is_empty(), "the server saw no request");
     assert_eq!(server.connections(), 0, "nor even a connection");
 }
