@@ -158,8 +158,19 @@ pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
         None => project_config(&super::project_dir(args)?),
     };
     if path.is_dir() {
+        // Say which files it holds, so that the fix can be copied.
+        let files = super::config_files(std::slice::from_ref(&path)).unwrap_or_default();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| format!("`-c {}`", f.display()))
+            .collect();
+        let choice = match &names[..] {
+            [] => format!("name it: `-c {}`", path.join("hooks.yaml").display()),
+            [one] => format!("name it: {one}"),
+            many => format!("name one of its files: {}", many.join(", ")),
+        };
         bail!(
-            "{} is a directory; name the config file to add to",
+            "`-c {}` is a directory, and new hooks and switches go to one file; {choice}",
             path.display()
         );
     }

@@ -1212,3 +1212,30 @@ fn a_timeout_that_is_not_one_says_what_a_timeout_looks_like() {
         );
     }
 }
+
+#[test]
+fn a_directory_as_the_file_to_write_names_the_files_to_choose_from() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("empty")).unwrap();
+    env.write("one/hooks.yaml", NATIVE_YAML);
+    env.write("two/a.yaml", NATIVE_YAML);
+    env.write("two/b.json", CLAUDE);
+    for (dir, expect) in [
+        (
+            "empty",
+            "error: `-c empty` is a directory, and new hooks and switches go to one file; name it: `-c empty/hooks.yaml`\n",
+        ),
+        (
+            "one",
+            "error: `-c one` is a directory, and new hooks and switches go to one file; name it: `-c one/hooks.yaml`\n",
+        ),
+        (
+            "two",
+            "error: `-c two` is a directory, and new hooks and switches go to one file; name one of its files: `-c two/a.yaml`, `-c two/b.json`\n",
+        ),
+    ] {
+        let run = env.run(&["add", "--event", "Stop", "--command", "x", "-c", dir]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(run.stderr, expect);
+    }
+}
