@@ -27,6 +27,19 @@ pub fn write(path: &Path, text: &str, original: Option<&str>) -> Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => bail!(
+            "cannot write {}: {} is a file, not a directory",
+            path.display(),
+            dir.display()
+        ),
+        Err(_) => bail!(
+            "cannot write {}: the directory {} does not exist (create it first)",
+            path.display(),
+            dir.display()
+        ),
+    }
     let mut tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")

@@ -278,3 +278,23 @@ fn changes_of_meaning_are_warnings_naming_the_hook() {
     let run = env.run(&["convert", "run.toml", "--to", "native"]);
     assert!(run.stdout.contains("sandbox: true"), "{}", run.stdout);
 }
+
+#[test]
+fn into_a_directory_that_does_not_exist_says_so() {
+    let env = Env::new();
+    env.write("settings.json", CLAUDE);
+    for (out, expect) in [
+        (
+            "missing/out.yaml",
+            "error: cannot write missing/out.yaml: the directory missing does not exist (create it first)\n",
+        ),
+        (
+            "settings.json/out.yaml",
+            "error: cannot write settings.json/out.yaml: settings.json is a file, not a directory\n",
+        ),
+    ] {
+        let run = env.run(&["convert", "settings.json", "--to", "native", "-o", out]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(run.stderr, expect);
+    }
+}
