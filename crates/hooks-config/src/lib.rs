@@ -83,7 +83,7 @@ pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};
 pub use source::{DEFAULT_MAX_FILE_SIZE, read_text};
-pub use trust::{Grant, GrantKind, TrustPolicy, TrustStore, hook_hash};
+pub use trust::{Grant, GrantKind, MIN_HASH_PREFIX, TrustPolicy, TrustStore, hook_hash};
 
 // `guide.md` is a symlink to `docs/config.md`, inside the crate so that `cargo package`
 // ships it (a path outside the crate directory would not be packaged).

@@ -350,7 +350,8 @@ impl TrustStore {
         let real = std::fs::canonicalize(target).unwrap_or_else(|_| at.clone());
         let before = self.grants.len();
         self.grants.retain(|g| {
-            let by_hash = g.hash == target || (target.len() >= 8 && g.hash.starts_with(target));
+            let by_hash =
+                g.hash == target || (target.len() >= MIN_HASH_PREFIX && g.hash.starts_with(target));
             let by_file = g.file == at || g.file == real;
             let by_hook = g.hook.as_deref() == Some(target);
             !(by_hash || by_file || by_hook)
@@ -358,6 +359,10 @@ impl TrustStore {
         before - self.grants.len()
     }
 }
+
+/// The fewest leading characters of a hash that [`TrustStore::revoke`] takes for the whole
+/// hash: fewer could match grants nobody meant.
+pub const MIN_HASH_PREFIX: usize = 8;
 
 /// The content hash of a hook (SHA-256 of its canonical JSON, hex): everything that
 /// decides what it does and when, without where it was written or whether it is enabled.

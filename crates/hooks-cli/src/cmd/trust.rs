@@ -30,7 +30,7 @@ pub fn run(args: &TrustArgs) -> Result<u8> {
     if let Some(target) = &args.revoke {
         let n = store.revoke(target);
         if n == 0 {
-            anyhow::bail!("no grant matches `{target}` (see `hooks trust --list`)");
+            return Err(no_grant(&store, target));
         }
         save(&store)?;
         if args.json {
@@ -143,6 +143,33 @@ fn store_path(store: &TrustStore) -> String {
     store
         .path()
         .map_or_else(|| "<memory>".to_owned(), |p| p.display().to_string())
+}
+
+/// Why `--revoke TARGET` revoked nothing: a hash prefix too short to be taken (with the
+/// grants it would match), or no grant at all.
+fn no_grant(store: &TrustStore, target: &str) -> anyhow::Error {
+    let min = hooks::config::MIN_HASH_PREFIX;
+    let hex = !target.is_empty() && target.chars().all(|c| c.is_ascii_hexdigit());
+    if !hex || target.len() >= min {
+        return anyhow::anyhow!("no grant matches `{target}` (see `hooks trust --list`)");
+    }
+    let matches: Vec<String> = store
+        .grants()
+        .iter()
+        .filter(|g| g.hash.starts_with(target))
+        .map(|g| format!("sha256 {}  {}", short_hash(&g.hash), g.file.display()))
+        .collect();
+    if matches.is_empty() {
+        return anyhow::anyhow!(
+            "no grant matches `{target}`, and a hash prefix has at least {min} characters \
+             (see `hooks trust --list`)"
+        );
+    }
+    anyhow::anyhow!(
+        "`{target}` is too short: a hash prefix names a grant with at least {min} characters. \
+         Grants it would match:\n  {}\n  hint: give the hash as `hooks trust --list` shows it",
+        matches.join("\n  ")
+    )
 }
 
 fn short_hash(hash: &str) -> &str {

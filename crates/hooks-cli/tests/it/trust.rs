@@ -343,3 +343,42 @@ fn manage_shows_untrusted_hooks_and_keeps_trust_on_toggle() {
     assert!(!run.stdout.contains("untrusted"), "{}", run.stdout);
     assert_eq!(bash_exit(&env), 2, "the guard still blocks");
 }
+
+#[test]
+fn revoking_by_a_hash_prefix_too_short_says_how_long_and_what_it_would_match() {
+    let env = Env::new();
+    env.write(".claude/settings.json", SETTINGS);
+    let granted = env
+        .run(&["trust", ".claude/settings.json", "--json"])
+        .json();
+    let hash = granted["granted"]["hash"].as_str().unwrap().to_owned();
+    let short = &hash[..4];
+    let run = env.run(&["trust", "--revoke", short]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: `{short}` is too short: a hash prefix names a grant with at least 8 characters. \
+             Grants it would match:\n  sha256 {}  [dir]/.claude/settings.json\n  \
+             hint: give the hash as `hooks trust --list` shows it\n",
+            &hash[..12]
+        )
+    );
+    // Nothing was revoked; a prefix long enough is taken.
+    let run = env.run(&["trust", "--revoke", &hash[..8]]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // A short prefix of no grant says both things.
+    let other = if hash.starts_with('0') {
+        "1234"
+    } else {
+        "0000"
+    };
+    let run = env.run(&["trust", "--revoke", other]);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: no grant matches `{other}`, and a hash prefix has at least 8 characters \
+             (see `hooks trust --list`)\n"
+        )
+    );
+}
