@@ -1291,6 +1291,9 @@ pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
         [] => "any config file (none was found)".to_owned(),
         many => format!("{} config files", many.len()),
     };
+    if let Some(message) = stale_locator(files, address) {
+        bail!("{message}");
+    }
     let hint = match hooks_core::did_you_mean(address, names.iter().map(String::as_str)) {
         Some(s) => format!("did you mean `{s}`?"),
         None => "`hooks list` shows every hook with its id".to_owned(),
@@ -1299,17 +1302,57 @@ pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
 }
 
 fn locator_matches(address: &str, path: &Path, line: Option<u32>) -> bool {
-    let Some((file, n)) = address.rsplit_once(':') else {
-        return false;
-    };
-    let (Ok(n), Some(line)) = (n.parse::<u32>(), line) else {
-        return false;
-    };
-    if n != line {
-        return false;
+    match (locator(address), line) {
+        (Some((file, n)), Some(line)) => n == line && names_file(file, path),
+        _ => false,
     }
+}
+
+/// `FILE:LINE` (or `:LINE`) split into its parts.
+fn locator(address: &str) -> Option<(&str, u32)> {
+    let (file, n) = address.rsplit_once(':')?;
+    Some((file, n.parse().ok()?))
+}
+
+/// Whether `file`, as typed in a locator (empty: any), is the file at `path`.
+fn names_file(file: &str, path: &Path) -> bool {
     file.is_empty()
         || Path::new(file) == path
         || path.ends_with(file)
         || atomic::real_path(Path::new(file)) == atomic::real_path(path)
+}
+
+/// For a `FILE:LINE` that names a file but no line a hook starts on (a line inside a hook,
+/// or one that moved since `hooks list` showed it): the error, with the hooks starting
+/// nearest before and after it.
+fn stale_locator(files: &[ConfigEdit], address: &str) -> Option<String> {
+    let (file, n) = locator(address)?;
+    let mut near: Vec<String> = Vec::new();
+    for edit in files.iter().filter(|f| names_file(file, f.path())) {
+        let entries = edit.entries();
+        let lines = entries.iter().filter_map(|e| e.line.map(|l| (l, e)));
+        let before = lines
+            .clone()
+            .filter(|(l, _)| *l < n)
+            .max_by_key(|(l, _)| *l);
+        let after = lines.filter(|(l, _)| *l > n).min_by_key(|(l, _)| *l);
+        near.extend(
+            before
+                .into_iter()
+                .chain(after)
+                .map(|(l, e)| format!("{}:{l} (`{}`)", edit.path().display(), e.label())),
+        );
+    }
+    if near.is_empty() && !files.iter().any(|f| names_file(file, f.path())) {
+        return None;
+    }
+    let hint = match &near[..] {
+        [] => "the file holds no hooks".to_owned(),
+        [one] => format!("the nearest hook starts at {one}"),
+        many => format!("the nearest hooks start at {}", many.join(" and ")),
+    };
+    Some(format!(
+        "no hook starts at `{address}`: the line is inside a hook, or the file changed since \
+         the line was shown\n  hint: {hint}"
+    ))
 }

@@ -1239,3 +1239,37 @@ fn a_directory_as_the_file_to_write_names_the_files_to_choose_from() {
         assert_eq!(run.stderr, expect);
     }
 }
+
+#[test]
+fn a_line_that_starts_no_hook_says_so_and_shows_the_nearest_hooks() {
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        "hooks:\n  - id: guard\n    event: PreToolUse\n    command: echo hi\n  - event: Stop\n    command: echo bye\n",
+    );
+    let why = "the line is inside a hook, or the file changed since the line was shown";
+    for (address, hint) in [
+        (
+            "hooks.yaml:3",
+            "the nearest hooks start at hooks.yaml:2 (`guard`) and hooks.yaml:5 (`command: echo bye`)",
+        ),
+        (":1", "the nearest hook starts at hooks.yaml:2 (`guard`)"),
+        (
+            "hooks.yaml:40",
+            "the nearest hook starts at hooks.yaml:5 (`command: echo bye`)",
+        ),
+    ] {
+        let run = env.run(&["disable", address, "-c", "hooks.yaml"]);
+        assert_eq!(run.code, 1, "{run:?}");
+        assert_eq!(
+            run.stderr,
+            format!("error: no hook starts at `{address}`: {why}\n  hint: {hint}\n")
+        );
+    }
+    // The line a hook starts on still works.
+    assert_eq!(
+        env.run(&["disable", "hooks.yaml:5", "-c", "hooks.yaml"])
+            .code,
+        0
+    );
+}
