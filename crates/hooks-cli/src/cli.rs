@@ -32,6 +32,10 @@ pub struct ConfigArgs {
     /// the standard locations are discovered.
     #[arg(short = 'c', long = "config", value_name = "FILE")]
     pub config: Vec<PathBuf>,
+    /// The dialect of every `-c` file, instead of telling it from the file's name and
+    /// shape.
+    #[arg(long, value_name = "DIALECT", requires = "config", value_parser = DIALECTS)]
+    pub dialect: Option<String>,
     /// The project root for discovery (default: the current directory).
     #[arg(long, value_name = "DIR", global = true)]
     pub project: Option<PathBuf>,
@@ -42,6 +46,9 @@ pub struct ConfigArgs {
     #[arg(long, value_name = "block|allow", global = true)]
     pub on_broken_config: Option<String>,
 }
+
+/// The names `--dialect` and `--to` take.
+pub const DIALECTS: [&str; 5] = ["native", "claude", "echo", "fabro", "autohand"];
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -299,6 +306,9 @@ pub struct TrustArgs {
 pub struct ConvertArgs {
     /// The config file to convert.
     pub file: PathBuf,
+    /// The dialect of the file, instead of telling it from its name and shape.
+    #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
+    pub dialect: Option<String>,
     /// The target dialect.
     #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native"])]
     pub to: String,

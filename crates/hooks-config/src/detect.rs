@@ -154,6 +154,6 @@ pub(crate) fn detect(
         "cannot tell which dialect this file is written in",
     )
     .with_hint(
-        "give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect explicitly",
+        "give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` on the command line, `LoadOptions::with_dialect` in code",
     ))
 }

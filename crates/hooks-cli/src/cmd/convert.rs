@@ -24,11 +24,12 @@ use crate::edit::{Change, ConfigEdit, dialect_name};
 pub fn run(args: &ConvertArgs) -> Result<u8> {
     let to =
         Dialect::from_name(&args.to).with_context(|| format!("unknown dialect `{}`", args.to))?;
-    let file = hooks::config::load_file(
-        &args.file,
-        &LoadOptions::new().with_interpolation(super::interpolation()),
-    )
-    .map_err(|e| anyhow::anyhow!("{} does not load:\n{e}", args.file.display()))?;
+    let mut options = LoadOptions::new().with_interpolation(super::interpolation());
+    if let Some(d) = args.dialect.as_deref().and_then(Dialect::from_name) {
+        options = options.with_dialect(d);
+    }
+    let file = hooks::config::load_file(&args.file, &options)
+        .map_err(|e| anyhow::anyhow!("{} does not load:\n{e}", args.file.display()))?;
     let format = args.out.as_deref().and_then(Format::from_path);
     let converted = match (to, format) {
         (Dialect::Native, Some(format)) => {

@@ -24,11 +24,19 @@ pub fn load_options() -> LoadOptions {
     LoadOptions::new().with_interpolation(super::interpolation())
 }
 
+/// [`load_options`], with the dialect `--dialect` names for the `-c` files.
+fn load_options_for(args: &ConfigArgs) -> LoadOptions {
+    match super::dialect(args) {
+        Some(d) => load_options().with_dialect(d),
+        None => load_options(),
+    }
+}
+
 /// The files an edit may touch: the `-c` files (each must load), else the discovered ones.
 /// Discovered files that do not load are left out and their errors returned, to be named
 /// if the hook is not found elsewhere.
 pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
-    let options = load_options();
+    let options = load_options_for(args);
     if !args.config.is_empty() {
         let mut files = Vec::new();
         for path in super::config_files(&args.config)? {
@@ -152,7 +160,7 @@ pub fn add_target(args: &ConfigArgs) -> Result<ConfigEdit> {
 /// The file new hooks go to: the first `-c FILE` (created if it does not exist), else the
 /// project's native config (see [`project_config`]).
 pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
-    let options = load_options();
+    let options = load_options_for(args);
     let path = match args.config.first() {
         Some(one) => one.clone(),
         None => project_config(&super::project_dir(args)?),

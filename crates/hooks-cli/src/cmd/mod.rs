@@ -57,6 +57,13 @@ pub fn dispatch(command: Command) -> Result<u8> {
     }
 }
 
+/// The dialect `--dialect` names for the `-c` files, if any.
+pub fn dialect(args: &ConfigArgs) -> Option<hooks::core::Dialect> {
+    args.dialect
+        .as_deref()
+        .and_then(hooks::core::Dialect::from_name)
+}
+
 /// The project root: `--project`, else the current directory.
 pub fn project_dir(args: &ConfigArgs) -> Result<PathBuf> {
     match &args.project {
@@ -92,7 +99,7 @@ pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Resu
         }
     } else {
         for file in config_files(&args.config)? {
-            builder = builder.config_file(file);
+            builder = builder.config_file_in(file, hooks::core::Layer::CommandLine, dialect(args));
         }
     }
     Ok(builder)

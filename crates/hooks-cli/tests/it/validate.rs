@@ -127,3 +127,68 @@ fn the_docs_example_config_works() {
         "command: [hooks] builtin security-guard"
     );
 }
+
+#[test]
+fn dialect_names_the_dialect_of_every_config_file() {
+    let env = Env::new();
+    env.write("weird.json", "{\"foo\": 1}\n");
+    let run = env.run(&["validate", "-c", "weird.json"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "weird.json: error: cannot tell which dialect this file is written in\n  \
+         hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's \
+         `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` \
+         on the command line, `LoadOptions::with_dialect` in code\ninvalid: 1 error, 0 warnings\n"
+    );
+    // An echo-agent-looking YAML file read as Claude Code settings, by every command that
+    // loads `-c` files.
+    env.write(
+        "agent.yml",
+        "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: echo hi\n",
+    );
+    let dialect_of = |args: &[&str]| {
+        let mut all = vec!["list"];
+        all.extend_from_slice(args);
+        all.push("--json");
+        env.run(&all).json()["events"][0]["hooks"][0]["dialect"].clone()
+    };
+    assert_eq!(dialect_of(&["-c", "agent.yml"]), "echo");
+    assert_eq!(
+        dialect_of(&["-c", "agent.yml", "--dialect", "claude"]),
+        "claude"
+    );
+    let run = env.run(&[
+        "disable",
+        "command: echo hi",
+        "-c",
+        "agent.yml",
+        "--dialect",
+        "claude",
+    ]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stderr
+            .starts_with("error: Claude Code hooks have no per-hook switch"),
+        "{}",
+        run.stderr
+    );
+    let run = env.run(&[
+        "convert",
+        "agent.yml",
+        "--dialect",
+        "claude",
+        "--to",
+        "native",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("timeout: 300"),
+        "Claude's default: {}",
+        run.stdout
+    );
+    // It names the `-c` files' dialect, so it needs them.
+    let run = env.run(&["list", "--dialect", "claude"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("--config <FILE>"), "{}", run.stderr);
+}

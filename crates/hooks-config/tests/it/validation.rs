@@ -322,7 +322,7 @@ fn dialect_detection_by_name_and_shape() {
     );
     check("x.yaml", "name: not a hooks file\n", "
 x.yaml: error: cannot tell which dialect this file is written in
-  hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect explicitly");
+  hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` on the command line, `LoadOptions::with_dialect` in code");
 }
 
 #[test]
