@@ -36,7 +36,8 @@ pub struct ConfigArgs {
     /// shape.
     #[arg(long, value_name = "DIALECT", requires = "config", value_parser = DIALECTS)]
     pub dialect: Option<String>,
-    /// The project root for discovery (default: the current directory).
+    /// The project root for discovery (default: the nearest ancestor of the current
+    /// directory with a config, else the git root, else the current directory).
     #[arg(long, value_name = "DIR", global = true)]
     pub project: Option<PathBuf>,
     /// When one of your own config files (a user or managed file, or one named with -c)

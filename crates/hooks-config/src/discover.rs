@@ -11,6 +11,11 @@
 //! name). Run configs and command-line files are never discovered: they are named. Every
 //! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
 //!
+//! The project root of a command run in a subdirectory is found by
+//! [`Locations::project_root`]: the nearest ancestor that holds one of the project
+//! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
+//! `.autohand`), else the root of the git work tree, else the directory itself.
+//!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
 //! the home directory (or the config directory, when that is outside home) for user files.
@@ -81,6 +86,30 @@ impl Locations {
             project: project.map(Path::to_path_buf),
             system_dirs,
         }
+    }
+
+    /// The project root for a command run in `start`, as git and lefthook find theirs: the
+    /// nearest of `start` and its ancestors that holds a project or local config file of
+    /// the table above, or one of the hidden directories they live in (`.hooks`, `.claude`,
+    /// `.fabro`, `.autohand`); else the root of the git work tree `start` is in (the
+    /// nearest ancestor with a `.git`); else `start` itself.
+    ///
+    /// The search never climbs past a git root (a repository's parent is someone else's)
+    /// and never takes the home directory `home`, whose `.claude` holds the user's
+    /// settings, not a project's; it stops below it.
+    pub fn project_root(start: &Path, home: Option<&Path>) -> PathBuf {
+        for dir in start.ancestors() {
+            if home.is_some_and(|h| h == dir) {
+                break;
+            }
+            if is_project_root(dir) {
+                return dir.to_path_buf();
+            }
+            if dir.join(".git").exists() {
+                return dir.to_path_buf();
+            }
+        }
+        start.to_path_buf()
     }
 
     /// Every candidate path, whether it exists or not, with its layer, in load order.
@@ -200,6 +229,25 @@ impl Locations {
         }
         out
     }
+}
+
+/// Whether `dir` holds a project or local config that discovery reads, or a hidden
+/// directory such configs live in.
+fn is_project_root(dir: &Path) -> bool {
+    let here = Locations {
+        project: Some(dir.to_path_buf()),
+        ..Locations::default()
+    };
+    let candidates = here.candidates();
+    let hidden_dir = candidates.iter().any(|c| {
+        c.path
+            .strip_prefix(dir)
+            .ok()
+            .and_then(|rel| rel.components().next())
+            .and_then(|first| first.as_os_str().to_str())
+            .is_some_and(|first| first.starts_with('.') && dir.join(first).is_dir())
+    });
+    hidden_dir || !here.discover().is_empty()
 }
 
 /// Loads discovered files, each in its layer with [`Origin::Discovered`]; `base` gives

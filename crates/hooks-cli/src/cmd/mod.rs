@@ -24,7 +24,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use hooks::config::{Interpolation, TrustStore};
+use hooks::config::{Interpolation, Locations, TrustStore};
 use hooks::{BrokenConfig, Engine, EngineBuilder};
 use serde_json::Value;
 
@@ -64,11 +64,21 @@ pub fn dialect(args: &ConfigArgs) -> Option<hooks::core::Dialect> {
         .and_then(hooks::core::Dialect::from_name)
 }
 
-/// The project root: `--project`, else the current directory.
+/// The project root: `--project DIR` (which must be an existing directory), else the one
+/// the current directory is in ([`Locations::project_root`]: the nearest ancestor with a
+/// config, else the git root, else the current directory itself).
 pub fn project_dir(args: &ConfigArgs) -> Result<PathBuf> {
     match &args.project {
-        Some(p) => Ok(p.clone()),
-        None => std::env::current_dir().context("reading the current directory"),
+        Some(p) if p.is_dir() => Ok(p.clone()),
+        Some(p) if p.exists() => anyhow::bail!("--project {} is not a directory", p.display()),
+        Some(p) => anyhow::bail!("--project {}: no such directory", p.display()),
+        None => {
+            let cwd = std::env::current_dir().context("reading the current directory")?;
+            // Compared with the current directory, which has its symlinks resolved.
+            let home = std::env::var_os("HOME")
+                .map(|h| std::fs::canonicalize(&h).unwrap_or_else(|_| PathBuf::from(h)));
+            Ok(Locations::project_root(&cwd, home.as_deref()))
+        }
     }
 }
 

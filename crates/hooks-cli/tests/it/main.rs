@@ -14,6 +14,7 @@ mod list;
 mod manage;
 mod migrate;
 mod policy;
+mod project;
 mod replay;
 mod run;
 mod schema;
