@@ -49,6 +49,8 @@
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.
 
+use std::path::{Path, PathBuf};
+
 use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicates};
 
 use crate::error::{Diagnostic, DiagnosticKind};
@@ -118,7 +120,9 @@ pub struct HookSet {
     hooks: Vec<MergedHook>,
     diagnostics: Vec<Diagnostic>,
     all_disabled: bool,
+    all_disabled_by: Option<PathBuf>,
     managed_only: bool,
+    managed_only_by: Option<PathBuf>,
     allowed_urls: Option<Vec<String>>,
 }
 
@@ -154,9 +158,20 @@ impl HookSet {
         self.all_disabled
     }
 
+    /// The file whose `disable_all_hooks` is in force, when it came from a file: what
+    /// turned the hooks off.
+    pub fn all_hooks_disabled_by(&self) -> Option<&Path> {
+        self.all_disabled_by.as_deref()
+    }
+
     /// Whether only managed hooks run.
     pub fn managed_hooks_only(&self) -> bool {
         self.managed_only
+    }
+
+    /// The managed file whose `managed_hooks_only` is in force, when it came from a file.
+    pub fn managed_hooks_only_by(&self) -> Option<&Path> {
+        self.managed_only_by.as_deref()
     }
 
     /// The URL patterns http hooks must match, if a list is in force.
@@ -334,8 +349,11 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
 
     // The switches.
     let mut all_disabled = false;
+    let mut all_disabled_by = None;
     let mut managed_disable_all = false;
+    let mut managed_disabled_by = None;
     let mut managed_only = false;
+    let mut managed_only_by = None;
     let mut managed_urls: Option<Vec<String>> = None;
     let mut other_urls: Option<Vec<String>> = None;
     for file in &order {
@@ -350,13 +368,20 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         if let Some(v) = s.disable_all_hooks {
             if managed {
                 managed_disable_all |= v;
+                if v && managed_disabled_by.is_none() {
+                    managed_disabled_by = file.path.clone();
+                }
             } else {
                 all_disabled = v;
+                all_disabled_by = file.path.clone().filter(|_| v);
             }
         }
         if let Some(v) = s.managed_hooks_only {
             if managed {
                 managed_only |= v;
+                if v && managed_only_by.is_none() {
+                    managed_only_by = file.path.clone();
+                }
             } else {
                 let mut d = Diagnostic::warning(
                     DiagnosticKind::Merge,
@@ -441,7 +466,13 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         hooks,
         diagnostics,
         all_disabled: all_disabled || managed_disable_all,
+        all_disabled_by: if managed_disable_all {
+            managed_disabled_by
+        } else {
+            all_disabled_by
+        },
         managed_only,
+        managed_only_by,
         allowed_urls,
     }
 }

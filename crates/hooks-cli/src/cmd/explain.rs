@@ -53,12 +53,26 @@ impl Verdict<'_> {
 /// (disabled, untrusted, ...) are matched as if they were active, so that the reason says
 /// both why they do not run and whether they would match.
 pub fn verdicts<'a>(set: &'a HookSet, ctx: &EventContext) -> Vec<Verdict<'a>> {
+    verdicts_in(&every_hook(set), set, ctx)
+}
+
+/// An index of every hook of `set`, active or not, as [`verdicts`] matches them: built
+/// once for commands that explain many events.
+pub fn every_hook(set: &HookSet) -> HookIndex {
     let specs = set
         .hooks()
         .iter()
         .map(|h| h.spec.clone().with_enabled(true))
         .collect();
-    let index = HookIndex::new(specs);
+    HookIndex::new(specs)
+}
+
+/// [`verdicts`] with the index [`every_hook`] built for `set`.
+pub fn verdicts_in<'a>(
+    index: &HookIndex,
+    set: &'a HookSet,
+    ctx: &EventContext,
+) -> Vec<Verdict<'a>> {
     index
         .explain(ctx)
         .into_iter()

@@ -11,6 +11,7 @@ pub mod init;
 pub mod list;
 pub mod manage;
 pub mod migrate;
+pub mod notes;
 pub mod render;
 pub mod replay;
 pub mod run;

@@ -10,6 +10,7 @@ use anyhow::Result;
 use hooks::core::{Aggregate, Decision, EventContext, HookStatus};
 use serde_json::Value;
 
+use super::notes::{Note, Why};
 use super::render::{self, Style, plural};
 use crate::cli::ReplayArgs;
 
@@ -249,6 +250,7 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
         )?;
     }
     let runtime = super::runtime()?;
+    let why = Why::new(&engine, &args.config)?;
     let mut tally = Tally::default();
     for hook in engine.loaded().hooks.hooks() {
         if let Some(description) = &hook.spec.description {
@@ -258,15 +260,30 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
                 .or_insert_with(|| description.clone());
         }
     }
+    // Why events ran nothing, each reason once with the number of events it explains.
+    let mut reasons: Vec<(Note, usize)> = Vec::new();
     for (n, step) in steps.iter().enumerate() {
         let number = n + 1;
         let queued = render::async_matches(&engine, &step.ctx);
         let agg = runtime.block_on(engine.dispatch(&step.ctx));
         tally.add(number, &step.ctx, &agg, queued.len());
+        let notes = why.notes(&step.ctx, &agg, &queued);
         if args.json {
-            writeln!(out, "{}", serde_json::to_string(&agg)?)?;
+            let line = super::run::with_notes(&agg, &notes)?;
+            writeln!(out, "{}", serde_json::to_string(&line)?)?;
         } else {
             write!(out, "{}", event_block(style, number, step, &agg, &queued))?;
+        }
+        // The per-event blocks and the summary already name the async hooks and count
+        // the events with none.
+        for note in notes
+            .into_iter()
+            .filter(|n| n.kind != "async" && n.kind != "no_match")
+        {
+            match reasons.iter_mut().find(|(seen, _)| *seen == note) {
+                Some((_, count)) => *count += 1,
+                None => reasons.push((note, 1)),
+            }
         }
     }
     runtime.block_on(engine.dispatcher().flush_async());
@@ -274,6 +291,12 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
         let mut summary = String::new();
         tally.write(&mut summary, style);
         write!(out, "\n{summary}")?;
+        drop(out);
+        let mut err = std::io::stderr().lock();
+        for (mut note, count) in reasons {
+            note.message = format!("{} ({count} event{})", note.message, plural(count));
+            write!(err, "{}", note.human())?;
+        }
     }
     Ok(0)
 }

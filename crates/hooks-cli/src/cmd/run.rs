@@ -5,7 +5,9 @@ use std::io::Write;
 
 use anyhow::Result;
 use hooks::core::Aggregate;
+use serde_json::Value;
 
+use super::notes::{Note, Why};
 use super::render::{self, Style};
 use crate::cli::RunArgs;
 
@@ -33,10 +35,21 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         engine.dispatcher().flush_async().await;
         agg
     });
+    let notes = Why::new(&engine, &args.config)?.notes(&ctx, &agg, &queued);
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", serde_json::to_string(&agg)?)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&with_notes(&agg, &notes)?)?
+        )?;
     } else {
+        // The human output already names the async hooks.
+        let mut err = std::io::stderr().lock();
+        for note in notes.iter().filter(|n| n.kind != "async") {
+            write!(err, "{}", note.human())?;
+        }
+        drop(err);
         let style = Style::stdout();
         write!(out, "{}", render::outcome(style, &agg, ""))?;
         if !queued.is_empty() {
@@ -48,6 +61,19 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         }
     }
     Ok(exit_code(&agg))
+}
+
+/// The `--json` object of `agg`, with a `notes` array when nothing ran (see
+/// [`super::notes`]); without notes it is the aggregate alone.
+pub fn with_notes(agg: &Aggregate, notes: &[Note]) -> Result<Value> {
+    let mut value = serde_json::to_value(agg)?;
+    if let (false, Value::Object(map)) = (notes.is_empty(), &mut value) {
+        map.insert(
+            "notes".to_owned(),
+            Value::Array(notes.iter().map(Note::to_json).collect()),
+        );
+    }
+    Ok(value)
 }
 
 /// 2 when the event is blocked or denied, else 0.

@@ -13,6 +13,7 @@ mod guard;
 mod list;
 mod manage;
 mod migrate;
+mod notes;
 mod policy;
 mod project;
 mod replay;

@@ -1,0 +1,327 @@
+//! Why an event ran no hook, for `hooks run` and `hooks replay`: the matching hooks that
+//! wait for trust (with the `hooks trust FILE` to run), the file that switched every hook
+//! off, the disabled ones, the async ones that ran in the background, and that no config
+//! was found (with where discovery looked). Nothing ends in silence.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Result;
+use hooks::config::{Inactive, Locations};
+use hooks::core::{Aggregate, Dialect, EventContext, HookIndex};
+use hooks::{Engine, Loaded};
+use serde_json::{Value, json};
+
+use super::explain;
+use super::render::plural;
+use crate::cli::ConfigArgs;
+
+/// One reason why hooks did not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// What kind of reason: `no_config`, `no_match`, `untrusted`, `all_hooks_disabled`,
+    /// `managed_hooks_only`, `disabled`, `url_not_allowed` or `async`.
+    pub kind: &'static str,
+    /// The reason in words, on one line.
+    pub message: String,
+    /// The file the reason is about (the untrusted file, the one with the switch).
+    pub file: Option<PathBuf>,
+    /// The hooks it is about, by display id.
+    pub hooks: Vec<String>,
+    /// The command that would change it (`hooks trust FILE`).
+    pub command: Option<String>,
+    /// Where discovery looked, for `no_config`.
+    pub looked_in: Vec<String>,
+}
+
+impl Note {
+    fn new(kind: &'static str, message: String) -> Note {
+        Note {
+            kind,
+            message,
+            file: None,
+            hooks: Vec::new(),
+            command: None,
+            looked_in: Vec::new(),
+        }
+    }
+
+    /// The note as an element of a `--json` output's `notes` array: `kind` and `message`,
+    /// with `file`, `hooks`, `command` and `looked_in` when they apply.
+    pub fn to_json(&self) -> Value {
+        let mut value = json!({"kind": self.kind, "message": self.message});
+        if let Some(file) = &self.file {
+            value["file"] = json!(file.display().to_string());
+        }
+        if !self.hooks.is_empty() {
+            value["hooks"] = json!(self.hooks);
+        }
+        if let Some(command) = &self.command {
+            value["command"] = json!(command);
+        }
+        if !self.looked_in.is_empty() {
+            value["looked_in"] = json!(self.looked_in);
+        }
+        value
+    }
+
+    /// The note for a person, on stderr: `note: MESSAGE`, then where discovery looked.
+    pub fn human(&self) -> String {
+        let mut out = format!("note: {}\n", self.message);
+        if !self.looked_in.is_empty() {
+            out.push_str("  looked in:\n");
+            for place in &self.looked_in {
+                out.push_str(&format!("    {place}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// What explains events that ran nothing, built once per command: every hook matched as
+/// if it were active, and where discovery looked.
+pub struct Why {
+    loaded: Arc<Loaded>,
+    every: HookIndex,
+    /// The project root, when the hooks were discovered (no `-c`).
+    project: Option<PathBuf>,
+}
+
+impl Why {
+    /// For the engine `args` built.
+    pub fn new(engine: &Engine, args: &ConfigArgs) -> Result<Why> {
+        let loaded = engine.loaded();
+        let every = explain::every_hook(&loaded.hooks);
+        let project = if args.config.is_empty() {
+            Some(super::project_dir(args)?)
+        } else {
+            None
+        };
+        Ok(Why {
+            loaded,
+            every,
+            project,
+        })
+    }
+
+    /// Why `ctx` ran no hook, given its outcome and the async hooks it queued; nothing
+    /// when a hook ran.
+    pub fn notes(&self, ctx: &EventContext, agg: &Aggregate, queued: &[String]) -> Vec<Note> {
+        if !agg.hooks.is_empty() {
+            return Vec::new();
+        }
+        let loaded = &self.loaded;
+        let mut notes = Vec::new();
+        if loaded.files.is_empty() && loaded.broken.is_empty() {
+            if let Some(project) = &self.project {
+                notes.push(self.no_config(project));
+                return notes;
+            }
+        }
+        let event = ctx.event().name();
+        let verdicts = explain::verdicts_in(&self.every, &loaded.hooks, ctx);
+        let same: Vec<_> = verdicts
+            .iter()
+            .filter(|v| v.hook.spec.event == *ctx.event())
+            .collect();
+        // The selected hooks that do not run, grouped by reason and file in list order.
+        let mut groups: Vec<(&Inactive, Option<&Path>, Vec<String>)> = Vec::new();
+        for v in same.iter().filter(|v| v.mismatch.is_none()) {
+            let Some(inactive) = &v.hook.inactive else {
+                continue;
+            };
+            let file = match inactive {
+                Inactive::AllHooksDisabled => loaded.hooks.all_hooks_disabled_by(),
+                Inactive::ManagedHooksOnly => loaded.hooks.managed_hooks_only_by(),
+                Inactive::Untrusted => v.hook.spec.provenance.file.as_deref(),
+                // Disabled, URL not allowed, duplicate: no file to name.
+                _ => None,
+            };
+            let id = v.hook.spec.display_id();
+            match groups.iter_mut().find(|(i, f, _)| {
+                std::mem::discriminant(*i) == std::mem::discriminant(inactive) && *f == file
+            }) {
+                Some((_, _, ids)) => ids.push(id),
+                None => groups.push((inactive, file, vec![id])),
+            }
+        }
+        for (inactive, file, ids) in groups {
+            if let Some(note) = self.inactive_note(event, inactive, file, ids) {
+                notes.push(note);
+            }
+        }
+        if !queued.is_empty() {
+            let mut note = Note::new(
+                "async",
+                format!(
+                    "{} async hook{} ran in the background: {} (an async hook never changes the outcome)",
+                    queued.len(),
+                    plural(queued.len()),
+                    queued.join(", ")
+                ),
+            );
+            note.hooks = queued.to_vec();
+            notes.push(note);
+        }
+        if notes.is_empty() && !same.iter().any(|v| v.mismatch.is_none()) {
+            let total = loaded.hooks.hooks().len();
+            let message = if same.is_empty() {
+                format!(
+                    "no hook listens to {event} ({total} hook{} in {} file{}; `hooks list` shows them)",
+                    plural(total),
+                    loaded.files.len(),
+                    plural(loaded.files.len())
+                )
+            } else {
+                format!(
+                    "none of the {} hook{} for {event} matches this payload (`hooks explain {event}` with the same payload says why)",
+                    same.len(),
+                    plural(same.len())
+                )
+            };
+            notes.push(Note::new("no_match", message));
+        }
+        notes
+    }
+
+    fn inactive_note(
+        &self,
+        event: &str,
+        inactive: &Inactive,
+        file: Option<&Path>,
+        hooks: Vec<String>,
+    ) -> Option<Note> {
+        let n = hooks.len();
+        let these = format!("{n} hook{} for {event}", plural(n));
+        let shown = file.map(shown_path);
+        let (kind, message, command) = match inactive {
+            Inactive::Untrusted => {
+                let file = shown.unwrap_or_else(|| "FILE".to_owned());
+                let command = format!("hooks trust {}", shell_word(&file));
+                (
+                    "untrusted",
+                    format!(
+                        "{these} wait{} for trust in {file}: review it, then run `{command}`",
+                        if n == 1 { "s" } else { "" }
+                    ),
+                    Some(command),
+                )
+            }
+            Inactive::AllHooksDisabled => {
+                let message = match (&shown, file) {
+                    (Some(shown), Some(path)) => format!(
+                        "{these} did not run: `{}` in {shown} switches every hook off",
+                        self.switch_name(path, "disableAllHooks", "disable_all_hooks")
+                    ),
+                    _ => format!("{these} did not run: every hook is switched off"),
+                };
+                ("all_hooks_disabled", message, None)
+            }
+            Inactive::ManagedHooksOnly => {
+                let message = match &shown {
+                    Some(shown) => {
+                        format!("{these} did not run: {shown} allows only managed hooks")
+                    }
+                    None => format!("{these} did not run: only managed hooks may run"),
+                };
+                ("managed_hooks_only", message, None)
+            }
+            Inactive::Disabled => (
+                "disabled",
+                format!(
+                    "{these} {} disabled: {} (turn one on with `hooks enable {}`)",
+                    if n == 1 { "is" } else { "are" },
+                    hooks.join(", "),
+                    shell_word(&hooks[0])
+                ),
+                None,
+            ),
+            Inactive::UrlNotAllowed => (
+                "url_not_allowed",
+                format!(
+                    "{these} did not run: not in the allowed HTTP hook URLs: {}",
+                    hooks.join(", ")
+                ),
+                None,
+            ),
+            // A duplicate's copy ran, or is itself explained.
+            _ => return None,
+        };
+        let mut note = Note::new(kind, message);
+        note.file = file.map(Path::to_path_buf);
+        note.hooks = hooks;
+        note.command = command;
+        Some(note)
+    }
+
+    /// The switch's name in the dialect of the loaded file at `path`.
+    fn switch_name(&self, path: &Path, claude: &'static str, native: &'static str) -> &'static str {
+        let dialect = self
+            .loaded
+            .files
+            .iter()
+            .find(|f| f.path.as_deref() == Some(path))
+            .map(|f| f.dialect);
+        if dialect == Some(Dialect::Claude) {
+            claude
+        } else {
+            native
+        }
+    }
+
+    fn no_config(&self, project: &Path) -> Note {
+        let mut looked_in: Vec<String> = Vec::new();
+        for candidate in Locations::from_env(Some(project)).candidates() {
+            let path = &candidate.path;
+            // One line for the four spellings of a native file (`hooks/hooks.yaml`, ...).
+            let native = path
+                .parent()
+                .and_then(Path::file_name)
+                .is_some_and(|dir| dir == "hooks" || dir == ".hooks");
+            let place = match path.file_stem() {
+                Some(stem) if native => path
+                    .with_file_name(format!("{}.{{yaml,yml,toml,json}}", stem.to_string_lossy()))
+                    .display()
+                    .to_string(),
+                _ => path.display().to_string(),
+            };
+            if looked_in.last() != Some(&place) {
+                looked_in.push(place);
+            }
+        }
+        let mut note = Note::new(
+            "no_config",
+            format!(
+                "no config file found for the project {}, so no hook ran (`hooks init` installs the built-in hooks; `hooks add` adds one to the project)",
+                project.display()
+            ),
+        );
+        note.looked_in = looked_in;
+        note
+    }
+}
+
+/// `path` as a user would type it here: relative to the current directory when it lies
+/// under it, else as it is.
+fn shown_path(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// `word` quoted for a POSIX shell when it needs it.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
