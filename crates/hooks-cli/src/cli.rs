@@ -179,7 +179,8 @@ pub struct ExplainArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,
-    /// The event payload: JSON text, `@FILE`, or `-` for stdin.
+    /// The event payload: JSON text, `@FILE` (or the path of an existing file), or `-` for
+    /// stdin. Without it, a payload piped on stdin is read (see `docs/cli.md`).
     #[arg(short = 'p', long = "payload")]
     pub payload: Option<String>,
     /// Print JSON.
@@ -195,7 +196,8 @@ pub struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,
-    /// The event payload: JSON text, `@FILE`, or `-` for stdin.
+    /// The event payload: JSON text, `@FILE` (or the path of an existing file), or `-` for
+    /// stdin. Without it, a payload piped on stdin is read (see `docs/cli.md`).
     #[arg(short = 'p', long = "payload")]
     pub payload: Option<String>,
     /// Print the outcome as one JSON object.
@@ -224,7 +226,8 @@ pub struct TestArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,
-    /// The event payload: JSON text, `@FILE`, or `-` for stdin (default: a sample).
+    /// The event payload: JSON text, `@FILE` (or the path of an existing file), or `-` for
+    /// stdin (default: a payload piped on stdin, else a sample).
     #[arg(short = 'p', long = "payload")]
     pub payload: Option<String>,
     /// Print JSON.

@@ -21,11 +21,14 @@ pub mod test;
 pub mod trust;
 pub mod validate;
 
-use std::io::Read;
+use std::io::{IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hooks::config::{Interpolation, Locations, TrustStore};
+use hooks::core::EventContext;
 use hooks::{BrokenConfig, Engine, EngineBuilder};
 use serde_json::Value;
 
@@ -181,10 +184,28 @@ fn is_config_file(path: &Path) -> bool {
         .is_some_and(|e| matches!(e, "json" | "yaml" | "yml" | "toml"))
 }
 
-/// Reads a payload argument: JSON text, `@FILE`, or `-` for stdin; none is `{}`.
+/// How long a payload piped on stdin without `-p -` may take to start arriving before the
+/// command goes on without it: long enough for `echo ... |` or `cat FILE |`, short enough
+/// that an agent's open, empty stdin costs little.
+pub const STDIN_WAIT: Duration = Duration::from_millis(200);
+
+/// Reads a payload argument ([`read_payload`]); none given is `{}`.
 pub fn payload(arg: Option<&str>) -> Result<Value> {
+    Ok(read_payload(arg)?.unwrap_or_else(|| Value::Object(serde_json::Map::new())))
+}
+
+/// Reads a payload argument: JSON text, `@FILE`, `-` for stdin (read to its end), or the
+/// path of an existing file (`-p payload.json` reads it; a path that is no file is an error
+/// asking whether `@payload.json` was meant). Without `-p`, a payload piped on stdin is read
+/// when stdin is not a terminal and its first bytes arrive within [`STDIN_WAIT`]; an open
+/// stdin that stays silent is ignored, with a note on stderr, so that the command never
+/// hangs on it. `None`: no payload was given.
+pub fn read_payload(arg: Option<&str>) -> Result<Option<Value>> {
     let text = match arg {
-        None => return Ok(Value::Object(serde_json::Map::new())),
+        None => match piped_stdin()? {
+            Some(text) => text,
+            None => return Ok(None),
+        },
         Some("-") => {
             let mut s = String::new();
             std::io::stdin()
@@ -194,9 +215,80 @@ pub fn payload(arg: Option<&str>) -> Result<Value> {
         }
         Some(a) if a.starts_with('@') => std::fs::read_to_string(&a[1..])
             .with_context(|| format!("reading the payload file {}", &a[1..]))?,
-        Some(a) => a.to_owned(),
+        Some(a) => match serde_json::from_str(a) {
+            Ok(value) => return Ok(Some(value)),
+            Err(_) if Path::new(a).is_file() => std::fs::read_to_string(a)
+                .with_context(|| format!("reading the payload file {a}"))?,
+            Err(e) if a.trim_start().starts_with(['{', '[', '"']) => {
+                return Err(anyhow::Error::new(e).context("the payload is not valid JSON"));
+            }
+            Err(_) => anyhow::bail!(
+                "the payload `{a}` is neither JSON nor an existing file (did you mean `@{a}`? \
+                 -p takes JSON text, @FILE, or - for stdin)"
+            ),
+        },
     };
-    serde_json::from_str(&text).context("the payload is not valid JSON")
+    serde_json::from_str(&text)
+        .map(Some)
+        .context("the payload is not valid JSON")
+}
+
+/// A payload piped on stdin, when stdin is not a terminal and gives its first bytes within
+/// [`STDIN_WAIT`]; `None` when it is a terminal, empty, or silent (said on stderr).
+fn piped_stdin() -> Result<Option<String>> {
+    if std::io::stdin().is_terminal() {
+        return Ok(None);
+    }
+    let (tx, rx) = mpsc::channel::<std::io::Result<Vec<u8>>>();
+    // A thread, so that the wait is bounded whatever stdin is; one left blocked on a silent
+    // stdin ends with the process.
+    std::thread::spawn(move || {
+        let mut stdin = std::io::stdin().lock();
+        let mut first = vec![0u8; 8192];
+        let read = loop {
+            match stdin.read(&mut first) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other,
+            }
+        };
+        let started = matches!(read, Ok(n) if n > 0);
+        let sent = tx.send(read.map(|n| {
+            first.truncate(n);
+            first
+        }));
+        if sent.is_ok() && started {
+            let mut rest = Vec::new();
+            let _ = tx.send(stdin.read_to_end(&mut rest).map(|_| rest));
+        }
+    });
+    let mut bytes = match rx.recv_timeout(STDIN_WAIT) {
+        Ok(read) => read.context("reading the payload from stdin")?,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            eprintln!(
+                "note: stdin is not a terminal but gave nothing within {} ms, so it was ignored \
+                 (pass `-p -` to wait for a payload on stdin)",
+                STDIN_WAIT.as_millis()
+            );
+            return Ok(None);
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),
+    };
+    if !bytes.is_empty() {
+        // The payload has started: read it to its end, as `-p -` would.
+        if let Ok(rest) = rx.recv() {
+            bytes.extend(rest.context("reading the payload from stdin")?);
+        }
+    }
+    let text = String::from_utf8(bytes).context("the payload on stdin is not UTF-8")?;
+    Ok(Some(text).filter(|t| !t.trim().is_empty()))
+}
+
+/// Gives `ctx` the project root as its `cwd` when its payload has none, as an agent would:
+/// `CLAUDE_PROJECT_DIR`, `HOOK_WORKSPACE` and the hooks' working directory follow it.
+pub fn default_cwd(ctx: &mut EventContext, project: &Path) {
+    if ctx.get("cwd").is_none() {
+        ctx.set("cwd", project.display().to_string());
+    }
 }
 
 /// A runtime for the commands that dispatch events.

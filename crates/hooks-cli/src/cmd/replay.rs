@@ -226,7 +226,11 @@ fn status_slot(status: HookStatus) -> usize {
 /// malformed session or a config that does not load.
 pub fn run(args: &ReplayArgs) -> Result<u8> {
     let text = render::read_text(&args.session)?;
-    let steps = parse_session(&args.session, &text)?;
+    let mut steps = parse_session(&args.session, &text)?;
+    let project = super::project_dir(&args.config)?;
+    for step in &mut steps {
+        super::default_cwd(&mut step.ctx, &project);
+    }
     let engine = render::load_engine(&args.config)?;
     let style = Style::stdout();
     let mut out = std::io::stdout().lock();

@@ -19,7 +19,8 @@ use crate::cli::RunArgs;
 /// prints the decision, each hook's line, and what the hooks returned.
 pub fn run(args: &RunArgs) -> Result<u8> {
     let event = render::resolve_event(&args.event)?;
-    let ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
+    let mut ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
+    super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
     let engine = render::load_engine(&args.config)?;
     // A file that does not load is skipped (or blocks the event); say so where a script
     // reading the outcome on stdout still gets one object.

@@ -2,6 +2,7 @@
 //! on a sample context for its event, and prints what it answered.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use hooks::config::{HookSet, Inactive, MergedHook};
@@ -35,10 +36,12 @@ pub fn run(args: &TestArgs) -> Result<u8> {
         );
     }
     let spec = hook.spec.clone().with_enabled(true);
-    let ctx = match &args.payload {
-        Some(p) => render::context(spec.event.clone(), super::payload(Some(p))?)?,
-        None => sample(&spec),
+    let project = super::project_dir(&args.config)?;
+    let mut ctx = match super::read_payload(args.payload.as_deref())? {
+        Some(payload) => render::context(spec.event.clone(), payload)?,
+        None => sample_in(&spec, &project),
     };
+    super::default_cwd(&mut ctx, &project);
     let outcome = super::runtime()?.block_on(async {
         let outcome = engine
             .dispatcher()
@@ -135,13 +138,14 @@ pub fn find<'a>(set: &'a HookSet, id: &str) -> Result<&'a MergedHook> {
 /// for PreToolUse, a `startup` for SessionStart, and so on, with a session id and the
 /// current directory as `cwd`.
 pub fn sample(spec: &HookSpec) -> EventContext {
-    let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
-        .unwrap_or_else(|_| ".".to_owned());
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    sample_in(spec, &cwd)
+}
+
+/// [`sample`] with `cwd` (the project root, for `hooks test`) as its `cwd`.
+pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     let mut ctx = base_sample(spec).with("session_id", "sample-session");
-    if ctx.get("cwd").is_none() {
-        ctx.set("cwd", cwd);
-    }
+    super::default_cwd(&mut ctx, cwd);
     ctx.set("permission_mode", "default");
     // Make the matcher fields say what the hook's matcher selects.
     if !spec.matcher.is_all() {

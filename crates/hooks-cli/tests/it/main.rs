@@ -14,6 +14,7 @@ mod list;
 mod manage;
 mod migrate;
 mod notes;
+mod payload;
 mod policy;
 mod project;
 mod replay;
