@@ -21,7 +21,7 @@ pub mod test;
 pub mod trust;
 pub mod validate;
 
-use std::io::{IsTerminal, Read};
+use std::io::{IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -264,11 +264,12 @@ fn piped_stdin() -> Result<Option<String>> {
     let mut bytes = match rx.recv_timeout(STDIN_WAIT) {
         Ok(read) => read.context("reading the payload from stdin")?,
         Err(mpsc::RecvTimeoutError::Timeout) => {
-            eprintln!(
+            writeln!(
+                std::io::stderr(),
                 "note: stdin is not a terminal but gave nothing within {} ms, so it was ignored \
                  (pass `-p -` to wait for a payload on stdin)",
                 STDIN_WAIT.as_millis()
-            );
+            )?;
             return Ok(None);
         }
         Err(mpsc::RecvTimeoutError::Disconnected) => return Ok(None),

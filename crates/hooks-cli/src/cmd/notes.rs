@@ -112,11 +112,12 @@ impl Why {
         }
         let loaded = &self.loaded;
         let mut notes = Vec::new();
-        if loaded.files.is_empty() && loaded.broken.is_empty() {
-            if let Some(project) = &self.project {
-                notes.push(self.no_config(project));
-                return notes;
-            }
+        if let (true, Some(project)) = (
+            loaded.files.is_empty() && loaded.broken.is_empty(),
+            &self.project,
+        ) {
+            notes.push(self.no_config(project));
+            return notes;
         }
         let event = ctx.event().name();
         let verdicts = explain::verdicts_in(&self.every, &loaded.hooks, ctx);

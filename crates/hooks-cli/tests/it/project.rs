@@ -20,70 +20,71 @@ fn listed_files(env: &Env, cwd: &str) -> Vec<String> {
         .collect()
 }
 
+/// With `files` written and `dirs` made, `hooks list` run in `cwd` loads `expect`.
+#[track_caller]
+fn check(files: &[&str], dirs: &[&str], cwd: &str, expect: &[&str]) {
+    let env = Env::new();
+    for file in files {
+        let text = if file.ends_with(".json") {
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#
+        } else {
+            STOP_HOOK
+        };
+        env.write(file, text);
+    }
+    for dir in dirs {
+        std::fs::create_dir_all(env.path().join(dir)).unwrap();
+    }
+    let found: Vec<String> = listed_files(&env, cwd)
+        .into_iter()
+        .map(|f| env.normalise(&f))
+        .collect();
+    assert_eq!(found, expect, "{files:?} {dirs:?}, run in {cwd}");
+}
+
 #[test]
 fn a_subdirectory_finds_the_project_root() {
-    // (files to write, directories to make, where to run, the files loaded)
-    let cases: &[(&[&str], &[&str], &str, &[&str])] = &[
-        (
-            &["p/.hooks/hooks.yaml"],
-            &["p/src/deep"],
-            "p/src/deep",
-            &["[dir]/p/.hooks/hooks.yaml"],
-        ),
-        (
-            &["p/.claude/settings.json"],
-            &["p/src"],
-            "p/src",
-            &["[dir]/p/.claude/settings.json"],
-        ),
-        // The nearest config wins over one further up.
-        (
-            &["p/.hooks/hooks.yaml", "p/sub/.hooks/hooks.yaml"],
-            &["p/sub/x"],
-            "p/sub/x",
-            &["[dir]/p/sub/.hooks/hooks.yaml"],
-        ),
-        // A config directory marks the root even before it holds a hooks file.
-        (
-            &["p/.hooks/hooks.yaml"],
-            &["p/app/.claude", "p/app/src"],
-            "p/app/src",
-            &[],
-        ),
-        // The search stops at the git root: the repository's parent is not its project.
-        (
-            &["p/.hooks/hooks.yaml"],
-            &["p/repo/.git", "p/repo/src"],
-            "p/repo/src",
-            &[],
-        ),
-        // With no config below it, the git root is the project root.
-        (
-            &["p/.hooks/hooks.yaml"],
-            &["p/.git", "p/a/b"],
-            "p/a/b",
-            &["[dir]/p/.hooks/hooks.yaml"],
-        ),
-    ];
-    for (files, dirs, cwd, expect) in cases {
-        let env = Env::new();
-        for file in *files {
-            let text = if file.ends_with(".json") {
-                r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#
-            } else {
-                STOP_HOOK
-            };
-            env.write(file, text);
-        }
-        for dir in *dirs {
-            std::fs::create_dir_all(env.path().join(dir)).unwrap();
-        }
-        let found: Vec<String> = listed_files(&env, cwd)
-            .into_iter()
-            .map(|f| env.normalise(&f))
-            .collect();
-        assert_eq!(found, *expect, "{files:?} {dirs:?}, run in {cwd}");
-    }
+    let root = ["[dir]/p/.hooks/hooks.yaml"];
+    check(
+        &["p/.hooks/hooks.yaml"],
+        &["p/src/deep"],
+        "p/src/deep",
+        &root,
+    );
+    check(
+        &["p/.claude/settings.json"],
+        &["p/src"],
+        "p/src",
+        &["[dir]/p/.claude/settings.json"],
+    );
+    // The nearest config wins over one further up.
+    check(
+        &["p/.hooks/hooks.yaml", "p/sub/.hooks/hooks.yaml"],
+        &["p/sub/x"],
+        "p/sub/x",
+        &["[dir]/p/sub/.hooks/hooks.yaml"],
+    );
+    // A config directory marks the root even before it holds a hooks file.
+    check(
+        &["p/.hooks/hooks.yaml"],
+        &["p/app/.claude", "p/app/src"],
+        "p/app/src",
+        &[],
+    );
+    // The search stops at the git root: the repository's parent is not its project.
+    check(
+        &["p/.hooks/hooks.yaml"],
+        &["p/repo/.git", "p/repo/src"],
+        "p/repo/src",
+        &[],
+    );
+    // With no config below it, the git root is the project root.
+    check(
+        &["p/.hooks/hooks.yaml"],
+        &["p/.git", "p/a/b"],
+        "p/a/b",
+        &root,
+    );
 }
 
 #[test]
