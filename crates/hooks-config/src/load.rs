@@ -629,6 +629,29 @@ impl Cx<'_> {
         )
     }
 
+    /// The HTTP hook URL allow-list: each pattern is checked with the parser the HTTP
+    /// executor compiles it with, and a bad one is an error at its own line and column, so
+    /// that the file does not load (rather than the engine failing to build after the
+    /// merge, where no position is known).
+    pub(crate) fn url_patterns(&mut self, node: Option<&Node>) -> Option<Vec<String>> {
+        if let Some(items) = node.and_then(Node::as_seq) {
+            for item in items {
+                let Some(pattern) = item.as_str() else {
+                    continue;
+                };
+                if let Err(e) = hooks_core::UrlPattern::parse(pattern) {
+                    self.error(
+                        DiagnosticKind::InvalidValue,
+                        item.pos,
+                        e.to_string(),
+                        Some("an entry is `*` or an http(s) URL such as `https://hooks.example.com/` (`*.` may start the host, `*` may end the path)".to_owned()),
+                    );
+                }
+            }
+        }
+        self.strings(node)
+    }
+
     /// A table of strings, in written order, each value interpolated.
     pub(crate) fn string_map(&mut self, node: Option<&Node>) -> Vec<(String, String)> {
         self.string_map_in(node, EnvScope::All)

@@ -25,7 +25,7 @@
 //!    warning): only managed hooks run.
 //! 7. **`allowed_http_hook_urls`.** The lists of every layer are joined; if the managed
 //!    layer sets one, only the managed lists count. When a list is in force, an http hook
-//!    whose URL matches none of its patterns (`*` matches any run of characters) does not
+//!    whose URL matches none of its patterns (the syntax of [`hooks_core::UrlAllowList`]) does not
 //!    run, with a warning.
 //! 8. **Trust.** A hook from a discovered project or local file runs only if the
 //!    [`TrustPolicy`] allows it. An untrusted hook never takes an inherited hook's place:
@@ -180,29 +180,12 @@ impl HookSet {
     }
 }
 
-/// Whether `url` matches a pattern where `*` matches any run of characters.
+/// Whether `url` is allowed by `pattern`, an entry of the HTTP hook URL allow-list (see
+/// [`hooks_core::UrlAllowList`] for the syntax; the HTTP executor checks requests with the
+/// same rule). An invalid pattern allows nothing.
 pub fn url_matches(pattern: &str, url: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    let (first, rest) = match parts.split_first() {
-        Some(split) => split,
-        None => return url.is_empty(),
-    };
-    let Some(mut remaining) = url.strip_prefix(first) else {
-        return false;
-    };
-    if rest.is_empty() {
-        return remaining.is_empty();
-    }
-    for (i, part) in rest.iter().enumerate() {
-        if i == rest.len() - 1 {
-            return remaining.ends_with(part);
-        }
-        match remaining.find(part) {
-            Some(at) => remaining = &remaining[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
+    hooks_core::UrlPattern::parse(pattern)
+        .is_ok_and(|p| hooks_core::UrlAllowList::from(vec![p]).allows_str(url))
 }
 
 struct Slot<'f> {
@@ -408,14 +391,23 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         }
     }
     let allowed_urls = managed_urls.or(other_urls);
+    // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
+    let allow_list = allowed_urls.as_ref().map(|patterns| {
+        hooks_core::UrlAllowList::from(
+            patterns
+                .iter()
+                .filter_map(|p| hooks_core::UrlPattern::parse(p).ok())
+                .collect::<Vec<_>>(),
+        )
+    });
 
     let mut hooks: Vec<MergedHook> = Vec::with_capacity(slots.len());
     for slot in slots {
         let managed = slot.file.layer == Layer::Managed;
         let needs_trust = slot.file.needs_trust();
         let trusted = trust.allows(slot.file, &slot.spec);
-        let url_ok = match (&slot.spec.action, &allowed_urls) {
-            (Action::Http(h), Some(patterns)) => patterns.iter().any(|p| url_matches(p, &h.url)),
+        let url_ok = match (&slot.spec.action, &allow_list) {
+            (Action::Http(h), Some(list)) => list.allows_str(&h.url),
             _ => true,
         };
         let inactive = if !slot.spec.enabled {

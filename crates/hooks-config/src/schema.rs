@@ -227,7 +227,7 @@ pub(crate) struct NativeConfig {
     disable_all_hooks: Option<bool>,
     /// Managed layer only: run only the managed layer's hooks.
     managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use (`*` matches any run of characters).
+    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
     allowed_http_hook_urls: Option<Vec<String>>,
     /// The hooks.
     hooks: Option<NativeHooks>,
@@ -310,7 +310,7 @@ pub(crate) struct ClaudeSettings {
     disable_all_hooks: Option<bool>,
     /// Managed settings only: run only managed hooks.
     allow_managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use.
+    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
     allowed_http_hook_urls: Option<Vec<String>>,
 }
 

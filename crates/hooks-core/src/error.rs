@@ -54,6 +54,13 @@ pub enum ErrorKind {
         /// Why it does not parse.
         message: String,
     },
+    /// An entry of the HTTP hook URL allow-list that is not a valid pattern.
+    InvalidUrlPattern {
+        /// The pattern as written.
+        pattern: String,
+        /// What is wrong with it, and how to write it instead.
+        reason: String,
+    },
     /// A hook spec whose parts do not fit together.
     InvalidSpec {
         /// What is wrong.
@@ -112,6 +119,9 @@ impl fmt::Display for Error {
             }
             ErrorKind::InvalidCondition { condition, message } => {
                 write!(f, "invalid `if` condition `{condition}`: {message}")?;
+            }
+            ErrorKind::InvalidUrlPattern { pattern, reason } => {
+                write!(f, "invalid allowed URL pattern `{pattern}`: {reason}")?;
             }
             ErrorKind::InvalidSpec { message } => write!(f, "invalid hook: {message}")?,
         }

@@ -65,6 +65,7 @@ mod redact;
 pub mod shell;
 mod sink;
 mod spec;
+mod url_pattern;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
 pub use context::{EventContext, StageEvent, json_kind};
@@ -84,3 +85,4 @@ pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance,
 };
+pub use url_pattern::{UrlAllowList, UrlPattern};

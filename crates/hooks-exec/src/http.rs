@@ -12,7 +12,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use hooks_core::{Action, Event, FailureKind, HookOutcome, HttpAction, parse_response_body};
+use hooks_core::{
+    Action, ErrorKind, Event, FailureKind, HookOutcome, HttpAction, UrlAllowList,
+    parse_response_body,
+};
 use reqwest::Url;
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::redirect::{Attempt, Policy};
@@ -153,7 +156,7 @@ impl Default for HttpConfig {
 #[derive(Clone, Debug)]
 pub struct HttpExecutor {
     client: reqwest::Client,
-    allowed: Arc<AllowList>,
+    allowed: Arc<UrlAllowList>,
     max_response_bytes: usize,
     env: EnvLookup,
 }
@@ -166,7 +169,7 @@ impl HttpExecutor {
     /// [`Error::UrlPattern`] for an entry of `allowed_urls` that is not a valid pattern,
     /// [`Error::HttpClient`] if the HTTP client cannot be built.
     pub fn new(config: HttpConfig) -> Result<HttpExecutor, Error> {
-        let allowed = Arc::new(AllowList::parse(&config.allowed_urls)?);
+        let allowed = Arc::new(allow_list(&config.allowed_urls)?);
         let policy = {
             let allowed = Arc::clone(&allowed);
             Policy::custom(move |attempt| check_redirect(&allowed, attempt))
@@ -358,7 +361,7 @@ impl HttpExecutor {
 }
 
 /// The redirect policy: follow redirects inside the allow-list, up to [`MAX_REDIRECTS`].
-fn check_redirect(allowed: &AllowList, attempt: Attempt<'_>) -> reqwest::redirect::Action {
+fn check_redirect(allowed: &UrlAllowList, attempt: Attempt<'_>) -> reqwest::redirect::Action {
     // `previous` starts with the original URL, so it holds one entry per hop so far.
     if attempt.previous().len() > MAX_REDIRECTS {
         let message = format!("more than {MAX_REDIRECTS} redirects");
@@ -440,153 +443,19 @@ fn name_len(s: &str) -> usize {
     }
 }
 
-/// The allow-list, compiled from the host's patterns.
-#[derive(Debug)]
-struct AllowList(Vec<UrlPattern>);
-
-/// One compiled allow-list entry.
-#[derive(Debug)]
-enum UrlPattern {
-    /// `*`: every http(s) URL.
-    Any,
-    /// A scheme, host, port and path rule.
-    Url {
-        scheme: String,
-        host: HostPattern,
-        port: Option<u16>,
-        path: PathPattern,
-    },
-}
-
-/// How an entry's host matches.
-#[derive(Debug)]
-enum HostPattern {
-    /// This host exactly (already lower-cased by the URL parser).
-    Exact(String),
-    /// Any strict subdomain: holds `.example.com` for `*.example.com`.
-    Subdomains(String),
-}
-
-/// How an entry's path matches.
-#[derive(Debug)]
-enum PathPattern {
-    /// The path itself or anything under it at a segment boundary.
-    Segments(String),
-    /// Any path starting with this string (an entry path ending in `*`).
-    Raw(String),
-}
-
-impl AllowList {
-    /// Compiles every pattern, failing on the first invalid one.
-    fn parse(patterns: &[String]) -> Result<AllowList, Error> {
-        patterns
-            .iter()
-            .map(|p| UrlPattern::parse(p))
-            .collect::<Result<_, _>>()
-            .map(AllowList)
-    }
-
-    /// Whether any entry allows `url`.
-    fn allows(&self, url: &Url) -> bool {
-        self.0.iter().any(|p| p.matches(url))
-    }
-}
-
-impl UrlPattern {
-    /// Compiles one entry; see [`HttpConfig`] for the syntax.
-    fn parse(pattern: &str) -> Result<UrlPattern, Error> {
-        let error = |reason: &str| Error::UrlPattern {
-            pattern: pattern.to_owned(),
-            reason: reason.to_owned(),
-        };
-        let trimmed = pattern.trim();
-        if trimmed == "*" {
-            return Ok(UrlPattern::Any);
-        }
-        let url = Url::parse(trimmed).map_err(|e| {
-            error(&format!(
-                "{e}; write a full URL such as `https://hooks.example.com/` or `*` for any URL"
-            ))
-        })?;
-        if !matches!(url.scheme(), "http" | "https") {
-            return Err(error("only http and https URLs can be allowed"));
-        }
-        if url.query().is_some() || url.fragment().is_some() {
-            return Err(error("a pattern takes no query or fragment"));
-        }
-        if !url.username().is_empty() || url.password().is_some() {
-            return Err(error("a pattern takes no user name or password"));
-        }
-        let host = match url.host_str() {
-            Some(host) => match host.strip_prefix("*.") {
-                Some(domain) if !domain.is_empty() && !domain.contains('*') => {
-                    HostPattern::Subdomains(format!(".{domain}"))
-                }
-                Some(_) => return Err(error("`*.` must be followed by a domain")),
-                None if host.contains('*') => {
-                    return Err(error(
-                        "`*` is allowed only as the first label (`*.example.com`)",
-                    ));
-                }
-                None => HostPattern::Exact(host.to_owned()),
-            },
-            None => return Err(error("the URL has no host")),
-        };
-        let path = url.path();
-        let path = match path.strip_suffix('*') {
-            Some(prefix) if !prefix.contains('*') => PathPattern::Raw(prefix.to_owned()),
-            Some(_) => return Err(error("`*` is allowed only at the end of the path")),
-            None if path.contains('*') => {
-                return Err(error("`*` is allowed only at the end of the path"));
-            }
-            None => PathPattern::Segments(path.to_owned()),
-        };
-        Ok(UrlPattern::Url {
-            scheme: url.scheme().to_owned(),
-            host,
-            port: url.port_or_known_default(),
-            path,
-        })
-    }
-
-    /// Whether this entry allows `url`.
-    fn matches(&self, url: &Url) -> bool {
-        match self {
-            UrlPattern::Any => matches!(url.scheme(), "http" | "https"),
-            UrlPattern::Url {
-                scheme,
-                host,
-                port,
-                path,
-            } => {
-                url.scheme() == scheme
-                    && url.port_or_known_default() == *port
-                    && url.host_str().is_some_and(|h| host.matches(h))
-                    && path.matches(url.path())
-            }
-        }
-    }
-}
-
-impl HostPattern {
-    fn matches(&self, host: &str) -> bool {
-        match self {
-            HostPattern::Exact(exact) => host == exact,
-            HostPattern::Subdomains(suffix) => host.len() > suffix.len() && host.ends_with(suffix),
-        }
-    }
-}
-
-impl PathPattern {
-    fn matches(&self, path: &str) -> bool {
-        match self {
-            PathPattern::Raw(prefix) => path.starts_with(prefix.as_str()),
-            PathPattern::Segments(base) => match path.strip_prefix(base.as_str()) {
-                Some(rest) => rest.is_empty() || base.ends_with('/') || rest.starts_with('/'),
-                None => false,
-            },
-        }
-    }
+/// Compiles the host's allow-list with the one parser the config loader also checks
+/// patterns with.
+fn allow_list(patterns: &[String]) -> Result<UrlAllowList, Error> {
+    UrlAllowList::parse(patterns).map_err(|e| match e.kind() {
+        ErrorKind::InvalidUrlPattern { pattern, reason } => Error::UrlPattern {
+            pattern: pattern.clone(),
+            reason: reason.clone(),
+        },
+        _ => Error::UrlPattern {
+            pattern: String::new(),
+            reason: e.to_string(),
+        },
+    })
 }
 
 /// A URL for messages: without credentials or query, which may hold secrets.

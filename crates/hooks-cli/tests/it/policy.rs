@@ -177,11 +177,11 @@ fn a_broken_project_file_never_stops_the_users_guard() {
             "[[hooks]]\nevent = \"PreToolUze\"\ncommand = \"true\"\n",
             "[dir]/.hooks/hooks.toml:2:9",
         ),
-        // Loads, but its bad pattern is a setting an untrusted file cannot set.
+        // A bad allow-list pattern is an error at its line and column, like a syntax error.
         (
             ".claude/settings.json",
             r#"{"allowedHttpHookUrls": ["http://[::1"]}"#,
-            "ignored `allowedHttpHookUrls`",
+            "[dir]/.claude/settings.json:1:26: warning: this project file does not load (invalid allowed URL pattern `http://[::1`",
         ),
     ];
     for (rel, text, reported) in cases {
@@ -197,14 +197,12 @@ fn a_broken_project_file_never_stops_the_users_guard() {
         assert_eq!(list.code, 0, "{list:?}");
         let shown = format!("{}{}", run.stderr, list.stdout);
         assert!(shown.contains(reported), "{rel}: {shown}");
-        if !reported.starts_with("ignored") {
-            assert!(
-                run.stderr
-                    .contains("so its hooks do not run: it is skipped"),
-                "{rel}: {}",
-                run.stderr
-            );
-        }
+        assert!(
+            run.stderr
+                .contains("so its hooks do not run: it is skipped"),
+            "{rel}: {}",
+            run.stderr
+        );
     }
 }
 
@@ -285,6 +283,75 @@ fn on_broken_config_allow_skips_a_broken_user_file() {
         "{}",
         bad.stderr
     );
+}
+
+/// The user's guard in one of their files, the same guard in the other dialect.
+const NATIVE_GUARD: &str = "hooks:\n  - id: no-rm-rf\n    event: PreToolUse\n    matcher: Bash\n    command: \"grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; } || exit 0\"\n";
+
+#[test]
+fn a_bad_url_pattern_in_a_users_own_file_is_a_broken_file_not_a_failed_run() {
+    // (file with the bad pattern, its text, where it is reported, the guard's file, guard)
+    let cases = [
+        (
+            "home/.claude/settings.json",
+            r#"{"allowedHttpHookUrls": ["http://[::1"]}"#,
+            "[dir]/home/.claude/settings.json:1:26: invalid allowed URL pattern `http://[::1`",
+            "home/.config/hooks/hooks.yaml",
+            NATIVE_GUARD,
+        ),
+        (
+            "home/.config/hooks/hooks.yaml",
+            "allowed_http_hook_urls:\n  - https://hooks.example.com/\n  - ftp://files.example.com/\n",
+            "[dir]/home/.config/hooks/hooks.yaml:3:5: invalid allowed URL pattern `ftp://files.example.com/`",
+            "home/.claude/settings.json",
+            USER_GUARD,
+        ),
+    ];
+    for (bad, text, reported, guard_file, guard) in cases {
+        let env = Env::new();
+        env.write(bad, text);
+        env.write(guard_file, guard);
+        // By default: every event that can be blocked is, with the file named; an outcome.
+        let run = env.run(&[
+            "run",
+            "PreToolUse",
+            "--json",
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        ]);
+        assert_eq!(run.code, 2, "{bad}: {run:?}");
+        let reason = run.json()["reason"].as_str().unwrap().to_owned();
+        assert!(
+            reason.starts_with(&format!("the config file {reported}")),
+            "{bad}: {reason}"
+        );
+        let human = env.run(&["run", "PreToolUse", "-p", RM_RF]);
+        assert_eq!(human.code, 2, "{bad}: {human:?}");
+        assert!(human.stdout.contains("block"), "{bad}: {}", human.stdout);
+        // With `allow`, the other file's guard runs alone, and still stops `rm -rf`.
+        let allow = run_rm_rf(&env, &["--on-broken-config", "allow"]);
+        assert_eq!(allow.code, 2, "{bad}: {allow:?}");
+        assert_eq!(allow.json()["reason"], "no rm -rf", "{bad}");
+        let ok = env.run(&[
+            "run",
+            "PreToolUse",
+            "--on-broken-config",
+            "allow",
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        ]);
+        assert_eq!(ok.code, 0, "{bad}: {ok:?}");
+        // `hooks validate` names it as the error it is.
+        let validate = env.run(&["validate"]);
+        assert_eq!(validate.code, 1, "{bad}: {validate:?}");
+        assert!(
+            validate
+                .stdout
+                .contains(&reported.replacen(": invalid", ": error: invalid", 1)),
+            "{bad}: {}",
+            validate.stdout
+        );
+    }
 }
 
 #[test]

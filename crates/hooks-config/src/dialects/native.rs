@@ -28,7 +28,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     }
     file.settings.disable_all_hooks = cx.boolean(field(root, "disable_all_hooks"));
     file.settings.managed_hooks_only = cx.boolean(field(root, "managed_hooks_only"));
-    file.settings.allowed_http_hook_urls = cx.strings(field(root, "allowed_http_hook_urls"));
+    file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowed_http_hook_urls"));
     match field(root, "hooks").map(|h| &h.value) {
         Some(Value::Seq(hooks)) => {
             for hook in hooks {
@@ -66,7 +66,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
 pub(crate) fn load_nested_file(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     file.settings.disable_all_hooks = cx.boolean(field(root, "disableAllHooks"));
     file.settings.managed_hooks_only = cx.boolean(field(root, "allowManagedHooksOnly"));
-    file.settings.allowed_http_hook_urls = cx.strings(field(root, "allowedHttpHookUrls"));
+    file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowedHttpHookUrls"));
     if let Some(hooks) = field(root, "hooks") {
         nested(cx, hooks, file);
     }
