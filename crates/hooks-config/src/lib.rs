@@ -76,8 +76,8 @@ pub use interpolate::{
 };
 pub use load::{
     BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item,
-    LoadOptions, MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str, parse_duration,
-    parse_value,
+    LoadOptions, MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str,
+    parse_duration, parse_value,
 };
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;

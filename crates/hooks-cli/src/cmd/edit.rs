@@ -115,6 +115,9 @@ pub fn remove(args: &EditIdArgs) -> Result<u8> {
 /// Adds a hook.
 pub fn add(args: &AddArgs) -> Result<u8> {
     let mut file = add_target(&args.config)?;
+    if let Some(id) = &args.id {
+        refuse_taken_id(&args.config, &file, id)?;
+    }
     let spec = new_hook(args, file.file().dialect)?;
     let change = file.add(&spec)?;
     report(&mut file, change, |file| {
@@ -125,6 +128,36 @@ pub fn add(args: &AddArgs) -> Result<u8> {
             file.path().display()
         )
     })
+}
+
+/// Refuses an id that a hook of the target's merged set already has (the discovered files
+/// when no `-c` is given, else the named ones), or an entry of the target file itself: a
+/// second hook with that id would replace or shadow the first, and handles would no
+/// longer name one hook.
+fn refuse_taken_id(args: &ConfigArgs, target: &ConfigEdit, id: &str) -> Result<()> {
+    let own = target
+        .entries()
+        .into_iter()
+        .find(|e| e.id.as_deref() == Some(id))
+        .map(|e| place(target, e.line));
+    let merged = || -> Option<String> {
+        // Only the configuration the new hook joins; one that does not load has no ids
+        // to compare with (and `hooks validate` says why).
+        let engine = super::engine(args).ok()?;
+        let loaded = engine.loaded();
+        loaded
+            .hooks
+            .hooks()
+            .iter()
+            .find(|h| h.spec.id.as_deref() == Some(id))
+            .map(|h| h.spec.provenance.to_string())
+    };
+    if let Some(at) = own.or_else(merged) {
+        bail!(
+            "`--id {id}` is taken: a hook at {at} has it\n  hint: choose another id, or change that hook (`hooks enable|disable|remove {id}`)"
+        );
+    }
+    Ok(())
 }
 
 /// Writes the file if the edit changed it, and says what happened, and what of the file

@@ -228,6 +228,7 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
             file.layer.as_str()
         );
     }
+    let candidates = crate::handle::merged(hooks);
     for (event, list) in by_event(hooks) {
         let enabled = list.iter().filter(|(_, h)| h.is_active()).count();
         let _ = writeln!(
@@ -236,7 +237,7 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
             style.cyan(event.name()),
             list.len()
         );
-        for (n, (_, hook)) in list.iter().enumerate() {
+        for (n, (i, hook)) in list.iter().enumerate() {
             let spec = &hook.spec;
             let state = state(hook);
             let label = match state {
@@ -244,7 +245,7 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
                 "disabled" => style.dim("[disabled]"),
                 other => style.yellow(&format!("[{other}]")),
             };
-            let what = render::shorten(&spec.action.summary(), 70);
+            let what = crate::handle::listed_action(spec);
             // Fabro hooks carry a `name` where others carry a description.
             let description = spec
                 .description
@@ -257,8 +258,12 @@ pub fn human(style: Style, loaded: &Loaded) -> String {
                 .unwrap_or_default();
             let _ = writeln!(out, "  {}. {label} {what}{description}", n + 1);
             let mut facts = Vec::new();
-            if let Some(id) = spec.id.as_ref().or(spec.name.as_ref()) {
-                facts.push(format!("id {id}"));
+            // What to type to name it (`hooks test`, `trust`, `enable`, `disable`, `remove`).
+            let handle = crate::handle::handle(&candidates, *i);
+            match spec.id.as_ref().or(spec.name.as_ref()) {
+                Some(id) if *id == handle => facts.push(format!("id {id}")),
+                Some(id) => facts.push(format!("id {id} · handle {handle}")),
+                None => facts.push(format!("handle {handle}")),
             }
             if !spec.matcher.is_all() {
                 facts.push(format!("matcher {}", spec.matcher.as_str()));

@@ -8,7 +8,6 @@ use anyhow::Result;
 use hooks::config::{HookSet, Inactive, MergedHook};
 use hooks::core::{
     AggregateEntry, BuiltinEvent as E, EventContext, HookSpec, HookStatus, MatcherKind, aggregate,
-    did_you_mean,
 };
 use hooks::exec::CancellationToken;
 use serde_json::{Value, json};
@@ -102,36 +101,16 @@ pub fn run(args: &TestArgs) -> Result<u8> {
     })
 }
 
-/// The hook whose id (or name, or display id) is `id`; an unknown id is an error with the
-/// closest id as a hint and the ids there are.
-pub fn find<'a>(set: &'a HookSet, id: &str) -> Result<&'a MergedHook> {
+/// The hook `handle` names in the merged set (see [`crate::handle`]: an id, what
+/// `hooks list` shows, a description, `FILE:LINE`); none or several is an error saying so.
+pub fn find<'a>(set: &'a HookSet, handle: &str) -> Result<&'a MergedHook> {
     let hooks = set.hooks();
-    if let Some(hook) = set.get(id) {
-        return Ok(hook);
-    }
-    if let Some(hook) = hooks
-        .iter()
-        .find(|h| h.spec.name.as_deref() == Some(id) || h.spec.display_id() == id)
-    {
-        return Ok(hook);
-    }
-    // A name counts as an id: `hooks list` shows it as one.
-    let ids: Vec<String> = hooks
-        .iter()
-        .filter_map(|h| h.spec.id.clone().or_else(|| h.spec.name.clone()))
-        .collect();
-    let shown: Vec<String> = hooks.iter().map(|h| h.spec.display_id()).collect();
-    let hint = match did_you_mean(id, shown.iter().map(String::as_str)) {
-        Some(s) => format!(" (did you mean `{s}`?)"),
-        None if !ids.is_empty() => format!(" (hooks with ids: {})", ids.join(", ")),
-        None => match shown.first() {
-            Some(first) => {
-                format!(" (no hook has an id; name one as `hooks list` shows it, as in `{first}`)")
-            }
-            None => " (the config has no hooks)".to_owned(),
-        },
+    let searched = match hooks.len() {
+        0 => "the configuration (it has no hooks)".to_owned(),
+        n => format!("the {n} configured hook{}", render::plural(n)),
     };
-    anyhow::bail!("no hook `{id}`{hint}")
+    let i = crate::handle::resolve(&crate::handle::merged(hooks), handle, &searched)?;
+    Ok(&hooks[i])
 }
 
 /// A sample context for `spec`'s event that its matcher selects: a `Bash` call of `ls`

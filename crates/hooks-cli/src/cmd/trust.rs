@@ -85,23 +85,41 @@ pub fn run(args: &TrustArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Trusts `target`: a config file if one is there, else a hook id.
+/// Trusts `target`: a config file if one is there, else the hook it names (a file that is
+/// not a config, such as a hook's own `./check.sh`, can be the handle of a hook).
 fn grant(store: &mut TrustStore, target: &str, args: &TrustArgs) -> Result<Grant> {
     let path = Path::new(target);
-    if path.is_file() {
-        let file = load(path)?;
-        return Ok(store
-            .trust_file(&file)
-            .map_err(|e| anyhow::anyhow!("{e}"))?
-            .clone());
+    let not_a_config = if path.is_file() {
+        match load(path) {
+            Ok(file) => {
+                return Ok(store
+                    .trust_file(&file)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?
+                    .clone());
+            }
+            Err(e) => Some(e),
+        }
+    } else {
+        None
+    };
+    match grant_hook(store, target, args) {
+        Ok(grant) => Ok(grant),
+        Err(e) => Err(match not_a_config {
+            Some(load_error) => load_error.context(format!("and {e:#}")),
+            None => e,
+        }),
     }
+}
+
+/// Trusts the hook `target` names.
+fn grant_hook(store: &mut TrustStore, target: &str, args: &TrustArgs) -> Result<Grant> {
     let engine = render::load_engine_from(super::engine_builder_with(
         &args.config,
         Some(store.clone()),
     )?)?;
     let loaded = engine.loaded();
     let hook = super::test::find(&loaded.hooks, target)
-        .with_context(|| format!("`{target}` is neither a config file nor a hook id"))?;
+        .with_context(|| format!("`{target}` is neither a config file nor a hook's handle"))?;
     let file_path = hook
         .spec
         .provenance

@@ -30,6 +30,8 @@ use hooks::config::{
     ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings, TrustStore,
 };
 use hooks_core::{Dialect, EventCatalog, HookSpec};
+
+use crate::handle::Candidate;
 use serde_json::Value;
 
 /// One step of a path into a document.
@@ -134,31 +136,6 @@ impl Entry {
             (None, Some(id)) => id.clone(),
             (None, None) => "(directive)".to_owned(),
         }
-    }
-
-    /// Names the entry answers to, strongest first: id and name, then what `hooks list`
-    /// shows for a hook without an id (the action summary) and the description.
-    fn names(&self) -> (Vec<String>, Vec<String>) {
-        let mut strong = Vec::new();
-        let mut weak = Vec::new();
-        if let Some(id) = &self.id {
-            strong.push(id.clone());
-        }
-        if let Some(spec) = &self.spec {
-            if let Some(n) = &spec.name {
-                strong.push(n.clone());
-            }
-            weak.push(spec.display_id());
-            let summary = spec.action.summary();
-            if let Some((_, bare)) = summary.split_once(": ") {
-                weak.push(bare.to_owned());
-            }
-            weak.push(summary);
-            if let Some(d) = &spec.description {
-                weak.push(d.clone());
-            }
-        }
-        (strong, weak)
     }
 
     /// Whether this is a commented-out (disabled) Fabro hook.
@@ -1218,9 +1195,6 @@ fn subsequence_extra<'a>(before: &[Item], new: &'a [Item]) -> Result<Vec<&'a Ite
     Ok(extra)
 }
 
-/// One way of matching an address to an entry of file `usize`.
-type Tier<'a> = &'a dyn Fn(&Entry, usize) -> bool;
-
 /// A hook found by its address.
 #[derive(Debug)]
 pub struct Found {
@@ -1230,105 +1204,52 @@ pub struct Found {
     pub entry: Entry,
 }
 
-/// Finds the entry `address` names among `files`: an id or Fabro `name` first; else the
-/// name `hooks list` shows for a hook without an id (its action, as in `command: ./x.sh`,
-/// or just `./x.sh`) or its description; else `FILE:LINE` (or `:LINE`) of its first line.
-/// No match is an error with a did-you-mean; several are an error listing them.
+/// Finds the entry `address` names among `files`, by the handles every command accepts
+/// ([`crate::handle`]): an id or Fabro `name`; what `hooks list` shows for it; its
+/// `FILE:LINE`. No match is an error with a did-you-mean; several are an error listing them.
 pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
-    let all: Vec<(usize, Entry)> = files
+    let mut all: Vec<(usize, Entry)> = files
         .iter()
         .enumerate()
         .flat_map(|(i, f)| f.entries().into_iter().map(move |e| (i, e)))
         .collect();
-    let tiers: [Tier<'_>; 3] = [
-        &|e, _| e.names().0.iter().any(|n| n == address),
-        &|e, _| e.names().1.iter().any(|n| n == address),
-        &|e, f| locator_matches(address, files[f].path(), e.line),
-    ];
-    for tier in tiers {
-        let hits: Vec<&(usize, Entry)> = all.iter().filter(|(f, e)| tier(e, *f)).collect();
-        match hits.as_slice() {
-            [] => continue,
-            [(file, entry)] => {
-                return Ok(Found {
-                    file: *file,
-                    entry: entry.clone(),
-                });
-            }
-            many => {
-                let list: Vec<String> = many
-                    .iter()
-                    .map(|(f, e)| {
-                        format!(
-                            "{}:{}  {}",
-                            files[*f].path().display(),
-                            e.line.unwrap_or(0),
-                            e.label()
-                        )
-                    })
-                    .collect();
-                let (f, e) = many[0];
-                bail!(
-                    "`{address}` names {} hooks:\n  {}\n  hint: name one by its file and line, as in `{}:{}`",
-                    many.len(),
-                    list.join("\n  "),
-                    files[*f].path().display(),
-                    e.line.unwrap_or(0)
-                );
-            }
-        }
-    }
-    let names: Vec<String> = all
+    let candidates: Vec<Candidate> = all
         .iter()
-        .flat_map(|(_, e)| {
-            let (mut strong, weak) = e.names();
-            strong.extend(weak);
-            strong
+        .map(|(f, e)| {
+            Candidate::new(
+                e.id.as_deref(),
+                e.spec.as_ref(),
+                Some(files[*f].path()),
+                e.line,
+            )
         })
         .collect();
-    let where_ = match files {
+    let searched = match files {
         [one] => one.path().display().to_string(),
         [] => "any config file (none was found)".to_owned(),
         many => format!("{} config files", many.len()),
     };
-    if let Some(message) = stale_locator(files, address) {
-        bail!("{message}");
-    }
-    let hint = match hooks_core::did_you_mean(address, names.iter().map(String::as_str)) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None => "`hooks list` shows every hook with its id".to_owned(),
+    let i = match crate::handle::resolve(&candidates, address, &searched) {
+        Ok(i) => i,
+        Err(error) => match stale_locator(files, address) {
+            Some(message) => bail!("{message}"),
+            None => return Err(error),
+        },
     };
-    bail!("no hook `{address}` in {where_}\n  hint: {hint}")
-}
-
-fn locator_matches(address: &str, path: &Path, line: Option<u32>) -> bool {
-    match (locator(address), line) {
-        (Some((file, n)), Some(line)) => n == line && names_file(file, path),
-        _ => false,
-    }
-}
-
-/// `FILE:LINE` (or `:LINE`) split into its parts.
-fn locator(address: &str) -> Option<(&str, u32)> {
-    let (file, n) = address.rsplit_once(':')?;
-    Some((file, n.parse().ok()?))
-}
-
-/// Whether `file`, as typed in a locator (empty: any), is the file at `path`.
-fn names_file(file: &str, path: &Path) -> bool {
-    file.is_empty()
-        || Path::new(file) == path
-        || path.ends_with(file)
-        || atomic::real_path(Path::new(file)) == atomic::real_path(path)
+    let (file, entry) = all.swap_remove(i);
+    Ok(Found { file, entry })
 }
 
 /// For a `FILE:LINE` that names a file but no line a hook starts on (a line inside a hook,
 /// or one that moved since `hooks list` showed it): the error, with the hooks starting
 /// nearest before and after it.
 fn stale_locator(files: &[ConfigEdit], address: &str) -> Option<String> {
-    let (file, n) = locator(address)?;
+    let (file, n) = crate::handle::split_locator(address)?;
     let mut near: Vec<String> = Vec::new();
-    for edit in files.iter().filter(|f| names_file(file, f.path())) {
+    for edit in files
+        .iter()
+        .filter(|f| crate::handle::names_file(file, f.path()))
+    {
         let entries = edit.entries();
         let lines = entries.iter().filter_map(|e| e.line.map(|l| (l, e)));
         let before = lines
@@ -1343,7 +1264,11 @@ fn stale_locator(files: &[ConfigEdit], address: &str) -> Option<String> {
                 .map(|(l, e)| format!("{}:{l} (`{}`)", edit.path().display(), e.label())),
         );
     }
-    if near.is_empty() && !files.iter().any(|f| names_file(file, f.path())) {
+    if near.is_empty()
+        && !files
+            .iter()
+            .any(|f| crate::handle::names_file(file, f.path()))
+    {
         return None;
     }
     let hint = match &near[..] {

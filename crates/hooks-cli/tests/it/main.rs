@@ -10,6 +10,7 @@ mod edit;
 mod events;
 mod explain;
 mod guard;
+mod handle;
 mod list;
 mod manage;
 mod migrate;

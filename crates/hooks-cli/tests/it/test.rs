@@ -59,7 +59,10 @@ fn a_disabled_hook_is_tested_anyway_and_says_so() {
 #[test]
 fn an_unknown_id_suggests_the_closest() {
     let run = check(&["gaurd"], 1);
-    assert_snapshot!(run.stderr, @"error: no hook `gaurd` (did you mean `guard`?)");
+    assert_snapshot!(run.stderr, @"
+    error: no hook `gaurd` in the 6 configured hooks
+      hint: did you mean `guard`?
+    ");
 }
 
 #[test]

@@ -92,7 +92,8 @@ fn nothing_to_grant_or_revoke_is_an_error() {
     let run = env.run(&["trust", "no-such-hook"]);
     assert_eq!(run.code, 1);
     assert!(
-        run.stderr.contains("neither a config file nor a hook id"),
+        run.stderr
+            .contains("neither a config file nor a hook's handle"),
         "{}",
         run.stderr
     );
