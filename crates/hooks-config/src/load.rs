@@ -211,6 +211,10 @@ pub struct ConfigFile {
     pub settings: Settings,
     /// Warnings (clamped timeouts, ignored matchers, ...).
     pub warnings: Vec<Diagnostic>,
+    /// Warnings only a linter shows (`hooks validate`): what the file leaves to a default
+    /// that the engine then changes, such as Claude Code's 600 s default timeout clamped to
+    /// the maximum. Listings leave them out, since every such hook would repeat one.
+    pub notes: Vec<Diagnostic>,
     /// SHA-256 of the file's text, hex: what a per-file trust grant records.
     pub content_hash: String,
 }
@@ -386,6 +390,7 @@ fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> 
     match load_text(&src, options) {
         Ok(mut file) => {
             source::conceal_warnings(src.text(), &mut file.warnings);
+            source::conceal_warnings(src.text(), &mut file.notes);
             Ok(file)
         }
         Err(e) => Err(source::conceal(src.text(), e)),
@@ -431,6 +436,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         dialect,
         diags: Vec::new(),
         structural: Vec::new(),
+        notes: Vec::new(),
         file_vars: BTreeMap::new(),
         skill_dir,
         hook_label: None,
@@ -445,6 +451,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         items: Vec::new(),
         settings: Settings::default(),
         warnings: Vec::new(),
+        notes: Vec::new(),
         content_hash,
     };
     crate::dialects::load(&mut cx, &root, &mut file);
@@ -456,6 +463,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         return Err(Error::new(diags));
     }
     file.warnings = diags;
+    file.notes = std::mem::take(&mut cx.notes);
     Ok(file)
 }
 
@@ -557,6 +565,8 @@ pub(crate) struct Cx<'a> {
     /// The schema check's diagnostics, kept apart so that `tidy` can tell them from the
     /// loader's.
     pub(crate) structural: Vec<Diagnostic>,
+    /// Warnings for linters only ([`ConfigFile::notes`]).
+    pub(crate) notes: Vec<Diagnostic>,
     pub(crate) file_vars: BTreeMap<String, String>,
     pub(crate) skill_dir: Option<String>,
     /// The hook being read, named in interpolation errors.
@@ -869,10 +879,32 @@ impl Cx<'_> {
         }
     }
 
-    /// A dialect default timeout: used as is, or the maximum if it is lower (silently,
-    /// since the user wrote nothing to warn about).
-    pub(crate) fn default_timeout(&self, d: Duration) -> Duration {
-        d.min(self.opts.max_timeout)
+    /// A dialect default timeout for the hook written at `pos`: used as is, or the maximum
+    /// if it is lower, with a note for linters, since the hook then gets less time than its dialect
+    /// promises (Claude Code's 600 s default against the 300 s maximum).
+    pub(crate) fn default_timeout(&mut self, d: Duration, pos: Pos) -> Duration {
+        let max = self.opts.max_timeout;
+        if d > max {
+            let note = Diagnostic::warning(
+                DiagnosticKind::Timeout,
+                format!(
+                    "the hook has no `timeout`, and the {} default of {} is above the maximum of {}; using {}",
+                    self.dialect,
+                    humantime::format_duration(d),
+                    humantime::format_duration(max),
+                    humantime::format_duration(max)
+                ),
+            )
+            .with_hint(format!(
+                "set `timeout` on the hook to say how long it may run (at most {})",
+                humantime::format_duration(max)
+            ));
+            let note = self.src.diag(note, pos);
+            self.notes.push(note);
+            max
+        } else {
+            d
+        }
     }
 
     /// Rejects a command longer than the maximum.

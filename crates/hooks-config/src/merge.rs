@@ -188,6 +188,22 @@ pub fn url_matches(pattern: &str, url: &str) -> bool {
         .is_ok_and(|p| hooks_core::UrlAllowList::from(vec![p]).allows_str(url))
 }
 
+/// `scheme://host/` of an http hook's URL, for hints (the URL itself when it does not
+/// parse that far).
+fn url_origin(spec: &HookSpec) -> String {
+    let Action::Http(h) = &spec.action else {
+        return String::new();
+    };
+    match h.url.split_once("://") {
+        Some((scheme, rest)) => {
+            let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+            let host = host.rsplit('@').next().unwrap_or(host);
+            format!("{scheme}://{host}/")
+        }
+        None => h.url.clone(),
+    }
+}
+
 struct Slot<'f> {
     spec: HookSpec,
     file: &'f ConfigFile,
@@ -417,13 +433,20 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         } else if managed_only && !managed {
             Some(Inactive::ManagedHooksOnly)
         } else if !url_ok {
-            diagnostics.push(directive_warning(
-                format!(
-                    "http hook `{}` does not run: its URL is not in the allowed HTTP hook URLs",
-                    slot.spec.display_id()
-                ),
-                &slot.spec.provenance,
-            ));
+            diagnostics.push(
+                directive_warning(
+                    format!(
+                        "http hook `{}` does not run: its URL is not in the allowed HTTP hook URLs",
+                        slot.spec.display_id()
+                    ),
+                    &slot.spec.provenance,
+                )
+                .with_hint(format!(
+                    "add a pattern that covers it to `allowed_http_hook_urls` (`allowedHttpHookUrls` in Claude Code's settings), such as `{}`; the lists in force: {}",
+                    url_origin(&slot.spec),
+                    allowed_urls.as_deref().unwrap_or_default().join(", ")
+                )),
+            );
             Some(Inactive::UrlNotAllowed)
         } else if !trusted {
             Some(Inactive::Untrusted)

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 use super::render::{Style, plural};
 use crate::cli::ValidateArgs;
 
+mod checks;
+
 /// What validating found.
 #[derive(Debug, Default)]
 struct Report {
@@ -55,10 +57,15 @@ pub fn run(args: &ValidateArgs) -> Result<u8> {
                     },
                 );
             }
+            let mut diagnostics = super::render::warnings(&loaded);
+            diagnostics.extend(checks::warnings(
+                &loaded,
+                &super::project_dir(&args.config)?,
+            ));
             Report {
                 files: loaded.files.iter().map(super::list::file_json).collect(),
                 hooks: loaded.hooks.hooks().len(),
-                diagnostics: super::render::warnings(&loaded),
+                diagnostics,
                 other_errors: Vec::new(),
             }
         }

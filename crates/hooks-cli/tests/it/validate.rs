@@ -192,3 +192,136 @@ fn dialect_names_the_dialect_of_every_config_file() {
     assert_eq!(run.code, 1, "{run:?}");
     assert!(run.stderr.contains("--config <FILE>"), "{}", run.stderr);
 }
+
+/// A project whose hooks run scripts that are missing or not executable, an http hook no
+/// allow-list lets through and a Claude Code hook left to the 600 s default.
+fn project_with_script_problems() -> Env {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::new();
+    let script = |rel: &str, mode: u32| {
+        let path = env.write(rel, "#!/bin/sh\nexit 0\n");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    script(".claude/hooks/ok.sh", 0o755);
+    script("noexec.sh", 0o644);
+    script("sub/bin/tool", 0o755);
+    script("tools/run.sh", 0o755);
+    env.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/ok.sh", "timeout": 10},
+    {"type": "command", "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/missing.sh --flag"},
+    {"type": "command", "command": "./noexec.sh", "timeout": 5},
+    {"type": "command", "command": "bash ./scripts/gone.sh", "timeout": 5},
+    {"type": "command", "command": "jq . >/dev/null && ./noexec.sh", "timeout": 5},
+    {"type": "http", "url": "https://hooks.example.com/x", "timeout": 5}
+]}]}}"#,
+    );
+    env.write(
+        ".hooks/hooks.yaml",
+        "hooks:
+  - event: Stop
+    args: [bin/tool, --check]
+    cwd: sub
+  - event: Stop
+    args: [bin/tool]
+  - event: Stop
+    command: FORCE=1 $TOOLS/run.sh
+    env: {TOOLS: ./tools}
+  - event: Stop
+    command: ${NOT_SET_ANYWHERE_H}/x.sh
+",
+    );
+    env.write(
+        "home/.claude/settings.json",
+        r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "$CLAUDE_PROJECT_DIR/hooks/stop.sh", "timeout": 5}]}]}}"#,
+    );
+    env
+}
+
+#[test]
+fn missing_scripts_unsent_http_hooks_and_clamped_defaults_are_warnings() {
+    let env = project_with_script_problems();
+    let run = env.run(&["validate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // (where, what): each warning, at its hook's file:line:col, with a hint.
+    let expected = [
+        (
+            "[dir]/.claude/settings.json:3:5",
+            "the hook has no `timeout`, and the claude default of 10m is above the maximum of 5m; using 5m",
+        ),
+        (
+            "[dir]/.claude/settings.json:3:5",
+            "the hook runs `[dir]/.claude/hooks/missing.sh`, which does not exist",
+        ),
+        (
+            "[dir]/.claude/settings.json:4:5",
+            "the hook runs `./noexec.sh`, which is not executable",
+        ),
+        (
+            "[dir]/.claude/settings.json:5:5",
+            "the hook runs `./scripts/gone.sh`, which does not exist",
+        ),
+        (
+            "[dir]/.claude/settings.json:7:5",
+            "http hook `https://hooks.example.com/x` is never sent: no `allowed_http_hook_urls` is set",
+        ),
+        (
+            "[dir]/.hooks/hooks.yaml:5:5",
+            "the hook runs `bin/tool`, which does not exist",
+        ),
+        (
+            "[dir]/home/.claude/settings.json:1:32",
+            "the hook runs `[dir]/hooks/stop.sh`, which does not exist",
+        ),
+    ];
+    for (at, what) in expected {
+        let line = format!("{at}: warning: {what}");
+        let Some(start) = run.stdout.find(&line) else {
+            panic!("missing `{line}` in:\n{}", run.stdout);
+        };
+        let next = run.stdout[start..].lines().nth(1).unwrap_or_default();
+        let hint = run.stdout[start..]
+            .lines()
+            .skip(1)
+            .take(3)
+            .any(|l| l.trim_start().starts_with("hint: "));
+        assert!(
+            hint,
+            "no hint after `{line}` (next: {next}):\n{}",
+            run.stdout
+        );
+    }
+    // Nothing else: the scripts that exist and run, a bare name, an unknown variable.
+    assert_eq!(
+        run.stdout.matches(": warning: ").count(),
+        expected.len(),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .ends_with(&format!("{} warnings\n", expected.len())),
+        "{}",
+        run.stdout
+    );
+    // A listing is not a linter: the clamped default is for `validate` only.
+    let list = env.run(&["list"]);
+    assert!(!list.stdout.contains("no `timeout`"), "{}", list.stdout);
+}
+
+#[test]
+fn an_http_hook_outside_the_allow_list_in_force_is_a_warning_with_a_hint() {
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        "allowed_http_hook_urls: [\"https://hooks.example.com/ci\"]\nhooks:\n  - event: Stop\n    url: https://hooks.example.com/cider\n    timeout: 5\n  - event: Stop\n    url: https://hooks.example.com/ci/run\n    timeout: 5\n",
+    );
+    let run = env.run(&["validate", "-c", "hooks.yaml"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_snapshot!(run.stdout, @r"
+    hooks.yaml:3:5: warning: http hook `http: https://hooks.example.com/cider` does not run: its URL is not in the allowed HTTP hook URLs
+      hint: add a pattern that covers it to `allowed_http_hook_urls` (`allowedHttpHookUrls` in Claude Code's settings), such as `https://hooks.example.com/`; the lists in force: https://hooks.example.com/ci
+    valid: 1 file, 2 hooks, 1 warning
+    ");
+}

@@ -66,7 +66,7 @@ fn autohand_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(DEFAULT));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(DEFAULT, node.pos));
     let mut spec = HookSpec::new(event, Action::script(command))
         .with_matcher(matcher)
         .with_filter(filter)

@@ -155,7 +155,7 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
     };
     let is_prompt = matches!(&action, Action::Prompt(p) if p.mode == PromptMode::Evaluate);
     let default = Duration::from_secs(if is_prompt { 30 } else { 60 });
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default, node.pos));
     let blocking = cx
         .boolean(field(node, "blocking"))
         .unwrap_or_else(|| blocking_by_default(&event));

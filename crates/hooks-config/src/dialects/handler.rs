@@ -204,7 +204,7 @@ pub(crate) fn handler(
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)
