@@ -151,20 +151,20 @@ fn samples_carry_the_events_own_fields() {
 }
 
 #[test]
-fn an_unknown_handle_lists_the_ids_or_shows_how_to_name_a_hook_without_one() {
+fn an_unknown_handle_says_how_many_hooks_were_searched_and_how_to_name_one() {
     let cases = [
-        // A `name` is an id as `hooks list` shows it.
+        // A `name` counts as an id; none matches `foo`.
         (
             "hooks:\n  - name: guard\n    event: PreToolUse\n    command: echo hi\n",
-            "error: no hook `foo` (hooks with ids: guard)\n",
+            "error: no hook `foo` in the 1 configured hook\n  hint: `hooks list` prints the handle of every hook (its id, action or FILE:LINE)\n",
         ),
         (
             "hooks:\n  - event: Stop\n    command: echo bye\n  - event: Stop\n    command: echo again\n",
-            "error: no hook `foo` (no hook has an id; name one as `hooks list` shows it, as in `command: echo bye`)\n",
+            "error: no hook `foo` in the 2 configured hooks\n  hint: `hooks list` prints the handle of every hook (its id, action or FILE:LINE)\n",
         ),
         (
             "hooks: []\n",
-            "error: no hook `foo` (the config has no hooks)\n",
+            "error: no hook `foo` in the configuration (it has no hooks)\n  hint: `hooks list` prints the handle of every hook (its id, action or FILE:LINE)\n",
         ),
     ];
     for (config, expect) in cases {
