@@ -1,5 +1,6 @@
 //! Checks of the code blocks in `docs/`, the README and ARCHITECTURE.md: every Rust block
-//! is compiled, and every config block marked for checking loads.
+//! is compiled, every config block marked for checking loads, and every command shown with
+//! its output is a session that a test runs.
 //!
 //! A Rust block (a fence whose language is `rust`) must be one of:
 //!
@@ -14,73 +15,20 @@
 //! Anything else should be marked `text`. A config block preceded by
 //! `<!-- check: config FILE_NAME -->` is loaded by hooks-config as if it were a file of that
 //! name (which picks the dialect) and must load without errors and hold at least one hook.
+//!
+//! A command shown with its output is a `console` session (the format is in
+//! [`crate::markdown`]); the `hooks` command line's test `docs::sessions_match_the_binary`
+//! runs every one with the freshly built binary and compares the output. Here each session
+//! must parse and name only files the page holds above it, and a `sh` block (commands
+//! shown without output, such as install steps, which nothing runs) must hold no `$ `
+//! prompt and must not be followed directly by a block of its output.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-/// A fenced code block of a Markdown page.
-#[derive(Debug)]
-pub(crate) struct Block {
-    /// 1-based line of the opening fence.
-    pub(crate) line: usize,
-    /// The info string (`rust`, `rust,ignore`, `yaml`).
-    pub(crate) info: String,
-    /// The nearest non-blank line before the fence, if it is an HTML comment.
-    pub(crate) marker: Option<String>,
-    /// The lines between the fences.
-    pub(crate) code: String,
-}
-
-impl Block {
-    fn language(&self) -> &str {
-        self.info.split([',', ' ']).next().unwrap_or("")
-    }
-}
-
-/// The fenced code blocks of `text`.
-pub(crate) fn blocks(text: &str) -> Vec<Block> {
-    let mut out = Vec::new();
-    let mut last_nonblank: Option<&str> = None;
-    let mut open: Option<(usize, String, Option<String>, Vec<&str>)> = None;
-    for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        match &mut open {
-            Some((start, info, marker, code)) => {
-                if trimmed.starts_with("```") && trimmed.trim() == "```" {
-                    out.push(Block {
-                        line: *start,
-                        info: std::mem::take(info),
-                        marker: marker.take(),
-                        code: code.iter().map(|l| format!("{l}\n")).collect(),
-                    });
-                    open = None;
-                } else {
-                    code.push(line);
-                }
-            }
-            None => {
-                if let Some(info) = trimmed.strip_prefix("```") {
-                    let marker = last_nonblank
-                        .map(str::trim)
-                        .filter(|l| l.starts_with("<!--") && l.ends_with("-->"))
-                        .map(|l| {
-                            l.trim_start_matches("<!--")
-                                .trim_end_matches("-->")
-                                .trim()
-                                .to_owned()
-                        });
-                    open = Some((i + 1, info.trim().to_owned(), marker, Vec::new()));
-                }
-            }
-        }
-        if !line.trim().is_empty() {
-            last_nonblank = Some(line);
-        }
-    }
-    out
-}
+use crate::markdown::{self, blocks};
 
 /// The lines of `source` between `// ANCHOR: name` and `// ANCHOR_END: name`, without
 /// other anchor lines, and without the indentation they share (a region inside a function
@@ -114,18 +62,9 @@ pub(crate) fn anchor_region(source: &str, name: &str) -> Option<String> {
     None
 }
 
-/// The Markdown files whose blocks are checked: `docs/*.md`, the README and
-/// ARCHITECTURE.md.
+/// The pages, as [`markdown::pages`] finds them.
 fn pages(root: &Path) -> Result<Vec<PathBuf>> {
-    let mut pages = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
-    for entry in std::fs::read_dir(root.join("docs")).context("cannot read docs/")? {
-        let path = entry?.path();
-        if path.extension().is_some_and(|e| e == "md") {
-            pages.push(path);
-        }
-    }
-    pages.sort();
-    Ok(pages)
+    markdown::pages(root).context("cannot read docs/")
 }
 
 /// Every `.rs` file under `dir`.
@@ -321,6 +260,64 @@ pub(crate) fn check_config_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
     Ok((problems, checked))
 }
 
+/// Checks the shell blocks of every page; returns one line per problem and how many
+/// sessions there are.
+pub(crate) fn check_shell_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
+    let mut problems = Vec::new();
+    let mut sessions = 0;
+    for page in pages(root)? {
+        let text = std::fs::read_to_string(&page)?;
+        let shown = page
+            .strip_prefix(root)
+            .unwrap_or(&page)
+            .display()
+            .to_string();
+        let found = blocks(&text);
+        for (i, block) in found.iter().enumerate() {
+            let at = format!("{shown}:{}", block.line);
+            let shell = matches!(block.language(), "sh" | "bash" | "shell");
+            if block.language() == "console" {
+                sessions += 1;
+                if let Err(e) = markdown::session(block) {
+                    problems.push(format!("{at}: {e}"));
+                }
+                for name in block.session_files().unwrap_or_default() {
+                    if !found[..i].iter().any(|b| b.file_name() == Some(name)) {
+                        problems.push(format!(
+                            "{at}: the session asks for `{name}`, but no block above it is \
+                             marked `<!-- check: config {name} -->` or `<!-- check: file \
+                             {name} -->`"
+                        ));
+                    }
+                }
+            } else if block.session_files().is_some() {
+                problems.push(format!(
+                    "{at}: a session marker on a `{}` block; sessions are `console` blocks",
+                    block.info
+                ));
+            } else if shell && block.code.lines().any(|l| l.starts_with("$ ")) {
+                problems.push(format!(
+                    "{at}: a `$ ` prompt in a `{}` block; a command shown with its output \
+                     is a `console` session, which a test runs",
+                    block.info
+                ));
+            }
+            let after_shell = i > 0
+                && !shell
+                && block.follows_block
+                && matches!(found[i - 1].language(), "sh" | "bash" | "shell");
+            if after_shell {
+                problems.push(format!(
+                    "{at}: output shown for the `{}` block above, which nothing runs; write \
+                     the commands and their output as one `console` session",
+                    found[i - 1].info
+                ));
+            }
+        }
+    }
+    Ok((problems, sessions))
+}
+
 /// GitHub's anchor for a heading: lower case, spaces to `-`, other punctuation dropped.
 fn slug(heading: &str) -> String {
     heading
@@ -422,7 +419,7 @@ pub(crate) fn check_links(root: &Path) -> Result<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{anchor_region, blocks, check_config_blocks, check_rust_blocks};
+    use super::{anchor_region, blocks, check_config_blocks, check_rust_blocks, markdown};
     use crate::workspace_root;
 
     /// Every Rust block in the docs is compiled: doctested, or copied from compiled code.
@@ -439,6 +436,14 @@ mod tests {
         assert!(problems.is_empty(), "{}", problems.join("\n"));
         // One per dialect in getting-started.md, at least.
         assert!(checked >= 5, "only {checked} config blocks are checked");
+    }
+
+    /// Every command shown with its output is a well-formed session.
+    #[test]
+    fn shell_examples_are_sessions() {
+        let (problems, sessions) = super::check_shell_blocks(&workspace_root()).unwrap();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        assert!(sessions >= 10, "only {sessions} sessions");
     }
 
     /// Every relative link in the docs names an existing file and heading.
@@ -480,7 +485,10 @@ mod tests {
             root.join("docs/a.md"),
             "# A\n\n## Fine\n\n```rust\nfn main() {}\n```\n\n\
              <!-- check: config hooks.yaml -->\n```yaml\nhooks:\n  - event: PreToolUse\n    \
-             comand: ls\n```\n\n[gone](missing.md) and [nowhere](a.md#no-such-part)\n",
+             comand: ls\n```\n\n[gone](missing.md) and [nowhere](a.md#no-such-part)\n\n\
+             ```sh\n$ hooks list\n```\n\n```sh\nhooks list\n```\n\n```text\nTotal: 0 hooks\n```\n\n\
+             <!-- check: session gone.yaml -->\n```console\n$ hooks list\n```\n\n\
+             ```console\nTotal\n```\n",
         )
         .unwrap();
 
@@ -504,7 +512,47 @@ mod tests {
                 "docs/a.md:16: `a.md#no-such-part`: no such heading"
             ]
         );
+        let (shell, sessions) = super::check_shell_blocks(&root).unwrap();
+        assert_eq!(sessions, 2);
+        assert_eq!(
+            shell,
+            [
+                "docs/a.md:18: a `$ ` prompt in a `sh` block; a command shown with its output \
+                 is a `console` session, which a test runs",
+                "docs/a.md:26: output shown for the `sh` block above, which nothing runs; write \
+                 the commands and their output as one `console` session",
+                "docs/a.md:31: the session asks for `gone.yaml`, but no block above it is \
+                 marked `<!-- check: config gone.yaml -->` or `<!-- check: file gone.yaml -->`",
+                "docs/a.md:35: line 36: a session starts with a command (`$ hooks ...`)",
+            ]
+        );
         std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn sessions_read_commands_exits_and_outputs() {
+        let page = "<!-- check: session a.yaml -->\n```console\n$ hooks run X \\\n  -p '{\"a\": \"#\"}'\nout\n\n\n\
+                    $ hooks run Y   # exit 2\n...\n```\n";
+        let found = blocks(page);
+        assert_eq!(found[0].session_files(), Some(vec!["a.yaml"]));
+        let steps = markdown::session(&found[0]).unwrap();
+        assert_eq!(
+            steps,
+            [
+                markdown::Step {
+                    line: 3,
+                    command: "hooks run X \\\n  -p '{\"a\": \"#\"}'".to_owned(),
+                    exit: 0,
+                    output: vec!["out".to_owned()],
+                },
+                markdown::Step {
+                    line: 8,
+                    command: "hooks run Y   # exit 2".to_owned(),
+                    exit: 2,
+                    output: vec!["...".to_owned()],
+                },
+            ]
+        );
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod bench;
 mod codegen;
 mod doccheck;
 mod docgen;
+mod markdown;
 mod peers;
 mod release;
 mod tidy;

@@ -109,6 +109,7 @@ pub(crate) fn run(options: Options) -> Result<()> {
     step("code blocks of the docs");
     let mut problems = crate::doccheck::check_rust_blocks(&root)?;
     problems.extend(crate::doccheck::check_config_blocks(&root)?.0);
+    problems.extend(crate::doccheck::check_shell_blocks(&root)?.0);
     problems.extend(crate::doccheck::check_links(&root)?);
     if !problems.is_empty() {
         bail!(
