@@ -1,8 +1,8 @@
 //! The `hooks` command line, as a library so that its parts are testable: the binary in
 //! `main.rs` only calls [`run`].
 //!
-//! The contract (commands, flags, JSON output, exit codes) is DESIGN.md section 7 and is
-//! defined in [`cli`]; each command lives in its own module under [`cmd`].
+//! The contract (commands, flags, JSON output, exit codes) is documented in `docs/cli.md`
+//! and defined in [`cli`]; each command lives in its own module under [`cmd`].
 
 pub mod builtin;
 pub mod cli;
