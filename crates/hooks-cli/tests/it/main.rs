@@ -33,3 +33,4 @@ mod support;
 mod test;
 mod trust;
 mod validate;
+mod walkthrough;
