@@ -75,25 +75,21 @@ pub(crate) fn blocks(text: &str) -> Vec<Block> {
     let mut last_nonblank: Option<&str> = None;
     // Whether the last non-blank line closed a block.
     let mut after_block = false;
-    let mut open: Option<(usize, String, Option<String>, bool, Vec<&str>)> = None;
+    // The block being read (its code still empty) and its lines so far.
+    let mut open: Option<(Block, Vec<&str>)> = None;
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         let mut closed = false;
         match &mut open {
-            Some((start, info, marker, follows_block, code)) => {
-                if trimmed.starts_with("```") && trimmed.trim() == "```" {
-                    out.push(Block {
-                        line: *start,
-                        info: std::mem::take(info),
-                        marker: marker.take(),
-                        code: code.iter().map(|l| format!("{l}\n")).collect(),
-                        follows_block: *follows_block,
-                    });
-                    open = None;
-                    closed = true;
-                } else {
-                    code.push(line);
+            Some((_, code)) if !(trimmed.starts_with("```") && trimmed.trim() == "```") => {
+                code.push(line);
+            }
+            Some(_) => {
+                if let Some((mut block, code)) = open.take() {
+                    block.code = code.iter().map(|l| format!("{l}\n")).collect();
+                    out.push(block);
                 }
+                closed = true;
             }
             None => {
                 if let Some(info) = trimmed.strip_prefix("```") {
@@ -106,13 +102,14 @@ pub(crate) fn blocks(text: &str) -> Vec<Block> {
                                 .trim()
                                 .to_owned()
                         });
-                    open = Some((
-                        i + 1,
-                        info.trim().to_owned(),
+                    let block = Block {
+                        line: i + 1,
+                        info: info.trim().to_owned(),
                         marker,
-                        after_block,
-                        Vec::new(),
-                    ));
+                        code: String::new(),
+                        follows_block: after_block,
+                    };
+                    open = Some((block, Vec::new()));
                 }
             }
         }
