@@ -40,10 +40,7 @@ pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
     if !args.config.is_empty() {
         let mut files = Vec::new();
         for path in super::config_files(&args.config)? {
-            files.push(match standard_location(args, &path)? {
-                Some(found) => ConfigEdit::open_discovered(&found, &discovered(&options, &found))?,
-                None => ConfigEdit::open(&path, &options)?,
-            });
+            files.push(ConfigEdit::open(&path, &options)?);
         }
         return Ok((files, Vec::new()));
     }
@@ -56,53 +53,16 @@ pub fn open_files(args: &ConfigArgs) -> Result<(Vec<ConfigEdit>, Vec<String>)> {
             continue;
         }
         // Opened as the engine loads it, so that its hooks' trust is what the engine sees.
-        match ConfigEdit::open_discovered(&found, &discovered(&options, &found)) {
+        let options = options
+            .clone()
+            .with_layer(found.layer)
+            .with_origin(Origin::Discovered);
+        match ConfigEdit::open_discovered(&found, &options) {
             Ok(f) => files.push(f),
             Err(e) => broken.push(format!("{e:#}")),
         }
     }
     Ok((files, broken))
-}
-
-/// The options a discovered file is loaded with: its layer's, as the engine loads it, so
-/// that its hooks' trust is what the engine sees.
-fn discovered(options: &LoadOptions, found: &Discovered) -> LoadOptions {
-    options
-        .clone()
-        .with_layer(found.layer)
-        .with_origin(Origin::Discovered)
-}
-
-/// The standard location (other than a managed one) that `path`, named with `-c`, is, if
-/// it is one: such a file is edited as discovery reads it, so that an edit of
-/// `-c .hooks/hooks.yaml` says what of it waits for trust, as an edit without `-c` does.
-fn standard_location(args: &ConfigArgs, path: &Path) -> Result<Option<Discovered>> {
-    // Compared with the directories' symbolic links resolved; a file (or directory) that
-    // does not exist yet is compared by its absolute path.
-    fn resolved(path: &Path) -> Option<PathBuf> {
-        let absolute = std::path::absolute(path).ok()?;
-        let parent = absolute.parent()?;
-        let name = absolute.file_name()?;
-        Some(
-            parent
-                .canonicalize()
-                .unwrap_or_else(|_| parent.to_path_buf())
-                .join(name),
-        )
-    }
-    let Some(wanted) = resolved(path) else {
-        return Ok(None);
-    };
-    let project = super::project_dir(args)?;
-    Ok(Locations::from_env(Some(&project))
-        .candidates()
-        .into_iter()
-        .find(|c| c.layer != Layer::Managed && resolved(&c.path).as_ref() == Some(&wanted))
-        // Named as the user named it, so messages show the path they typed.
-        .map(|c| Discovered {
-            path: path.to_path_buf(),
-            ..c
-        }))
 }
 
 /// Finds the hook `address` names in the files of `args`.
@@ -256,17 +216,16 @@ pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
         );
     }
     // The project's config is a discovered project file: its hooks need trust, and it is
-    // read as discovery reads it; so is a standard location named with `-c`.
-    let found = match args.config.first() {
-        None => Some(Discovered {
+    // read as discovery reads it.
+    if args.config.is_empty() {
+        let options = options
+            .with_layer(Layer::Project)
+            .with_origin(hooks::config::Origin::Discovered);
+        let found = Discovered {
             path: path.clone(),
             layer: Layer::Project,
             within: Some(super::project_dir(args)?),
-        }),
-        Some(named) => standard_location(args, named)?,
-    };
-    if let Some(found) = found {
-        let options = discovered(&options, &found);
+        };
         return if path.exists() {
             ConfigEdit::open_discovered(&found, &options)
         } else {

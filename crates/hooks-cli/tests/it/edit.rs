@@ -545,36 +545,6 @@ fn without_config_add_writes_the_project_native_config() {
     );
 }
 
-/// A project file named with `-c` is still a project file: adding to it says what of it
-/// waits for trust, as without `-c`; a file elsewhere does not.
-#[test]
-fn naming_a_project_file_with_config_still_notes_its_trust() {
-    let p = Env::new();
-    for (file, note) in [
-        (".hooks/hooks.yaml", true),
-        (".claude/settings.json", true),
-        ("./.hooks/../.hooks/hooks.yaml", true),
-        ("elsewhere.yaml", false),
-    ] {
-        let t = transcript(
-            &p,
-            &[
-                "add",
-                "--event",
-                "Stop",
-                "--command",
-                "./done.sh",
-                "-c",
-                file,
-            ],
-        );
-        assert!(t.contains("added `command: ./done.sh` on Stop"), "{t}");
-        assert_eq!(t.contains("hooks trust"), note, "{file}: {t}");
-    }
-    let t = transcript(&p, &["enable", "elsewhere.yaml:2", "-c", "elsewhere.yaml"]);
-    assert!(!t.contains("hooks trust"), "{t}");
-}
-
 #[test]
 fn without_config_the_file_that_defines_the_hook_is_edited() {
     let p = Env::new();
