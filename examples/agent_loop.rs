@@ -9,7 +9,7 @@
 //!
 //! The hooks are ordinary shell commands in the engine's native YAML, loaded from memory;
 //! the tools are simulated, so nothing on the machine changes. Run it with
-//! `cargo run -p hooks --example agent_loop`.
+//! `cargo run -p agentic-hooks --example agent_loop`.
 
 // An example prints its transcript.
 #![allow(clippy::print_stdout)]

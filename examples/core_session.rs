@@ -7,7 +7,7 @@
 //! This example exercises `hooks-core` alone, which does no IO: each hook's reply is the
 //! exit code and output its script gives for that input (the security guard exits 2 on
 //! `rm -rf /`, the formatter prints Claude JSON, ...), fed to the same parser and
-//! aggregation the executors use. Run it with `cargo run -p hooks --example core_session`.
+//! aggregation the executors use. Run it with `cargo run -p agentic-hooks --example core_session`.
 
 // An example prints its report.
 #![allow(clippy::print_stdout)]

@@ -5,8 +5,9 @@
 //!
 //! Each part of the guide is one function here, between `// ANCHOR: name` and
 //! `// ANCHOR_END: name` lines; the guide copies those regions and a test in xtask
-//! (`doc_snippets_match_their_sources`) fails when they differ. `cargo test -p hooks` builds
-//! this example and runs its tests, which run every part; `cargo run -p hooks --example
+//! (`doc_snippets_match_their_sources`) fails when they differ. `cargo test -p agentic-hooks`
+//! builds
+//! this example and runs its tests, which run every part; `cargo run -p agentic-hooks --example
 //! embedding` runs them too and prints what each one showed.
 
 // An example prints its report (and a host reports failed reloads).

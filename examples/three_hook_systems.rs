@@ -8,7 +8,7 @@
 //! the deploy task at `TaskCreated`, one refuses the first `TaskCompleted` of the tests,
 //! one adds context at `SubagentStart`, one keeps the reviewer going once at
 //! `SubagentStop`, and one watches every Fabro `stage_*` event. Every hook prints as it
-//! fires. Run it with `cargo run -p hooks --example three_hook_systems`.
+//! fires. Run it with `cargo run -p agentic-hooks --example three_hook_systems`.
 
 // An example prints its report.
 #![allow(clippy::print_stdout)]

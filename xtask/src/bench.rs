@@ -54,7 +54,7 @@ const ROWS: &[Row] = &[
         number: "1a",
         group: "no_hooks",
         bench: "matching",
-        package: "hooks-core",
+        package: "agentic-hooks-core",
         what: "event with no hooks (1,000 hooks on other events) vs a hash lookup",
         target: Target::Below(100.0),
         events: None,
@@ -63,7 +63,7 @@ const ROWS: &[Row] = &[
         number: "1b",
         group: "hooks_1000",
         bench: "matching",
-        package: "hooks-core",
+        package: "agentic-hooks-core",
         what: "event matched against 1,000 mixed hooks vs one RegexSet",
         target: Target::Below(1_000.0),
         events: None,
@@ -72,7 +72,7 @@ const ROWS: &[Row] = &[
         number: "2",
         group: "command_round_trip",
         bench: "process",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "command hook round trip (sh -c, 1 KiB JSON in, JSON out, parsed) vs raw tokio::process",
         target: Target::RatioAtMost(1.10),
         events: None,
@@ -81,7 +81,7 @@ const ROWS: &[Row] = &[
         number: "3",
         group: "node_round_trip",
         bench: "process",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "the same round trip vs Node.js child_process.spawn(cmd, {shell: true})",
         target: Target::FasterBy(1.6),
         events: None,
@@ -90,7 +90,7 @@ const ROWS: &[Row] = &[
         number: "4",
         group: "parallel_8x50ms",
         bench: "process",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "8 matching hooks of 50 ms each vs a single such hook (wall time)",
         target: Target::RatioAtMost(1.15),
         events: None,
@@ -99,7 +99,7 @@ const ROWS: &[Row] = &[
         number: "5",
         group: "timeout_20ms",
         bench: "process",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "hook overrunning a 20 ms timeout: deadline to outcome (killed, reaped, reported) vs raw timeout + killpg + wait",
         target: Target::Below(5_000_000.0),
         events: None,
@@ -108,7 +108,7 @@ const ROWS: &[Row] = &[
         number: "6a",
         group: "http_round_trip",
         bench: "http",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "http hook on loopback keep-alive vs raw reqwest POST + parse",
         target: Target::RatioAtMost(1.2),
         events: None,
@@ -117,7 +117,7 @@ const ROWS: &[Row] = &[
         number: "6b",
         group: "http_16_concurrent",
         bench: "http",
-        package: "hooks-exec",
+        package: "agentic-hooks-exec",
         what: "16 concurrent http events (batch median; events/s) vs 16 raw POSTs",
         target: Target::Report,
         events: Some(16),
@@ -126,7 +126,7 @@ const ROWS: &[Row] = &[
         number: "7a",
         group: "config_load_1000",
         bench: "load",
-        package: "hooks-config",
+        package: "agentic-hooks-config",
         what: "load + merge 3 layers holding 1,000 hooks, index built (regexes compiled) vs raw parse + Regex::new",
         target: Target::Below(30_000_000.0),
         events: None,
@@ -162,7 +162,7 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
         crate::cargo(&[
             "bench",
             "-p",
-            "hooks-exec",
+            "agentic-hooks-exec",
             "--bench",
             "soak",
             "--",
@@ -280,7 +280,14 @@ fn target_text(target: Target) -> String {
 /// Builds the CLI and runs `hooks validate` on the config benchmark's three layers under
 /// `/usr/bin/time -f %M` (peak resident set, KiB); `hooks --version` is the baseline.
 fn measure_cli_memory(target: &Path, layers: &Path, out: &Path) -> Result<()> {
-    crate::cargo(&["build", "--release", "-p", "hooks-cli", "--bin", "hooks"])?;
+    crate::cargo(&[
+        "build",
+        "--release",
+        "-p",
+        "agentic-hooks-cli",
+        "--bin",
+        "hooks",
+    ])?;
     let hooks = target.join("release/hooks");
     let files = ["hooks.yaml", ".claude/settings.json", "hooks.local.toml"];
     let mut validate = vec!["validate".to_owned()];

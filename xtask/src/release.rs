@@ -5,8 +5,11 @@
 //!
 //! 1. **Versions agree**: every workspace member has the workspace version, and every
 //!    dependency on a member asks for exactly that version.
-//! 2. **Metadata**: every publishable crate has a description, a licence and a repository
-//!    (crates.io refuses a crate without the first two).
+//! 2. **Metadata**: every publishable crate has a description and a licence (crates.io
+//!    refuses a crate without them), and a repository URL that is a real `https` address:
+//!    not empty, not a placeholder host (`example.invalid`, `example.com`, `localhost`, ...).
+//!    The URL is set once under `[workspace.package]` in the root Cargo.toml; a release
+//!    refuses to publish without it, a dry run warns and goes on (as for the changelog).
 //! 3. **No publish cycles**: a dev-dependency on a crate that depends back on this one must
 //!    be path-only (no `version`), so that `cargo publish` strips it; otherwise neither
 //!    crate can be published first.
@@ -25,8 +28,9 @@
 //!    invocation: cargo 1.90 and later package the crates of one invocation together,
 //!    resolving their dependencies on each other through a local overlay of the crates just
 //!    packaged, so a crate can be verified before the crates it depends on are on
-//!    crates.io. Packaging one crate alone (`cargo package -p hooks`) fails with "no
-//!    matching package named `hooks-config` found" until its dependencies are published.
+//!    crates.io. Packaging one crate alone (`cargo package -p agentic-hooks`) fails with
+//!    "no matching package named `agentic-hooks-config` found" until its dependencies are
+//!    published.
 //!    Third-party dependencies still come from the crates.io index, which must be
 //!    reachable.
 //!
@@ -88,6 +92,12 @@ pub(crate) fn run(options: Options) -> Result<()> {
     let order = workspace.publish_order()?;
     workspace.check_metadata(&order)?;
     eprintln!("  publishable, in dependency order: {}", order.join(", "));
+    if let Err(problem) = workspace.check_repository(&order) {
+        if !options.dry_run {
+            return Err(problem);
+        }
+        eprintln!("  warning: {problem:#}; a release refuses to publish until it is set");
+    }
 
     step("no publish cycles through dev-dependencies");
     workspace.check_dev_cycles(&order)?;
@@ -205,7 +215,8 @@ struct Member {
     publishable: bool,
     description: bool,
     license: bool,
-    repository: bool,
+    /// The `repository` URL, empty when unset.
+    repository: String,
     /// Dependencies on other members: (name, version requirement, kind, has a version).
     deps: Vec<Dep>,
 }
@@ -267,7 +278,7 @@ impl Workspace {
                     publishable: p["publish"].as_array().is_none_or(|r| !r.is_empty()),
                     description: text("description"),
                     license: text("license") || text("license_file"),
-                    repository: text("repository"),
+                    repository: p["repository"].as_str().unwrap_or_default().to_owned(),
                     deps,
                 },
             );
@@ -373,11 +384,7 @@ impl Workspace {
         let mut missing = Vec::new();
         for name in order {
             let m = &self.members[name];
-            for (ok, field) in [
-                (m.description, "description"),
-                (m.license, "license"),
-                (m.repository, "repository"),
-            ] {
+            for (ok, field) in [(m.description, "description"), (m.license, "license")] {
                 if !ok {
                     missing.push(format!("{name}: {field}"));
                 }
@@ -390,6 +397,30 @@ impl Workspace {
             );
         }
         Ok(())
+    }
+
+    /// Every publishable crate names its public repository: an `https` URL on a real host.
+    /// The crates inherit it from `[workspace.package]`, so the message says to set it
+    /// there.
+    fn check_repository(&self, order: &[String]) -> Result<()> {
+        let mut problems: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for name in order {
+            if let Some(problem) = repository_problem(&self.members[name].repository) {
+                problems.entry(problem).or_default().push(name);
+            }
+        }
+        if problems.is_empty() {
+            return Ok(());
+        }
+        let list: Vec<String> = problems
+            .iter()
+            .map(|(problem, crates)| format!("{problem} ({})", crates.join(", ")))
+            .collect();
+        bail!(
+            "the repository URL {}: set `repository = \"https://...\"` under \
+             `[workspace.package]` in the root Cargo.toml (every crate inherits it)",
+            list.join("; ")
+        )
     }
 
     /// A dev-dependency with a version on a crate that (transitively) depends on this one
@@ -419,6 +450,38 @@ impl Workspace {
         }
         Ok(())
     }
+}
+
+/// What is wrong with a `repository` URL, or `None` when it can be published: empty, not
+/// `https`, or a host reserved for examples and tests (RFC 2606 and RFC 6761).
+fn repository_problem(url: &str) -> Option<String> {
+    let url = url.trim();
+    if url.is_empty() {
+        return Some("is not set".to_owned());
+    }
+    let Some(rest) = url.strip_prefix("https://") else {
+        return Some(format!("`{url}` is not an https URL"));
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host = authority
+        .rsplit('@')
+        .next()
+        .unwrap_or_default()
+        .split(':')
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_ascii_lowercase();
+    let reserved_domain = ["example.com", "example.org", "example.net"]
+        .iter()
+        .any(|d| host == *d || host.ends_with(&format!(".{d}")));
+    let reserved_tld = ["invalid", "example", "test", "localhost", "local"]
+        .iter()
+        .any(|tld| host == *tld || host.ends_with(&format!(".{tld}")));
+    if host.is_empty() || !host.contains('.') || reserved_domain || reserved_tld {
+        return Some(format!("`{url}` is a placeholder, not a public address"));
+    }
+    None
 }
 
 /// Checks that `CHANGELOG.md` covers `version`: a `## [VERSION]` section, or for a dry run
@@ -556,7 +619,9 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use super::{Workspace, check_changelog, check_included_files, included_paths};
+    use super::{
+        Workspace, check_changelog, check_included_files, included_paths, repository_problem,
+    };
 
     /// A dependency: `(name, req, kind)`.
     type TestDep<'a> = (&'a str, &'a str, Option<&'a str>);
@@ -573,7 +638,7 @@ mod tests {
                     "publish": if *publish { Value::Null } else { json!([]) },
                     "description": "d",
                     "license": "MIT",
-                    "repository": "https://example.invalid/r",
+                    "repository": "https://github.com/someone/r",
                     "manifest_path": format!("/ws/{name}/Cargo.toml"),
                     "dependencies": deps.iter().map(|(d, req, kind)| json!({
                         "name": d, "req": req, "kind": kind,
@@ -598,29 +663,23 @@ mod tests {
     #[test]
     fn publish_order_follows_dependencies_and_skips_unpublished() {
         let meta = metadata(&[
-            ("hooks-cli", "0.1.0", true, &[("hooks", "^0.1.0", None)]),
+            ("cli", "0.1.0", true, &[("facade", "^0.1.0", None)]),
             (
-                "hooks",
+                "facade",
                 "0.1.0",
                 true,
-                &[
-                    ("hooks-exec", "^0.1.0", None),
-                    ("hooks-core", "^0.1.0", None),
-                ],
+                &[("exec", "^0.1.0", None), ("core", "^0.1.0", None)],
             ),
             (
-                "hooks-exec",
+                "exec",
                 "0.1.0",
                 true,
-                &[("hooks-core", "^0.1.0", None), ("hooks", "*", Some("dev"))],
+                &[("core", "^0.1.0", None), ("facade", "*", Some("dev"))],
             ),
-            ("hooks-core", "0.1.0", true, &[]),
-            ("xtask", "0.1.0", false, &[("hooks-core", "^0.1.0", None)]),
+            ("core", "0.1.0", true, &[]),
+            ("xtask", "0.1.0", false, &[("core", "^0.1.0", None)]),
         ]);
-        check_order(
-            &meta,
-            Ok(&["hooks-core", "hooks-exec", "hooks", "hooks-cli"]),
-        );
+        check_order(&meta, Ok(&["core", "exec", "facade", "cli"]));
     }
 
     #[test]
@@ -790,6 +849,43 @@ mod tests {
         dir
     }
 
+    #[test]
+    fn the_repository_must_be_a_public_https_url() {
+        for (url, problem) in [
+            ("", Some("is not set")),
+            ("  ", Some("is not set")),
+            ("https://example.invalid/hooks", Some("placeholder")),
+            ("https://github.com.invalid/x", Some("placeholder")),
+            ("https://example.com/hooks", Some("placeholder")),
+            ("https://git.example.org/hooks", Some("placeholder")),
+            ("https://hooks.test/x", Some("placeholder")),
+            ("https://localhost:3000/x", Some("placeholder")),
+            ("https://gitserver/x", Some("placeholder")),
+            ("https://", Some("placeholder")),
+            ("http://github.com/o/hooks", Some("not an https URL")),
+            ("github.com/o/hooks", Some("not an https URL")),
+            ("https://github.com/o/hooks", None),
+            ("https://git@codeberg.org:443/o/hooks", None),
+        ] {
+            let got = repository_problem(url);
+            match (problem, &got) {
+                (None, None) => {}
+                (Some(want), Some(got)) => assert!(got.contains(want), "{url:?}: {got}"),
+                _ => panic!("{url:?}: got {got:?}, want {problem:?}"),
+            }
+        }
+
+        let mut meta = metadata(&[("a", "0.1.0", true, &[]), ("b", "0.1.0", true, &[])]);
+        for p in meta["packages"].as_array_mut().unwrap() {
+            p["repository"] = Value::Null;
+        }
+        let ws = Workspace::from_metadata(&meta).unwrap();
+        let order = ws.publish_order().unwrap();
+        let err = ws.check_repository(&order).unwrap_err().to_string();
+        assert!(err.contains("is not set (a, b)"), "{err}");
+        assert!(err.contains("under `[workspace.package]`"), "{err}");
+    }
+
     /// This workspace: one version, the publishable crates in the documented order.
     #[test]
     fn this_workspace_publishes_in_layer_order() {
@@ -801,12 +897,12 @@ mod tests {
         assert_eq!(
             order,
             [
-                "hooks-core",
-                "hooks-config",
-                "hooks-exec",
-                "hooks-orchestration",
-                "hooks",
-                "hooks-cli"
+                "agentic-hooks-core",
+                "agentic-hooks-config",
+                "agentic-hooks-exec",
+                "agentic-hooks-orchestration",
+                "agentic-hooks",
+                "agentic-hooks-cli"
             ]
         );
         ws.check_metadata(&order).unwrap();

@@ -84,7 +84,11 @@ mod tests {
             "smol",
             "process-wrap",
         ];
-        for krate in ["hooks-core", "hooks-config", "hooks-orchestration"] {
+        for krate in [
+            "agentic-hooks-core",
+            "agentic-hooks-config",
+            "agentic-hooks-orchestration",
+        ] {
             let deps = normal_closure(&meta, krate);
             for b in banned {
                 assert!(
@@ -93,15 +97,24 @@ mod tests {
                 );
             }
         }
-        let core = normal_closure(&meta, "hooks-core");
+        let core = normal_closure(&meta, "agentic-hooks-core");
         assert!(
-            !core.iter().any(|d| d.starts_with("hooks")),
+            !core.iter().any(|d| d.starts_with("agentic-hooks")),
             "hooks-core depends on a workspace crate: {core:?}"
         );
         for (krate, forbidden) in [
-            ("hooks-config", ["hooks-exec", "hooks-orchestration"]),
-            ("hooks-exec", ["hooks-config", "hooks-orchestration"]),
-            ("hooks-orchestration", ["hooks-config", "hooks-exec"]),
+            (
+                "agentic-hooks-config",
+                ["agentic-hooks-exec", "agentic-hooks-orchestration"],
+            ),
+            (
+                "agentic-hooks-exec",
+                ["agentic-hooks-config", "agentic-hooks-orchestration"],
+            ),
+            (
+                "agentic-hooks-orchestration",
+                ["agentic-hooks-config", "agentic-hooks-exec"],
+            ),
         ] {
             let deps = normal_closure(&meta, krate);
             for f in forbidden {

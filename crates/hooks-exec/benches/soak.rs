@@ -11,7 +11,7 @@
 //!   log exactly once, and no dropped one is.
 //!
 //! Not a criterion benchmark: `cargo xtask bench` runs it as
-//! `cargo bench -p hooks-exec --bench soak -- --seconds S --out FILE` and reads the JSON it
+//! `cargo bench -p agentic-hooks-exec --bench soak -- --seconds S --out FILE` and reads the JSON it
 //! writes. `--rate N` changes the rate.
 
 // The log is checked by reading the file the hooks wrote; printing the result is the point.

@@ -5,7 +5,7 @@
 //!
 //! cargo-fuzz needs a nightly toolchain, so these are property tests. The case count is
 //! bounded (a few hundred per property) so CI runs them in seconds; set `PROPTEST_CASES`
-//! to run longer, e.g. `PROPTEST_CASES=20000 cargo test -p hooks-config --test it fuzz`.
+//! to run longer, e.g. `PROPTEST_CASES=20000 cargo test -p agentic-hooks-config --test it fuzz`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
