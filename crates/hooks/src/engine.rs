@@ -904,7 +904,7 @@ impl EventSink for Engine {
 /// Keeps the hook set in step with the config files while it lives.
 #[cfg(feature = "watch")]
 pub struct Watcher {
-    _debouncer: notify_debouncer_mini::Debouncer<notify_debouncer_mini::notify::RecommendedWatcher>,
+    _watcher: notify::RecommendedWatcher,
     _task: tokio::task::JoinHandle<()>,
 }
 
@@ -918,8 +918,11 @@ impl std::fmt::Debug for Watcher {
 #[cfg(feature = "watch")]
 impl Engine {
     /// Watches the config files (the standard locations being discovered, and the trust
-    /// store's file, so that a revoked grant takes effect at once) and reloads
-    /// after changes settle for `debounce`. Each reload's result goes to `on_reload`; a
+    /// store's file, so that a revoked grant takes effect at once) and reloads once
+    /// changes have settled for `debounce`: a burst of changes (an editor's save, a
+    /// `git checkout`) is one reload. Only changes count: the reload reading the files
+    /// again (an open, a read) does not start another. Relative paths are taken from
+    /// the current directory at this call. Each reload's result goes to `on_reload`; a
     /// config that does not load keeps the last good hook set. Must be called inside a
     /// tokio runtime; dropping the [`Watcher`] stops it.
     pub fn watch(
@@ -927,50 +930,73 @@ impl Engine {
         debounce: Duration,
         on_reload: impl Fn(Result<Reload, Error>) + Send + Sync + 'static,
     ) -> Result<Watcher, Error> {
-        use notify_debouncer_mini::notify::RecursiveMode;
+        use notify::{RecursiveMode, Watcher as _};
 
-        let watched: std::collections::HashSet<PathBuf> =
-            self.watched_paths().into_iter().collect();
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
-        let mut debouncer = notify_debouncer_mini::new_debouncer(
-            debounce,
-            move |res: notify_debouncer_mini::DebounceEventResult| {
-                // Directories are watched whole; only changes to config files count.
-                if let Ok(events) = res
-                    && events.iter().any(|e| watched.contains(&e.path))
-                {
-                    let _ = tx.send(());
-                }
-            },
-        )
-        .map_err(|e| Error::Watch(e.to_string()))?;
-        // Watch each file's directory: editors replace files by rename, which a watch on
-        // the file itself would lose.
-        let mut dirs: Vec<PathBuf> = self
+        // Events name absolute paths (the watched directory joined with the file name),
+        // so a relative `-c hooks.yaml` is compared, and its directory watched, absolute.
+        let watched: std::collections::HashSet<PathBuf> = self
             .watched_paths()
+            .into_iter()
+            .filter_map(|p| std::path::absolute(p).ok())
+            .collect();
+        let mut dirs: Vec<PathBuf> = watched
             .iter()
             .filter_map(|p| p.parent().map(Path::to_path_buf))
             .filter(|d| d.is_dir())
             .collect();
         dirs.sort();
         dirs.dedup();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+        let mut watcher = notify::recommended_watcher(move |res: notify::Result<notify::Event>| {
+            // Directories are watched whole; only changes to config files count.
+            if let Ok(event) = res
+                && is_change(&event.kind)
+                && event.paths.iter().any(|p| watched.contains(p))
+            {
+                let _ = tx.send(());
+            }
+        })
+        .map_err(|e| Error::Watch(e.to_string()))?;
+        // Watch each file's directory: editors replace files by rename, which a watch on
+        // the file itself would lose.
         for dir in &dirs {
-            debouncer
-                .watcher()
+            watcher
                 .watch(dir, RecursiveMode::NonRecursive)
                 .map_err(|e| Error::Watch(e.to_string()))?;
         }
         let engine = self.clone();
         let task = tokio::spawn(async move {
             while rx.recv().await.is_some() {
-                // Coalesce bursts: one reload for everything queued so far.
-                while rx.try_recv().is_ok() {}
+                // Settle: wait until no change came for `debounce`.
+                loop {
+                    match tokio::time::timeout(debounce, rx.recv()).await {
+                        Ok(Some(())) => continue,
+                        Ok(None) => return,
+                        Err(_) => break,
+                    }
+                }
                 on_reload(engine.reload().await);
             }
         });
         Ok(Watcher {
-            _debouncer: debouncer,
+            _watcher: watcher,
             _task: task,
         })
+    }
+}
+
+/// Whether a file event changes what a reload would read: a file created, written,
+/// renamed, removed or its attributes changed. Opening, reading and closing a file without
+/// writing (what a reload itself does) are not changes, nor is an access time.
+#[cfg(feature = "watch")]
+fn is_change(kind: &notify::EventKind) -> bool {
+    use notify::EventKind;
+    use notify::event::{AccessKind, AccessMode, MetadataKind, ModifyKind};
+    match kind {
+        EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+        EventKind::Access(_) => false,
+        EventKind::Modify(ModifyKind::Metadata(MetadataKind::AccessTime)) => false,
+        EventKind::Any | EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_) => true,
+        EventKind::Other => false,
     }
 }

@@ -26,13 +26,20 @@ use server::Server;
 /// Runs `hooks serve --stdio` until stdin ends or the client sends `exit`. Exit code 0,
 /// or 1 when `exit` came without `shutdown` first (as LSP says) or the config does not
 /// load.
+/// An error that stops the server is logged like everything else on its stderr, with the
+/// prefix, and exits 1.
 pub fn run(args: &ServeArgs) -> Result<u8> {
-    let runtime = super::runtime()?;
-    let result = runtime.block_on(serve(args));
-    // Tokio reads stdin on a blocking thread that only an input byte or the end of the
-    // input wakes; after `exit` the client may hold stdin open, so do not wait for it.
-    runtime.shutdown_timeout(Duration::from_millis(100));
-    result
+    let result = super::runtime().and_then(|runtime| {
+        let result = runtime.block_on(serve(args));
+        // Tokio reads stdin on a blocking thread that only an input byte or the end of the
+        // input wakes; after `exit` the client may hold stdin open, so do not wait for it.
+        runtime.shutdown_timeout(Duration::from_millis(100));
+        result
+    });
+    Ok(result.unwrap_or_else(|e| {
+        log(&format!("error: {e:#}"));
+        1
+    }))
 }
 
 async fn serve(args: &ServeArgs) -> Result<u8> {
@@ -74,12 +81,29 @@ async fn serve(args: &ServeArgs) -> Result<u8> {
 
 /// Hot reload: watches the config files and, after each reload, tells the client with a
 /// `hooks/didReload` notification (the params are `hooks/reload`'s result, or
-/// `{"status": "error", "error": {..}}` when the new config does not load).
+/// `{"status": "error", "error": {..}}` when the new config does not load). Files whose
+/// hooks now wait for trust are also named on stderr, with the command to run.
 fn watch(engine: &hooks::Engine, outbox: &Outbox) -> Result<hooks::Watcher> {
     let outbox = outbox.clone();
+    let reloaded = engine.clone();
     let watcher = engine.watch(Duration::from_millis(200), move |result| {
-        let params = match methods::reload_result(result) {
-            Ok(value) => value,
+        let params = match methods::reload_result(&reloaded, result) {
+            Ok(value) => {
+                for file in value["untrusted"].as_array().into_iter().flatten() {
+                    let hooks = file["hooks"].as_u64().unwrap_or_default();
+                    let (noun, verb) = if hooks == 1 {
+                        ("hook", "waits")
+                    } else {
+                        ("hooks", "wait")
+                    };
+                    log(&format!(
+                        "{}: {hooks} {noun} {verb} for trust; run `{}`",
+                        file["file"].as_str().unwrap_or_default(),
+                        file["command"].as_str().unwrap_or_default(),
+                    ));
+                }
+                value
+            }
             Err(error) => {
                 log(&error.message);
                 serde_json::json!({"status": "error", "error": {
@@ -93,7 +117,11 @@ fn watch(engine: &hooks::Engine, outbox: &Outbox) -> Result<hooks::Watcher> {
     Ok(watcher)
 }
 
-/// A line on stderr, the only place for logs: stdout carries the protocol.
-fn log(line: &str) {
-    let _ = writeln!(std::io::stderr(), "hooks serve: {line}");
+/// A message on stderr, the only place for logs: stdout carries the protocol. Each of its
+/// lines carries the prefix, so a host showing the server's stderr can tell whose it is.
+fn log(text: &str) {
+    let mut stderr = std::io::stderr().lock();
+    for line in text.lines() {
+        let _ = writeln!(stderr, "hooks serve: {line}");
+    }
 }

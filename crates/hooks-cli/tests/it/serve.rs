@@ -10,12 +10,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 /// A loose bound on any single wait: a hang fails the test instead of blocking it.
 const PATIENCE: Duration = Duration::from_secs(60);
+
+/// How long the watch tests listen for more `hooks/didReload` notifications after one
+/// arrived: ten times the server's 200 ms debounce, so that a reload setting off another
+/// would show.
+const QUIET: Duration = Duration::from_secs(2);
 
 fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("hooks")
@@ -136,6 +141,15 @@ impl Server {
                         .unwrap_or_default()
                 )
             }
+        }
+    }
+
+    /// The next frame the server writes within `within`, or `None` when it writes none.
+    fn recv_within(&mut self, within: Duration) -> Option<Value> {
+        match self.frames.recv_timeout(within) {
+            Ok(frame) => Some(frame),
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => panic!("no more frames from the server"),
         }
     }
 
@@ -617,6 +631,19 @@ fn exit_without_shutdown_ends_with_1() {
 }
 
 /// A config that does not load is served failing closed, and the log says why.
+/// Every line `hooks serve` writes on stderr starts with its prefix, so that a host that
+/// shows the server's stderr beside other logs can tell whose it is.
+#[track_caller]
+fn assert_prefixed(stderr: &str) {
+    assert!(!stderr.is_empty(), "nothing on stderr");
+    for line in stderr.lines() {
+        assert!(
+            line.starts_with("hooks serve: "),
+            "a line without the prefix: {line:?}; stderr:\n{stderr}"
+        );
+    }
+}
+
 #[test]
 fn a_config_that_does_not_load_is_logged_at_start() {
     let (_dir, file) = config_dir("hooks:\n  - id: x\n    event: PreToolUs\n    command: true\n");
@@ -633,6 +660,27 @@ fn a_config_that_does_not_load_is_logged_at_start() {
         stderr.contains("hooks.yaml:3:12: warning: this named file does not load"),
         "{stderr}"
     );
+    // The warning's hint is on a line of its own, prefixed too.
+    assert!(stderr.contains("hooks serve:   hint: "), "{stderr}");
+    assert_prefixed(&stderr);
+}
+
+/// An error that stops the server (a directory with no config in it) is on stderr with
+/// the server's prefix too, and exits 1.
+#[test]
+fn an_error_at_start_is_prefixed_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(bin())
+        .args(["serve", "--stdio", "-c"])
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(out.stdout.is_empty(), "nothing but protocol on stdout");
+    assert!(stderr.contains("holds no config files"), "{stderr}");
+    assert_prefixed(&stderr);
 }
 
 #[test]
@@ -707,6 +755,78 @@ fn watch_reloads_on_change_and_notifies() {
     assert_eq!(listed["result"]["total"], 2);
     let (status, _, _) = s.finish();
     assert_eq!(status.code(), Some(0));
+}
+
+/// Replaces `path` whole with `text`, as editors save: a temporary file renamed over it.
+fn replace(path: &Path, text: &str) {
+    let next = path.with_extension("saving");
+    write(&next, text);
+    std::fs::rename(&next, path).unwrap();
+}
+
+/// The `hooks/didReload` notifications that one edit gives: waits (bounded) for the
+/// first, listens [`QUIET`] for more, then sends `hooks/list` with id `marker`, whose
+/// answer marks the point up to which every frame has been read. Returns the params of
+/// each notification, and the answer.
+fn reloads_of_one_edit(s: &mut Server, marker: i64) -> (Vec<Value>, Value) {
+    let mut notes = Vec::new();
+    while notes.is_empty() {
+        let frame = s.recv();
+        if frame["method"] == "hooks/didReload" {
+            notes.push(frame["params"].clone());
+        }
+    }
+    let until = Instant::now() + QUIET;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match s.recv_within(left) {
+            Some(frame) if frame["method"] == "hooks/didReload" => {
+                notes.push(frame["params"].clone());
+            }
+            Some(_) => {}
+            None => break,
+        }
+    }
+    s.send(&json!({"jsonrpc": "2.0", "id": marker, "method": "hooks/list"}));
+    loop {
+        let frame = s.recv();
+        if frame["id"] == marker {
+            return (notes, frame);
+        }
+        if frame["method"] == "hooks/didReload" {
+            notes.push(frame["params"].clone());
+        }
+    }
+}
+
+/// A config named by a relative path is watched, and each edit, saved by rename as
+/// editors do, gives exactly one `hooks/didReload`: the reload reading the files again is
+/// not a change of them.
+#[test]
+fn watch_reloads_a_relative_config_once_per_edit() {
+    let env = crate::support::Env::new();
+    let file = env.write("hooks.yaml", GUARD);
+    let mut command = env.std_command();
+    command.args(["serve", "--stdio", "--watch", "-c", "hooks.yaml"]);
+    let mut s = Server::spawn(command, Wire::Headers);
+    // A request first, so the server is surely up and watching before the edit.
+    let listed = s.request(1, "hooks/list", json!({}));
+    assert_eq!(listed["result"]["total"], 1);
+    let mut config = GUARD.to_owned();
+    for (active, id) in [(2, "second"), (3, "third")] {
+        config.push_str(&format!(
+            "  - id: {id}\n    event: Stop\n    command: echo {id}\n"
+        ));
+        replace(&file, &config);
+        let (notes, listed) = reloads_of_one_edit(&mut s, 10 + active);
+        assert_eq!(
+            notes,
+            [json!({"status": "applied", "active": active})],
+            "one edit, one reload"
+        );
+        assert_eq!(listed["result"]["total"], active, "{listed}");
+    }
+    let (status, _, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "{stderr}");
 }
 
 /// The repository root, where `npm ci` installs `node_modules`.
@@ -790,6 +910,26 @@ fn block_after<'a>(text: &'a str, marker: &str) -> &'a str {
     let body = fence + rest[fence..].find('\n').unwrap() + 1;
     let end = body + rest[body..].find("```").unwrap();
     &rest[body..end]
+}
+
+/// The framing example of docs/ide.md gives its body's real length.
+#[test]
+fn the_framing_example_of_docs_ide_md_counts_its_bytes() {
+    let page = std::fs::read_to_string(repo_root().join("docs/ide.md")).unwrap();
+    let example = block_after(&page, "## Framing");
+    let lines: Vec<&str> = example.lines().collect();
+    let [header, blank, body] = lines[..] else {
+        panic!("the framing example is a header, a blank line and a body: {example:?}");
+    };
+    let length: usize = header
+        .strip_prefix("Content-Length: ")
+        .and_then(|h| h.strip_suffix(r"\r\n"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(blank, r"\r\n");
+    assert_eq!(length, body.len(), "{body}");
+    let _: Value = serde_json::from_str(body).unwrap();
 }
 
 #[test]
@@ -1132,4 +1272,99 @@ fn watch_applies_a_revoked_grant() {
     );
     let (status, _, _) = s.finish();
     assert_eq!(status.code(), Some(0));
+}
+
+/// An edit to a trusted project file leaves its changed hook waiting for trust: the
+/// `hooks/didReload` names the file and the command that trusts it again, and so does
+/// stderr. One edit, one notification, though the trust store is watched too.
+#[test]
+fn watch_says_when_an_edit_leaves_a_discovered_file_untrusted() {
+    let env = trust_project();
+    trust(&env, &[".hooks/hooks.yaml"]);
+    let mut s = serve_in(&env, &["--watch"]);
+    assert_eq!(bash_decision(&mut s, 1), "block", "trusted at start");
+    replace(
+        &env.path().join(".hooks/hooks.yaml"),
+        "hooks:\n  - id: project-block\n    event: PreToolUse\n    matcher: Bash\n    command: \"echo 'edited' >&2; exit 2\"\n",
+    );
+    let (notes, _) = reloads_of_one_edit(&mut s, 2);
+    assert_eq!(
+        notes,
+        [json!({"status": "applied", "active": 0, "untrusted": [{
+            "file": ".hooks/hooks.yaml",
+            "hooks": 1,
+            "command": "hooks trust .hooks/hooks.yaml",
+        }]})],
+        "one edit, one reload, saying what waits for trust"
+    );
+    assert_eq!(bash_decision(&mut s, 3), "none", "the edited hook waits");
+    let (status, _, stderr) = s.finish();
+    assert_eq!(status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "hooks serve: .hooks/hooks.yaml: 1 hook waits for trust; run `hooks trust .hooks/hooks.yaml`"
+        ),
+        "{stderr}"
+    );
+    assert_prefixed(&stderr);
+}
+
+/// `shutdown` answers once the requests read before it have answered, refusing those
+/// that come while it waits; `exit` cancels what still runs, which is answered `-32800`
+/// before the process ends.
+#[test]
+fn shutdown_waits_for_requests_in_flight_and_exit_cancels_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("gate");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let config = format!(
+        "hooks:\n  - id: gate\n    event: PreToolUse\n    matcher: Wait\n    timeout: 30\n    command: \"read -r _ < '{}'; echo released\"\n",
+        fifo.display()
+    );
+    let file = dir.path().join("hooks.yaml");
+    write(&file, &config);
+    let wait = json!({"jsonrpc": "2.0", "id": 1, "method": "hooks/dispatch",
+        "params": {"event": "PreToolUse", "payload": {"tool_name": "Wait"}}});
+
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    s.send(&wait);
+    s.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}));
+    // Asked while `shutdown` waits: refused at once.
+    let refused = s.request(3, "hooks/list", json!({}));
+    assert_eq!(
+        refused,
+        error(json!(3), -32600, "the server is shutting down")
+    );
+    open_gate(&fifo);
+    let mut answers = Vec::new();
+    while answers.len() < 2 {
+        let frame = s.recv();
+        if frame.get("id").is_some() {
+            answers.push(frame);
+        }
+    }
+    assert_eq!(
+        answers[0]["id"], 1,
+        "the dispatch answers first: {answers:?}"
+    );
+    assert_eq!(answers[0]["result"]["hooks"][0]["status"], "ok");
+    assert_eq!(
+        answers[1],
+        json!({"jsonrpc": "2.0", "id": 2, "result": null})
+    );
+    s.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (status, rest, stderr) = s.drain();
+    assert_eq!((status.code(), rest), (Some(0), vec![]), "{stderr}");
+
+    let mut s = Server::start(&file, &[], Wire::Headers);
+    s.send(&wait);
+    // Its notification says the dispatch is under way.
+    while s.recv()["method"] != "autohand.hook.preTool" {}
+    s.send(&json!({"jsonrpc": "2.0", "method": "exit"}));
+    let (status, rest, stderr) = s.drain();
+    assert_eq!(status.code(), Some(1), "exit without shutdown: {stderr}");
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    assert_eq!(rest[0]["id"], 1);
+    assert_eq!(rest[0]["error"]["code"], -32800, "{rest:?}");
 }

@@ -96,14 +96,26 @@ pub(crate) fn explain(
 /// `CONFIG_ERROR` with its diagnostics, and the hooks in force stay.
 pub(crate) async fn reload(engine: &Engine, params: Option<Value>) -> Result<Value, RpcError> {
     Params::parse("hooks/reload", params, &[])?;
-    reload_result(engine.reload().await)
+    reload_result(engine, engine.reload().await)
 }
 
 /// A reload's result as the JSON of `hooks/reload` (and of the `hooks/didReload`
-/// notification's params).
-pub(crate) fn reload_result(result: Result<Reload, hooks::Error>) -> Result<Value, RpcError> {
+/// notification's params). An applied reload that left hooks waiting for trust (a
+/// discovered file edited since it was trusted, or never trusted) lists their files under
+/// `untrusted`, each with the command that trusts it.
+pub(crate) fn reload_result(
+    engine: &Engine,
+    result: Result<Reload, hooks::Error>,
+) -> Result<Value, RpcError> {
     match result {
-        Ok(Reload::Applied { active }) => Ok(json!({"status": "applied", "active": active})),
+        Ok(Reload::Applied { active }) => {
+            let mut value = json!({"status": "applied", "active": active});
+            let untrusted = waiting_for_trust(engine);
+            if !untrusted.is_empty() {
+                value["untrusted"] = Value::Array(untrusted);
+            }
+            Ok(value)
+        }
         Ok(Reload::Rejected { reason }) => Ok(json!({"status": "rejected", "reason": reason})),
         Ok(other) => Ok(json!({"status": format!("{other:?}")})),
         Err(e) => {
@@ -124,6 +136,40 @@ pub(crate) fn reload_result(result: Result<Reload, hooks::Error>) -> Result<Valu
             .with_data(json!({"diagnostics": diagnostics})))
         }
     }
+}
+
+/// The files whose hooks wait for trust, in load order, as `{file, hooks, command}`: the
+/// file as the user would type it (relative to the current directory when inside it), how
+/// many of its hooks wait, and the `hooks trust` command that lets them run.
+fn waiting_for_trust(engine: &Engine) -> Vec<Value> {
+    let loaded = engine.loaded();
+    let mut files: Vec<(&std::path::Path, usize)> = Vec::new();
+    for hook in loaded.hooks.hooks() {
+        let Some(file) = hook.spec.provenance.file.as_deref() else {
+            continue;
+        };
+        if !hook.needs_trust || hook.trusted {
+            continue;
+        }
+        match files.iter_mut().find(|(f, _)| *f == file) {
+            Some((_, n)) => *n += 1,
+            None => files.push((file, 1)),
+        }
+    }
+    let cwd = std::env::current_dir().ok();
+    files
+        .into_iter()
+        .map(|(file, hooks)| {
+            let shown = cwd
+                .as_deref()
+                .and_then(|cwd| file.strip_prefix(cwd).ok())
+                .unwrap_or(file)
+                .display()
+                .to_string();
+            let command = format!("hooks trust {}", hooks::config::shell_quote(&shown));
+            json!({"file": shown, "hooks": hooks, "command": command})
+        })
+        .collect()
 }
 
 /// The event context of `{event, payload}`: an unknown event is an invalid-params error
