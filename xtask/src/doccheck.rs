@@ -67,6 +67,31 @@ fn pages(root: &Path) -> Result<Vec<PathBuf>> {
     markdown::pages(root).context("cannot read docs/")
 }
 
+/// A page read for checking: its path, its name as problems show it (relative to the
+/// root) and its text.
+struct Page {
+    path: PathBuf,
+    shown: String,
+    text: String,
+}
+
+/// Every page under `root`, read.
+fn read_pages(root: &Path) -> Result<Vec<Page>> {
+    pages(root)?
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            let shown = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            Ok(Page { path, shown, text })
+        })
+        .collect()
+}
+
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -163,14 +188,12 @@ pub(crate) fn check_rust_blocks(root: &Path) -> Result<Vec<String>> {
     let doctested = doctested_pages(root);
     let compiled = compiled_sources(root);
     let mut problems = Vec::new();
-    for page in pages(root)? {
-        let text = std::fs::read_to_string(&page)
-            .with_context(|| format!("cannot read {}", page.display()))?;
-        let shown = page
-            .strip_prefix(root)
-            .unwrap_or(&page)
-            .display()
-            .to_string();
+    for Page {
+        path: page,
+        shown,
+        text,
+    } in read_pages(root)?
+    {
         let is_doctested = page.canonicalize().is_ok_and(|p| doctested.contains(&p));
         for block in blocks(&text).iter().filter(|b| b.language() == "rust") {
             let at = format!("{shown}:{}", block.line);
@@ -231,13 +254,7 @@ fn check_snippet(
 pub(crate) fn check_config_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
     let mut problems = Vec::new();
     let mut checked = 0;
-    for page in pages(root)? {
-        let text = std::fs::read_to_string(&page)?;
-        let shown = page
-            .strip_prefix(root)
-            .unwrap_or(&page)
-            .display()
-            .to_string();
+    for Page { shown, text, .. } in read_pages(root)? {
         for block in blocks(&text) {
             let Some(name) = block
                 .marker
@@ -265,13 +282,7 @@ pub(crate) fn check_config_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
 pub(crate) fn check_shell_blocks(root: &Path) -> Result<(Vec<String>, usize)> {
     let mut problems = Vec::new();
     let mut sessions = 0;
-    for page in pages(root)? {
-        let text = std::fs::read_to_string(&page)?;
-        let shown = page
-            .strip_prefix(root)
-            .unwrap_or(&page)
-            .display()
-            .to_string();
+    for Page { shown, text, .. } in read_pages(root)? {
         let found = blocks(&text);
         for (i, block) in found.iter().enumerate() {
             let at = format!("{shown}:{}", block.line);
@@ -382,13 +393,12 @@ fn links(text: &str) -> Vec<(usize, String)> {
 /// Markdown page, an existing anchor; returns one line per broken link.
 pub(crate) fn check_links(root: &Path) -> Result<Vec<String>> {
     let mut problems = Vec::new();
-    for page in pages(root)? {
-        let text = std::fs::read_to_string(&page)?;
-        let shown = page
-            .strip_prefix(root)
-            .unwrap_or(&page)
-            .display()
-            .to_string();
+    for Page {
+        path: page,
+        shown,
+        text,
+    } in read_pages(root)?
+    {
         let dir = page.parent().unwrap_or(root);
         for (line, target) in links(&text) {
             let (file, anchor) = match target.split_once('#') {

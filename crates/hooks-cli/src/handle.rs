@@ -183,9 +183,9 @@ pub fn handle(candidates: &[Candidate], i: usize) -> String {
     if let Some(id) = c.strong.first() {
         let taken = |o: &Candidate| o.strong.contains(id);
         return if candidates.iter().filter(|o| taken(o)).count() == 1 {
-            shell_quote(id)
+            hooks::config::shell_quote(id)
         } else {
-            shell_quote(&c.locator())
+            hooks::config::shell_quote(&c.locator())
         };
     }
     // What `resolve` would answer, without its messages.
@@ -205,20 +205,7 @@ pub fn handle(candidates: &[Candidate], i: usize) -> String {
         .filter(|n| n.chars().count() <= 60 && !n.chars().any(char::is_control))
         .min_by_key(|n| n.len());
     match short {
-        Some(name) if unique(name) => shell_quote(name),
-        _ => shell_quote(&c.locator()),
-    }
-}
-
-/// `text` as one shell word: as it is when that is safe, else in single quotes.
-fn shell_quote(text: &str) -> String {
-    let safe = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:@%+=,".contains(c));
-    if safe {
-        text.to_owned()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
+        Some(name) if unique(name) => hooks::config::shell_quote(name),
+        _ => hooks::config::shell_quote(&c.locator()),
     }
 }

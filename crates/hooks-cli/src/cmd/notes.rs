@@ -198,7 +198,7 @@ impl Why {
         let (kind, message, command) = match inactive {
             Inactive::Untrusted => {
                 let file = shown.unwrap_or_else(|| "FILE".to_owned());
-                let command = format!("hooks trust {}", shell_word(&file));
+                let command = format!("hooks trust {}", hooks::config::shell_quote(&file));
                 (
                     "untrusted",
                     format!(
@@ -233,7 +233,7 @@ impl Why {
                     "{these} {} disabled: {} (turn one on with `hooks enable {}`)",
                     if n == 1 { "is" } else { "are" },
                     hooks.join(", "),
-                    shell_word(&hooks[0])
+                    hooks::config::shell_quote(&hooks[0])
                 ),
                 None,
             ),
@@ -312,17 +312,4 @@ fn shown_path(path: &Path) -> String {
         .unwrap_or_else(|| path.to_path_buf())
         .display()
         .to_string()
-}
-
-/// `word` quoted for a POSIX shell when it needs it.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./:@%+=,".contains(c));
-    if plain {
-        word.to_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }
