@@ -285,7 +285,10 @@ impl CommandExecutor {
                         timer.as_mut().reset(orphan.min(deadline));
                     }
                 }
-                ((), ()) = &mut pipes, if output.is_none() => output = Some(()),
+                ((), ()) = &mut pipes, if output.is_none() => {
+                    output = Some(());
+                    guard.procs.output_closed();
+                }
                 () = &mut feed, if !fed => fed = true,
                 () = run.cancel.cancelled(), if ending.is_none() => {
                     ending = Some(Ending::Cancelled);

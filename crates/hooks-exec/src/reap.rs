@@ -35,8 +35,12 @@ use rustix::process::{Pid, Signal};
 /// The variable marking every process of one run.
 pub(crate) const RUN_MARK: &str = "HOOKS_RUN";
 
-/// How often the survivors of a SIGKILL are looked at again, within the grace period.
+/// How often the survivors of a SIGKILL are looked at again, within the grace period, at
+/// most; the first look again comes after [`SURVIVOR_POLL_FIRST`], then the wait doubles.
 const SURVIVOR_POLL: Duration = Duration::from_millis(10);
+
+/// The first wait before looking at the survivors of a SIGKILL again.
+const SURVIVOR_POLL_FIRST: Duration = Duration::from_millis(1);
 
 /// How many times SIGKILL is sent to what is found, while each pass finds processes the
 /// last one did not (a hook forking as fast as it is killed).
@@ -252,6 +256,12 @@ impl RunProcesses {
     }
 
     /// The main process was reaped: its pid may be reused, so it no longer names the run.
+    /// Records that both output pipes reached their end: no process holds them any
+    /// more, so later passes need not look for their holders.
+    pub(crate) fn output_closed(&mut self) {
+        self.pipes.clear();
+    }
+
     pub(crate) fn leader_reaped(&mut self) {
         self.leader = None;
     }
@@ -259,7 +269,14 @@ impl RunProcesses {
     /// Signals every process of the run now on the table and its whole group; with
     /// SIGKILL, again while new ones turn up.
     pub(crate) fn signal_all(&mut self, sig: Signal) {
-        let pipes = pipe_names(&self.pipes);
+        // Scanning every process's descriptors is the costly part of a pass, and SIGTERM
+        // is only the polite first step: the holders of the output are looked for when
+        // SIGKILL follows (if the output is still open by then).
+        let pipes = if sig == Signal::KILL {
+            pipe_names(&self.pipes)
+        } else {
+            Vec::new()
+        };
         let roots = Roots {
             leader: self.leader,
             pgid: self.pgid,
@@ -300,6 +317,9 @@ impl RunProcesses {
     pub(crate) async fn report(&mut self, grace: Duration) -> Report {
         self.signal_all(Signal::KILL);
         let deadline = tokio::time::Instant::now() + grace;
+        // Most signalled processes are gone within a millisecond: look again soon, then
+        // less often.
+        let mut poll = SURVIVOR_POLL_FIRST;
         loop {
             let survivors: Vec<(i32, String)> = self
                 .signalled
@@ -315,7 +335,8 @@ impl RunProcesses {
                     survivors,
                 };
             }
-            tokio::time::sleep(SURVIVOR_POLL).await;
+            tokio::time::sleep(poll).await;
+            poll = (poll * 2).min(SURVIVOR_POLL);
         }
     }
 }
