@@ -423,10 +423,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
             .map_err(|d| Error::from(src.file_diag(d)))?,
     };
     let skill_dir = if dialect == Dialect::Echo {
-        path.as_deref()
-            .and_then(Path::parent)
-            .map(|dir| std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf()))
-            .map(|dir| dir.to_string_lossy().into_owned())
+        path.as_deref().and_then(skill_dir)
     } else {
         None
     };
@@ -474,6 +471,20 @@ pub const MAX_DIAGNOSTICS: usize = 100;
 /// Orders diagnostics by position, drops a structural "wrong type" error (from the schema
 /// check) where the loader, or the check itself, said something more specific about the
 /// same value, and caps the count.
+/// The folder `${SKILL_DIR}` names: the file's folder, made absolute. The file's path is
+/// made absolute first, so a bare file name's folder is the current directory rather than
+/// the empty string (which would turn `${SKILL_DIR}/x.sh` into `/x.sh`).
+fn skill_dir(path: &Path) -> Option<String> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = path.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    Some(dir.to_string_lossy().into_owned())
+}
+
 fn tidy(structural: Vec<Diagnostic>, loaded: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let at = |d: &Diagnostic| (d.line, d.column);
     // Positions where an error other than a structural "wrong type" was reported.

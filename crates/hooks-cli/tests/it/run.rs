@@ -374,3 +374,48 @@ fn refusals_and_missing_setup_have_their_own_failure_kinds() {
         .collect();
     assert_eq!(failures, want);
 }
+
+/// The echo-agent guard of the seed, `${SKILL_DIR}/validate.sh` (a script that exits 2),
+/// named by a bare file name from its own folder, blocks: `${SKILL_DIR}` is that folder,
+/// not the empty string (which made the command `/validate.sh`, failing open).
+#[test]
+fn skill_dir_of_a_bare_file_name_is_the_current_directory() {
+    let guard = r#"hooks:
+  PreToolUse:
+    - matcher: "Bash"
+      hooks:
+        - type: command
+          command: "${SKILL_DIR}/validate.sh"
+          timeout: 5
+"#;
+    for (name, text) in [
+        (
+            "SKILL.md",
+            format!("---\nname: guard\n{guard}---\n\n# guard\n"),
+        ),
+        ("echo-agent.yaml", guard.to_owned()),
+    ] {
+        let env = Env::new().in_dir("skill");
+        env.write(&format!("skill/{name}"), &text);
+        let script = env.write(
+            "skill/validate.sh",
+            "#!/bin/sh\necho 'refused by validate.sh' >&2\nexit 2\n",
+        );
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let run = env.run(&[
+            "run",
+            "PreToolUse",
+            "-c",
+            name,
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+            "--json",
+        ]);
+        assert_eq!(run.code, 2, "{name}: {run:?}");
+        assert!(
+            run.stdout.contains("refused by validate.sh"),
+            "{name}: {run:?}"
+        );
+    }
+}
