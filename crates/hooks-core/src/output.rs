@@ -262,6 +262,7 @@ fn read_object(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, S
         system_messages: Vec::new(),
         user_messages: Vec::new(),
         error_message: None,
+        message: None,
     };
     reader.top_level(map)?;
     reader.finish()
@@ -285,6 +286,9 @@ struct Reader<'e> {
     user_messages: Vec<String>,
     /// Cline's `errorMessage`.
     error_message: Option<String>,
+    /// The top-level `message` (echo-agent, Autohand): the reason of a top-level decision
+    /// that has no `reason`, else a message.
+    message: Option<String>,
 }
 
 impl Reader<'_> {
@@ -338,7 +342,7 @@ impl Reader<'_> {
                 }
                 "message" => {
                     if let Some(s) = get_str("message", value)? {
-                        self.out.messages.push(s.to_owned());
+                        self.message = Some(s.to_owned());
                     }
                 }
                 "additionalContext"
@@ -537,21 +541,29 @@ impl Reader<'_> {
         if let Some(message) = self.error_message.take() {
             self.reasons.push((message, Source::Cline));
         }
-        let chosen = self
-            .reasons
-            .iter()
-            .position(|(_, source)| {
-                decision != Decision::None
-                    && self
-                        .decisions
-                        .iter()
-                        .any(|(d, s)| *d == decision && s == source)
-            })
-            .or(if self.reasons.is_empty() {
+        let wins = |source: Source| {
+            decision != Decision::None
+                && self
+                    .decisions
+                    .iter()
+                    .any(|(d, s)| *d == decision && *s == source)
+        };
+        let matched = self.reasons.iter().position(|(_, source)| wins(*source));
+        let chosen = match self.message.take() {
+            // `{"decision":"deny","message":"…"}`: the message is the decision's reason.
+            Some(message) if matched.is_none() && wins(Source::TopLevel) => {
+                self.out.reason = Some(message);
                 None
-            } else {
-                Some(0)
-            });
+            }
+            message => {
+                self.out.messages.extend(message);
+                matched.or(if self.reasons.is_empty() {
+                    None
+                } else {
+                    Some(0)
+                })
+            }
+        };
         for (i, (reason, source)) in self.reasons.into_iter().enumerate() {
             if Some(i) == chosen {
                 self.out.reason = Some(reason);

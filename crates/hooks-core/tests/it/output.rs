@@ -487,15 +487,38 @@ fn empty_additional_context_is_dropped() {
 // ---------------------------------------------------------------------------------------
 // echo-agent.
 
+/// echo-agent's `message` is the reason of the top-level decision it goes with; a `reason`
+/// of that decision wins over it, and without a decision it stays a message.
 #[test]
-fn echo_deny_with_message() {
-    check(
-        PreToolUse,
-        Some(0),
-        r#"{"decision":"deny","message":"no network in tests"}"#,
-        "",
-        r#"{"status":"blocked","decision":"deny","messages":["no network in tests"]}"#,
-    );
+fn echo_message_is_the_reason_of_its_decision() {
+    for (stdout, expected) in [
+        (
+            r#"{"decision":"deny","message":"no network in tests"}"#,
+            r#"{"status":"blocked","decision":"deny","reason":"no network in tests"}"#,
+        ),
+        (
+            r#"{"message":"no network in tests","decision":"block"}"#,
+            r#"{"status":"blocked","decision":"block","reason":"no network in tests"}"#,
+        ),
+        (
+            r#"{"decision":"ask","message":"confirm the push"}"#,
+            r#"{"status":"ok","decision":"ask","reason":"confirm the push"}"#,
+        ),
+        (
+            r#"{"decision":"deny","reason":"policy","message":"see the wiki"}"#,
+            r#"{"status":"blocked","decision":"deny","reason":"policy","messages":["see the wiki"]}"#,
+        ),
+        (
+            r#"{"message":"checked"}"#,
+            r#"{"status":"ok","messages":["checked"]}"#,
+        ),
+        (
+            r#"{"decision":"deny","message":"top","hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"inner"}}"#,
+            r#"{"status":"blocked","decision":"deny","reason":"inner","messages":["top"]}"#,
+        ),
+    ] {
+        check(PreToolUse, Some(0), stdout, "", expected);
+    }
 }
 
 #[test]
