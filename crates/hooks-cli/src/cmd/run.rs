@@ -30,12 +30,8 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     }
     drop(err);
     let queued = render::async_matches(&engine, &ctx);
-    let agg = super::runtime()?.block_on(async {
-        let agg = engine.dispatch(&ctx).await;
-        // Async hooks run after the outcome; a short-lived process must wait for them.
-        engine.dispatcher().flush_async().await;
-        agg
-    });
+    let runtime = super::runtime()?;
+    let agg = runtime.block_on(engine.dispatch(&ctx));
     let notes = Why::new(&engine, &args.config)?.notes(&ctx, &agg, &queued);
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -61,6 +57,11 @@ pub fn run(args: &RunArgs) -> Result<u8> {
             )?;
         }
     }
+    // The answer is out before the async hooks end; only then does the process wait
+    // (bounded by their timeouts) for them, as a short-lived process must.
+    out.flush()?;
+    drop(out);
+    runtime.block_on(engine.dispatcher().flush_async());
     Ok(exit_code(&agg))
 }
 

@@ -4,18 +4,11 @@
 //! not a config is never quoted.
 
 use crate::support::Env;
+#[cfg(unix)]
+use crate::support::mkfifo;
 use crate::trust::run_in;
 
 const SECRET: &str = "wJalrXUtnFEMI";
-
-/// Makes a FIFO at `rel` under the temporary directory.
-#[cfg(unix)]
-fn mkfifo(env: &Env, rel: &str) {
-    use rustix::fs::{CWD, FileType, Mode, mknodat};
-    let path = env.path().join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
-}
 
 /// Every command that reads the discovered configs, run in `p`: each must end within 10 s,
 /// say `expect`, and never print the secret.

@@ -419,3 +419,78 @@ fn skill_dir_of_a_bare_file_name_is_the_current_directory() {
         );
     }
 }
+
+/// An async hook never delays the answer: the outcome is printed (and flushed) while the
+/// async hook still waits on a FIFO the test opens only after reading that outcome; the
+/// process then lets the async hook finish before it exits.
+#[cfg(unix)]
+#[test]
+fn async_hooks_never_delay_the_printed_outcome() {
+    use std::io::{BufRead, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    const BOUND: Duration = Duration::from_secs(15);
+    let env = Env::new();
+    crate::support::mkfifo(&env, "gate");
+    let fifo = env.path().join("gate");
+    let done = env.path().join("done");
+    env.write(
+        "hooks.yaml",
+        &format!(
+            r#"hooks:
+  - id: slow-log
+    event: PreToolUse
+    async: true
+    timeout: 30
+    command: "read -r _ < '{}'; echo ran > '{}'"
+"#,
+            fifo.display(),
+            done.display()
+        ),
+    );
+    let mut child = env
+        .std_command()
+        .args(["run", "PreToolUse", "-c", "hooks.yaml", "--json"])
+        .args([
+            "-p",
+            r#"{"tool_name":"Bash","tool_input":{"command":"ls"}}"#,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (line_tx, line_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let read = std::io::BufReader::new(stdout).read_line(&mut line);
+        line_tx.send(read.map(|_| line)).unwrap();
+    });
+    let printed = line_rx.recv_timeout(BOUND);
+    // Releasing the async hook (in a thread: opening a FIFO blocks until its reader does).
+    let (gate_tx, gate_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut gate = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        writeln!(gate, "go").unwrap();
+        gate_tx.send(()).unwrap();
+    });
+    let line = printed
+        .expect("the outcome was not printed while the async hook was still running")
+        .unwrap();
+    let outcome: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(outcome["event"], "PreToolUse", "{outcome}");
+    gate_rx
+        .recv_timeout(BOUND)
+        .expect("the async hook never opened its FIFO");
+    let (exit_tx, exit_rx) = mpsc::channel();
+    std::thread::spawn(move || exit_tx.send(child.wait().unwrap()).unwrap());
+    let status = exit_rx
+        .recv_timeout(BOUND)
+        .expect("the process did not exit");
+    assert_eq!(status.code(), Some(0));
+    // The process waited for the async hook before exiting.
+    assert_eq!(std::fs::read_to_string(&done).unwrap(), "ran\n");
+}

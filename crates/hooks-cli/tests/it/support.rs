@@ -154,6 +154,15 @@ impl Env {
     }
 }
 
+/// Makes a FIFO at `rel` under the temporary directory of `env`.
+#[cfg(unix)]
+pub(crate) fn mkfifo(env: &Env, rel: &str) {
+    use rustix::fs::{CWD, FileType, Mode, mknodat};
+    let path = env.path().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+}
+
 /// The workspace root (where `examples/` is).
 pub(crate) fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
