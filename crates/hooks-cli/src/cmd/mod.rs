@@ -77,11 +77,20 @@ pub fn project_dir(args: &ConfigArgs) -> Result<PathBuf> {
         Some(p) if p.exists() => anyhow::bail!("--project {} is not a directory", p.display()),
         Some(p) => anyhow::bail!("--project {}: no such directory", p.display()),
         None => {
+            // Found once per process: a command asks for it several times (the payload's
+            // default `cwd`, discovery, the notes), and the walk up the directories is the
+            // same each time (the command line never changes its directory).
+            static FOUND: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+            if let Some(found) = FOUND.get() {
+                return Ok(found.clone());
+            }
             let cwd = std::env::current_dir().context("reading the current directory")?;
             // Compared with the current directory, which has its symlinks resolved.
             let home = std::env::var_os("HOME")
                 .map(|h| std::fs::canonicalize(&h).unwrap_or_else(|_| PathBuf::from(h)));
-            Ok(Locations::project_root(&cwd, home.as_deref()))
+            Ok(FOUND
+                .get_or_init(|| Locations::project_root(&cwd, home.as_deref()))
+                .clone())
         }
     }
 }

@@ -79,10 +79,11 @@ impl Note {
 }
 
 /// What explains events that ran nothing, built once per command: every hook matched as
-/// if it were active, and where discovery looked.
+/// if it were active (indexed only when an event ran nothing, so an event that ran a hook
+/// pays nothing for it), and where discovery looked.
 pub struct Why {
     loaded: Arc<Loaded>,
-    every: HookIndex,
+    every: std::cell::OnceCell<HookIndex>,
     /// The project root, when the hooks were discovered (no `-c`).
     project: Option<PathBuf>,
 }
@@ -91,7 +92,7 @@ impl Why {
     /// For the engine `args` built.
     pub fn new(engine: &Engine, args: &ConfigArgs) -> Result<Why> {
         let loaded = engine.loaded();
-        let every = explain::every_hook(&loaded.hooks);
+        let every = std::cell::OnceCell::new();
         let project = if args.config.is_empty() {
             Some(super::project_dir(args)?)
         } else {
@@ -120,7 +121,10 @@ impl Why {
             return notes;
         }
         let event = ctx.event().name();
-        let verdicts = explain::verdicts_in(&self.every, &loaded.hooks, ctx);
+        let every = self
+            .every
+            .get_or_init(|| explain::every_hook(&loaded.hooks));
+        let verdicts = explain::verdicts_in(every, &loaded.hooks, ctx);
         let same: Vec<_> = verdicts
             .iter()
             .filter(|v| v.hook.spec.event == *ctx.event())
