@@ -158,8 +158,15 @@ pub(crate) fn read_file(path: &Path, within: Option<&Path>, limit: u64) -> Resul
         None => path.to_path_buf(),
         Some(root) => {
             let real = std::fs::canonicalize(path).map_err(io)?;
-            let root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-            if !real.starts_with(&root) {
+            // Discovery hands in roots it has already resolved, so the first test nearly
+            // always answers; a root given otherwise is resolved before refusing.
+            let inside = |root: &Path| real.starts_with(root);
+            let root = if inside(root) {
+                root.to_path_buf()
+            } else {
+                std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf())
+            };
+            if !inside(&root) {
                 return Err(refused(
                     path,
                     format!(
