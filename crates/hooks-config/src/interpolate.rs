@@ -486,6 +486,20 @@ impl fmt::Debug for ResolvedHook {
     }
 }
 
+/// Whether `spec`'s action names a secret (`{{ secrets.NAME }}`) anywhere; no value is
+/// looked up. A host's run-time step can skip [`resolve_secrets`] (and its copies of the
+/// hook) for the hooks that need none.
+pub fn uses_secrets(spec: &HookSpec) -> bool {
+    map_action::<()>(&spec.action, &mut |s: &str| {
+        if tokens(s).iter().any(|t| t.namespace == "secrets") {
+            Err(())
+        } else {
+            Ok(String::new())
+        }
+    })
+    .is_err()
+}
+
 /// Fills in a hook's `{{ secrets.NAME }}` tokens from `provider`, right before it runs.
 ///
 /// A missing secret fails closed: the error names the hook, the token and where the hook

@@ -72,7 +72,7 @@ pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
-    resolve_secrets,
+    resolve_secrets, uses_secrets,
 };
 pub use load::{
     BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item,

@@ -447,6 +447,10 @@ struct SecretsStep(Arc<dyn hooks_config::SecretProvider>);
 
 impl hooks_exec::Prepare for SecretsStep {
     fn prepare(&self, spec: &HookSpec) -> Result<Option<hooks_exec::Prepared>, String> {
+        // Most hooks use no secret: they run as loaded, without copying the hook.
+        if !hooks_config::uses_secrets(spec) {
+            return Ok(None);
+        }
         match hooks_config::resolve_secrets(spec, self.0.as_ref()) {
             Ok(resolved) if resolved.has_secrets() => {
                 let (spec, redactor) = resolved.into_parts();
