@@ -362,8 +362,24 @@ fn normalise(path: &str) -> Cow<'_, str> {
     if !body.split('/').any(|seg| matches!(seg, "" | "." | "..")) {
         return Cow::Borrowed(path);
     }
+    let joined = lexical_segments(body.split('/'), absolute).join("/");
+    Cow::Owned(match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".to_owned(),
+        (false, false) => joined,
+    })
+}
+
+/// The segments of a path (`segments`, split at `/`) after lexical normalisation: empty
+/// segments and `.` dropped, each `..` dropping the segment before it; a `..` with nothing
+/// before it is kept in a relative path and dropped in an `absolute` one (nothing is above
+/// `/`). The one rule behind path filters, `if` path patterns and the security guard.
+pub fn lexical_segments<'a>(
+    segments: impl Iterator<Item = &'a str>,
+    absolute: bool,
+) -> Vec<&'a str> {
     let mut kept: Vec<&str> = Vec::new();
-    for seg in body.split('/') {
+    for seg in segments {
         match seg {
             "" | "." => {}
             ".." => match kept.last() {
@@ -376,12 +392,7 @@ fn normalise(path: &str) -> Cow<'_, str> {
             other => kept.push(other),
         }
     }
-    let joined = kept.join("/");
-    Cow::Owned(match (absolute, joined.is_empty()) {
-        (true, _) => format!("/{joined}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => joined,
-    })
+    kept
 }
 
 /// [`relative_to`] for a path that may be owned.

@@ -74,7 +74,7 @@ pub use dialect::Dialect;
 pub use env::{env_vars, provides_var};
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
-pub use filter::{Filter, IfCondition};
+pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};

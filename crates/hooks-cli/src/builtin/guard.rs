@@ -121,22 +121,14 @@ fn normalise(path: &str) -> Option<(bool, Vec<&str>)> {
     if matches!(raw.as_slice(), [only] if *only == "*" || *only == ".*") {
         raw.clear();
     }
-    let mut segments: Vec<&str> = Vec::new();
-    for segment in raw {
-        match segment {
-            "" | "." => {}
-            ".." => match segments.last() {
-                Some(&last) if last != ".." => {
-                    segments.pop();
-                }
-                _ if absolute => {}
-                _ => segments.push(".."),
-            },
-            other if other.contains(['*', '?', '[']) => return None,
-            other => segments.push(other),
-        }
+    // A glob segment is never `""`, `.` or `..`, so refusing globs first changes nothing.
+    if raw.iter().any(|segment| segment.contains(['*', '?', '['])) {
+        return None;
     }
-    Some((absolute, segments))
+    Some((
+        absolute,
+        hooks_core::lexical_segments(raw.into_iter(), absolute),
+    ))
 }
 
 /// The arguments of a command that are not options (everything after `--`).
