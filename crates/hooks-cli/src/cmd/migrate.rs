@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Result, bail};
 
@@ -33,16 +33,20 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
             "put {} hook{} back into {}, as it was",
             undone.hooks,
             plural(undone.hooks),
-            shown(&undone.source)
+            super::render::shown_path(&undone.source)
         )?;
         if undone.target_removed {
             writeln!(
                 out,
                 "removed {}, which the migration had created",
-                shown(&undone.target)
+                super::render::shown_path(&undone.target)
             )?;
         } else {
-            writeln!(out, "{} is as it was", shown(&undone.target))?;
+            writeln!(
+                out,
+                "{} is as it was",
+                super::render::shown_path(&undone.target)
+            )?;
         }
         if let Some(p) = undone.problem {
             writeln!(out, "note: the trust store was not updated: {p}")?;
@@ -69,8 +73,8 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         out,
         "moved {n} hook{} from {} to {}:",
         plural(n),
-        shown(&applied.source),
-        shown(&applied.target)
+        super::render::shown_path(&applied.source),
+        super::render::shown_path(&applied.target)
     )?;
     let width = applied.moved.iter().map(|m| m.id.len()).max().unwrap_or(0);
     for m in &applied.moved {
@@ -79,9 +83,9 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
     writeln!(
         out,
         "{} keeps every other setting; its `hooks` key is gone, so each hook runs once",
-        shown(&applied.source)
+        super::render::shown_path(&applied.source)
     )?;
-    let quoted = |p: &Path| hooks::config::shell_quote(&shown(p));
+    let quoted = |p: &Path| hooks::config::shell_quote(&super::render::shown_path(p));
     writeln!(
         out,
         "undo: `hooks migrate claude --undo {}`",
@@ -91,7 +95,7 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         writeln!(
             out,
             "note: {} is not a standard location, so its hooks run only where it is named (`-c {}`)",
-            shown(&applied.target),
+            super::render::shown_path(&applied.target),
             quoted(&applied.target)
         )?;
     }
@@ -104,7 +108,7 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
             "note: {} hook{} of {} wait{} for trust: review it, then `hooks trust {}`",
             applied.waiting,
             plural(applied.waiting),
-            shown(&applied.target),
+            super::render::shown_path(&applied.target),
             if applied.waiting == 1 { "s" } else { "" },
             quoted(&applied.target)
         )?;
@@ -123,9 +127,9 @@ fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
             {
                 bail!(
                     "{} is a {} file and {} a {} one; moving hooks between layers changes when they run and what they may override, so it is refused",
-                    shown(&source.path),
+                    super::render::shown_path(&source.path),
                     from.as_str(),
-                    shown(&place.path),
+                    super::render::shown_path(&place.path),
                     into.as_str()
                 );
             }
@@ -139,18 +143,7 @@ fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
         }),
         (None, None) => bail!(
             "{} is not one of the settings files discovery reads (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`); name the native file with `--to FILE`",
-            shown(&source.path)
+            super::render::shown_path(&source.path)
         ),
-    }
-}
-
-/// `path` relative to the current directory when it is inside it.
-fn shown(path: &Path) -> String {
-    let cwd = std::env::current_dir()
-        .ok()
-        .map(|c| std::fs::canonicalize(&c).unwrap_or(c));
-    match cwd.as_deref().and_then(|c| path.strip_prefix(c).ok()) {
-        Some(rel) if !rel.as_os_str().is_empty() => rel.display().to_string(),
-        _ => PathBuf::from(path).display().to_string(),
     }
 }

@@ -198,11 +198,11 @@ impl Why {
     ) -> Option<Note> {
         let n = hooks.len();
         let these = format!("{n} hook{} for {event}", plural(n));
-        let shown = file.map(shown_path);
+        let shown = file.map(super::render::shown_path);
         let (kind, message, command) = match inactive {
             Inactive::Untrusted => {
                 let file = shown.unwrap_or_else(|| "FILE".to_owned());
-                let command = format!("hooks trust {}", hooks::config::shell_quote(&file));
+                let command = super::render::trust_command(&file);
                 (
                     "untrusted",
                     format!(
@@ -304,16 +304,4 @@ impl Why {
         note.looked_in = looked_in;
         note
     }
-}
-
-/// `path` as a user would type it here: relative to the current directory when it lies
-/// under it, else as it is.
-fn shown_path(path: &Path) -> String {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or_else(|| path.to_path_buf())
-        .display()
-        .to_string()
 }

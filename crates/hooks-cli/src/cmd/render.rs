@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use anyhow::{Context, Result};
@@ -355,4 +356,25 @@ pub fn async_matches(engine: &Engine, ctx: &EventContext) -> Vec<String> {
 /// Reads `path` as text, naming it in the error.
 pub fn read_text(path: &std::path::Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// `path` as a user would type it here: relative to the current directory (as spelled, or
+/// with its symlinks resolved, as discovered paths are) when it lies under it, else as it
+/// is.
+pub fn shown_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let real = cwd.as_deref().and_then(|c| std::fs::canonicalize(c).ok());
+    [cwd, real]
+        .iter()
+        .flatten()
+        .find_map(|c| path.strip_prefix(c).ok())
+        .filter(|rel| !rel.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+/// The command that trusts the file shown as `shown` (see [`shown_path`]).
+pub fn trust_command(shown: &str) -> String {
+    format!("hooks trust {}", hooks::config::shell_quote(shown))
 }

@@ -156,17 +156,11 @@ fn waiting_for_trust(engine: &Engine) -> Vec<Value> {
             None => files.push((file, 1)),
         }
     }
-    let cwd = std::env::current_dir().ok();
     files
         .into_iter()
         .map(|(file, hooks)| {
-            let shown = cwd
-                .as_deref()
-                .and_then(|cwd| file.strip_prefix(cwd).ok())
-                .unwrap_or(file)
-                .display()
-                .to_string();
-            let command = format!("hooks trust {}", hooks::config::shell_quote(&shown));
+            let shown = crate::cmd::render::shown_path(file);
+            let command = crate::cmd::render::trust_command(&shown);
             json!({"file": shown, "hooks": hooks, "command": command})
         })
         .collect()
