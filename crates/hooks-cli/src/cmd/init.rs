@@ -51,7 +51,7 @@ pub fn run(args: &InitArgs) -> Result<u8> {
     }
     if let Some(home) = &locations.home {
         let legacy = home.join(".hooks/hooks.yaml");
-        if legacy.is_file() && !same_file(&legacy, &done.config) {
+        if legacy.is_file() && !crate::edit::atomic::same_file(&legacy, &done.config) {
             writeln!(
                 out,
                 "note: {} (from an earlier `hooks init`) is not read by any command; its hooks are now in {}",
@@ -77,10 +77,5 @@ fn is_discovered(locations: &Locations, config: &Path) -> bool {
     locations
         .candidates()
         .iter()
-        .any(|c| c.layer == Layer::User && same_file(&c.path, config))
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    let canonical = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    canonical(a) == canonical(b)
+        .any(|c| c.layer == Layer::User && crate::edit::atomic::same_file(&c.path, config))
 }

@@ -688,9 +688,7 @@ impl Session<'_> {
 /// Whether two paths name the same file.
 fn same_path(a: Option<&Path>, b: Option<&Path>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => {
-            a == b || crate::edit::atomic::real_path(a) == crate::edit::atomic::real_path(b)
-        }
+        (Some(a), Some(b)) => crate::edit::atomic::same_file(a, b),
         _ => false,
     }
 }

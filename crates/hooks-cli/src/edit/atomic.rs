@@ -14,6 +14,11 @@ pub fn real_path(path: &Path) -> PathBuf {
     std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// Whether `a` and `b` name the same file (as spelled, or once symbolic links are resolved).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || real_path(a) == real_path(b)
+}
+
 /// Writes `text` to `path` atomically. `original` is the text the edit started from
 /// (`None`: the file is new); if the file changed in the meantime, or appeared, nothing is
 /// written and the error says so.
