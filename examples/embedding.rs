@@ -1,7 +1,7 @@
 //! Embedding the hooks engine in a host program: every code block of `docs/embedding.md`.
 //!
 //! The dispatcher part also holds the setup blocks of `docs/exec.md`, `docs/exec-http.md`
-//! and `docs/exec-mcp.md`, and the timer the one of `docs/orchestration.md`.
+//! and `docs/exec-mcp.md`.
 //!
 //! Each part of the guide is one function here, between `// ANCHOR: name` and
 //! `// ANCHOR_END: name` lines; the guide copies those regions and a test in xtask
@@ -28,7 +28,7 @@ use hooks::exec::{
 };
 use hooks::orchestration::{
     CancellationToken, RetryDecision, Task, TaskExecutor, TaskHookContext, TaskHooks, TaskOutcome,
-    Timer, async_trait,
+    TokioTimer, async_trait,
 };
 use hooks::prelude::*;
 use serde_json::json;
@@ -204,17 +204,6 @@ async fn audit_and_notifications() -> Result<()> {
 // ANCHOR_END: observe
 
 // ANCHOR: orchestration
-// ANCHOR: timer
-/// The tokio adapter for the orchestration crate's timer.
-struct TokioTimer;
-
-impl Timer for TokioTimer {
-    fn sleep(&self, d: Duration) -> BoxFuture<'static, ()> {
-        Box::pin(tokio::time::sleep(d))
-    }
-}
-// ANCHOR_END: timer
-
 /// Task hooks: retry a failed task while it has retries left.
 struct RetryWhileAllowed;
 
@@ -238,9 +227,9 @@ impl TaskExecutor for Work {
         &self,
         ctx: &TaskHookContext,
         _cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, BoxError> {
         match (ctx.task.id.as_str(), ctx.attempt) {
-            ("build", 1) => Err("flaky linker".to_owned()),
+            ("build", 1) => Err("flaky linker".into()),
             (id, _) => Ok(format!("{id} done")),
         }
     }

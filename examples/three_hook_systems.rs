@@ -14,28 +14,20 @@
 #![allow(clippy::print_stdout)]
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Result;
 use hooks::core::{
     Action, Aggregate, BoxFuture, BuiltinEvent as E, EventContext, EventSink, HookIndex, HookSpec,
     Matcher,
 };
+use hooks::orchestration::TokioTimer;
 use hooks_exec::Dispatcher;
 use hooks_orchestration::{
-    CancellationToken, ExecutionMode, RetryDecision, SubagentDispatcher, SubagentHookContext,
-    SubagentHooks, SubagentRequest, SubagentResult, SubagentRetryDecision, SubagentRun,
-    SubagentRunner, Task, TaskExecutor, TaskHookContext, TaskHooks, TaskRunner, Timer, async_trait,
+    BoxError, CancellationToken, ExecutionMode, RetryDecision, SubagentDispatcher,
+    SubagentHookContext, SubagentHooks, SubagentRequest, SubagentResult, SubagentRetryDecision,
+    SubagentRun, SubagentRunner, Task, TaskExecutor, TaskHookContext, TaskHooks, TaskRunner, Timer,
+    async_trait,
 };
-
-/// The five-line tokio adapter from `docs/orchestration.md`.
-struct TokioTimer;
-
-impl Timer for TokioTimer {
-    fn sleep(&self, d: Duration) -> BoxFuture<'static, ()> {
-        Box::pin(tokio::time::sleep(d))
-    }
-}
 
 /// The config-level hooks, as a user would write them in a config file.
 fn config_hooks() -> Result<Vec<HookSpec>> {
@@ -173,9 +165,13 @@ struct Subagents;
 
 #[async_trait]
 impl SubagentRunner for Subagents {
-    async fn run(&self, run: &SubagentRun, _cancel: &CancellationToken) -> Result<String, String> {
+    async fn run(
+        &self,
+        run: &SubagentRun,
+        _cancel: &CancellationToken,
+    ) -> Result<String, BoxError> {
         match run.context.subagent_name.as_str() {
-            "reviewer" => Err("context window exceeded".to_owned()),
+            "reviewer" => Err("context window exceeded".into()),
             _ => {
                 let mut answer = format!("LGTM ({})", run.additional_context.join(" "));
                 if let Some(feedback) = &run.feedback {
@@ -256,9 +252,9 @@ impl TaskExecutor for Work<'_> {
         &self,
         ctx: &TaskHookContext,
         cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, BoxError> {
         match ctx.task.id.as_str() {
-            "build" if ctx.attempt == 1 => Err("linker crashed (flaky)".to_owned()),
+            "build" if ctx.attempt == 1 => Err("linker crashed (flaky)".into()),
             "review" => {
                 let request = SubagentRequest::new(
                     self.agent.name.clone(),

@@ -50,6 +50,7 @@
 //! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod aggregate;
+mod cancel;
 mod context;
 mod dedupe;
 mod dialect;
@@ -68,6 +69,7 @@ mod spec;
 mod url_pattern;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
+pub use cancel::{CancellationToken, Cancelled};
 pub use context::{EventContext, StageEvent, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
@@ -80,7 +82,7 @@ pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
 pub use output::{parse_output, parse_response_body};
 pub use redact::Redactor;
-pub use sink::{BoxFuture, EventSink, NoopSink};
+pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance,

@@ -14,6 +14,11 @@ use crate::context::EventContext;
 /// A boxed, sendable future: what object-safe async methods return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// The error a host's code returns through the engine's traits (a prompt evaluator, a task
+/// executor, a subagent runner): any error, so `?` works on the host's own error types,
+/// and `"text".into()` or `format!(..).into()` makes one from a message.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
 /// Receives lifecycle events and answers with the aggregate of the hooks they matched.
 ///
 /// Object safe: runners hold an `Arc<dyn EventSink>`.

@@ -6,12 +6,12 @@ use std::fmt;
 use std::sync::{Arc, RwLock};
 
 use futures_util::StreamExt;
+use hooks_core::CancellationToken;
 use hooks_core::{
     Aggregate, AggregateEntry, BoxFuture, DedupeKey, DedupeScope, Event, EventContext, EventSink,
     FailurePolicy, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate,
     find_duplicates,
 };
-use tokio_util::sync::CancellationToken;
 
 use crate::audit::AuditLog;
 use crate::command::CommandExecutor;

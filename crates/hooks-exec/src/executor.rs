@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use hooks_core::CancellationToken;
 use hooks_core::{EventContext, FailureKind, HookOutcome, HookSpec};
-use tokio_util::sync::CancellationToken;
 
 /// Everything an executor needs for one hook run.
 #[derive(Clone, Copy, Debug)]

@@ -88,6 +88,9 @@ pub use dispatch::{
 };
 pub use error::Error;
 pub use executor::{Executor, ExecutorExt, HookRun, WithTimeout};
+/// The cancellation token dispatches take: the workspace's one token, also the
+/// orchestration runners'.
+pub use hooks_core::CancellationToken;
 #[cfg(feature = "http")]
 pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
 #[cfg(feature = "mcp")]
@@ -98,5 +101,3 @@ pub use prepare::{Prepare, Prepared};
 pub use prompt::{BoxError, PromptEvaluator, PromptExecutor, PromptRequest, PromptVerdict};
 pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
 pub use timeouts::{MAX_TIMEOUT, Timeouts};
-/// The cancellation token dispatches take (re-exported so hosts need no tokio-util).
-pub use tokio_util::sync::CancellationToken;

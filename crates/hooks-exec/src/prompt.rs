@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::executor::{Executor, HookRun};
 
-/// The error a [`PromptEvaluator`] may return: anything that can be shown.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// The error a [`PromptEvaluator`] may return: anything that can be shown (the one
+/// host-error type of the workspace, from `hooks-core`).
+pub use hooks_core::BoxError;
 
 /// What a prompt hook asks the host's model.
 #[non_exhaustive]

@@ -4,9 +4,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use hooks_core::CancellationToken;
 use hooks_core::{EventContext, HookIndex, HookOutcome};
 use tokio::sync::{Notify, Semaphore, mpsc};
-use tokio_util::sync::CancellationToken;
 
 use crate::runner::Runner;
 

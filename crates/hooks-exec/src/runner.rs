@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use hooks_core::CancellationToken;
 use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutcome, HookSpec};
-use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::audit::AuditLog;

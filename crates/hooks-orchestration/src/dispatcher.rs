@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hooks_core::{Aggregate, BoxFuture, EventContext, EventSink};
+use hooks_core::{Aggregate, BoxError, BoxFuture, CancellationToken, EventContext, EventSink};
 use serde_json::{Map, Value};
 
 use crate::bridge::{self, Bridge};
-use crate::cancel::CancellationToken;
-use crate::error::Error;
+
+use crate::error::{Error, error_text};
 use crate::runner::DEFAULT_MAX_RETRY_DELAY;
 use crate::subagent::{
     ExecutionMode, SubagentHookContext, SubagentHookRegistry, SubagentHooks, SubagentResult,
@@ -24,9 +24,11 @@ use crate::timer::{Timer, sleep_or_cancel};
 /// teammate process).
 #[async_trait]
 pub trait SubagentRunner: Send + Sync {
-    /// Runs the subagent: `Ok(final answer)` or `Err(error message)`. `cancel` is the
+    /// Runs the subagent: `Ok(final answer)` or `Err(error)`, any error (`?` on the host's
+    /// own errors works; `"message".into()` makes one). Hooks, events and
+    /// [`Error::SubagentFailed`] see the error's message with its sources. `cancel` is the
     /// parent's token; the dispatcher also drops this future when it fires.
-    async fn run(&self, run: &SubagentRun, cancel: &CancellationToken) -> Result<String, String>;
+    async fn run(&self, run: &SubagentRun, cancel: &CancellationToken) -> Result<String, BoxError>;
 }
 
 /// What the runner is asked to do.
@@ -342,6 +344,7 @@ impl SubagentDispatcher {
             let output = match self.runner.run(&run, cancel).await {
                 Ok(output) => output,
                 Err(error) => {
+                    let error = error_text(&*error);
                     self.emit(bridge::subagent_stop(
                         ctx,
                         &run.agent_id,

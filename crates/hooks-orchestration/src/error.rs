@@ -81,3 +81,20 @@ fn hint(suggestion: &Option<String>) -> String {
         None => String::new(),
     }
 }
+
+/// The text hooks and reports give a host's error: its message, then each source's, joined
+/// by `: ` (as `anyhow` prints a chain with `{:#}`), without repeating a source whose
+/// message the previous one already ends with.
+pub(crate) fn error_text(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        let message = e.to_string();
+        if !text.ends_with(&message) {
+            text.push_str(": ");
+            text.push_str(&message);
+        }
+        source = e.source();
+    }
+    text
+}

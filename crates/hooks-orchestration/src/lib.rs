@@ -27,7 +27,7 @@
 //! use std::sync::Arc;
 //! use async_trait::async_trait;
 //! use hooks_orchestration::{
-//!     BoxFuture, CancellationToken, RetryDecision, Task, TaskExecutor, TaskHookContext,
+//!     BoxError, BoxFuture, CancellationToken, RetryDecision, Task, TaskExecutor, TaskHookContext,
 //!     TaskHooks, TaskOutcome, TaskRunner, Timer,
 //! };
 //!
@@ -53,7 +53,7 @@
 //!         &self,
 //!         ctx: &TaskHookContext,
 //!         _cancel: &CancellationToken,
-//!     ) -> Result<String, String> {
+//!     ) -> Result<String, BoxError> {
 //!         // The build flakes once; everything else works.
 //!         if ctx.task.id == "build" && ctx.attempt == 1 {
 //!             Err("flaked".into())
@@ -80,7 +80,6 @@
 //! ```
 
 mod bridge;
-mod cancel;
 mod dispatcher;
 mod error;
 mod graph;
@@ -90,14 +89,13 @@ mod subagent;
 mod task;
 mod timer;
 
-pub use cancel::{CancellationToken, Cancelled};
 pub use dispatcher::{
     DEFAULT_MAX_DELEGATION_DEPTH, DEFAULT_MAX_STOP_BLOCKS, SubagentDispatcher, SubagentRequest,
     SubagentRun, SubagentRunner,
 };
 pub use error::Error;
 pub use graph::TaskGraph;
-pub use hooks_core::{BoxFuture, EventSink, NoopSink};
+pub use hooks_core::{BoxError, BoxFuture, CancellationToken, Cancelled, EventSink, NoopSink};
 pub use registry::Registry;
 
 /// The core model this crate builds on (event contexts, aggregates, decisions).

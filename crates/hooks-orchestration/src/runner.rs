@@ -9,12 +9,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use hooks_core::{Aggregate, EventSink, StageEvent};
+use hooks_core::{Aggregate, BoxError, CancellationToken, EventSink, StageEvent};
 use serde_json::{Map, Value};
 
 use crate::bridge::{self, Bridge};
-use crate::cancel::CancellationToken;
-use crate::error::Error;
+
+use crate::error::{Error, error_text};
 use crate::graph::TaskGraph;
 use crate::task::{RetryDecision, Task, TaskHookContext, TaskHookRegistry, TaskHooks};
 use crate::timer::{Timer, sleep_or_cancel};
@@ -28,14 +28,16 @@ pub trait TaskExecutor: Send + Sync {
         None
     }
 
-    /// Runs one attempt: `Ok(output)` or `Err(error message)`. `cancel` fires when the
-    /// run is cancelled; the runner also drops this future then, so cooperating is only
-    /// needed for work the executor spawned elsewhere.
+    /// Runs one attempt: `Ok(output)` or `Err(error)`, any error (`?` on the host's own
+    /// errors works; `"message".into()` makes one). Hooks, events and the report see the
+    /// error's message with its sources. `cancel` fires when the run is cancelled; the
+    /// runner also drops this future then, so cooperating is only needed for work the
+    /// executor spawned elsewhere.
     async fn execute(
         &self,
         ctx: &TaskHookContext,
         cancel: &CancellationToken,
-    ) -> Result<String, String>;
+    ) -> Result<String, BoxError>;
 }
 
 /// How one task of a run ended.
@@ -495,7 +497,7 @@ impl Run<'_> {
         hooks.before_execute(ctx).await;
         let output = match self.executor.execute(ctx, &self.cancel).await {
             Ok(output) => output,
-            Err(error) => return Some(Attempt::Failed(error)),
+            Err(error) => return Some(Attempt::Failed(error_text(&*error))),
         };
         let agg = self.emit(bridge::task_completed(ctx, &output)).await?;
         if agg.is_blocked() {

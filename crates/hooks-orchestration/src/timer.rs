@@ -5,9 +5,7 @@
 
 use std::time::Duration;
 
-use hooks_core::BoxFuture;
-
-use crate::cancel::CancellationToken;
+use hooks_core::{BoxFuture, CancellationToken};
 
 /// Sleeps for a while, on the host's runtime.
 ///

@@ -45,6 +45,7 @@
 //! - `exec`: the executors and dispatcher ([`exec`]); with `config`, the [`Engine`].
 //! - `http`, `mcp`: HTTP and MCP tool hooks; `tls` adds TLS for HTTP hooks (off).
 //! - `orchestration`: task and subagent hook traits ([`orchestration`]).
+//! - `tokio`: the tokio timer those runners wait on ([`orchestration::TokioTimer`]).
 //! - `watch`: hot reload of config files ([`Engine::watch`]).
 //!
 //! # Supported Rust versions
@@ -57,13 +58,25 @@ pub use hooks_core as core;
 pub use hooks_config as config;
 #[cfg(feature = "exec")]
 pub use hooks_exec as exec;
+/// Task and subagent hooks: everything of `hooks-orchestration` (see its crate docs), and
+/// with the `tokio` feature the tokio [`TokioTimer`](orchestration::TokioTimer).
+///
+/// The cancellation token here is the one `exec` takes: `hooks::orchestration::
+/// CancellationToken` and `hooks::exec::CancellationToken` are the same type.
 #[cfg(feature = "orchestration")]
-pub use hooks_orchestration as orchestration;
+pub mod orchestration {
+    pub use hooks_orchestration::*;
+
+    #[cfg(feature = "tokio")]
+    pub use crate::timer::TokioTimer;
+}
 
 #[cfg(all(feature = "config", feature = "exec"))]
 mod engine;
 #[cfg(all(feature = "config", feature = "exec"))]
 mod error;
+#[cfg(feature = "tokio")]
+mod timer;
 
 #[cfg(feature = "watch")]
 pub use engine::Watcher;

@@ -3,13 +3,13 @@
 
 use std::time::{Duration, Instant};
 
+use hooks_core::CancellationToken;
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Decision, Dialect, EventContext, FailureKind,
     HookOutcome, HookSpec, HookStatus,
 };
 use hooks_exec::{CommandExecutor, Executor, HookRun};
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 use crate::support::{Fixture, is_running, read_fifo, run, run_with, wait_gone};
 

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use hooks_core::CancellationToken;
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Decision, EventContext, FailureKind,
     FailurePolicy, HookIndex, HookOutcome, HookSpec, HookStatus, Matcher, PromptAction, PromptMode,
@@ -14,7 +15,6 @@ use hooks_exec::{
     PromptRequest, PromptVerdict,
 };
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
 
 use crate::support::{Fixture, read_fifo, wait_gone};
 

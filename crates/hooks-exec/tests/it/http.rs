@@ -11,6 +11,7 @@ use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use hooks_core::CancellationToken;
 use hooks_core::{
     Action, BuiltinEvent, Decision, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
     HookStatus, HttpAction,
@@ -18,7 +19,6 @@ use hooks_core::{
 use hooks_exec::{EnvLookup, Executor, HookRun, HttpConfig, HttpExecutor};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::loopback::Server;
 

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
+use hooks_core::CancellationToken;
 use hooks_core::{
     Action, BuiltinEvent, Decision, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
     HookStatus, McpToolAction,
@@ -26,7 +27,6 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::loopback::{Server, free_port};
 

@@ -5,12 +5,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hooks_core::CancellationToken;
 use hooks_core::{EventContext, HookOutcome, HookSpec};
 use hooks_exec::{CommandExecutor, Executor, HookRun};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use rustix::process::{Pid, PidfdFlags, pidfd_open};
 use serde_json::json;
-use tokio_util::sync::CancellationToken;
 
 /// A temporary directory holding a test's scripts, FIFOs and the files hooks write.
 pub(crate) struct Fixture {

@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hooks_orchestration::{
-    CancellationToken, Error, RetryDecision, RunReport, Task, TaskExecutor, TaskHookContext,
-    TaskOutcome, TaskRunner, async_trait,
+    BoxError, CancellationToken, Error, RetryDecision, RunReport, Task, TaskExecutor,
+    TaskHookContext, TaskOutcome, TaskRunner, async_trait,
 };
 use tokio::time::Instant;
 
@@ -342,7 +342,7 @@ impl TaskExecutor for Slow {
         &self,
         ctx: &TaskHookContext,
         _cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, BoxError> {
         let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(n, Ordering::SeqCst);
         tokio::time::sleep(Duration::from_secs(1)).await;

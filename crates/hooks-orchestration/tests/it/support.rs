@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use hooks_orchestration::core::{Aggregate, Decision, EventContext};
 use hooks_orchestration::{
-    BoxFuture, CancellationToken, EventSink, RetryDecision, SubagentHookContext, SubagentHooks,
-    SubagentResult, SubagentRetryDecision, SubagentRun, SubagentRunner, TaskExecutor,
-    TaskHookContext, TaskHooks, Timer, async_trait,
+    BoxError, BoxFuture, CancellationToken, EventSink, RetryDecision, SubagentHookContext,
+    SubagentHooks, SubagentResult, SubagentRetryDecision, SubagentRun, SubagentRunner,
+    TaskExecutor, TaskHookContext, TaskHooks, Timer, async_trait,
 };
 use tokio::sync::oneshot;
 
@@ -136,7 +136,7 @@ impl TaskExecutor for Scripted {
         &self,
         ctx: &TaskHookContext,
         _cancel: &CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, BoxError> {
         self.log.push(format!("exec {}", at(ctx)));
         let answer = self
             .script
@@ -146,7 +146,7 @@ impl TaskExecutor for Scripted {
         match answer {
             "ok" => Ok(format!("{} done", ctx.task.id)),
             "hang" => std::future::pending().await,
-            error => Err(error.to_owned()),
+            error => Err(error.into()),
         }
     }
 }
@@ -297,7 +297,11 @@ impl ScriptedRunner {
 
 #[async_trait]
 impl SubagentRunner for ScriptedRunner {
-    async fn run(&self, run: &SubagentRun, _cancel: &CancellationToken) -> Result<String, String> {
+    async fn run(
+        &self,
+        run: &SubagentRun,
+        _cancel: &CancellationToken,
+    ) -> Result<String, BoxError> {
         let ctx = &run.context;
         let mut line = format!("run {}", sub_at(ctx));
         if run.continuation > 0 {
@@ -317,7 +321,7 @@ impl SubagentRunner for ScriptedRunner {
         match answer {
             "ok" => Ok(format!("{} answer", ctx.subagent_name)),
             "hang" => std::future::pending().await,
-            error => Err(error.to_owned()),
+            error => Err(error.into()),
         }
     }
 }

@@ -198,13 +198,6 @@ async fn discovered_project_hooks_wait_for_trust() {
     assert_eq!(trusted.dispatch(&rm_rf()).await.decision, Decision::Block);
 }
 
-struct Paused;
-impl hooks::orchestration::Timer for Paused {
-    fn sleep(&self, d: Duration) -> hooks::core::BoxFuture<'static, ()> {
-        Box::pin(tokio::time::sleep(d))
-    }
-}
-
 struct Echo;
 #[hooks::orchestration::async_trait]
 impl hooks::orchestration::TaskExecutor for Echo {
@@ -212,7 +205,7 @@ impl hooks::orchestration::TaskExecutor for Echo {
         &self,
         ctx: &hooks::orchestration::TaskHookContext,
         _cancel: &hooks::orchestration::CancellationToken,
-    ) -> Result<String, String> {
+    ) -> Result<String, hooks::orchestration::BoxError> {
         Ok(ctx.task.id.clone())
     }
 }
@@ -224,7 +217,7 @@ async fn the_task_runner_reaches_config_hooks() {
         .config_text("tasks.yaml", config, Format::Yaml, None)
         .build()
         .unwrap();
-    let runner = engine.task_runner(Arc::new(Paused));
+    let runner = engine.task_runner(Arc::new(hooks::orchestration::TokioTimer));
     let tasks = vec![
         hooks::orchestration::Task::new("build", "Build"),
         hooks::orchestration::Task::new("deploy", "Deploy"),

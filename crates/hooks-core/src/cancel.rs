@@ -1,17 +1,17 @@
-//! A runtime-agnostic cancellation token: how a host cancels a run, and how a parent's
-//! cancellation reaches retries, delegates and child work.
+//! A runtime-agnostic cancellation token: how a host cancels a dispatch or a run, and how
+//! a parent's cancellation reaches hooks, retries, delegates and child work.
 //!
 //! The token is a small shared flag with a list of wakers, so it works under any executor
-//! (tokio, async-std, smol, a hand-written one) and costs no dependency.
+//! (tokio, async-std, smol, a hand-written one) and costs no dependency. It is the one
+//! token of the workspace: the exec dispatcher and the orchestration runners take it.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
-
-use futures_util::future::{Either, select};
 
 /// A cancellation signal shared by clones.
 ///
@@ -26,6 +26,10 @@ pub struct CancellationToken {
 
 #[derive(Default)]
 struct Inner {
+    /// Set (under the lock, before waking) when the token is cancelled: what
+    /// [`CancellationToken::is_cancelled`] reads without locking, since dispatchers ask
+    /// before every hook.
+    flag: AtomicBool,
     state: Mutex<State>,
 }
 
@@ -54,6 +58,7 @@ impl Inner {
                 return;
             }
             state.cancelled = true;
+            self.flag.store(true, Ordering::Release);
             (
                 std::mem::take(&mut state.waiters),
                 std::mem::take(&mut state.children),
@@ -83,7 +88,7 @@ impl CancellationToken {
 
     /// Whether the token was cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.inner.lock().cancelled
+        self.inner.flag.load(Ordering::Acquire)
     }
 
     /// A token that is cancelled when this one is (already cancelled if this one is);
@@ -118,11 +123,20 @@ impl CancellationToken {
         if self.is_cancelled() {
             return None;
         }
-        let fut = std::pin::pin!(fut);
-        match select(fut, self.cancelled()).await {
-            Either::Left((out, _)) => Some(out),
-            Either::Right(((), _)) => None,
-        }
+        let mut fut = std::pin::pin!(fut);
+        let mut cancelled = std::pin::pin!(self.cancelled());
+        // The work is polled first, so work that is ready wins over a cancellation that
+        // arrives in the same poll.
+        std::future::poll_fn(|cx| {
+            if let Poll::Ready(out) = fut.as_mut().poll(cx) {
+                return Poll::Ready(Some(out));
+            }
+            match cancelled.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(None),
+                Poll::Pending => Poll::Pending,
+            }
+        })
+        .await
     }
 }
 
