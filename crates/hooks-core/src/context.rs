@@ -5,6 +5,7 @@
 //! cover the common events; [`EventContext::from_value`] takes any JSON object for the rest.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -17,6 +18,9 @@ use crate::event::{BuiltinEvent, Event};
 pub struct EventContext {
     event: Event,
     fields: Map<String, Value>,
+    /// When the engine dispatched the event (RFC 3339), for the dialects whose hooks are
+    /// documented to get a `timestamp`; not a field, so other dialects never see it.
+    dispatched_at: Option<Arc<str>>,
 }
 
 /// Keys the engine writes itself; a payload's own values for them are replaced.
@@ -28,6 +32,7 @@ impl EventContext {
         EventContext {
             event: event.into(),
             fields: Map::new(),
+            dispatched_at: None,
         }
     }
 
@@ -42,6 +47,7 @@ impl EventContext {
                 Ok(EventContext {
                     event: event.into(),
                     fields,
+                    dispatched_at: None,
                 })
             }
             Value::Null => Ok(EventContext::new(event)),
@@ -120,10 +126,24 @@ impl EventContext {
             .with("agent_type", agent_type.into())
     }
 
-    /// Sets `timestamp` (RFC 3339); echo-agent hooks expect it.
+    /// Sets `timestamp` (RFC 3339); echo-agent hooks expect it. Without it, they get the
+    /// time the engine dispatched the event ([`EventContext::set_dispatched_at`]).
     #[must_use]
     pub fn timestamp(self, ts: impl Into<String>) -> EventContext {
         self.with("timestamp", ts.into())
+    }
+
+    /// Records when the event was dispatched (RFC 3339). Hooks of a dialect that documents
+    /// a `timestamp` ([`Dialect::documents_timestamp`]) get it as `timestamp` when the
+    /// context has no `timestamp` field of its own; it is not a field, so the other
+    /// dialects' input does not change. The dispatcher sets it, once per dispatch.
+    pub fn set_dispatched_at(&mut self, rfc3339: impl Into<Arc<str>>) {
+        self.dispatched_at = Some(rfc3339.into());
+    }
+
+    /// When the event was dispatched, if the dispatcher recorded it.
+    pub fn dispatched_at(&self) -> Option<&str> {
+        self.dispatched_at.as_deref()
     }
 
     /// Fabro's run identity: `run_id` and `workflow`.
@@ -345,9 +365,10 @@ impl EventContext {
     }
 
     /// The JSON a hook of `dialect` receives on stdin: `hook_event_name` (the event's name
-    /// in that dialect) followed by the context fields. echo-agent hooks also get `event`.
+    /// in that dialect) followed by the context fields. echo-agent hooks also get `event`,
+    /// and `timestamp` last: the context's own, else the dispatch time.
     pub fn to_json(&self, dialect: Dialect) -> Value {
-        let mut out = Map::with_capacity(self.fields.len() + 2);
+        let mut out = Map::with_capacity(self.fields.len() + 3);
         let info = self.event.info();
         out.insert(
             "hook_event_name".to_owned(),
@@ -358,6 +379,15 @@ impl EventContext {
         }
         for (k, v) in &self.fields {
             out.insert(k.clone(), v.clone());
+        }
+        if dialect.documents_timestamp()
+            && !self.fields.contains_key("timestamp")
+            && let Some(at) = &self.dispatched_at
+        {
+            out.insert(
+                "timestamp".to_owned(),
+                Value::String(at.as_ref().to_owned()),
+            );
         }
         Value::Object(out)
     }

@@ -59,6 +59,17 @@ impl Dialect {
         }
     }
 
+    /// Whether the dialect documents a `timestamp` (RFC 3339) in a hook's input: echo-agent
+    /// does (`event`, `tool_name`, `tool_input`, `session_id`, `timestamp`), so its hooks
+    /// get the dispatch time when the host sends none. Autohand's timestamps are in its
+    /// notifications, which add them themselves; the others document none.
+    pub fn documents_timestamp(self) -> bool {
+        match self {
+            Dialect::Echo => true,
+            Dialect::Native | Dialect::Claude | Dialect::Fabro | Dialect::Autohand => false,
+        }
+    }
+
     /// Parses a short name as printed by [`Dialect::as_str`].
     pub fn from_name(name: &str) -> Option<Dialect> {
         Dialect::ALL.into_iter().find(|d| d.as_str() == name)

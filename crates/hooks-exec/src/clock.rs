@@ -1,4 +1,5 @@
-//! Wall-clock timestamps for audit lines and notifications.
+//! Wall-clock timestamps for audit lines, notifications and the dispatch time echo-agent
+//! hooks get as `timestamp`.
 
 use std::time::SystemTime;
 

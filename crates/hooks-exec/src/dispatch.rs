@@ -14,6 +14,7 @@ use hooks_core::{
 };
 
 use crate::audit::AuditLog;
+use crate::clock::now_rfc3339;
 use crate::command::CommandExecutor;
 use crate::error::Error;
 use crate::executor::{Executor, ExecutorExt};
@@ -173,6 +174,8 @@ impl Dispatcher {
         }
         let index = self.index();
         let matched = index.matching(ctx);
+        let stamped = stamp(ctx, matched.iter().map(|&hook| index.spec(hook)));
+        let ctx = stamped.as_ref().unwrap_or(ctx);
         let mut messages = Vec::new();
         let mut plan = Plan::default();
         let mut shared_ctx: Option<Arc<EventContext>> = None;
@@ -220,6 +223,8 @@ impl Dispatcher {
         ctx: &EventContext,
         cancel: &CancellationToken,
     ) -> HookOutcome {
+        let stamped = stamp(ctx, [spec]);
+        let ctx = stamped.as_ref().unwrap_or(ctx);
         self.inner.runner.run(spec, ctx, cancel).await
     }
 
@@ -320,6 +325,26 @@ impl EventSink for Dispatcher {
     fn dispatch(&self, ctx: EventContext) -> BoxFuture<'_, Aggregate> {
         Box::pin(async move { Dispatcher::dispatch(self, &ctx).await })
     }
+}
+
+/// `ctx` with the dispatch time recorded, when one of `specs` is of a dialect that documents
+/// a `timestamp` and neither the host nor an earlier dispatch gave one: `None` (no copy)
+/// otherwise. Taken once per dispatch, so every hook of it sees the same time.
+fn stamp<'a>(
+    ctx: &EventContext,
+    specs: impl IntoIterator<Item = &'a HookSpec>,
+) -> Option<EventContext> {
+    if ctx.get("timestamp").is_some() || ctx.dispatched_at().is_some() {
+        return None;
+    }
+    specs
+        .into_iter()
+        .any(|spec| spec.dialect.documents_timestamp())
+        .then(|| {
+            let mut stamped = ctx.clone();
+            stamped.set_dispatched_at(now_rfc3339());
+            stamped
+        })
 }
 
 /// Whether `outcome` blocks `event` (so a sequential group stops there).
