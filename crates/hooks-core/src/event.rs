@@ -263,12 +263,14 @@ builtin_events! {
     ModeChange { honours: [], matcher: ["permission_mode"], aliases: [Autohand "mode-change"] }
     /// Before a subagent is dispatched.
     SubagentStart { honours: [CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [] }
-    /// A subagent finished; blocking keeps it going.
-    SubagentStop { honours: [BLOCK], matcher: ["agent_type", "subagent_type"], aliases: [Autohand "subagent-stop"] }
-    /// A task was created or scheduled; blocking rolls it back.
-    TaskCreated { honours: [BLOCK], matcher: ["task_id"], aliases: [] }
-    /// A task was completed; blocking keeps it from completing.
-    TaskCompleted { honours: [BLOCK], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"], aliases: [Autohand "task-completed"] }
+    /// A subagent finished; blocking keeps it going; context is added to its result.
+    SubagentStop { honours: [BLOCK, CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [Autohand "subagent-stop"] }
+    /// A task was created or scheduled; blocking rolls it back; context goes to the agent
+    /// that executes it.
+    TaskCreated { honours: [BLOCK, CONTEXT], matcher: ["task_id"], aliases: [] }
+    /// A task was completed; blocking keeps it from completing; context is added to its
+    /// result.
+    TaskCompleted { honours: [BLOCK, CONTEXT], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"], aliases: [Autohand "task-completed"] }
     /// A teammate is about to go idle; blocking keeps it working.
     TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"], aliases: [Autohand "teammate-idle"] }
     /// A team was created.

@@ -18,6 +18,7 @@ use crate::subagent::{
     ExecutionMode, SubagentHookContext, SubagentHookRegistry, SubagentHooks, SubagentResult,
     SubagentRetryDecision,
 };
+use crate::task::DEFAULT_MAX_RETRIES;
 use crate::timer::{Timer, sleep_or_cancel};
 
 /// Runs one turn of a subagent: the host's work (a model loop, a forked context, a
@@ -153,7 +154,8 @@ impl std::fmt::Debug for SubagentDispatcher {
 
 impl SubagentDispatcher {
     /// A dispatcher over `runner` that waits on `timer`, with no hooks, a
-    /// [`NoopSink`](hooks_core::NoopSink), no retries, [`DEFAULT_MAX_DELEGATION_DEPTH`],
+    /// [`NoopSink`](hooks_core::NoopSink), [`DEFAULT_MAX_RETRIES`],
+    /// [`DEFAULT_MAX_DELEGATION_DEPTH`],
     /// [`DEFAULT_MAX_STOP_BLOCKS`] and [`DEFAULT_MAX_RETRY_DELAY`].
     pub fn new(runner: Arc<dyn SubagentRunner>, timer: Arc<dyn Timer>) -> SubagentDispatcher {
         SubagentDispatcher {
@@ -161,7 +163,7 @@ impl SubagentDispatcher {
             runner,
             bridge: Bridge::default(),
             timer,
-            max_retries: 0,
+            max_retries: DEFAULT_MAX_RETRIES,
             max_delegation_depth: DEFAULT_MAX_DELEGATION_DEPTH,
             max_stop_blocks: DEFAULT_MAX_STOP_BLOCKS,
             max_retry_delay: DEFAULT_MAX_RETRY_DELAY,
@@ -191,7 +193,8 @@ impl SubagentDispatcher {
         self
     }
 
-    /// At most `n` retries per agent, whatever the hooks answer (default 0).
+    /// At most `n` retries per agent, whatever the hooks answer (default
+    /// [`DEFAULT_MAX_RETRIES`]; `0`: none).
     #[must_use]
     pub fn with_max_retries(mut self, n: u32) -> SubagentDispatcher {
         self.max_retries = n;
@@ -356,6 +359,7 @@ impl SubagentDispatcher {
                 }
             };
             let mut block = None;
+            let mut additional_context = Vec::new();
             if ctx.execution_mode == ExecutionMode::Teammate {
                 let agg = self
                     .emit(bridge::teammate_idle(ctx, &run.agent_id, team, &output))
@@ -372,6 +376,7 @@ impl SubagentDispatcher {
                     ))
                     .await?;
                 block = agg.is_blocked().then(|| bridge::block_reason(&agg));
+                additional_context = agg.additional_context;
             }
             let mut stop_cap_reason = None;
             if let Some(reason) = block {
@@ -396,6 +401,7 @@ impl SubagentDispatcher {
                 delegated_from: chain.to_vec(),
                 continuations: run.continuation,
                 stop_cap_reason,
+                additional_context,
             };
             self.hooks.after_dispatch(ctx, &result).await;
             return Ok(Ok(result));

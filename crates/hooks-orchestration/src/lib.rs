@@ -108,7 +108,9 @@ pub use subagent::{
     ExecutionMode, SubagentHookContext, SubagentHookRegistry, SubagentHooks, SubagentResult,
     SubagentRetryDecision,
 };
-pub use task::{RetryDecision, Task, TaskHookContext, TaskHookRegistry, TaskHooks};
+pub use task::{
+    DEFAULT_MAX_RETRIES, RetryDecision, Task, TaskHookContext, TaskHookRegistry, TaskHooks,
+};
 pub use timer::Timer;
 
 /// Re-exported so that hook implementors need no direct dependency: `#[async_trait]`.

@@ -101,6 +101,13 @@ pub struct TaskReport {
     pub id: String,
     /// How it ended.
     pub outcome: TaskOutcome,
+    /// What the task's `TaskCreated` hooks added (their `additional_context`, a prompt
+    /// hook's text), in declaration order; the executor had it in
+    /// [`TaskHookContext::additional_context`].
+    pub created_context: Vec<String>,
+    /// What the `TaskCompleted` hooks that accepted the task's result added to it: the
+    /// result injection, for whoever reads the output. Empty unless the task completed.
+    pub completed_context: Vec<String>,
 }
 
 /// The result of a run: every task's outcome, in input order.
@@ -246,17 +253,20 @@ impl TaskRunner {
         executor: &dyn TaskExecutor,
         cancel: &CancellationToken,
     ) -> RunReport {
-        let run = Run {
+        let mut run = Run {
             runner: self,
             graph,
             executor,
             cancel: cancel.child_token(),
             stopped: Mutex::new(None),
+            created: vec![Vec::new(); graph.len()],
+            completed: Mutex::new(vec![Vec::new(); graph.len()]),
         };
         let mut state = Schedule::new(graph);
 
-        for (i, task) in graph.tasks().iter().enumerate() {
-            let ctx = run.context(task, 1);
+        let mut created = vec![Vec::new(); graph.len()];
+        for (i, slot) in created.iter_mut().enumerate() {
+            let ctx = run.context(i, 1);
             // A cancellation interrupts a slow TaskCreated hook too.
             let Some(agg) = run
                 .cancel
@@ -276,7 +286,9 @@ impl TaskRunner {
                     },
                 );
             }
+            *slot = agg.additional_context;
         }
+        run.created = created;
 
         let mut running = FuturesUnordered::new();
         loop {
@@ -294,14 +306,21 @@ impl TaskRunner {
         }
         drop(running);
 
+        let completed =
+            std::mem::take(&mut *run.completed.lock().unwrap_or_else(PoisonError::into_inner));
         let tasks = graph
             .tasks()
             .iter()
             .zip(state.outcomes)
-            .map(|(task, outcome)| TaskReport {
-                id: task.id.clone(),
-                outcome: outcome.unwrap_or(TaskOutcome::Cancelled { attempts: 0 }),
-            })
+            .zip(std::mem::take(&mut run.created).into_iter().zip(completed))
+            .map(
+                |((task, outcome), (created_context, completed_context))| TaskReport {
+                    id: task.id.clone(),
+                    outcome: outcome.unwrap_or(TaskOutcome::Cancelled { attempts: 0 }),
+                    created_context,
+                    completed_context,
+                },
+            )
             .collect();
         let stopped = run
             .stopped
@@ -373,6 +392,10 @@ struct Run<'a> {
     executor: &'a dyn TaskExecutor,
     cancel: CancellationToken,
     stopped: Mutex<Option<String>>,
+    /// Per task: the context its `TaskCreated` hooks added.
+    created: Vec<Vec<String>>,
+    /// Per task: the context the `TaskCompleted` hooks that accepted its result added.
+    completed: Mutex<Vec<Vec<String>>>,
 }
 
 /// How one attempt ended: with the task's outcome, or with a failure for `on_failure`.
@@ -382,12 +405,14 @@ enum Attempt {
 }
 
 impl Run<'_> {
-    fn context(&self, task: &Task, attempt: u32) -> TaskHookContext {
+    fn context(&self, i: usize, attempt: u32) -> TaskHookContext {
+        let task = &self.graph.tasks()[i];
         let executor = task
             .executor
             .clone()
             .or_else(|| self.executor.name().map(str::to_owned));
         TaskHookContext::new(task.clone(), attempt, executor)
+            .with_additional_context(self.created.get(i).cloned().unwrap_or_default())
     }
 
     /// Whether `agg` asked the agent to stop; if so, records the first reason and cancels
@@ -414,7 +439,7 @@ impl Run<'_> {
         let attempts = AtomicU32::new(0);
         match self
             .cancel
-            .run_until_cancelled(self.attempts(&self.graph.tasks()[i], &attempts))
+            .run_until_cancelled(self.attempts(i, &attempts))
             .await
         {
             Some(Some(outcome)) => outcome,
@@ -425,12 +450,13 @@ impl Run<'_> {
     }
 
     /// The attempt loop of one task. `None` means a hook stopped the run.
-    async fn attempts(&self, task: &Task, started: &AtomicU32) -> Option<TaskOutcome> {
+    async fn attempts(&self, i: usize, started: &AtomicU32) -> Option<TaskOutcome> {
         let hooks = &self.runner.hooks;
+        let task = &self.graph.tasks()[i];
         let mut attempt = 1;
         loop {
-            let ctx = self.context(task, attempt);
-            let error = match self.attempt(&ctx, started).await? {
+            let ctx = self.context(i, attempt);
+            let error = match self.attempt(i, &ctx, started).await? {
                 Attempt::Done(outcome) => return Some(outcome),
                 Attempt::Failed(error) => error,
             };
@@ -478,7 +504,12 @@ impl Run<'_> {
 
     /// One attempt, from `stage_start` to `stage_complete`. `None` means a hook stopped
     /// the run.
-    async fn attempt(&self, ctx: &TaskHookContext, started: &AtomicU32) -> Option<Attempt> {
+    async fn attempt(
+        &self,
+        i: usize,
+        ctx: &TaskHookContext,
+        started: &AtomicU32,
+    ) -> Option<Attempt> {
         started.store(ctx.attempt, Ordering::Relaxed);
         let agg = self.emit(bridge::stage(StageEvent::Start, ctx)).await?;
         if agg.is_blocked() {
@@ -505,6 +536,14 @@ impl Run<'_> {
                 "blocked by a TaskCompleted hook: {}",
                 bridge::block_reason(&agg)
             )));
+        }
+        if let Some(slot) = self
+            .completed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_mut(i)
+        {
+            *slot = agg.additional_context;
         }
         hooks.after_execute(ctx, &output).await;
         self.emit(bridge::stage(StageEvent::Complete, ctx)).await?;

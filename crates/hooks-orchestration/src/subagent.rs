@@ -145,6 +145,10 @@ pub struct SubagentResult {
     /// Set when stop hooks were still blocking at the cap and the stop was let through;
     /// says why.
     pub stop_cap_reason: Option<String>,
+    /// What the `SubagentStop` hooks that let this answer through added to it (their
+    /// `additional_context`, a prompt hook's text), in declaration order: the result
+    /// injection for the parent.
+    pub additional_context: Vec<String>,
 }
 
 /// Lifecycle callbacks around each subagent dispatch made by the

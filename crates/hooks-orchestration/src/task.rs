@@ -3,6 +3,12 @@
 
 use async_trait::async_trait;
 
+/// The default bound on retries: of a task ([`Task::new`]) and of a subagent at one agent
+/// (`SubagentDispatcher::new`). A hook's `Retry` re-runs the work, as echo-agent's hooks
+/// expect, at most this many times unless the host sets another bound; `0` turns retries
+/// off.
+pub const DEFAULT_MAX_RETRIES: u32 = 3;
+
 /// One node of a task graph.
 ///
 /// Built with [`Task::new`] and the builder methods; the runner keeps `retry_count` up to
@@ -29,14 +35,15 @@ pub struct Task {
 }
 
 impl Task {
-    /// A task with no dependencies, no retries and no assigned executor.
+    /// A task with no dependencies, no assigned executor and at most
+    /// [`DEFAULT_MAX_RETRIES`] retries.
     pub fn new(id: impl Into<String>, subject: impl Into<String>) -> Task {
         Task {
             id: id.into(),
             subject: subject.into(),
             description: None,
             retry_count: 0,
-            max_retries: 0,
+            max_retries: DEFAULT_MAX_RETRIES,
             dependencies: Vec::new(),
             executor: None,
         }
@@ -49,7 +56,7 @@ impl Task {
         self
     }
 
-    /// Sets the most retries the runner makes.
+    /// Sets the most retries the runner makes, whatever the hooks answer (`0`: none).
     #[must_use]
     pub fn with_max_retries(mut self, max_retries: u32) -> Task {
         self.max_retries = max_retries;
@@ -81,18 +88,29 @@ pub struct TaskHookContext {
     pub attempt: u32,
     /// The agent executing the task, if known.
     pub executor: Option<String>,
+    /// Context the task's `TaskCreated` hooks added (their `additional_context`, a
+    /// prompt hook's text), in declaration order: for the agent that executes the task.
+    pub additional_context: Vec<String>,
 }
 
 impl TaskHookContext {
     /// The context of `attempt` (1-based) of `task`: `task.retry_count` is set to
-    /// `attempt - 1`.
+    /// `attempt - 1`; no additional context.
     pub fn new(mut task: Task, attempt: u32, executor: Option<String>) -> TaskHookContext {
         task.retry_count = attempt.saturating_sub(1);
         TaskHookContext {
             task,
             attempt,
             executor,
+            additional_context: Vec::new(),
         }
+    }
+
+    /// Sets the context `TaskCreated` hooks added.
+    #[must_use]
+    pub fn with_additional_context(mut self, context: Vec<String>) -> TaskHookContext {
+        self.additional_context = context;
+        self
     }
 }
 

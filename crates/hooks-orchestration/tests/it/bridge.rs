@@ -20,7 +20,7 @@ async fn a_run_emits_task_and_stage_events_around_the_hooks() {
         .with_max_concurrency(1);
     let tasks = vec![
         Task::new("a", "A").with_max_retries(1),
-        Task::new("b", "B").depends_on("a"),
+        Task::new("b", "B").depends_on("a").with_max_retries(0),
         Task::new("c", "C").depends_on("b"),
     ];
     let executor = Scripted::new(&log, &[("a", &["flaky", "ok"]), ("b", &["broken"])]);
@@ -196,7 +196,7 @@ async fn a_task_completed_block_without_retries_fails_the_task() {
     let runner = TaskRunner::new(timer()).with_sink(sink);
     let report = runner
         .run(
-            vec![Task::new("a", "A")],
+            vec![Task::new("a", "A").with_max_retries(0)],
             &Scripted::new(&log, &[]),
             &CancellationToken::new(),
         )
@@ -338,7 +338,7 @@ async fn common_fields_reach_every_event() {
         contexts[0].fields().clone(),
         json!({
             "task_id": "a", "task_subject": "A", "task_description": "the A task",
-            "dependencies": [], "max_retries": 0, "session_id": "s-1", "cwd": "/repo",
+            "dependencies": [], "max_retries": 3, "session_id": "s-1", "cwd": "/repo",
             "node_id": "base"
         })
         .as_object()
