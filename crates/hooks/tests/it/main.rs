@@ -4,4 +4,5 @@
 #![allow(clippy::unwrap_used)]
 
 mod agent_loop;
+mod echo_agent;
 mod engine;
