@@ -107,13 +107,15 @@ pub const DEFAULT_MAX_STOP_BLOCKS: u32 = 3;
 /// `TeammateIdle` first). A block from a stop event keeps the subagent going: the runner
 /// is called again with the hook's reason as [`SubagentRun::feedback`], at most
 /// `max_stop_blocks` times in a row; then the stop is let through and
-/// [`SubagentResult::stop_cap_reason`] says why. On success,
+/// [`SubagentResult::stop_cap_reason`] says why. The context of the `SubagentStop` that let
+/// the answer through is [`SubagentResult::additional_context`]. On success,
 /// [`SubagentHooks::after_dispatch`] sees the result.
 ///
 /// A failed attempt emits `SubagentStop` with the `error` (a block is meaningless there
 /// and is ignored), then asks [`SubagentHooks::on_failure`]:
 /// - `Retry` waits `delay_secs` (capped by `max_retry_delay`) and dispatches attempt
-///   `n + 1`, while fewer than `max_retries` retries were made at this agent; then the
+///   `n + 1`, while fewer than `max_retries` ([`DEFAULT_MAX_RETRIES`] unless set) retries
+///   were made at this agent; then the
 ///   dispatch fails with [`Error::SubagentFailed`].
 /// - `Delegate` dispatches the same task to the named agent, starting again at attempt 1,
 ///   while the chain stays within `max_delegation_depth` delegations

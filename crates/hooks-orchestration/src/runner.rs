@@ -141,16 +141,20 @@ impl RunReport {
 /// 1. Before anything runs, the graph is validated (a cycle, a duplicate id or an unknown
 ///    dependency is an [`Error`]), then `TaskCreated` is emitted for every task in input
 ///    order. A blocked `TaskCreated` rolls the task back: it never runs and is reported
-///    [`TaskOutcome::Rejected`] with the hook's reason; its dependents do not run.
+///    [`TaskOutcome::Rejected`] with the hook's reason; its dependents do not run. The
+///    context its hooks add goes to the executor ([`TaskHookContext::additional_context`])
+///    and the report ([`TaskReport::created_context`]).
 /// 2. A task starts once all its dependencies completed or were skipped, at most
 ///    `max_concurrency` at a time; among ready tasks, input order decides.
 /// 3. Each attempt: `stage_start` (a block fails the attempt; a Fabro `skip` skips the
 ///    task), [`TaskHooks::before_execute`], the executor, then on success `TaskCompleted`
-///    (a block fails the attempt: the task is not complete), [`TaskHooks::after_execute`]
-///    and `stage_complete`.
+///    (a block fails the attempt: the task is not complete; the context of one that accepts
+///    is [`TaskReport::completed_context`]), [`TaskHooks::after_execute`] and
+///    `stage_complete`.
 /// 4. A failed attempt goes to [`TaskHooks::on_failure`]. `Retry` emits
 ///    `stage_retrying`, waits `delay_secs` (capped by `max_retry_delay`) on the host's
-///    [`Timer`] and runs attempt `n + 1`, but only while `retry_count < max_retries`;
+///    [`Timer`] and runs attempt `n + 1`, but only while `retry_count < max_retries`
+///    ([`DEFAULT_MAX_RETRIES`](crate::DEFAULT_MAX_RETRIES) unless the task sets it);
 ///    past that the task fails whatever the hooks said. `Skip` marks the task skipped and
 ///    its dependents run (skip means "not needed"). `Fail` fails the task, and its
 ///    dependents, transitively, are reported [`TaskOutcome::DependencyFailed`]. Both emit

@@ -85,6 +85,17 @@ pub use engine::{BROKEN_CONFIG_HOOK, BrokenConfig, Engine, EngineBuilder, Loaded
 #[cfg(all(feature = "config", feature = "exec"))]
 pub use error::Error;
 
+// `echo-agent.md` is a symlink to `docs/echo-agent.md`, inside the crate so that `cargo
+// package` ships it; its Rust blocks (the seed's examples) are this module's doctests.
+#[cfg(all(
+    feature = "config",
+    feature = "exec",
+    feature = "orchestration",
+    feature = "tokio"
+))]
+#[doc = include_str!("../echo-agent.md")]
+pub mod echo_agent {}
+
 /// The types most programs need, for a glob import.
 pub mod prelude {
     pub use hooks_core::{
