@@ -82,11 +82,14 @@ impl SubagentHooks for MySubagentHooks {
     }
 }
 
+/// Makes the error a failed attempt returns.
+type MakeError = fn() -> BoxError;
+
 /// The host's work: fails the first `fail_first` attempts with `error()`, then answers;
 /// records the context each attempt was given.
 struct Work {
     fail_first: u32,
-    error: fn() -> BoxError,
+    error: MakeError,
     seen: Mutex<Vec<Vec<String>>>,
 }
 
@@ -95,7 +98,7 @@ impl Work {
         Work::failing(fail_first, || "flaked".into())
     }
 
-    fn failing(fail_first: u32, error: fn() -> BoxError) -> Work {
+    fn failing(fail_first: u32, error: MakeError) -> Work {
         Work {
             fail_first,
             error,
@@ -491,7 +494,7 @@ fn anyhow_error() -> BoxError {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_runners_error_reaches_hooks_with_its_sources() {
-    let cases: &[(fn() -> BoxError, &str)] = &[
+    let cases: &[(MakeError, &str)] = &[
         (|| "flaked".into(), "flaked"),
         (|| format!("exit status {}", 3).into(), "exit status 3"),
         (io_error, "No such file or directory (os error 2)"),
