@@ -374,10 +374,10 @@ async fn dispatcher_without_the_facade(state_dir: &Path) -> Result<()> {
     ];
     // ANCHOR: http_executor
     let http = HttpExecutor::new(HttpConfig {
-        allowed_urls: vec![
+        allowed_urls: Some(vec![
             "https://hooks.example.com/".into(),
             "http://127.0.0.1:8080/hook*".into(),
-        ],
+        ]),
         ..HttpConfig::default()
     })?;
     // ANCHOR_END: http_executor

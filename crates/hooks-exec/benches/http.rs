@@ -59,7 +59,7 @@ fn dispatcher(url: &str) -> Dispatcher {
     .with_matcher(Matcher::parse("Bash").expect("valid matcher"))
     .with_dialect(Dialect::Claude);
     let executor = HttpExecutor::new(HttpConfig {
-        allowed_urls: vec![url.to_owned()],
+        allowed_urls: Some(vec![url.to_owned()]),
         ..HttpConfig::default()
     })
     .expect("http executor");

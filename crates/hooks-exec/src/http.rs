@@ -3,12 +3,13 @@
 //!
 //! One [`reqwest::Client`] is built with the executor and reused for every hook run, so
 //! connections stay in its keep-alive pool (building a client costs milliseconds, a pooled
-//! request on loopback a fraction of one). Every URL a request goes to, the hook's own and
-//! each redirect target, must match the host's allow-list; the rules are on [`HttpConfig`].
+//! request on loopback a fraction of one). A hook's own URL is allowed by the trust that let
+//! the hook load; an allow-list, when one is set, restricts that and every redirect; the
+//! rules are on [`HttpConfig`].
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -80,10 +81,16 @@ impl fmt::Debug for EnvLookup {
 ///
 /// # The URL allow-list
 ///
-/// An HTTP hook runs only if its URL matches an entry of `allowed_urls`, and every redirect
-/// it answers with is checked against the same list; a URL outside it is a failure and no
-/// request is made to it. An empty list allows nothing: a host must say where hooks may
-/// send its events. Each entry is one of:
+/// A hook's URL is part of the hook, so the trust that let the hook load (a file the user
+/// trusts or names, the host's own code) allows it: with no list set (`allowed_urls:
+/// None`, the default) every hook is sent to its own URL, as in Claude Code, and a redirect
+/// is followed only while it stays on the hook's origin (scheme, host and port). A list
+/// (`Some`, set by the user, managed policy or the host) restricts further: the hook's URL
+/// and every redirect target must match one of its entries; a URL outside it is a failure
+/// and no request is made to it. An empty list allows nothing, as an empty
+/// `allowed_http_hook_urls` in a config file does. The list can be replaced while the
+/// executor runs ([`HttpExecutor::set_allowed_urls`]), which is how an engine's reload
+/// applies a changed config. Each entry is one of:
 ///
 /// - `*`: any `http` or `https` URL.
 /// - A URL, `scheme://host[:port][/path]`: the scheme, host and port (the scheme's default
@@ -96,7 +103,8 @@ impl fmt::Debug for EnvLookup {
 ///   `/hook`, `/hooks` and `/hook-2`.
 ///
 /// Hook URLs are normalised before matching (`/ci/../admin` is `/admin`), so dot segments
-/// cannot walk out of an allowed path. Entries take no query or fragment.
+/// cannot walk out of an allowed path. Entries take no query or fragment. The syntax and
+/// the matching are [`UrlAllowList`]'s, the same the config merge uses.
 ///
 /// # Headers
 ///
@@ -108,8 +116,9 @@ impl fmt::Debug for EnvLookup {
 /// not start a reference (`$1`, `$-`, a `${` with no `}`) stays as it is.
 #[derive(Clone, Debug)]
 pub struct HttpConfig {
-    /// The URL patterns hooks may POST to and be redirected to.
-    pub allowed_urls: Vec<String>,
+    /// The URL patterns hooks may POST to and be redirected to; `None`: no list, each
+    /// hook's own URL (and redirects on its origin) allowed.
+    pub allowed_urls: Option<Vec<String>>,
     /// How much of a response body is read; a longer body is a failure flagged as
     /// truncated. Defaults to [`DEFAULT_MAX_RESPONSE_BYTES`].
     pub max_response_bytes: usize,
@@ -120,7 +129,7 @@ pub struct HttpConfig {
 impl Default for HttpConfig {
     fn default() -> HttpConfig {
         HttpConfig {
-            allowed_urls: Vec::new(),
+            allowed_urls: None,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             env: EnvLookup::default(),
         }
@@ -141,8 +150,8 @@ impl Default for HttpConfig {
 ///   the cap: [`FailureKind::MalformedOutput`];
 /// - any other status: [`FailureKind::NonZeroExit`], the message naming the status and
 ///   quoting the start of the body;
-/// - no connection, a reset, a redirect outside the allow-list or too many redirects:
-///   [`FailureKind::Transport`];
+/// - no connection, a reset, a redirect the allow-list (or, with none, the hook's origin)
+///   does not allow, or too many redirects: [`FailureKind::Transport`];
 /// - no complete answer (headers and body) within the hook's timeout:
 ///   [`FailureKind::Timeout`]; the dispatch cancelled: [`FailureKind::Cancelled`];
 /// - a URL outside the allow-list: a [`FailureKind::Refused`] failure; an unparsable URL
@@ -156,7 +165,7 @@ impl Default for HttpConfig {
 #[derive(Clone, Debug)]
 pub struct HttpExecutor {
     client: reqwest::Client,
-    allowed: Arc<UrlAllowList>,
+    allowed: SharedList,
     max_response_bytes: usize,
     env: EnvLookup,
 }
@@ -169,10 +178,11 @@ impl HttpExecutor {
     /// [`Error::UrlPattern`] for an entry of `allowed_urls` that is not a valid pattern,
     /// [`Error::HttpClient`] if the HTTP client cannot be built.
     pub fn new(config: HttpConfig) -> Result<HttpExecutor, Error> {
-        let allowed = Arc::new(allow_list(&config.allowed_urls)?);
+        let allowed = SharedList::default();
+        allowed.set(compile(config.allowed_urls.as_deref())?);
         let policy = {
-            let allowed = Arc::clone(&allowed);
-            Policy::custom(move |attempt| check_redirect(&allowed, attempt))
+            let allowed = allowed.clone();
+            Policy::custom(move |attempt| check_redirect(allowed.get().as_deref(), attempt))
         };
         let client = reqwest::Client::builder()
             .redirect(policy)
@@ -187,10 +197,23 @@ impl HttpExecutor {
         })
     }
 
-    /// Whether `url` is in the allow-list (and parses). Hosts can use it to warn about a
-    /// hook at load time rather than at its first run.
+    /// Whether a hook whose URL is `url` would be sent: it parses as an http(s) URL and the
+    /// allow-list, if one is set, allows it. Hosts can use it to warn about a hook at load
+    /// time rather than at its first run.
     pub fn allows(&self, url: &str) -> bool {
-        Url::parse(url).is_ok_and(|url| self.allowed.allows(&url))
+        Url::parse(url).is_ok_and(|url| permits(self.allowed.get().as_deref(), &url))
+    }
+
+    /// Replaces the allow-list (`None`: no list, see [`HttpConfig`]) for the runs and
+    /// redirects that start from now on; runs under way keep the list they started with.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UrlPattern`] for an entry that is not a valid pattern; the list in force
+    /// is then unchanged.
+    pub fn set_allowed_urls(&self, patterns: Option<&[String]>) -> Result<(), Error> {
+        self.allowed.set(compile(patterns)?);
+        Ok(())
     }
 
     /// Builds the request, or says why the hook cannot be sent at all.
@@ -214,7 +237,7 @@ impl HttpExecutor {
                 redacted(&url)
             )));
         }
-        if !self.allowed.allows(&url) {
+        if !permits(self.allowed.get().as_deref(), &url) {
             return Err((
                 FailureKind::Refused,
                 format!(
@@ -360,20 +383,66 @@ impl HttpExecutor {
     }
 }
 
-/// The redirect policy: follow redirects inside the allow-list, up to [`MAX_REDIRECTS`].
-fn check_redirect(allowed: &UrlAllowList, attempt: Attempt<'_>) -> reqwest::redirect::Action {
+/// The redirect policy: follow redirects the allow-list allows (with no list, those that
+/// stay on the hook's origin), up to [`MAX_REDIRECTS`].
+fn check_redirect(
+    allowed: Option<&UrlAllowList>,
+    attempt: Attempt<'_>,
+) -> reqwest::redirect::Action {
     // `previous` starts with the original URL, so it holds one entry per hop so far.
-    if attempt.previous().len() > MAX_REDIRECTS {
+    let hops = attempt.previous();
+    if hops.len() > MAX_REDIRECTS {
         let message = format!("more than {MAX_REDIRECTS} redirects");
-        attempt.error(message)
-    } else if allowed.allows(attempt.url()) {
+        return attempt.error(message);
+    }
+    let target = attempt.url();
+    let allowed_here = match allowed {
+        Some(list) => list.allows(target),
+        None => hops
+            .first()
+            .is_some_and(|hook| hook.origin() == target.origin()),
+    };
+    if allowed_here {
         attempt.follow()
     } else {
-        let message = format!(
-            "redirect to {} is outside the allowed URLs, so it was not followed",
-            redacted(attempt.url())
-        );
+        let message = match allowed {
+            Some(_) => format!(
+                "redirect to {} is outside the allowed URLs, so it was not followed",
+                redacted(target)
+            ),
+            None => format!(
+                "redirect to {} leaves the hook's origin and no allowed URL list covers it, so it was not followed",
+                redacted(target)
+            ),
+        };
         attempt.error(message)
+    }
+}
+
+/// Whether a hook may be sent to `url`: with a list, when the list allows it; without one,
+/// when it is an http(s) URL (the hook's own URL, allowed by the trust that loaded it).
+fn permits(allowed: Option<&UrlAllowList>, url: &Url) -> bool {
+    match allowed {
+        Some(list) => list.allows(url),
+        None => matches!(url.scheme(), "http" | "https"),
+    }
+}
+
+/// The allow-list in force, shared by the executor and its client's redirect policy and
+/// replaced whole, so a run reads one consistent list.
+#[derive(Clone, Debug, Default)]
+struct SharedList(Arc<RwLock<Option<Arc<UrlAllowList>>>>);
+
+impl SharedList {
+    fn get(&self) -> Option<Arc<UrlAllowList>> {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    fn set(&self, list: Option<UrlAllowList>) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = list.map(Arc::new);
     }
 }
 
@@ -444,18 +513,23 @@ fn name_len(s: &str) -> usize {
 }
 
 /// Compiles the host's allow-list with the one parser the config loader also checks
-/// patterns with.
-fn allow_list(patterns: &[String]) -> Result<UrlAllowList, Error> {
-    UrlAllowList::parse(patterns).map_err(|e| match e.kind() {
-        ErrorKind::InvalidUrlPattern { pattern, reason } => Error::UrlPattern {
-            pattern: pattern.clone(),
-            reason: reason.clone(),
-        },
-        _ => Error::UrlPattern {
-            pattern: String::new(),
-            reason: e.to_string(),
-        },
-    })
+/// patterns with; `None` stays no list.
+fn compile(patterns: Option<&[String]>) -> Result<Option<UrlAllowList>, Error> {
+    let Some(patterns) = patterns else {
+        return Ok(None);
+    };
+    UrlAllowList::parse(patterns)
+        .map(Some)
+        .map_err(|e| match e.kind() {
+            ErrorKind::InvalidUrlPattern { pattern, reason } => Error::UrlPattern {
+                pattern: pattern.clone(),
+                reason: reason.clone(),
+            },
+            _ => Error::UrlPattern {
+                pattern: String::new(),
+                reason: e.to_string(),
+            },
+        })
 }
 
 /// A URL for messages: without credentials or query, which may hold secrets.

@@ -333,8 +333,14 @@ impl EngineBuilder {
         self
     }
 
-    /// URL patterns `http` hooks may call, besides those the config's
-    /// `allowed_http_hook_urls` allows.
+    /// Sets an allow-list of URL patterns for `http` hooks, joined to the config's
+    /// `allowed_http_hook_urls`.
+    ///
+    /// Without any list (neither the host's nor the config's) a hook is sent to its own
+    /// URL, which the trust that loaded it allows, and redirects stay on its origin; a list
+    /// restricts every hook and redirect to its patterns (see `hooks_exec::HttpConfig`).
+    /// Each [`Engine::reload`] rebuilds the list from the host's patterns and the reloaded
+    /// config's.
     #[cfg(feature = "http")]
     #[must_use]
     pub fn allow_http_urls<I: IntoIterator<Item = S>, S: Into<String>>(
@@ -343,6 +349,7 @@ impl EngineBuilder {
     ) -> EngineBuilder {
         self.http
             .allowed_urls
+            .get_or_insert_with(Vec::new)
             .extend(urls.into_iter().map(Into::into));
         self
     }
@@ -405,18 +412,21 @@ impl EngineBuilder {
                 &config.interpolation.secrets,
             ))));
         #[cfg(feature = "http")]
-        {
+        let http = {
             let mut http = self.http;
             // Headers read `${NAME}` (what `{{ env.NAME }}` in a header becomes) from the
             // environment the config is interpolated from.
             let env = config.interpolation.env.clone();
             http.env = hooks_exec::EnvLookup::new(move |name| env.get(name));
-            if let Some(urls) = loaded.hooks.allowed_http_hook_urls() {
-                http.allowed_urls.extend(urls.iter().cloned());
+            let host_urls = http.allowed_urls.take();
+            http.allowed_urls = http_allow_list(host_urls.as_deref(), &loaded);
+            let executor = Arc::new(hooks_exec::HttpExecutor::new(http)?);
+            dispatcher = dispatcher.http_executor(Arc::clone(&executor) as Arc<_>);
+            HttpState {
+                executor,
+                host_urls,
             }
-            let executor = hooks_exec::HttpExecutor::new(http)?;
-            dispatcher = dispatcher.http_executor(Arc::new(executor));
-        }
+        };
         #[cfg(feature = "mcp")]
         if !self.mcp_servers.is_empty() {
             let executor = hooks_exec::McpExecutor::new(self.mcp_servers)?;
@@ -429,6 +439,8 @@ impl EngineBuilder {
                 config,
                 trust: Mutex::new(trust),
                 loaded: RwLock::new(Arc::new(loaded)),
+                #[cfg(feature = "http")]
+                http,
                 #[cfg(feature = "orchestration")]
                 task_hooks: self.task_hooks,
                 #[cfg(feature = "orchestration")]
@@ -436,6 +448,31 @@ impl EngineBuilder {
             }),
         })
     }
+}
+
+/// The http executor the dispatcher runs, and the host's own allow-list, from which (with
+/// the config's) each reload rebuilds the executor's.
+#[cfg(feature = "http")]
+struct HttpState {
+    executor: Arc<hooks_exec::HttpExecutor>,
+    host_urls: Option<Vec<String>>,
+}
+
+/// The allow-list in force for `loaded`: the host's patterns and the config's joined, or
+/// no list when neither sets one (each hook's own URL is then allowed by its trust).
+#[cfg(feature = "http")]
+fn http_allow_list(host: Option<&[String]>, loaded: &Loaded) -> Option<Vec<String>> {
+    let config = loaded.hooks.allowed_http_hook_urls();
+    if host.is_none() && config.is_none() {
+        return None;
+    }
+    Some(
+        host.unwrap_or_default()
+            .iter()
+            .chain(config.unwrap_or_default())
+            .cloned()
+            .collect(),
+    )
 }
 
 /// Fills in `{{ secrets.NAME }}` right before each run, so secret values live only for the
@@ -692,6 +729,8 @@ struct Inner {
     config: Config,
     trust: Mutex<Trust>,
     loaded: RwLock<Arc<Loaded>>,
+    #[cfg(feature = "http")]
+    http: HttpState,
     #[cfg(feature = "orchestration")]
     task_hooks: hooks_orchestration::TaskHookRegistry,
     #[cfg(feature = "orchestration")]
@@ -823,6 +862,14 @@ impl Engine {
             return Ok(Reload::Rejected { reason });
         }
         let active = loaded.index.len();
+        // The new list and the new hooks take effect together: a hook the new config allows
+        // is never refused by the old list, nor a removed one sent.
+        #[cfg(feature = "http")]
+        {
+            let http = &self.inner.http;
+            http.executor
+                .set_allowed_urls(http_allow_list(http.host_urls.as_deref(), &loaded).as_deref())?;
+        }
         self.inner.dispatcher.set_index(loaded.index());
         let mut guard = self
             .inner

@@ -12,6 +12,7 @@ mod events;
 mod explain;
 mod guard;
 mod handle;
+mod http;
 mod list;
 mod manage;
 // The docs' Markdown, read as xtask's doc check reads it (one parser for both); not every

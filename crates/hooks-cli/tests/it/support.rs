@@ -1,9 +1,12 @@
 //! Helpers for running the `hooks` binary end to end: an isolated home, trust store and
 //! working directory per test, and output normalised for snapshots (durations, temporary
-//! paths, the binary's own path).
+//! paths, the binary's own path), and a loopback HTTP peer for http hooks.
 
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::Duration;
 
 use assert_cmd::Command;
 use regex::Regex;
@@ -207,3 +210,83 @@ hooks:
     event: Stop
     command: echo boom >&2; exit 3
 "#;
+
+/// A loopback HTTP peer that keeps every request it gets (head and body, as text) and
+/// answers with the path it was sent to: 200 with a blocking JSON answer quoting it, or,
+/// under `/fail/`, a 500 whose body quotes it.
+pub(crate) struct Peer {
+    /// Where it listens, on 127.0.0.1.
+    pub(crate) port: u16,
+    requests: Arc<Mutex<Vec<String>>>,
+}
+
+impl Peer {
+    /// Starts the peer on a free loopback port; it lives as long as the test process.
+    pub(crate) fn start() -> Peer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let requests = Arc::new(Mutex::new(Vec::new()));
+        let kept = Arc::clone(&requests);
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                let Ok(mut conn) = conn else { return };
+                let kept = Arc::clone(&kept);
+                std::thread::spawn(move || {
+                    let Some(request) = read_request(&mut conn) else {
+                        return;
+                    };
+                    let path = request.split(' ').nth(1).unwrap_or_default().to_owned();
+                    kept.lock().unwrap().push(request);
+                    let (status, body) = if path.starts_with("/fail/") {
+                        ("500 Internal Server Error", format!("bad token at {path}"))
+                    } else {
+                        (
+                            "200 OK",
+                            format!(r#"{{"decision":"block","reason":"server saw {path}"}}"#),
+                        )
+                    };
+                    let _ = write!(
+                        conn,
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                });
+            }
+        });
+        Peer { port, requests }
+    }
+
+    /// Every request received so far.
+    pub(crate) fn requests(&self) -> Vec<String> {
+        self.requests.lock().unwrap().clone()
+    }
+}
+
+/// Reads one request (head and a Content-Length body) and returns it as text.
+pub(crate) fn read_request(conn: &mut TcpStream) -> Option<String> {
+    conn.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
+    let mut request = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        let n = conn.read(&mut buf).ok()?;
+        if n == 0 {
+            return None;
+        }
+        request.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&request);
+        let Some(end) = text.find("\r\n\r\n") else {
+            continue;
+        };
+        let len: usize = text[..end]
+            .lines()
+            .find_map(|l| {
+                l.to_ascii_lowercase()
+                    .strip_prefix("content-length:")
+                    .and_then(|v| v.trim().parse().ok())
+            })
+            .unwrap_or(0);
+        if request.len() >= end + 4 + len {
+            return Some(text.into_owned());
+        }
+    }
+}

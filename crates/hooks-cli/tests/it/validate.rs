@@ -240,7 +240,7 @@ fn project_with_script_problems() -> Env {
 }
 
 #[test]
-fn missing_scripts_unsent_http_hooks_and_clamped_defaults_are_warnings() {
+fn missing_scripts_and_clamped_defaults_are_warnings() {
     let env = project_with_script_problems();
     let run = env.run(&["validate"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -261,10 +261,6 @@ fn missing_scripts_unsent_http_hooks_and_clamped_defaults_are_warnings() {
         (
             "[dir]/.claude/settings.json:5:5",
             "the hook runs `./scripts/gone.sh`, which does not exist",
-        ),
-        (
-            "[dir]/.claude/settings.json:7:5",
-            "http hook `https://hooks.example.com/x` is never sent: no `allowed_http_hook_urls` is set",
         ),
         (
             "[dir]/.hooks/hooks.yaml:5:5",

@@ -87,7 +87,7 @@ fn redirecting(log: &Log, to: String) -> axum::routing::MethodRouter {
 
 fn executor(allowed: &[&str]) -> HttpExecutor {
     executor_with(HttpConfig {
-        allowed_urls: allowed.iter().map(|s| (*s).to_owned()).collect(),
+        allowed_urls: Some(allowed.iter().map(|s| (*s).to_owned()).collect()),
         ..HttpConfig::default()
     })
 }
@@ -497,6 +497,105 @@ async fn a_redirect_loop_stops() {
     assert_eq!(log.hits("/loop"), 11);
 }
 
+/// Where a hook's first answer redirects to, in [`redirects_with_and_without_a_list`].
+#[derive(Clone, Copy, Debug)]
+enum Hop {
+    /// Another path of the hook's own server.
+    SameOrigin,
+    /// A second server: another port, so another origin.
+    OtherOrigin,
+}
+
+/// The failure a redirect case expects, or `None` when the final answer is reached.
+type Expected = Option<(FailureKind, &'static str)>;
+
+/// With no allow-list the hook's own URL is sent (trusted with the hook) and redirects stay
+/// on its origin; a list restricts the hook and every hop, and lets a redirect leave the
+/// origin only for a URL it allows.
+#[tokio::test]
+async fn redirects_with_and_without_a_list() {
+    // (list: None = no list, `HOOK`/`OTHER` stand for the two servers' roots; where the
+    // hook redirects to; the failure expected, or None when the final answer is reached).
+    let cases: &[(Option<&[&str]>, Hop, Expected)] = &[
+        (None, Hop::SameOrigin, None),
+        (
+            None,
+            Hop::OtherOrigin,
+            Some((FailureKind::Transport, "leaves the hook's origin")),
+        ),
+        (Some(&["HOOK", "OTHER"]), Hop::OtherOrigin, None),
+        (
+            Some(&["HOOK"]),
+            Hop::OtherOrigin,
+            Some((FailureKind::Transport, "is outside the allowed URLs")),
+        ),
+        (Some(&["HOOK/hooks/"]), Hop::SameOrigin, None),
+        (
+            Some(&["HOOK/hooks/old"]),
+            Hop::SameOrigin,
+            Some((FailureKind::Transport, "is outside the allowed URLs")),
+        ),
+        (
+            Some(&["OTHER"]),
+            Hop::OtherOrigin,
+            Some((FailureKind::Refused, "so no request was made")),
+        ),
+        (
+            Some(&[]),
+            Hop::SameOrigin,
+            Some((FailureKind::Refused, "so no request was made")),
+        ),
+    ];
+    for (list, hop, expected) in cases {
+        let log = Log::default();
+        let other =
+            Server::start(Router::new().route("/hooks/new", answering(&log, StatusCode::OK, "")))
+                .await;
+        let target = match hop {
+            Hop::SameOrigin => "/hooks/new".to_owned(),
+            Hop::OtherOrigin => other.url("/hooks/new"),
+        };
+        let server = Server::start(
+            Router::new()
+                .route("/hooks/old", redirecting(&log, target))
+                .route("/hooks/new", answering(&log, StatusCode::OK, "")),
+        )
+        .await;
+        let executor = executor_with(HttpConfig {
+            allowed_urls: list.map(|list| {
+                list.iter()
+                    .map(|p| {
+                        p.replace("HOOK", &server.url(""))
+                            .replace("OTHER", &other.url(""))
+                    })
+                    .collect()
+            }),
+            ..HttpConfig::default()
+        });
+        let outcome = run(
+            &executor,
+            &spec(action(&server.url("/hooks/old"))),
+            ANSWER_TIMEOUT,
+        )
+        .await;
+        let case = format!("{list:?} {hop:?}");
+        match expected {
+            None => {
+                assert_eq!(outcome.status, HookStatus::Ok, "{case}: {outcome:#?}");
+                assert_eq!(log.hits("/hooks/new"), 1, "{case}: the target answered");
+            }
+            Some((kind, needle)) => {
+                failure(&outcome, *kind, needle);
+                assert_eq!(
+                    log.hits("/hooks/new"),
+                    0,
+                    "{case}: the target was not asked"
+                );
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn a_url_outside_the_allow_list_makes_no_request() {
     let log = Log::default();
@@ -515,7 +614,10 @@ async fn a_url_outside_the_allow_list_makes_no_request() {
         );
     }
     // An empty allow-list allows nothing.
-    let closed = executor_with(HttpConfig::default());
+    let closed = executor_with(HttpConfig {
+        allowed_urls: Some(Vec::new()),
+        ..HttpConfig::default()
+    });
     let outcome = run(
         &closed,
         &spec(action(&server.url("/hooks"))),
@@ -554,7 +656,7 @@ async fn bad_urls_and_headers_are_reported_without_a_request() {
     bad_value.headers = vec![("X-Token".to_owned(), "$TOKEN".to_owned())];
     bad_value.allowed_env_vars = vec!["TOKEN".to_owned()];
     let executor = executor_with(HttpConfig {
-        allowed_urls: vec!["*".to_owned()],
+        allowed_urls: Some(vec!["*".to_owned()]),
         env: EnvLookup::from_map(HashMap::from([("TOKEN".to_owned(), "a\nb".to_owned())])),
         ..HttpConfig::default()
     });
@@ -581,7 +683,7 @@ async fn headers_interpolate_only_allowed_env_vars() {
         ("OTHER".to_owned(), "not-for-you".to_owned()),
     ]);
     let executor = executor_with(HttpConfig {
-        allowed_urls: vec![server.url("/hook")],
+        allowed_urls: Some(vec![server.url("/hook")]),
         env: EnvLookup::from_map(env),
         ..HttpConfig::default()
     });
@@ -657,7 +759,7 @@ async fn a_body_over_the_cap_is_flagged_truncated() {
     let server =
         Server::start(Router::new().route("/hook", answering(&log, StatusCode::OK, big))).await;
     let executor = executor_with(HttpConfig {
-        allowed_urls: vec![server.url("/hook")],
+        allowed_urls: Some(vec![server.url("/hook")]),
         max_response_bytes: 1024,
         ..HttpConfig::default()
     });
@@ -675,7 +777,7 @@ async fn a_body_over_the_cap_is_flagged_truncated() {
     assert!(outcome.stdout_truncated);
     // Exactly at the cap is not truncated.
     let exact = executor_with(HttpConfig {
-        allowed_urls: vec![server.url("/hook")],
+        allowed_urls: Some(vec![server.url("/hook")]),
         max_response_bytes: big.len(),
         ..HttpConfig::default()
     });
@@ -748,7 +850,7 @@ fn allow_list_patterns() {
 #[track_caller]
 fn check_invalid_pattern(pattern: &str, message: &str) {
     let error = HttpExecutor::new(HttpConfig {
-        allowed_urls: vec![pattern.to_owned()],
+        allowed_urls: Some(vec![pattern.to_owned()]),
         ..HttpConfig::default()
     })
     .unwrap_err();

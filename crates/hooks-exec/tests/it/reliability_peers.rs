@@ -151,7 +151,7 @@ async fn an_mcp_server_that_never_answers_the_handshake_times_out() {
 
 fn http_dispatcher(server: &Server, spec: HookSpec) -> Dispatcher {
     let executor = HttpExecutor::new(HttpConfig {
-        allowed_urls: vec![server.url("/")],
+        allowed_urls: Some(vec![server.url("/")]),
         ..HttpConfig::default()
     })
     .unwrap();

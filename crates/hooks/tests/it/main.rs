@@ -6,3 +6,4 @@
 mod agent_loop;
 mod echo_agent;
 mod engine;
+mod http;

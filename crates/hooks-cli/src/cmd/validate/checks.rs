@@ -1,6 +1,5 @@
 //! What `hooks validate` checks beyond loading, as warnings at the hook's `file:line:col`:
-//! a command hook's script that does not exist or is not executable, an http hook no
-//! allow-list lets through, and the notes loaders leave for linters (a dialect's default
+//! a command hook's script that does not exist or is not executable, and the notes loaders leave for linters (a dialect's default
 //! timeout clamped to the maximum). These look at the file system, so only `validate` runs
 //! them, never an event.
 
@@ -28,20 +27,12 @@ pub(super) fn warnings(loaded: &Loaded, project: &Path) -> Vec<Diagnostic> {
         .iter()
         .flat_map(|f| f.notes.iter().cloned())
         .collect();
-    let no_allow_list = loaded.hooks.allowed_http_hook_urls().is_none();
     for hook in loaded.hooks.hooks() {
         if matches!(hook.inactive, Some(Inactive::Duplicate { .. })) {
             continue;
         }
         let found = match &hook.spec.action {
             Action::Command(action) => script_problem(&hook.spec, action, project),
-            Action::Http(http) if no_allow_list && hook.spec.enabled => Some((
-                format!(
-                    "http hook `{}` is never sent: no `allowed_http_hook_urls` is set, and without one no URL is allowed",
-                    http.url
-                ),
-                "allow where it may post in one of your own files: `allowed_http_hook_urls: [\"https://hooks.example.com/\"]` (native) or `allowedHttpHookUrls` (~/.claude/settings.json)".to_owned(),
-            )),
             _ => None,
         };
         if let Some((message, hint)) = found {
