@@ -1,7 +1,8 @@
 //! Telling a file's dialect from its name and, failing that, its shape.
 //!
 //! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
-//! `settings.local.json` and `managed-settings.json` are Claude Code; a `config.json` in an
+//! `settings.local.json`, `managed-settings.json` and the MCP server files `.mcp.json`,
+//! `.claude.json` and `managed-mcp.json` are Claude Code; a `config.json` in an
 //! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
 //! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro.
 //!
@@ -47,6 +48,9 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
     match name {
         "SKILL.md" | "echo-agent.yaml" | "echo-agent.yml" => Some(Dialect::Echo),
         "settings.json" | "settings.local.json" | "managed-settings.json" => Some(Dialect::Claude),
+        // Claude Code's MCP server files: `.mcp.json` (a project's), `~/.claude.json`, and
+        // the managed `managed-mcp.json`.
+        ".mcp.json" | ".claude.json" | "managed-mcp.json" => Some(Dialect::Claude),
         "config.json" if parent == ".autohand" => Some(Dialect::Autohand),
         "project.toml" | "settings.toml" if parent == ".fabro" => Some(Dialect::Fabro),
         "run.toml" | "workflow.toml" | "fabro.toml" => Some(Dialect::Fabro),
@@ -68,6 +72,7 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
         "disableAllHooks",
         "allowManagedHooksOnly",
         "allowedHttpHookUrls",
+        "mcpServers",
     ]
     .iter()
     .any(|k| root.get(k).is_some())
@@ -82,6 +87,7 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
             "disable_all_hooks",
             "managed_hooks_only",
             "allowed_http_hook_urls",
+            "mcp_servers",
         ]
         .iter()
         .any(|k| root.get(k).is_some());

@@ -2,9 +2,9 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills sorted by folder
@@ -150,6 +150,8 @@ impl Locations {
                 dir.join("claude-code/managed-settings.json"),
             );
             push(Layer::Managed, dir.join("ClaudeCode/managed-settings.json"));
+            push(Layer::Managed, dir.join("claude-code/managed-mcp.json"));
+            push(Layer::Managed, dir.join("ClaudeCode/managed-mcp.json"));
         }
         if let Some(config) = &self.config_dir {
             for ext in EXTENSIONS {
@@ -161,6 +163,7 @@ impl Locations {
         }
         if let Some(home) = &self.home {
             push(Layer::User, home.join(".claude/settings.json"));
+            push(Layer::User, home.join(".claude.json"));
             push(Layer::User, home.join(".fabro/settings.toml"));
             push(Layer::User, home.join(".autohand/config.json"));
             push(Layer::User, home.join(".echo-agent/echo-agent.yaml"));
@@ -173,6 +176,7 @@ impl Locations {
                 );
             }
             push(Layer::Project, root.join(".claude/settings.json"));
+            push(Layer::Project, root.join(".mcp.json"));
             push(Layer::Project, root.join(".fabro/project.toml"));
             push(Layer::Project, root.join("echo-agent.yaml"));
             push(Layer::Project, root.join("skills/*/SKILL.md"));
@@ -254,6 +258,9 @@ fn is_project_root(dir: &Path) -> bool {
 /// everything else (catalog, limits, interpolation). Every file is loaded: a file that
 /// does not load never stops the others, and comes back as a [`BrokenFile`] with all its
 /// errors.
+///
+/// A `~/.claude.json` reads the MCP servers of the project named by
+/// [`LoadOptions::project`] as well as its own.
 pub fn load_discovered(
     found: &[Discovered],
     base: &LoadOptions,

@@ -59,6 +59,7 @@ mod discover;
 mod error;
 mod interpolate;
 mod load;
+mod mcp;
 mod merge;
 mod parse;
 mod schema;
@@ -79,6 +80,7 @@ pub use load::{
     LoadOptions, MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str,
     parse_duration, parse_value,
 };
+pub use mcp::{McpServer, McpTransport};
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};

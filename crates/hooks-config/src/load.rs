@@ -58,6 +58,9 @@ pub struct LoadOptions {
     pub max_command_len: usize,
     /// Variables, environment and secrets for interpolation.
     pub interpolation: Interpolation,
+    /// The project root, when known: `~/.claude.json` keeps the MCP servers of one project
+    /// under `projects.<root>`.
+    pub project: Option<PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -72,6 +75,7 @@ impl Default for LoadOptions {
             max_timeout: DEFAULT_MAX_TIMEOUT,
             max_command_len: DEFAULT_MAX_COMMAND_LEN,
             interpolation: Interpolation::default(),
+            project: None,
         }
     }
 }
@@ -128,6 +132,13 @@ impl LoadOptions {
     #[must_use]
     pub fn with_max_timeout(mut self, max: Duration) -> LoadOptions {
         self.max_timeout = max;
+        self
+    }
+
+    /// Names the project root (see [`LoadOptions::project`]).
+    #[must_use]
+    pub fn with_project(mut self, project: Option<PathBuf>) -> LoadOptions {
+        self.project = project;
         self
     }
 
@@ -189,6 +200,9 @@ pub struct Settings {
     pub hooks_enabled: Option<bool>,
     /// The file's own `vars` (native).
     pub vars: BTreeMap<String, String>,
+    /// The MCP servers it defines (native `mcp_servers`, Claude Code `mcpServers`, Fabro
+    /// `[run.agent.mcps]`), in written order.
+    pub mcp_servers: Vec<crate::mcp::McpServer>,
 }
 
 /// One loaded config file: its hooks and merge directives with provenance, its switches
@@ -272,6 +286,17 @@ impl BrokenFile {
     /// repository's file, which cannot be vouched for, so it is skipped.
     pub fn needs_trust(&self) -> bool {
         needs_trust(self.origin, self.layer)
+    }
+
+    /// Whether it is one of Claude Code's MCP server files (`.mcp.json`, `~/.claude.json`,
+    /// `managed-mcp.json`), which hold servers, never a guard: one that does not load
+    /// means its servers do not start, and nothing more.
+    pub fn holds_only_mcp_servers(&self) -> bool {
+        self.path
+            .as_deref()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| matches!(n, ".mcp.json" | ".claude.json" | "managed-mcp.json"))
     }
 
     /// Where its first error is, `file:line:col`.

@@ -55,6 +55,7 @@ use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicate
 
 use crate::error::{Diagnostic, DiagnosticKind};
 use crate::load::{ConfigFile, Item, Settings};
+use crate::mcp::McpServer;
 use crate::trust::{self, TrustPolicy};
 
 /// Why a merged hook does not run.
@@ -124,6 +125,8 @@ pub struct HookSet {
     managed_only: bool,
     managed_only_by: Option<PathBuf>,
     allowed_urls: Option<Vec<String>>,
+    mcp_servers: Vec<McpServer>,
+    withheld_mcp_servers: Vec<McpServer>,
 }
 
 impl HookSet {
@@ -177,6 +180,18 @@ impl HookSet {
     /// The URL patterns http hooks must match, if a list is in force.
     pub fn allowed_http_hook_urls(&self) -> Option<&[String]> {
         self.allowed_urls.as_deref()
+    }
+
+    /// The MCP servers of the files trusted as a whole, one per name (the highest layer's;
+    /// see [`crate::McpServer`]), in the order first defined.
+    pub fn mcp_servers(&self) -> &[McpServer] {
+        &self.mcp_servers
+    }
+
+    /// The servers of files not trusted as a whole, which are not started, unless a
+    /// trusted file defines the same name: what to tell a hook that names one.
+    pub fn withheld_mcp_servers(&self) -> &[McpServer] {
+        &self.withheld_mcp_servers
     }
 }
 
@@ -233,7 +248,32 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         // `hooks.enabled: false` turns them off.
         hooks_enabled: _,
         vars: _,
+        mcp_servers,
     } = &file.settings;
+    if !mcp_servers.is_empty() {
+        let names: Vec<String> = mcp_servers
+            .iter()
+            .map(|s| format!("`{}`", s.name))
+            .collect();
+        let mut d = Diagnostic::warning(
+            DiagnosticKind::Merge,
+            format!(
+                "MCP server{} {} not started: starting a server runs its command, and this file is not trusted",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            ),
+        )
+        .with_hint("trust the whole file (`hooks trust FILE`) for its servers to start".to_owned());
+        if let Some(p) = &file.path {
+            d = d.with_file(p.clone());
+        }
+        if let Some(first) = mcp_servers.first()
+            && let (Some(line), Some(col)) = (first.provenance.line, first.provenance.column)
+        {
+            d = d.at(line, col);
+        }
+        diagnostics.push(d);
+    }
     let claude = file.dialect == hooks_core::Dialect::Claude;
     let set = [
         (
@@ -407,6 +447,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         }
     }
     let allowed_urls = managed_urls.or(other_urls);
+    let (mcp_servers, withheld_mcp_servers) = servers(&order, trust);
     // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
     let allow_list = allowed_urls.as_ref().map(|patterns| {
         hooks_core::UrlAllowList::from(
@@ -489,5 +530,37 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         managed_only,
         managed_only_by,
         allowed_urls,
+        mcp_servers,
+        withheld_mcp_servers,
     }
+}
+
+/// The servers that start (of files trusted as a whole, the highest layer's of each name,
+/// in the order first defined) and those withheld (of other files, names no trusted file
+/// defines).
+fn servers(order: &[&ConfigFile], trust: &TrustPolicy<'_>) -> (Vec<McpServer>, Vec<McpServer>) {
+    let (mut trusted, mut withheld) = (Vec::new(), Vec::new());
+    for file in order {
+        let target = if trust.allows_file(file) {
+            &mut trusted
+        } else {
+            &mut withheld
+        };
+        target.extend(file.settings.mcp_servers.iter());
+    }
+    // Stable: a `~/.claude.json` project entry (local layer) ranks above `.mcp.json`.
+    trusted.sort_by_key(|s| s.provenance.layer);
+    let mut out: Vec<McpServer> = Vec::new();
+    for server in trusted {
+        match out.iter_mut().find(|s| s.name == server.name) {
+            Some(slot) => *slot = server.clone(),
+            None => out.push(server.clone()),
+        }
+    }
+    let withheld = withheld
+        .into_iter()
+        .filter(|w| !out.iter().any(|s| s.name == w.name))
+        .cloned()
+        .collect();
+    (out, withheld)
 }

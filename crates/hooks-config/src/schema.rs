@@ -229,8 +229,60 @@ pub(crate) struct NativeConfig {
     managed_hooks_only: Option<bool>,
     /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
     allowed_http_hook_urls: Option<Vec<String>>,
+    /// MCP servers `mcp_tool` hooks call by name: a stdio `command` (with `args`, `env`,
+    /// `cwd`) or a streamable HTTP `url` (with `headers`).
+    mcp_servers: Option<BTreeMap<String, NativeMcpServer>>,
     /// The hooks.
     hooks: Option<NativeHooks>,
+}
+
+/// One MCP server of a native file: exactly one of `command` and `url`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NativeMcpServer {
+    /// The program of a stdio server.
+    command: Option<String>,
+    /// Its arguments.
+    args: Option<Vec<String>>,
+    /// Extra environment variables of a stdio server.
+    env: Option<BTreeMap<String, String>>,
+    /// The working directory of a stdio server.
+    cwd: Option<String>,
+    /// The endpoint of a streamable HTTP server.
+    url: Option<String>,
+    /// Headers sent to an HTTP server.
+    headers: Option<BTreeMap<String, String>>,
+}
+
+/// Claude Code's MCP transports.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ClaudeMcpType {
+    /// A child process (the default with `command`).
+    Stdio,
+    /// Streamable HTTP.
+    Http,
+    /// Server-sent events (not reachable by hooks).
+    Sse,
+}
+
+/// One server of Claude Code's `mcpServers` (`.mcp.json`, `~/.claude.json`); other keys
+/// are allowed and ignored.
+#[derive(JsonSchema)]
+pub(crate) struct ClaudeMcpServer {
+    /// The transport; `stdio` with `command`, else `http`.
+    #[serde(rename = "type")]
+    kind: Option<ClaudeMcpType>,
+    /// The program of a stdio server.
+    command: Option<String>,
+    /// Its arguments.
+    args: Option<Vec<String>>,
+    /// Extra environment variables.
+    env: Option<BTreeMap<String, String>>,
+    /// The endpoint of an HTTP server.
+    url: Option<String>,
+    /// Headers sent to an HTTP server.
+    headers: Option<BTreeMap<String, String>>,
 }
 
 /// The handler types of Claude Code.
@@ -312,6 +364,8 @@ pub(crate) struct ClaudeSettings {
     allow_managed_hooks_only: Option<bool>,
     /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
     allowed_http_hook_urls: Option<Vec<String>>,
+    /// MCP servers by name (`.mcp.json`, `~/.claude.json`).
+    mcp_servers: Option<BTreeMap<String, ClaudeMcpServer>>,
 }
 
 /// The hook types of echo-agent.

@@ -302,8 +302,10 @@ fn too_large(path: &Path, size: u64, limit: u64) -> Error {
 
 /// Keys only a hook config has. A file that has none of them is not a config, whatever
 /// its name: it may be a credentials file a symlink or a mistake put in a config's place.
-const CONFIG_KEYS: [&str; 8] = [
+const CONFIG_KEYS: [&str; 10] = [
     "hooks",
+    "mcpServers",
+    "mcp_servers",
     "disableAllHooks",
     "allowManagedHooksOnly",
     "allowedHttpHookUrls",

@@ -14,7 +14,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex as StdMutex, OnceLock};
+use std::sync::{Arc, Mutex as StdMutex, OnceLock, RwLock as StdRwLock};
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -97,6 +97,51 @@ impl McpServerConfig {
             headers: Vec::new(),
         }
     }
+
+    /// What [`McpExecutor::new`] would refuse in this entry, without starting or building
+    /// anything: an empty command, a URL that is not http(s) (or https without the `tls`
+    /// feature), an invalid header.
+    ///
+    /// # Errors
+    ///
+    /// The reason, in words.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            McpServerConfig::Stdio { command, .. } => {
+                if command.trim().is_empty() {
+                    return Err("the command is empty".to_owned());
+                }
+                Ok(())
+            }
+            McpServerConfig::Http { url, headers } => {
+                let parsed =
+                    reqwest::Url::parse(url).map_err(|e| format!("invalid URL `{url}`: {e}"))?;
+                if !matches!(parsed.scheme(), "http" | "https") {
+                    return Err(format!("unsupported URL scheme `{}`", parsed.scheme()));
+                }
+                if parsed.scheme() == "https" && !cfg!(feature = "tls") {
+                    return Err(
+                        "https needs TLS: build hooks-exec with the `tls` feature".to_owned()
+                    );
+                }
+                header_map(headers).map(|_| ())
+            }
+        }
+    }
+}
+
+/// The headers of an HTTP server entry, each value marked sensitive.
+fn header_map(headers: &[(String, String)]) -> Result<HashMap<HeaderName, HeaderValue>, String> {
+    let mut custom = HashMap::with_capacity(headers.len());
+    for (key, value) in headers {
+        let header = HeaderName::from_bytes(key.as_bytes())
+            .map_err(|_| format!("invalid header name `{key}`"))?;
+        let mut value = HeaderValue::from_str(value)
+            .map_err(|_| format!("invalid value for header `{key}`"))?;
+        value.set_sensitive(true);
+        custom.insert(header, value);
+    }
+    Ok(custom)
 }
 
 /// Runs `mcp_tool` hooks: calls `tool` on the server named `server` with the hook's
@@ -135,16 +180,24 @@ impl McpServerConfig {
 ///   [`FailureKind::Transport`]; a server that could not be started:
 ///   [`FailureKind::Spawn`]; the timeout: [`FailureKind::Timeout`]; the dispatch
 ///   cancelled: [`FailureKind::Cancelled`].
+///
+/// # Changing the servers
+///
+/// [`McpExecutor::set_servers`] replaces the configured servers while the executor runs
+/// (an engine does it when a reload changes the config's servers): a server whose name and
+/// configuration are unchanged keeps its connection, the others' connections are closed.
+/// [`McpExecutor::set_withheld`] names servers a config defines that are not started (an
+/// untrusted file's), so a hook that calls one is told why rather than that no such server
+/// exists.
 pub struct McpExecutor {
-    servers: HashMap<String, Arc<Server>>,
+    servers: StdRwLock<HashMap<String, Arc<Server>>>,
+    withheld: StdRwLock<HashMap<String, String>>,
 }
 
 impl fmt::Debug for McpExecutor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut names: Vec<&String> = self.servers.keys().collect();
-        names.sort();
         f.debug_struct("McpExecutor")
-            .field("servers", &names)
+            .field("servers", &self.server_names())
             .finish()
     }
 }
@@ -162,41 +215,79 @@ impl McpExecutor {
         I: IntoIterator<Item = (S, McpServerConfig)>,
         S: Into<String>,
     {
-        let mut http_client = None;
-        let mut built = HashMap::new();
-        for (name, config) in servers {
-            let name = name.into();
-            let target = Target::new(&name, config, &mut http_client)?;
-            let server = Server {
-                name: name.clone(),
-                target,
-                slot: Mutex::new(None),
-            };
-            built.insert(name, Arc::new(server));
-        }
-        Ok(McpExecutor { servers: built })
+        let built = build(servers, &HashMap::new())?;
+        Ok(McpExecutor {
+            servers: StdRwLock::new(built),
+            withheld: StdRwLock::new(HashMap::new()),
+        })
     }
 
     /// The configured server names, sorted.
-    pub fn server_names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = self.servers.keys().map(String::as_str).collect();
+    pub fn server_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = read(&self.servers).keys().cloned().collect();
         names.sort_unstable();
         names
+    }
+
+    /// Replaces the configured servers (see "Changing the servers" above): unchanged ones
+    /// keep their connections, the connections of changed and removed ones are closed.
+    ///
+    /// # Errors
+    ///
+    /// As [`McpExecutor::new`]; the servers in force are then unchanged.
+    pub async fn set_servers<I, S>(&self, servers: I) -> Result<(), Error>
+    where
+        I: IntoIterator<Item = (S, McpServerConfig)>,
+        S: Into<String>,
+    {
+        let old = read(&self.servers).clone();
+        let new = build(servers, &old)?;
+        let retired: Vec<Arc<Server>> = old
+            .into_iter()
+            .filter(|(name, server)| !new.get(name).is_some_and(|n| Arc::ptr_eq(n, server)))
+            .map(|(_, server)| server)
+            .collect();
+        *self
+            .servers
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = new;
+        for server in retired {
+            server.close().await;
+        }
+        Ok(())
+    }
+
+    /// Names the servers that are defined but not started, each with the reason a hook
+    /// calling it is given (replacing the previous list).
+    pub fn set_withheld<I>(&self, withheld: I)
+    where
+        I: IntoIterator<Item = (String, String)>,
+    {
+        *self
+            .withheld
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = withheld.into_iter().collect();
     }
 
     /// Closes every open connection (stdio servers get their stdin closed and a SIGTERM).
     /// Calls still running fail; later calls open new connections.
     pub async fn shutdown(&self) {
-        for server in self.servers.values() {
-            if let Some(connection) = server.slot.lock().await.take() {
-                connection.close();
-            }
+        let servers: Vec<Arc<Server>> = read(&self.servers).values().cloned().collect();
+        for server in servers {
+            server.close().await;
         }
     }
 
     /// One run of an mcp_tool hook, bounded by its timeout and the dispatch's cancellation.
     async fn run(&self, action: &McpToolAction, run: HookRun<'_>) -> HookOutcome {
-        let Some(server) = self.servers.get(&action.server) else {
+        let found = read(&self.servers).get(&action.server).cloned();
+        let Some(server) = found else {
+            if let Some(why) = read(&self.withheld).get(&action.server) {
+                return HookOutcome::failed(
+                    FailureKind::Refused,
+                    format!("MCP server `{}` is not started: {why}", action.server),
+                );
+            }
             let configured = self.server_names();
             let known = if configured.is_empty() {
                 "no MCP servers are configured".to_owned()
@@ -275,9 +366,47 @@ impl Executor for McpExecutor {
     }
 }
 
+/// Builds the servers of `servers`, reusing those of `keep` whose configuration is the same.
+fn build<I, S>(
+    servers: I,
+    keep: &HashMap<String, Arc<Server>>,
+) -> Result<HashMap<String, Arc<Server>>, Error>
+where
+    I: IntoIterator<Item = (S, McpServerConfig)>,
+    S: Into<String>,
+{
+    let mut http_client = None;
+    let mut built = HashMap::new();
+    for (name, config) in servers {
+        let name = name.into();
+        if let Some(same) = keep.get(&name).filter(|s| s.config == config) {
+            built.insert(name, Arc::clone(same));
+            continue;
+        }
+        let target = Target::new(&name, config.clone(), &mut http_client)?;
+        let server = Server {
+            name: name.clone(),
+            config,
+            target,
+            slot: Mutex::new(None),
+        };
+        built.insert(name, Arc::new(server));
+    }
+    Ok(built)
+}
+
+/// A lock's value, also after a panic elsewhere (the maps are replaced whole, never left
+/// half-written).
+fn read<T>(lock: &StdRwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// One configured server and its (lazily opened) connection.
 struct Server {
     name: String,
+    /// What it was built from, to tell an unchanged server when the servers are replaced.
+    config: McpServerConfig,
     target: Target,
     slot: Mutex<Option<Arc<Connection>>>,
 }
@@ -307,46 +436,21 @@ impl Target {
             server: name.to_owned(),
             reason,
         };
+        config.check().map_err(error)?;
         match config {
             McpServerConfig::Stdio {
                 command,
                 args,
                 env,
                 cwd,
-            } => {
-                if command.trim().is_empty() {
-                    return Err(error("the command is empty".to_owned()));
-                }
-                Ok(Target::Stdio {
-                    command,
-                    args,
-                    env,
-                    cwd,
-                })
-            }
+            } => Ok(Target::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            }),
             McpServerConfig::Http { url, headers } => {
-                let parsed = reqwest::Url::parse(&url)
-                    .map_err(|e| error(format!("invalid URL `{url}`: {e}")))?;
-                if !matches!(parsed.scheme(), "http" | "https") {
-                    return Err(error(format!(
-                        "unsupported URL scheme `{}`",
-                        parsed.scheme()
-                    )));
-                }
-                if parsed.scheme() == "https" && !cfg!(feature = "tls") {
-                    return Err(error(
-                        "https needs TLS: build hooks-exec with the `tls` feature".to_owned(),
-                    ));
-                }
-                let mut custom = HashMap::with_capacity(headers.len());
-                for (key, value) in headers {
-                    let header = HeaderName::from_bytes(key.as_bytes())
-                        .map_err(|_| error(format!("invalid header name `{key}`")))?;
-                    let mut value = HeaderValue::from_str(&value)
-                        .map_err(|_| error(format!("invalid value for header `{key}`")))?;
-                    value.set_sensitive(true);
-                    custom.insert(header, value);
-                }
+                let custom = header_map(&headers).map_err(error)?;
                 let client = match http_client {
                     Some(client) => client.clone(),
                     None => {
@@ -366,6 +470,13 @@ impl Target {
 }
 
 impl Server {
+    /// Closes its connection, if one is open.
+    async fn close(&self) {
+        if let Some(connection) = self.slot.lock().await.take() {
+            connection.close();
+        }
+    }
+
     /// Calls the tool on this server's connection, opening one if needed.
     async fn call(
         &self,

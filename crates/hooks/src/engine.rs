@@ -428,10 +428,23 @@ impl EngineBuilder {
             }
         };
         #[cfg(feature = "mcp")]
-        if !self.mcp_servers.is_empty() {
-            let executor = hooks_exec::McpExecutor::new(self.mcp_servers)?;
-            dispatcher = dispatcher.mcp_executor(Arc::new(executor));
-        }
+        let mcp = {
+            // The host's servers are its own settings: an unusable one fails the build.
+            for (name, server) in &self.mcp_servers {
+                server
+                    .check()
+                    .map_err(|reason| hooks_exec::Error::McpServer {
+                        server: name.clone(),
+                        reason,
+                    })?;
+            }
+            let host = self.mcp_servers;
+            let (servers, withheld) = mcp_servers(&host, &config, &loaded);
+            let executor = Arc::new(hooks_exec::McpExecutor::new(servers)?);
+            executor.set_withheld(withheld);
+            dispatcher = dispatcher.mcp_executor(Arc::clone(&executor) as Arc<_>);
+            McpState { executor, host }
+        };
         let dispatcher = dispatcher.build()?;
         Ok(Engine {
             inner: Arc::new(Inner {
@@ -441,6 +454,8 @@ impl EngineBuilder {
                 loaded: RwLock::new(Arc::new(loaded)),
                 #[cfg(feature = "http")]
                 http,
+                #[cfg(feature = "mcp")]
+                mcp,
                 #[cfg(feature = "orchestration")]
                 task_hooks: self.task_hooks,
                 #[cfg(feature = "orchestration")]
@@ -473,6 +488,89 @@ fn http_allow_list(host: Option<&[String]>, loaded: &Loaded) -> Option<Vec<Strin
             .cloned()
             .collect(),
     )
+}
+
+/// The mcp_tool executor the dispatcher runs, and the host's own servers, from which (with
+/// the config's) each reload rebuilds the executor's servers.
+#[cfg(feature = "mcp")]
+struct McpState {
+    executor: Arc<hooks_exec::McpExecutor>,
+    host: Vec<(String, hooks_exec::McpServerConfig)>,
+}
+
+/// The servers to start for `loaded` (the config's trusted servers, then the host's, which
+/// win on a name both define), and those not started with the reason a hook calling one is
+/// given: a server of an untrusted file, one whose secret is missing, one the executor
+/// could not use.
+#[cfg(feature = "mcp")]
+fn mcp_servers(
+    host: &[(String, hooks_exec::McpServerConfig)],
+    config: &Config,
+    loaded: &Loaded,
+) -> (
+    Vec<(String, hooks_exec::McpServerConfig)>,
+    Vec<(String, String)>,
+) {
+    use hooks_config::McpTransport;
+    use hooks_exec::McpServerConfig;
+
+    let mut withheld: Vec<(String, String)> = loaded
+        .hooks
+        .withheld_mcp_servers()
+        .iter()
+        .map(|server| {
+            let why = match &server.provenance.file {
+                Some(file) => format!(
+                    "it is defined in {}, which is not trusted (starting a server runs its command); `hooks trust {}` starts it",
+                    file.display(),
+                    file.display()
+                ),
+                None => "its file is not trusted".to_owned(),
+            };
+            (server.name.clone(), why)
+        })
+        .collect();
+    let mut servers: Vec<(String, McpServerConfig)> = Vec::new();
+    for server in loaded.hooks.mcp_servers() {
+        let resolved = match server.resolve_secrets(config.interpolation.secrets.as_ref()) {
+            Ok(resolved) => resolved,
+            Err(e) => {
+                tracing::warn!(server = %server.name, error = %e, "MCP server not started");
+                withheld.push((server.name.clone(), e.to_string()));
+                continue;
+            }
+        };
+        let entry = match resolved.transport {
+            McpTransport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => McpServerConfig::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            },
+            McpTransport::Http { url, headers } => McpServerConfig::Http { url, headers },
+        };
+        if let Err(reason) = entry.check() {
+            let why = format!(
+                "its definition at {} is unusable: {reason}",
+                server.provenance
+            );
+            tracing::warn!(server = %server.name, %why, "MCP server not started");
+            withheld.push((server.name.clone(), why));
+            continue;
+        }
+        servers.push((server.name.clone(), entry));
+    }
+    for (name, entry) in host {
+        servers.retain(|(n, _)| n != name);
+        withheld.retain(|(n, _)| n != name);
+        servers.push((name.clone(), entry.clone()));
+    }
+    (servers, withheld)
 }
 
 /// Fills in `{{ secrets.NAME }}` right before each run, so secret values live only for the
@@ -561,7 +659,9 @@ impl Config {
                 }
                 Source::Discover { locations } => {
                     let found = locations.discover();
-                    let base = self.options(Layer::User, Origin::Discovered, None);
+                    let base = self
+                        .options(Layer::User, Origin::Discovered, None)
+                        .with_project(locations.project.clone());
                     let (mut loaded, mut failed) = hooks_config::load_discovered(&found, &base);
                     files.append(&mut loaded);
                     broken.append(&mut failed);
@@ -594,7 +694,9 @@ impl Config {
     /// Whether `broken` blocks events: it is not a repository's file and the setting says
     /// to fail closed.
     fn fails_closed(&self, broken: &BrokenFile) -> bool {
-        !broken.needs_trust() && self.on_broken == BrokenConfig::Block
+        !broken.needs_trust()
+            && !broken.holds_only_mcp_servers()
+            && self.on_broken == BrokenConfig::Block
     }
 
     /// The warning that says what became of a broken file: skipped, or blocking.
@@ -611,6 +713,8 @@ impl Config {
         };
         let what = if self.fails_closed(broken) {
             "events that can be blocked are blocked until it is fixed (on_broken_config: block)"
+        } else if broken.holds_only_mcp_servers() {
+            "its MCP servers do not start; the hooks run"
         } else if broken.needs_trust() {
             "it is skipped; the other files' hooks run"
         } else {
@@ -715,7 +819,7 @@ impl Loaded {
     /// Whether `file` makes events fail closed (it is one of the user's own files and the
     /// engine runs under [`BrokenConfig::Block`]).
     pub fn blocks_events(&self, file: &BrokenFile) -> bool {
-        self.fails_closed && !file.needs_trust()
+        self.fails_closed && !file.needs_trust() && !file.holds_only_mcp_servers()
     }
 
     /// Whether a broken file blocks events ([`BrokenConfig::Block`]).
@@ -731,6 +835,8 @@ struct Inner {
     loaded: RwLock<Arc<Loaded>>,
     #[cfg(feature = "http")]
     http: HttpState,
+    #[cfg(feature = "mcp")]
+    mcp: McpState,
     #[cfg(feature = "orchestration")]
     task_hooks: hooks_orchestration::TaskHookRegistry,
     #[cfg(feature = "orchestration")]
@@ -864,6 +970,13 @@ impl Engine {
         let active = loaded.index.len();
         // The new list and the new hooks take effect together: a hook the new config allows
         // is never refused by the old list, nor a removed one sent.
+        #[cfg(feature = "mcp")]
+        {
+            let mcp = &self.inner.mcp;
+            let (servers, withheld) = mcp_servers(&mcp.host, &self.inner.config, &loaded);
+            mcp.executor.set_servers(servers).await?;
+            mcp.executor.set_withheld(withheld);
+        }
         #[cfg(feature = "http")]
         {
             let http = &self.inner.http;

@@ -15,6 +15,7 @@ mod handle;
 mod http;
 mod list;
 mod manage;
+mod mcp;
 // The docs' Markdown, read as xtask's doc check reads it (one parser for both); not every
 // part of it is used here.
 #[allow(dead_code)]

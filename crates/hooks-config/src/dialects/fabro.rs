@@ -94,6 +94,10 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         // Reported by the schema check with its rename hint; reading on would duplicate it.
         let _ = legacy;
     }
+    let mcps = field(root, "run")
+        .and_then(|r| field(r, "agent"))
+        .and_then(|a| field(a, "mcps"));
+    file.settings.mcp_servers = crate::mcp::fabro_servers(cx, mcps);
     let Some(hooks) = field(root, "run")
         .and_then(|r| field(r, "hooks"))
         .and_then(Node::as_seq)

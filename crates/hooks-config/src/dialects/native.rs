@@ -1,9 +1,14 @@
 //! The native format (flat or nested by event, in YAML, TOML or JSON) and the nested
 //! files of Claude Code (`settings.json`) and echo-agent (`echo-agent.yaml`, SKILL.md).
 
+use std::path::Path;
+
+use hooks_core::Layer;
+
 use crate::dialects::handler::{handler, is_directive};
 use crate::error::DiagnosticKind;
 use crate::load::{ConfigFile, Cx, field};
+use crate::mcp;
 use crate::tree::{Node, Value};
 
 /// A native file: `version`, `vars`, the switches and `hooks` in either shape.
@@ -29,6 +34,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     file.settings.disable_all_hooks = cx.boolean(field(root, "disable_all_hooks"));
     file.settings.managed_hooks_only = cx.boolean(field(root, "managed_hooks_only"));
     file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowed_http_hook_urls"));
+    file.settings.mcp_servers = mcp::servers(cx, field(root, "mcp_servers"), cx.opts.layer, None);
     match field(root, "hooks").map(|h| &h.value) {
         Some(Value::Seq(hooks)) => {
             for hook in hooks {
@@ -62,14 +68,66 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     }
 }
 
-/// A Claude Code or echo-agent file: the switches (Claude) and hooks nested by event.
+/// A Claude Code or echo-agent file: the switches and MCP servers (Claude) and hooks nested
+/// by event.
 pub(crate) fn load_nested_file(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     file.settings.disable_all_hooks = cx.boolean(field(root, "disableAllHooks"));
     file.settings.managed_hooks_only = cx.boolean(field(root, "allowManagedHooksOnly"));
     file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowedHttpHookUrls"));
+    if cx.dialect == hooks_core::Dialect::Claude {
+        // Claude Code starts a project's servers in the project root: `.mcp.json`'s
+        // folder, or the root a `~/.claude.json` entry is kept under.
+        let path = cx.src.path().map(Path::to_path_buf);
+        let folder = path
+            .as_deref()
+            .filter(|p| p.file_name().is_some_and(|n| n == ".mcp.json"))
+            .and_then(|p| std::path::absolute(p).ok())
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        file.settings.mcp_servers = mcp::servers(
+            cx,
+            field(root, "mcpServers"),
+            cx.opts.layer,
+            folder.as_deref(),
+        );
+        // `~/.claude.json` keeps the servers of one project (Claude Code's local scope)
+        // under its root's path; they rank as the local layer.
+        if let Some(project) = project_entry(cx, root) {
+            let root_dir = cx.opts.project.clone();
+            let local = mcp::servers(
+                cx,
+                field(project, "mcpServers"),
+                Layer::Local,
+                root_dir.as_deref(),
+            );
+            file.settings.mcp_servers.extend(local);
+        }
+    }
     if let Some(hooks) = field(root, "hooks") {
         nested(cx, hooks, file);
     }
+}
+
+/// The `projects.<root>` entry of a `~/.claude.json` for the project being loaded, its key
+/// compared with the root as given and with its symlinks resolved.
+fn project_entry<'n>(cx: &Cx<'_>, root: &'n Node) -> Option<&'n Node> {
+    let project = cx.opts.project.as_deref()?;
+    let is_claude_json = cx
+        .src
+        .path()
+        .and_then(|p| p.file_name())
+        .is_some_and(|n| n == ".claude.json");
+    if !is_claude_json {
+        return None;
+    }
+    let real = std::fs::canonicalize(project).ok();
+    field(root, "projects")?
+        .as_map()?
+        .iter()
+        .find(|e| {
+            let key = Path::new(&e.key);
+            key == project || real.as_deref() == Some(key)
+        })
+        .map(|e| &e.value)
 }
 
 /// `{Event: [{matcher, hooks: [handler, ..]}, ..], ..}`.

@@ -9,6 +9,7 @@ mod fuzz;
 mod hostile;
 mod interpolation;
 mod loaders;
+mod mcp;
 mod merge;
 mod schemas;
 mod support;

@@ -1,0 +1,419 @@
+//! MCP server definitions, read where users already keep them, for `mcp_tool` hooks to
+//! call by name.
+//!
+//! | Where | Shape |
+//! |-------|-------|
+//! | native files | `mcp_servers: {NAME: {command, args, env, cwd} \| {url, headers}}` |
+//! | Claude Code `.mcp.json` (project), `~/.claude.json` (`mcpServers` for every project, `projects.<root>.mcpServers` for one), any Claude settings file | `mcpServers: {NAME: {type?, command, args, env} \| {type: "http", url, headers}}`, with `${VAR}` and `${VAR:-default}` expanded |
+//! | Fabro run configs | `[run.agent.mcps.NAME]`: `type = "stdio"` with `script` or `command`, `env`; `type = "http"` with `url`, `headers` |
+//!
+//! Starting a server is running code, so a server of a file that needs trust (a discovered
+//! project file) is started only when the file is trusted as a whole; the merge keeps the
+//! others aside, with a warning ([`crate::HookSet::withheld_mcp_servers`]). Of servers
+//! with the same name the highest layer's wins (Claude Code's local scope, a
+//! `projects.<root>` entry of `~/.claude.json`, counts as the local layer).
+//! `{{ secrets.NAME }}` stays a token until [`McpServer::resolve_secrets`], right before
+//! the server is handed to the executor.
+
+use std::path::{Path, PathBuf};
+
+use hooks_core::{Dialect, Layer, Provenance};
+
+use crate::error::{Diagnostic, DiagnosticKind, Error};
+use crate::interpolate::{SecretProvider, tokens};
+use crate::load::{Cx, field};
+use crate::tree::Node;
+
+/// One MCP server a config defines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct McpServer {
+    /// The name `mcp_tool` hooks give as `server`.
+    pub name: String,
+    /// How to reach it.
+    pub transport: McpTransport,
+    /// Where it was defined; its layer decides which of two same-named servers wins.
+    pub provenance: Provenance,
+}
+
+/// How to reach an MCP server (exhaustive: the transports hooks can reach, matched in
+/// full by the engine that starts them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum McpTransport {
+    /// A child process speaking MCP on stdin and stdout.
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Extra environment variables.
+        env: Vec<(String, String)>,
+        /// Its working directory (the engine's when `None`).
+        cwd: Option<PathBuf>,
+    },
+    /// MCP's streamable HTTP transport.
+    Http {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request.
+        headers: Vec<(String, String)>,
+    },
+}
+
+impl McpServer {
+    /// The server with its `{{ secrets.NAME }}` tokens filled in from `provider`.
+    ///
+    /// # Errors
+    ///
+    /// A missing secret, naming the server, the token and where the server was defined
+    /// (never a value): the server is not started.
+    pub fn resolve_secrets(&self, provider: &dyn SecretProvider) -> Result<McpServer, Error> {
+        let mut missing = None;
+        let mut fill = |s: &str| -> String {
+            let mut out = String::with_capacity(s.len());
+            let mut last = 0;
+            for token in tokens(s).into_iter().filter(|t| t.namespace == "secrets") {
+                out.push_str(&s[last..token.range.start]);
+                match provider.secret(token.name) {
+                    Some(secret) => out.push_str(secret.expose()),
+                    None => missing = Some(token.name.to_owned()),
+                }
+                last = token.range.end;
+            }
+            out.push_str(&s[last..]);
+            out
+        };
+        let pairs = |pairs: &[(String, String)], fill: &mut dyn FnMut(&str) -> String| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.clone(), fill(v)))
+                .collect::<Vec<_>>()
+        };
+        let transport = match &self.transport {
+            McpTransport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => McpTransport::Stdio {
+                command: fill(command),
+                args: args.iter().map(|a| fill(a)).collect(),
+                env: pairs(env, &mut fill),
+                cwd: cwd.clone(),
+            },
+            McpTransport::Http { url, headers } => McpTransport::Http {
+                url: fill(url),
+                headers: pairs(headers, &mut fill),
+            },
+        };
+        if let Some(name) = missing {
+            let mut d = Diagnostic::error(
+                DiagnosticKind::Interpolation,
+                format!(
+                    "MCP server `{}` needs secret `{name}` (`{{{{ secrets.{name} }}}}`), which is not available",
+                    self.name
+                ),
+            )
+            .with_hint("the server is not started; provide the secret to the secret provider");
+            if let Some(file) = &self.provenance.file {
+                d = d.with_file(file.clone());
+            }
+            if let (Some(line), Some(col)) = (self.provenance.line, self.provenance.column) {
+                d = d.at(line, col);
+            }
+            return Err(d.into());
+        }
+        Ok(McpServer {
+            name: self.name.clone(),
+            transport,
+            provenance: self.provenance.clone(),
+        })
+    }
+}
+
+/// The servers of a native `mcp_servers` table or a Claude Code `mcpServers` table, in
+/// `layer`; a stdio server that names no `cwd` runs in `default_cwd` (for Claude Code's
+/// files, the project root, where Claude Code starts them).
+pub(crate) fn servers(
+    cx: &mut Cx<'_>,
+    table: Option<&Node>,
+    layer: Layer,
+    default_cwd: Option<&Path>,
+) -> Vec<McpServer> {
+    let Some(entries) = table.and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    let claude = cx.dialect == Dialect::Claude;
+    let mut out = Vec::new();
+    for entry in entries {
+        let node = &entry.value;
+        if node.as_map().is_none() {
+            continue;
+        }
+        let kind = cx.string(field(node, "type"));
+        let transport = match (kind.as_deref(), field(node, "command"), field(node, "url")) {
+            (Some("sse"), _, _) => {
+                cx.warn(
+                    DiagnosticKind::InvalidValue,
+                    node.pos,
+                    format!(
+                        "MCP server `{}` uses the SSE transport, which hooks cannot reach; it is not started",
+                        entry.key
+                    ),
+                    Some("serve it over streamable HTTP (`\"type\": \"http\"`) or stdio".to_owned()),
+                );
+                continue;
+            }
+            (_, Some(command), None) => {
+                let Some(command) = text(cx, command, claude) else {
+                    continue;
+                };
+                let args = match field(node, "args").and_then(Node::as_seq) {
+                    Some(args) => {
+                        let mut out = Vec::new();
+                        for arg in args {
+                            match text(cx, arg, claude) {
+                                Some(arg) => out.push(arg),
+                                None => break,
+                            }
+                        }
+                        if out.len() != args.len() {
+                            continue;
+                        }
+                        out
+                    }
+                    None => Vec::new(),
+                };
+                let Some(env) = pairs(cx, field(node, "env"), claude) else {
+                    continue;
+                };
+                let cwd = cx
+                    .string(field(node, "cwd"))
+                    .map(PathBuf::from)
+                    .or_else(|| default_cwd.map(Path::to_path_buf));
+                McpTransport::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd,
+                }
+            }
+            (_, None, Some(url)) => {
+                let Some(url) = text(cx, url, claude) else {
+                    continue;
+                };
+                let Some(headers) = pairs(cx, field(node, "headers"), claude) else {
+                    continue;
+                };
+                McpTransport::Http { url, headers }
+            }
+            (_, command, _) => {
+                let both = command.is_some();
+                cx.error(
+                    if both {
+                        DiagnosticKind::Conflict
+                    } else {
+                        DiagnosticKind::MissingKey
+                    },
+                    node.pos,
+                    format!(
+                        "MCP server `{}` needs exactly one of `command` (stdio) or `url` (streamable HTTP){}",
+                        entry.key,
+                        if both { ", not both" } else { "" }
+                    ),
+                    None,
+                );
+                continue;
+            }
+        };
+        let mut provenance = cx.provenance(entry.key_pos);
+        provenance.layer = layer;
+        if let Some(server) = checked(cx, entry.key.clone(), transport, provenance, node) {
+            out.push(server);
+        }
+    }
+    out
+}
+
+/// The servers of Fabro's `[run.agent.mcps]`: inline `stdio` and `http` servers; catalog
+/// references (`id`) and `sandbox` servers, which need Fabro's server and sandbox, are
+/// left out with a warning, and `enabled = false` leaves a server off.
+pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpServer> {
+    let Some(entries) = table.and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for entry in entries {
+        let node = &entry.value;
+        if node.as_map().is_none() || cx.boolean(field(node, "enabled")) == Some(false) {
+            continue;
+        }
+        let skip = |cx: &mut Cx<'_>, why: &str| {
+            cx.warn(
+                DiagnosticKind::InvalidValue,
+                node.pos,
+                format!(
+                    "MCP server `{}` {why}, so mcp_tool hooks cannot call it here",
+                    entry.key
+                ),
+                Some("define it inline with `type = \"stdio\"` or `type = \"http\"`".to_owned()),
+            );
+        };
+        if field(node, "id").is_some() {
+            skip(cx, "refers to Fabro's server-managed catalog");
+            continue;
+        }
+        let transport = match cx.string(field(node, "type")).as_deref() {
+            Some("sandbox") => {
+                skip(cx, "runs inside Fabro's sandbox");
+                continue;
+            }
+            Some("http") => {
+                let Some(url) = field(node, "url").and_then(Node::as_str) else {
+                    continue;
+                };
+                let url = cx.interp(url, node.pos);
+                let headers = cx.string_map(field(node, "headers"));
+                McpTransport::Http { url, headers }
+            }
+            _ => {
+                let argv = match (field(node, "script"), field(node, "command")) {
+                    (Some(script), None) => script
+                        .as_str()
+                        .map(|s| vec!["sh".to_owned(), "-c".to_owned(), cx.interp(s, script.pos)]),
+                    (None, Some(command)) => command.as_seq().map(|items| {
+                        items
+                            .iter()
+                            .filter_map(|i| i.as_str().map(|s| cx.interp(s, i.pos)))
+                            .collect()
+                    }),
+                    _ => None,
+                };
+                let Some((command, args)) = argv.and_then(|mut argv: Vec<String>| {
+                    (!argv.is_empty()).then(|| {
+                        let command = argv.remove(0);
+                        (command, argv)
+                    })
+                }) else {
+                    continue;
+                };
+                let env = cx.string_map(field(node, "env"));
+                McpTransport::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd: None,
+                }
+            }
+        };
+        let provenance = cx.provenance(entry.key_pos);
+        if let Some(server) = checked(cx, entry.key.clone(), transport, provenance, node) {
+            out.push(server);
+        }
+    }
+    out
+}
+
+/// The server, if its command is not empty and its URL is an http(s) URL (what the
+/// executor needs); otherwise an error at its definition.
+fn checked(
+    cx: &mut Cx<'_>,
+    name: String,
+    transport: McpTransport,
+    provenance: Provenance,
+    node: &Node,
+) -> Option<McpServer> {
+    let problem = match &transport {
+        McpTransport::Stdio { command, .. } if command.trim().is_empty() => {
+            Some("its command is empty".to_owned())
+        }
+        McpTransport::Http { url, .. }
+            if !(url.starts_with("http://") || url.starts_with("https://")) =>
+        {
+            Some(format!("its URL `{url}` is not an http(s) URL"))
+        }
+        McpTransport::Stdio { .. } | McpTransport::Http { .. } => None,
+    };
+    if let Some(problem) = problem {
+        cx.error(
+            DiagnosticKind::InvalidValue,
+            node.pos,
+            format!("MCP server `{name}`: {problem}"),
+            None,
+        );
+        return None;
+    }
+    Some(McpServer {
+        name,
+        transport,
+        provenance,
+    })
+}
+
+/// A string value, with Claude Code's `${VAR}` / `${VAR:-default}` expanded (`claude`) or
+/// the engine's `{{ ... }}` interpolation; `None` when a variable Claude Code would need is
+/// unset (a warning says which; the server is not started).
+fn text(cx: &mut Cx<'_>, node: &Node, claude: bool) -> Option<String> {
+    let s = node.as_str()?;
+    if !claude {
+        return Some(cx.interp(s, node.pos));
+    }
+    match expand(s, &|name| cx.opts.interpolation.env.get(name)) {
+        Ok(out) => Some(out),
+        Err(name) => {
+            cx.warn(
+                DiagnosticKind::Interpolation,
+                node.pos,
+                format!(
+                    "`${{{name}}}` is not set and has no default, so this MCP server is not started"
+                ),
+                Some(format!(
+                    "set `{name}`, or give a default: `${{{name}:-value}}`"
+                )),
+            );
+            None
+        }
+    }
+}
+
+/// A table of strings, each value read with [`text`]; `None` when one cannot be.
+fn pairs(cx: &mut Cx<'_>, node: Option<&Node>, claude: bool) -> Option<Vec<(String, String)>> {
+    let Some(entries) = node.and_then(Node::as_map) else {
+        return Some(Vec::new());
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        if e.value.as_str().is_some() {
+            out.push((e.key.clone(), text(cx, &e.value, claude)?));
+        }
+    }
+    Some(out)
+}
+
+/// Claude Code's expansion: `${VAR}` is the variable's value, `${VAR:-default}` the value
+/// or, when unset, the default. `Err(name)`: a variable is unset and has no default. Other
+/// text, and `$` not followed by `{`, stays as written.
+pub(crate) fn expand(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        match (env(name), default) {
+            (Some(value), _) => out.push_str(&value),
+            (None, Some(default)) => out.push_str(default),
+            (None, None) => return Err(name.to_owned()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
