@@ -45,6 +45,10 @@
 //!    too. Hooks in a sequential group are never duplicates: each step may see a different
 //!    input.
 //!
+//! 10. **MCP servers.** Of the servers of files trusted as a whole, one per name runs: the
+//!     highest layer's (see [`crate::McpServer`]). A file not trusted as a whole starts
+//!     none ([`HookSet::withheld_mcp_servers`]), with a warning.
+//!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.

@@ -495,8 +495,12 @@ fn http_allow_list(host: Option<&[String]>, loaded: &Loaded) -> Option<Vec<Strin
 #[cfg(feature = "mcp")]
 struct McpState {
     executor: Arc<hooks_exec::McpExecutor>,
-    host: Vec<(String, hooks_exec::McpServerConfig)>,
+    host: NamedServers,
 }
+
+/// MCP servers by name, in order.
+#[cfg(feature = "mcp")]
+type NamedServers = Vec<(String, hooks_exec::McpServerConfig)>;
 
 /// The servers to start for `loaded` (the config's trusted servers, then the host's, which
 /// win on a name both define), and those not started with the reason a hook calling one is
@@ -507,10 +511,7 @@ fn mcp_servers(
     host: &[(String, hooks_exec::McpServerConfig)],
     config: &Config,
     loaded: &Loaded,
-) -> (
-    Vec<(String, hooks_exec::McpServerConfig)>,
-    Vec<(String, String)>,
-) {
+) -> (NamedServers, Vec<(String, String)>) {
     use hooks_config::McpTransport;
     use hooks_exec::McpServerConfig;
 
