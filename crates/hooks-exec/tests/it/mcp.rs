@@ -917,3 +917,51 @@ fn invalid_server_entries_are_errors() {
         "MCP server `s`: invalid header name `Bad Name`",
     );
 }
+
+/// One step of [`servers_can_be_replaced_and_withheld`]: the servers, the withheld ones,
+/// and what the call gives (the tool's text, or a failure and its words).
+type Step = (
+    Vec<(&'static str, McpServerConfig)>,
+    Vec<(String, String)>,
+    Result<&'static str, (FailureKind, &'static str)>,
+);
+
+/// `set_servers` replaces the servers while the executor runs (what an engine's reload
+/// does): a server added is called, a removed one is unknown, and a withheld one says why.
+#[tokio::test]
+async fn servers_can_be_replaced_and_withheld() {
+    let executor = McpExecutor::new(Vec::<(String, McpServerConfig)>::new()).unwrap();
+    let spec = hook("everything", "echo", json!({"message": "hi"}));
+    let everything = McpServerConfig::stdio(node(), [everything_script(), "stdio".to_owned()]);
+    let steps: [Step; 3] = [
+        (
+            Vec::new(),
+            vec![(
+                "everything".to_owned(),
+                "its file is not trusted".to_owned(),
+            )],
+            Err((
+                FailureKind::Refused,
+                "is not started: its file is not trusted",
+            )),
+        ),
+        (vec![("everything", everything)], Vec::new(), Ok("Echo: hi")),
+        (
+            Vec::new(),
+            Vec::new(),
+            Err((FailureKind::Spawn, "no MCP servers are configured")),
+        ),
+    ];
+    for (servers, withheld, expected) in steps {
+        executor.set_servers(servers).await.unwrap();
+        executor.set_withheld(withheld);
+        let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
+        match expected {
+            Ok(text) => {
+                ok(&outcome);
+                assert_eq!(outcome.additional_context, [text]);
+            }
+            Err((kind, needle)) => failure(&outcome, kind, needle),
+        }
+    }
+}
