@@ -368,6 +368,7 @@ async fn dispatcher_without_the_facade(state_dir: &Path) -> Result<()> {
                 prompt: "Does this touch secrets? $ARGUMENTS".to_owned(),
                 mode: PromptMode::Evaluate,
                 model: None,
+                max_tool_rounds: None,
             }),
         )
         .with_id("secrets-check"),

@@ -605,6 +605,9 @@ impl Writer {
                 if let Some(m) = &p.model {
                     put("model", json!(m));
                 }
+                if let Some(rounds) = p.max_tool_rounds {
+                    put("max_tool_rounds", json!(rounds));
+                }
             }
             Action::Permission(p) => {
                 put("decision", json!(p.decision.as_str()));
@@ -900,12 +903,15 @@ impl Writer {
             }
             Action::Prompt(p) if p.mode != PromptMode::Inject => {
                 let agent = p.mode == PromptMode::Agent;
-                h.insert(
-                    (if agent { "agent" } else { "prompt" }).into(),
-                    json!(p.prompt),
-                );
+                if agent {
+                    h.insert("agent".into(), json!("enabled"));
+                }
+                h.insert("prompt".into(), json!(p.prompt));
                 if let Some(m) = &p.model {
                     h.insert("model".into(), json!(m));
+                }
+                if let (true, Some(rounds)) = (agent, p.max_tool_rounds) {
+                    h.insert("max_tool_rounds".into(), json!(rounds));
                 }
                 (
                     Duration::from_secs(if agent { 60 } else { 30 }),

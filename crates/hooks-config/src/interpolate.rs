@@ -395,6 +395,7 @@ pub(crate) fn map_action<E>(
             prompt: f(&p.prompt)?,
             mode: p.mode,
             model: p.model.clone(),
+            max_tool_rounds: p.max_tool_rounds,
         }),
         Action::Permission(p) => Action::Permission(PermissionAction {
             decision: p.decision,

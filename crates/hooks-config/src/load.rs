@@ -520,9 +520,16 @@ fn tidy(structural: Vec<Diagnostic>, loaded: Vec<Diagnostic>) -> Vec<Diagnostic>
         .filter(|d| d.is_error())
         .map(at)
         .collect();
+    // Positions where the loader itself reported an error: it says more than the schema's
+    // "not one of" about the same value (Fabro's legacy `agent = "<task>"`, say).
+    let by_loader: std::collections::HashSet<(Option<u32>, Option<u32>)> =
+        loaded.iter().filter(|d| d.is_error()).map(at).collect();
     let mut out: Vec<Diagnostic> = structural
         .into_iter()
-        .filter(|d| d.kind != DiagnosticKind::WrongType || !specific.contains(&at(d)))
+        .filter(|d| {
+            !(d.kind == DiagnosticKind::WrongType && specific.contains(&at(d))
+                || d.kind == DiagnosticKind::InvalidValue && by_loader.contains(&at(d)))
+        })
         .chain(loaded)
         .collect();
     out.sort_by_key(|d| (d.line, d.column));

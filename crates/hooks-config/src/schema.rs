@@ -154,6 +154,8 @@ pub(crate) struct NativeHandler {
     mode: Option<PromptModeSchema>,
     /// The model a prompt or agent hook asks.
     model: Option<String>,
+    /// The most tool-call rounds an agent hook (`mode: agent`) may use.
+    max_tool_rounds: Option<u32>,
     /// The answer of a permission hook.
     decision: Option<DecisionSchema>,
     /// The reason given with a permission decision.
@@ -508,8 +510,8 @@ pub(crate) struct FabroHook {
     tls: Option<FabroTls>,
     /// Ask a model this prompt; it answers `{ok, reason}`.
     prompt: Option<String>,
-    /// Give this task to an agent with tools; it answers `{ok, reason}`.
-    agent: Option<String>,
+    /// `"enabled"`: an agent with tools carries out `prompt`; it answers `{ok, reason}`.
+    agent: Option<FabroAgentMarker>,
     /// The model of a prompt or agent hook.
     model: Option<String>,
     /// Tool-call rounds an agent hook may use.
@@ -523,6 +525,14 @@ pub(crate) struct FabroHook {
     timeout: Option<String>,
     /// Run inside the sandbox (default) or on the host (`false`).
     sandbox: Option<bool>,
+}
+
+/// The marker of a Fabro agent hook.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum FabroAgentMarker {
+    /// The hook is an agent hook.
+    Enabled,
 }
 
 /// Fabro's TLS modes for url hooks.

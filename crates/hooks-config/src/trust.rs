@@ -427,7 +427,13 @@ pub(crate) fn action_json(action: &Action) -> Value {
             json!({"type": "mcp_tool", "server": m.server, "tool": m.tool, "input": m.input})
         }
         Action::Prompt(p) => {
-            json!({"type": "prompt", "prompt": p.prompt, "mode": p.mode, "model": p.model})
+            let mut v =
+                json!({"type": "prompt", "prompt": p.prompt, "mode": p.mode, "model": p.model});
+            // Only when set, so that the hashes of hooks written before it existed stay.
+            if let (Some(rounds), Value::Object(map)) = (p.max_tool_rounds, &mut v) {
+                map.insert("max_tool_rounds".into(), json!(rounds));
+            }
+            v
         }
         Action::Permission(p) => {
             json!({"type": "permission", "decision": p.decision, "reason": p.reason})

@@ -299,6 +299,9 @@ pub struct PromptAction {
     pub mode: PromptMode,
     /// The model to ask, for [`PromptMode::Evaluate`] and [`PromptMode::Agent`].
     pub model: Option<String>,
+    /// The most tool-call rounds an agent ([`PromptMode::Agent`]) may use before it gives
+    /// up (Fabro's `max_tool_rounds`); `None`: the evaluator's own limit.
+    pub max_tool_rounds: Option<u32>,
 }
 
 /// The meanings of a prompt hook.

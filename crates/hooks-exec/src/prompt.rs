@@ -30,6 +30,9 @@ pub struct PromptRequest<'a> {
     pub mode: PromptMode,
     /// The model the hook names, if any.
     pub model: Option<&'a str>,
+    /// The most tool-call rounds an agent hook may use (Fabro's `max_tool_rounds`), if the
+    /// hook says.
+    pub max_tool_rounds: Option<u32>,
     /// The event JSON in the hook's dialect (what a command hook gets on stdin).
     pub event_json: Value,
     /// The event's context.
@@ -116,6 +119,7 @@ impl PromptExecutor {
             prompt: render(&action.prompt, &event_json),
             mode: action.mode,
             model: action.model.as_deref(),
+            max_tool_rounds: action.max_tool_rounds,
             event_json,
             ctx: run.ctx,
             spec: run.spec,

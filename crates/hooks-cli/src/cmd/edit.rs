@@ -277,6 +277,7 @@ fn new_hook(args: &AddArgs, dialect: Dialect) -> Result<HookSpec> {
                 PromptMode::Evaluate
             },
             model: None,
+            max_tool_rounds: None,
         }),
         (None, None, None, None) => {
             bail!("say what the hook does: `--command`, `--url`, `--decision` or `--prompt`")

@@ -2,7 +2,7 @@
 //! whole documented schema is checked, and `[[run.hooks]]` become hooks.
 //!
 //! Fabro specifics: exactly one of `script` (sh -c), `command` (argv), `url`, `prompt` or
-//! `agent`; matchers are always regular expressions; `blocking` defaults to true for
+//! `agent = "enabled"` (an agent hook, whose task is its `prompt`); matchers are always regular expressions; `blocking` defaults to true for
 //! `run_start`, `stage_start`, `edge_selected`, `pre_tool_use` and `sandbox_ready` and a
 //! non-blocking hook runs in the background; timeouts are duration strings (default
 //! `"60s"`, `"30s"` for prompts); command hooks fail closed (a crash blocks) and the others
@@ -121,9 +121,12 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         let name = e.as_str()?;
         cx.event(name, e.pos)
     });
+    // An agent hook is `agent = "enabled"` with its task in `prompt`, so a `prompt` beside
+    // `agent` is part of the agent hook rather than a second action.
+    let is_agent = field(node, "agent").is_some();
     let present: Vec<&str> = ["script", "command", "url", "prompt", "agent"]
         .into_iter()
-        .filter(|k| field(node, k).is_some())
+        .filter(|k| field(node, k).is_some() && !(is_agent && *k == "prompt"))
         .collect();
     let action = match present.as_slice() {
         [one] => fabro_action(cx, node, one),
@@ -273,27 +276,60 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 allowed_env_vars: allowed,
             }))
         }
-        "prompt" | "agent" => {
+        "prompt" => {
             not_for(cx, &["headers", "allowed_env_vars", "tls"], key);
-            if key == "prompt"
-                && let Some(e) = node.get("max_tool_rounds")
-            {
+            if let Some(e) = node.get("max_tool_rounds") {
                 cx.error(
                     DiagnosticKind::Conflict,
                     e.key_pos,
                     "`max_tool_rounds` applies to agent hooks only",
-                    None,
+                    Some("make it an agent hook with `agent = \"enabled\"`, or remove `max_tool_rounds`".to_owned()),
                 );
             }
             let prompt = cx.interp(value.as_str()?, value.pos);
             Some(Action::Prompt(PromptAction {
                 prompt,
-                mode: if key == "agent" {
-                    PromptMode::Agent
-                } else {
-                    PromptMode::Evaluate
-                },
+                mode: PromptMode::Evaluate,
                 model: cx.string(field(node, "model")),
+                max_tool_rounds: None,
+            }))
+        }
+        "agent" => {
+            not_for(cx, &["headers", "allowed_env_vars", "tls"], key);
+            // Fabro's marker: `agent = "enabled"`, and the task is the `prompt`.
+            match value.as_str() {
+                Some("enabled") => {}
+                Some(_) => {
+                    cx.error(
+                        DiagnosticKind::InvalidValue,
+                        value.pos,
+                        "`agent` is the marker `\"enabled\"`; an agent hook's task goes in `prompt`",
+                        Some("write `agent = \"enabled\"` and `prompt = \"...\"`".to_owned()),
+                    );
+                    return None;
+                }
+                // A wrong type was reported by the schema check.
+                None => return None,
+            }
+            let Some(text) = field(node, "prompt") else {
+                cx.error(
+                    DiagnosticKind::MissingKey,
+                    node.pos,
+                    "an agent hook needs a `prompt`: the task the agent carries out",
+                    Some("add `prompt = \"...\"` beside `agent = \"enabled\"`".to_owned()),
+                );
+                return None;
+            };
+            let prompt = cx.interp(text.as_str()?, text.pos);
+            let max_tool_rounds = match field(node, "max_tool_rounds").map(|n| &n.value) {
+                Some(Value::Int(i)) => u32::try_from(*i).ok(),
+                _ => None,
+            };
+            Some(Action::Prompt(PromptAction {
+                prompt,
+                mode: PromptMode::Agent,
+                model: cx.string(field(node, "model")),
+                max_tool_rounds,
             }))
         }
         _ => None,

@@ -21,8 +21,8 @@ const TYPE_KEYS: [(&str, &[&str]); 6] = [
         &["url", "headers", "allowed_env_vars", "allowedEnvVars"],
     ),
     ("mcp_tool", &["server", "tool", "input"]),
-    ("prompt", &["prompt", "model", "mode"]),
-    ("agent", &["prompt", "model"]),
+    ("prompt", &["prompt", "model", "mode", "max_tool_rounds"]),
+    ("agent", &["prompt", "model", "max_tool_rounds"]),
     ("permission", &["decision", "reason"]),
 ];
 
@@ -344,10 +344,17 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 },
                 _ => PromptMode::Evaluate,
             };
+            // Native agent hooks take Fabro's `max_tool_rounds` (the schema allows it there
+            // only), so a converted Fabro agent hook keeps it.
+            let max_tool_rounds = match field(node, "max_tool_rounds").map(|n| &n.value) {
+                Some(Value::Int(i)) if mode == PromptMode::Agent => u32::try_from(*i).ok(),
+                _ => None,
+            };
             Some(Action::Prompt(PromptAction {
                 prompt,
                 mode,
                 model: cx.string(field(node, "model")),
+                max_tool_rounds,
             }))
         }
         "permission" => {

@@ -151,7 +151,7 @@ fn fabro_every_hook_kind() {
             ("StageComplete", "", 60_000, 63),
             ("StageStart", "^agent$", 15_000, 70),
             ("RunComplete", "", 120_000, 78),
-            ("EdgeSelected", "deploy", 60_000, 87),
+            ("EdgeSelected", "deploy", 60_000, 88),
         ],
     );
     // Fabro matchers are regular expressions, even when they look like names.

@@ -5,6 +5,7 @@
 
 mod convert;
 mod discover;
+mod fabro;
 mod fuzz;
 mod hostile;
 mod interpolation;

@@ -81,7 +81,13 @@ pub(crate) fn summary(spec: &HookSpec) -> Value {
             json!({"url": h.url, "headers": h.headers, "allowed_env_vars": h.allowed_env_vars})
         }
         Action::McpTool(m) => json!({"server": m.server, "tool": m.tool, "input": m.input}),
-        Action::Prompt(p) => json!({"prompt": p.prompt, "mode": p.mode, "model": p.model}),
+        Action::Prompt(p) => {
+            let mut v = json!({"prompt": p.prompt, "mode": p.mode, "model": p.model});
+            if let Some(rounds) = p.max_tool_rounds {
+                v["max_tool_rounds"] = json!(rounds);
+            }
+            v
+        }
         Action::Permission(p) => json!({"decision": p.decision.as_str(), "reason": p.reason}),
         other => json!({"other": other.summary()}),
     };

@@ -458,6 +458,7 @@ fn prompt_hook(event: BuiltinEvent, mode: PromptMode, prompt: &str) -> HookSpec 
             prompt: prompt.to_owned(),
             mode,
             model: None,
+            max_tool_rounds: None,
         }),
     )
 }

@@ -10,6 +10,7 @@ fn prompt(mode: PromptMode) -> Action {
         prompt: "ok?".to_owned(),
         mode,
         model: None,
+        max_tool_rounds: None,
     })
 }
 

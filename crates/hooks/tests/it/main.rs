@@ -6,4 +6,5 @@
 mod agent_loop;
 mod echo_agent;
 mod engine;
+mod fabro;
 mod http;
