@@ -3,6 +3,7 @@
 
 mod autohand;
 mod fabro;
+mod fabro_run;
 mod handler;
 mod native;
 
@@ -40,7 +41,10 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     }
     check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
     match cx.dialect {
-        Dialect::Fabro => fabro::load(cx, root, file),
+        Dialect::Fabro => {
+            fabro::load(cx, root, file);
+            fabro_run::check(cx, root);
+        }
         Dialect::Autohand => autohand::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
         _ => native::load(cx, root, file),

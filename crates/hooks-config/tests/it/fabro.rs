@@ -100,3 +100,139 @@ run.toml:3:1: error: a hook has exactly one of `script`, `command`, `url`, `prom
         ),
     ]);
 }
+
+#[test]
+fn the_rest_of_a_run_config_is_checked_as_fabro_checks_it() {
+    check(&[
+        // The seed's own sections load.
+        (
+            r#"
+_version = 1
+
+[[run.prepare.steps]]
+script = "pip install -r requirements.txt"
+
+[[run.prepare.steps]]
+command = ["npm", "install"]
+env = { NPM_TOKEN = "{{ secrets.NPM_TOKEN }}" }
+
+[run.artifacts]
+include = ["test-results/**", "playwright-report/**", "**/*.trace.zip", ".ai/plans/????-??-??-*.md"]
+
+[run.agent.mcps.playwright]
+type = "sandbox"
+command = ["npx", "@playwright/mcp@latest", "--port", "3100", "--headless"]
+port = 3100
+
+[run.agent.mcps.sentry]
+id = "sentry"
+enabled = false
+
+[environments.ci]
+provider = "docker"
+
+[environments.ci.network]
+mode = "cidr_allow_list"
+allow = ["10.0.0.0/8", "192.168.1.7/32", "2001:db8::/32"]
+"#,
+            "",
+        ),
+        (
+            "_version = 1
+[environments.ci]\nprovider = \"docker\"\n\n[environments.ci.network]\nmode = \"cidr_allow_list\"\nallow = [\"10.0.0.0/33\", \"example.com\", \"10.1.2.3\"]\n\n[run.environment.network]\nallow = [\"fe80::/200\"]\n",
+            r#"
+run.toml:7:10: error: `10.0.0.0/33` is not a CIDR: the prefix length `33` is not a number from 0 to 32
+ 7 | allow = ["10.0.0.0/33", "example.com", "10.1.2.3"]
+   |          ^
+  hint: write an address and a prefix length, such as `10.0.0.0/8` or `2001:db8::/32`
+run.toml:7:25: error: `example.com` is not a CIDR: it has no `/prefix`
+ 7 | allow = ["10.0.0.0/33", "example.com", "10.1.2.3"]
+   |                         ^
+  hint: write an address and a prefix length, such as `10.0.0.0/8` or `2001:db8::/32`
+run.toml:7:40: error: `10.1.2.3` is not a CIDR: it has no `/prefix`
+ 7 | allow = ["10.0.0.0/33", "example.com", "10.1.2.3"]
+   |                                        ^
+  hint: write an address and a prefix length, such as `10.0.0.0/8` or `2001:db8::/32`
+run.toml:10:10: error: `fe80::/200` is not a CIDR: the prefix length `200` is not a number from 0 to 128
+ 10 | allow = ["fe80::/200"]
+    |          ^
+  hint: write an address and a prefix length, such as `10.0.0.0/8` or `2001:db8::/32`"#,
+        ),
+        (
+            "_version = 1
+[run.artifacts]\ninclude = [\"/etc/**\", \"reports/../../secrets/*\", \"a\\\\b.txt\", \"ok/**\"]\n",
+            r#"
+run.toml:3:12: error: the artifact pattern `/etc/**` is invalid: it is absolute
+ 3 | include = ["/etc/**", "reports/../../secrets/*", "a\\b.txt", "ok/**"]
+   |            ^
+  hint: artifact patterns are relative to the sandbox working directory, such as `test-results/**`
+run.toml:3:23: error: the artifact pattern `reports/../../secrets/*` is invalid: it has a `..` segment
+ 3 | include = ["/etc/**", "reports/../../secrets/*", "a\\b.txt", "ok/**"]
+   |                       ^
+  hint: artifact patterns are relative to the sandbox working directory, such as `test-results/**`
+run.toml:3:50: error: the artifact pattern `a\b.txt` is invalid: it has a backslash (patterns use `/`)
+ 3 | include = ["/etc/**", "reports/../../secrets/*", "a\\b.txt", "ok/**"]
+   |                                                  ^
+  hint: artifact patterns are relative to the sandbox working directory, such as `test-results/**`"#,
+        ),
+        (
+            "_version = 1
+[[run.prepare.steps]]\nscript = \"make\"\ncommand = [\"make\"]\n\n[[run.prepare.steps]]\nenv = { A = \"1\" }\n",
+            r#"
+run.toml:4:1: error: a prepare step has both `script` and `command`
+ 4 | command = ["make"]
+   | ^
+  hint: keep one: `script` is Bash source, `command` an argv list
+run.toml:6:1: error: a prepare step has neither `script` nor `command`
+ 6 | [[run.prepare.steps]]
+   | ^
+  hint: give it `script = "..."` (Bash) or `command = ["prog", "arg"]`"#,
+        ),
+        (
+            "_version = 1
+[run.agent.mcps.sentry]\nid = \"sentry\"\ncommand = [\"sentry-mcp\"]\n\n[run.agent.mcps.docs]\ntype = \"http\"\nscript = \"docs-mcp\"\n\n[run.agent.mcps.local]\ntype = \"stdio\"\n\n[run.agent.mcps.browser]\ntype = \"sandbox\"\nscript = \"npx @playwright/mcp\"\ncommand = [\"npx\"]\n",
+            r#"
+run.toml:4:1: error: MCP server `sentry` references the catalog entry `id`, so it cannot also set the inline field `command`
+ 4 | command = ["sentry-mcp"]
+   | ^
+  hint: remove `id` to define the server inline, or remove the inline fields to use the catalog's definition
+run.toml:6:1: error: the http MCP server `docs` has no `url`
+ 6 | [run.agent.mcps.docs]
+   | ^
+run.toml:8:1: error: `script` does not apply to the http MCP server `docs`
+ 8 | script = "docs-mcp"
+   | ^
+  hint: an http server is reached at its `url`, with `headers`
+run.toml:10:1: error: MCP server `local` has neither `script` nor `command`
+ 10 | [run.agent.mcps.local]
+    | ^
+  hint: give it `script = "..."` (Bash) or `command = ["prog", "arg"]`
+run.toml:13:1: error: the sandbox MCP server `browser` has no `port`
+ 13 | [run.agent.mcps.browser]
+    | ^
+  hint: give the port it listens on inside the sandbox, such as `port = 3100`
+run.toml:16:1: error: MCP server `browser` has both `script` and `command`
+ 16 | command = ["npx"]
+    | ^
+  hint: keep one: `script` is Bash source, `command` an argv list"#,
+        ),
+        (
+            "_version = 1
+[environments.cloud.env]\nNODE_ENV = \"production\"\n",
+            r#"
+run.toml:2:15: error: environment `cloud` has no `provider`
+ 2 | [environments.cloud.env]
+   |               ^
+  hint: add `provider = "local"`, `"docker"` or `"daytona"` under `[environments.cloud]`; to change the selected environment of another layer, write the change under `[run.environment]`"#,
+        ),
+        (
+            "_version = 1
+[[run.hooks]]\nid = \"pre-check\"\nevent = \"stage_start\"\nscript = \"./a.sh\"\n\n[[run.hooks]]\nevent = \"run_complete\"\nscript = \"echo done\"\n\n[[run.hooks]]\nid = \"pre-check\"\nevent = \"stage_start\"\nscript = \"./b.sh\"\n",
+            r#"
+run.toml:12:6: error: the hook id `pre-check` is used twice in this file, at lines 3 and 12
+ 12 | id = "pre-check"
+    |      ^
+  hint: an id names one hook (a higher layer replaces it by that id); give each hook of the file its own id"#,
+        ),
+    ]);
+}

@@ -3,11 +3,11 @@
 
 use std::sync::{Arc, Mutex};
 
-use hooks::orchestration::async_trait;
+use hooks::Engine;
 use hooks::config::Format;
 use hooks::core::{Decision, EventContext, PromptMode, StageEvent};
 use hooks::exec::{BoxError, PromptEvaluator, PromptRequest, PromptVerdict};
-use hooks::Engine;
+use hooks::orchestration::async_trait;
 
 /// What the evaluator was asked, and its fixed answer.
 #[derive(Default)]
@@ -34,11 +34,21 @@ async fn agent_hooks_ask_the_hosts_evaluator_with_their_model_and_rounds() {
     let cases: [(&str, (PromptMode, Option<&str>, Option<u32>, &str)); 2] = [
         (
             "agent = \"enabled\"\nprompt = \"Read marker.txt and decide.\"\nmodel = \"test/model\"\nmax_tool_rounds = 3\n",
-            (PromptMode::Agent, Some("test/model"), Some(3), "Read marker.txt and decide."),
+            (
+                PromptMode::Agent,
+                Some("test/model"),
+                Some(3),
+                "Read marker.txt and decide.",
+            ),
         ),
         (
             "prompt = \"Should this stage proceed?\"\nmodel = \"haiku\"\n",
-            (PromptMode::Evaluate, Some("haiku"), None, "Should this stage proceed?"),
+            (
+                PromptMode::Evaluate,
+                Some("haiku"),
+                None,
+                "Should this stage proceed?",
+            ),
         ),
     ];
     for (hook, expect) in cases {
