@@ -28,14 +28,26 @@ pub struct Cli {
 /// Where the hooks come from: `-c FILE`s, or else the standard locations.
 #[derive(Clone, Debug, Default, Args)]
 pub struct ConfigArgs {
-    /// A config file (repeatable). Named files are trusted by being named. Without any,
-    /// the standard locations are discovered.
-    #[arg(short = 'c', long = "config", value_name = "FILE")]
+    /// A config file (repeatable), instead of the standard locations. Named files are
+    /// trusted by being named. `LAYER:FILE` (`user:`, `project:`, `local:` or `run:`) puts
+    /// it in that layer; without a prefix a Fabro file's name gives its layer
+    /// (`.fabro/settings.toml` user, `.fabro/project.toml` project, others run) and any
+    /// other file is in the command-line layer. Without any, the standard locations are
+    /// discovered.
+    #[arg(short = 'c', long = "config", value_name = "[LAYER:]FILE")]
     pub config: Vec<PathBuf>,
-    /// The dialect of every `-c` file, instead of telling it from the file's name and
-    /// shape.
-    #[arg(long, value_name = "DIALECT", requires = "config", value_parser = DIALECTS)]
+    /// A config file on top of the discovered layers (repeatable): discovery stays on, and
+    /// the file joins in its layer (`LAYER:FILE`, else as for `-c`), such as a Fabro run
+    /// config over `.fabro/project.toml` and `~/.fabro/settings.toml`.
+    #[arg(long = "with", value_name = "[LAYER:]FILE", conflicts_with = "config")]
+    pub with: Vec<PathBuf>,
+    /// The dialect of every `-c` or `--with` file, instead of telling it from the file's
+    /// name and shape.
+    #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
     pub dialect: Option<String>,
+    /// The value of `{{ vars.NAME }}` in configs (repeatable; the last of a name wins).
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    pub vars: Vec<String>,
     /// The project root for discovery (default: the nearest ancestor of the current
     /// directory with a config, else the git root, else the current directory).
     #[arg(long, value_name = "DIR", global = true)]

@@ -59,6 +59,32 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
     }
 }
 
+/// The layer a file's name gives it in its dialect's own layering, for the dialects that
+/// layer files by role: Fabro's `~/.fabro/settings.toml` (any `.fabro/settings.toml`) is
+/// the user layer, `.fabro/project.toml` the project layer, and any other Fabro run config
+/// (`run.toml`, `workflow.toml`, ..., or a file `dialect` says is Fabro) the run layer.
+/// `None`: the file's dialect does not say, and the caller's default applies.
+pub fn layer_from_path(path: &Path, dialect: Option<Dialect>) -> Option<hooks_core::Layer> {
+    use hooks_core::Layer;
+    let name = path.file_name()?.to_str()?;
+    let in_fabro_dir = path
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == ".fabro");
+    let fabro = match dialect {
+        Some(d) => d == Dialect::Fabro,
+        None => dialect_from_path(path) == Some(Dialect::Fabro),
+    };
+    if !fabro {
+        return None;
+    }
+    Some(match name {
+        "settings.toml" if in_fabro_dir => Layer::User,
+        "project.toml" if in_fabro_dir => Layer::Project,
+        _ => Layer::Run,
+    })
+}
+
 /// The dialect a parsed file's shape implies, if it says.
 pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
     root.as_map()?;

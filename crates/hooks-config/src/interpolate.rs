@@ -155,7 +155,8 @@ impl EnvSource {
 /// secret provider (checked for presence only).
 #[derive(Clone)]
 pub struct Interpolation {
-    /// Values of `{{ vars.NAME }}`. They take precedence over a file's own `vars`.
+    /// Values of `{{ vars.NAME }}`. They take precedence over a file's own `vars`; a host
+    /// adds them with [`Interpolation::with_var`] (the `hooks` command line with `--var`).
     pub vars: BTreeMap<String, String>,
     /// Values of `{{ env.NAME }}`.
     pub env: EnvSource,
@@ -174,6 +175,15 @@ impl Default for Interpolation {
             secrets: Arc::new(EnvSecrets::new()),
             check_secrets: true,
         }
+    }
+}
+
+impl Interpolation {
+    /// Sets the value of `{{ vars.NAME }}` (replacing an earlier one of the same name).
+    #[must_use]
+    pub fn with_var(mut self, name: impl Into<String>, value: impl Into<String>) -> Interpolation {
+        self.vars.insert(name.into(), value.into());
+        self
     }
 }
 
@@ -253,6 +263,10 @@ pub(crate) enum EnvScope<'a> {
     /// as `${NAME}` for the http executor to read when it sends the request, so that the
     /// value is never part of the loaded hook (its listing, hash or `Debug` output).
     HttpHeader(&'a [String]),
+    /// A Fabro environment's variable (`[environments.<id>.env]`): any variable, and one
+    /// that is not set stays as written (`{{ env.NAME }}`), with a warning, as Fabro passes
+    /// such a value through in source form.
+    PassMissing,
 }
 
 /// Substitutes what can be substituted at load time (see the module docs). A token that
@@ -287,7 +301,7 @@ pub(crate) fn load_time(
                 })?,
             "env" => {
                 let allowed = match env {
-                    EnvScope::All => None,
+                    EnvScope::All | EnvScope::PassMissing => None,
                     EnvScope::HttpUrl(list) | EnvScope::HttpHeader(list) => {
                         Some(list.iter().any(|a| a == token.name))
                     }
@@ -307,6 +321,19 @@ pub(crate) fn load_time(
                         String::new()
                     }
                     (_, EnvScope::HttpHeader(_)) => format!("${{{}}}", token.name),
+                    (_, EnvScope::PassMissing) => match interp.env.get(token.name) {
+                        Some(value) => value,
+                        None => {
+                            warnings.push(TokenError {
+                                message: format!(
+                                    "`{{{{ env.{} }}}}`: the environment variable `{}` is not set, so the value is passed through as written",
+                                    token.name, token.name
+                                ),
+                                hint: Some(format!("set `{}` in the environment the hooks run from", token.name)),
+                            });
+                            s[token.range.clone()].to_owned()
+                        }
+                    },
                     (_, EnvScope::All | EnvScope::HttpUrl(_)) => {
                         interp.env.get(token.name).ok_or_else(|| TokenError {
                             message: format!(

@@ -68,7 +68,7 @@ mod tree;
 mod trust;
 
 pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
-pub use detect::dialect_from_path;
+pub use detect::{dialect_from_path, layer_from_path};
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{
@@ -77,8 +77,8 @@ pub use interpolate::{
 };
 pub use load::{
     BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item,
-    LoadOptions, MAX_DIAGNOSTICS, Origin, Settings, load_bytes, load_file, load_str,
-    parse_duration, parse_value,
+    LoadOptions, MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file,
+    load_str, parse_duration, parse_value,
 };
 pub use mcp::{McpServer, McpTransport};
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};

@@ -203,6 +203,33 @@ pub struct Settings {
     /// The MCP servers it defines (native `mcp_servers`, Claude Code `mcpServers`, Fabro
     /// `[run.agent.mcps]`), in written order.
     pub mcp_servers: Vec<crate::mcp::McpServer>,
+    /// Fabro: the run environment the file selects and the environment variables it gives
+    /// environments (`[run.environment]`, `[environments.<id>.env]`).
+    pub run_environment: RunEnvironment,
+}
+
+/// What one Fabro file says about the run's environment. Merging picks the environment
+/// (the highest layer's `[run.environment].id`, else `default`) and joins its variables
+/// by key across layers; they are given to the run's Fabro command hooks.
+///
+/// Values are interpolated as Fabro does: `{{ vars.X }}` and `{{ env.X }}` at load (an
+/// environment variable that is not set stays as written), `{{ secrets.X }}` right before
+/// a hook runs (a missing secret fails closed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunEnvironment {
+    /// `[run.environment].id`, if the file sets it.
+    pub id: Option<String>,
+    /// `[environments.<id>.env]` of each environment the file defines, by id.
+    pub catalog: BTreeMap<String, Vec<(String, String)>>,
+    /// `[run.environment.env]`: overrides for the selected environment, whichever it is.
+    pub overrides: Vec<(String, String)>,
+}
+
+impl RunEnvironment {
+    /// Whether the file says nothing about the run environment.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_none() && self.catalog.is_empty() && self.overrides.is_empty()
+    }
 }
 
 /// One loaded config file: its hooks and merge directives with provenance, its switches

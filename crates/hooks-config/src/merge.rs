@@ -49,6 +49,13 @@
 //!     highest layer's (see [`crate::McpServer`]). A file not trusted as a whole starts
 //!     none ([`HookSet::withheld_mcp_servers`]), with a warning.
 //!
+//! 11. **Fabro's run environment.** The run's environment is the `[run.environment].id` of
+//!     the highest layer that sets one, else `default`. Its variables are joined by key
+//!     from the lowest layer to the highest (in each file, `[environments.<id>.env]` and
+//!     then `[run.environment.env]`), and every Fabro command hook gets them in its
+//!     environment (a variable the hook sets itself wins). A file that is not trusted as a
+//!     whole sets none of this.
+//!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.
@@ -131,9 +138,19 @@ pub struct HookSet {
     allowed_urls: Option<Vec<String>>,
     mcp_servers: Vec<McpServer>,
     withheld_mcp_servers: Vec<McpServer>,
+    environment: Option<(String, Vec<(String, String)>)>,
 }
 
 impl HookSet {
+    /// Fabro's run environment, when a Fabro file is merged: its id (the highest layer's
+    /// `[run.environment].id`, else `default`) and its variables, which every Fabro command
+    /// hook of the set is given (see rule 11 of this module's docs).
+    pub fn run_environment(&self) -> Option<(&str, &[(String, String)])> {
+        self.environment
+            .as_ref()
+            .map(|(id, vars)| (id.as_str(), vars.as_slice()))
+    }
+
     /// Every hook, active or not, in merged declaration order.
     pub fn hooks(&self) -> &[MergedHook] {
         &self.hooks
@@ -253,6 +270,7 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         hooks_enabled: _,
         vars: _,
         mcp_servers,
+        run_environment,
     } = &file.settings;
     if !mcp_servers.is_empty() {
         let names: Vec<String> = mcp_servers
@@ -303,6 +321,11 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
             } else {
                 "allowed_http_hook_urls"
             },
+        ),
+        // Its variables would reach the user's own hooks (a `PATH`, an `LD_PRELOAD`).
+        (
+            !run_environment.is_empty(),
+            "run.environment` / `environments",
         ),
     ];
     for (_, name) in set.iter().filter(|(is_set, _)| *is_set) {
@@ -452,6 +475,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     }
     let allowed_urls = managed_urls.or(other_urls);
     let (mcp_servers, withheld_mcp_servers) = servers(&order, trust);
+    let environment = run_environment(&order, trust);
     // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
     let allow_list = allowed_urls.as_ref().map(|patterns| {
         hooks_core::UrlAllowList::from(
@@ -498,9 +522,15 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         } else {
             None
         };
+        let hash = trust::hook_hash(&slot.spec);
+        let mut spec = slot.spec;
+        // After the hash: trust covers the hook as written, not the environment it runs in.
+        if let Some((_, vars)) = &environment {
+            give_environment(&mut spec, vars);
+        }
         hooks.push(MergedHook {
-            hash: trust::hook_hash(&slot.spec),
-            spec: slot.spec,
+            hash,
+            spec,
             needs_trust,
             trusted,
             inactive,
@@ -536,6 +566,59 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         allowed_urls,
         mcp_servers,
         withheld_mcp_servers,
+        environment,
+    }
+}
+
+/// Fabro's run environment (rule 11): the selected id and its variables, joined by key
+/// from the lowest layer to the highest (each file's `[environments.<id>.env]`, then its
+/// `[run.environment.env]`); `None` when no Fabro file is merged. Files that are not
+/// trusted as a whole count for nothing.
+fn run_environment(
+    order: &[&ConfigFile],
+    trust: &TrustPolicy<'_>,
+) -> Option<(String, Vec<(String, String)>)> {
+    let fabro: Vec<&ConfigFile> = order
+        .iter()
+        .copied()
+        .filter(|f| f.dialect == hooks_core::Dialect::Fabro && trust.allows_file(f))
+        .collect();
+    if fabro.is_empty() {
+        return None;
+    }
+    let id = fabro
+        .iter()
+        .rev()
+        .find_map(|f| f.settings.run_environment.id.clone())
+        .unwrap_or_else(|| "default".to_owned());
+    let mut vars: Vec<(String, String)> = Vec::new();
+    let mut set = |k: &str, v: &str| match vars.iter_mut().find(|(key, _)| key == k) {
+        Some(slot) => slot.1 = v.to_owned(),
+        None => vars.push((k.to_owned(), v.to_owned())),
+    };
+    for file in &fabro {
+        let env = &file.settings.run_environment;
+        for (k, v) in env.catalog.get(&id).into_iter().flatten() {
+            set(k, v);
+        }
+        for (k, v) in &env.overrides {
+            set(k, v);
+        }
+    }
+    Some((id, vars))
+}
+
+/// Gives a Fabro command hook the run environment's variables (its own `env` wins).
+fn give_environment(spec: &mut HookSpec, vars: &[(String, String)]) {
+    if spec.dialect != hooks_core::Dialect::Fabro {
+        return;
+    }
+    if let Action::Command(c) = &mut spec.action {
+        for (k, v) in vars {
+            if !c.env.iter().any(|(key, _)| key == k) {
+                c.env.push((k.clone(), v.clone()));
+            }
+        }
     }
 }
 

@@ -274,6 +274,15 @@ impl EngineBuilder {
         self
     }
 
+    /// Sets the value of `{{ vars.NAME }}` in configs (replacing an earlier one of the same
+    /// name; it takes precedence over a file's own `vars`). Call it after
+    /// [`EngineBuilder::interpolation`], which replaces every variable.
+    #[must_use]
+    pub fn var(mut self, name: impl Into<String>, value: impl Into<String>) -> EngineBuilder {
+        self.interpolation.vars.insert(name.into(), value.into());
+        self
+    }
+
     /// What to do when one of the user's own config files does not load (see
     /// [`BrokenConfig`]; [`BrokenConfig::Block`] by default).
     #[must_use]

@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use hooks::config::{Interpolation, Locations, TrustStore};
-use hooks::core::EventContext;
+use hooks::core::{EventContext, Layer};
 use hooks::{BrokenConfig, Engine, EngineBuilder};
 use serde_json::Value;
 
@@ -111,8 +111,11 @@ pub fn engine_builder(args: &ConfigArgs) -> Result<EngineBuilder> {
 /// Like [`engine_builder`], with discovered project hooks trusted by `store` (none: not
 /// trusted at all), for `hooks trust --store FILE`.
 pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Result<EngineBuilder> {
+    if args.dialect.is_some() && args.config.is_empty() && args.with.is_empty() {
+        anyhow::bail!("--dialect names the dialect of `-c` or `--with` files; name a file too");
+    }
     let mut builder = Engine::builder()
-        .interpolation(interpolation())
+        .interpolation(interpolation_for(args)?)
         .on_broken_config(on_broken_config(args)?);
     if args.config.is_empty() {
         let project = project_dir(args)?;
@@ -120,12 +123,54 @@ pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Resu
         if let Some(store) = store {
             builder = builder.trust_store(store);
         }
-    } else {
-        for file in config_files(&args.config)? {
-            builder = builder.config_file_in(file, hooks::core::Layer::CommandLine, dialect(args));
-        }
+    }
+    for (file, layer) in named_files(args)? {
+        builder = builder.config_file_in(file, layer, dialect(args));
     }
     Ok(builder)
+}
+
+/// The layers a command line can name with `LAYER:FILE`.
+const NAMED_LAYERS: [(&str, Layer); 4] = [
+    ("user", Layer::User),
+    ("project", Layer::Project),
+    ("local", Layer::Local),
+    ("run", Layer::Run),
+];
+
+/// `arg` without its `LAYER:` prefix, and the layer it names. A path that exists as
+/// written is never split, so a file called `run:x.toml` can still be named.
+pub fn split_layer(arg: &Path) -> (Option<Layer>, PathBuf) {
+    let Some(text) = arg.to_str() else {
+        return (None, arg.to_path_buf());
+    };
+    if arg.exists() {
+        return (None, arg.to_path_buf());
+    }
+    for (name, layer) in NAMED_LAYERS {
+        if let Some(rest) = text.strip_prefix(name).and_then(|r| r.strip_prefix(':')) {
+            return (Some(layer), PathBuf::from(rest));
+        }
+    }
+    (None, arg.to_path_buf())
+}
+
+/// The files `-c` or `--with` name, each with its layer: the one its `LAYER:` prefix
+/// names, else the one its dialect's layering gives it
+/// ([`hooks::config::layer_from_path`]: Fabro's settings, project and run configs), else
+/// the command-line layer. Within a layer, files keep their command-line order.
+pub fn named_files(args: &ConfigArgs) -> Result<Vec<(PathBuf, Layer)>> {
+    let mut out = Vec::new();
+    for arg in args.config.iter().chain(&args.with) {
+        let (named, path) = split_layer(arg);
+        for file in config_files(std::slice::from_ref(&path))? {
+            let layer = named
+                .or_else(|| hooks::config::layer_from_path(&file, dialect(args)))
+                .unwrap_or(Layer::CommandLine);
+            out.push((file, layer));
+        }
+    }
+    Ok(out)
 }
 
 /// What a broken config file of the user's own means: `--on-broken-config`, else
@@ -157,12 +202,26 @@ pub fn interpolation() -> Interpolation {
     interpolation
 }
 
+/// [`interpolation`] with the `--var NAME=VALUE` values of `args` (the last of a name wins;
+/// they take precedence over `HOOKS_BIN` and over a file's own `vars`).
+pub fn interpolation_for(args: &ConfigArgs) -> Result<Interpolation> {
+    let mut interpolation = interpolation();
+    for var in &args.vars {
+        let Some((name, value)) = var.split_once('=').filter(|(n, _)| !n.trim().is_empty()) else {
+            anyhow::bail!("--var {var}: write `--var NAME=VALUE`");
+        };
+        interpolation = interpolation.with_var(name.trim(), value);
+    }
+    Ok(interpolation)
+}
+
 /// The files `-c` names, with each directory replaced by the config files directly in it
 /// (`*.json`, `*.yaml`, `*.yml`, `*.toml` and `SKILL.md`), in name order, so that one
 /// directory can hold a set of configs in several dialects.
 pub fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
+        let (_, path) = &split_layer(path);
         if !path.is_dir() {
             files.push(path.clone());
             continue;

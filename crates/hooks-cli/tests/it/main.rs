@@ -10,6 +10,7 @@ mod docs;
 mod edit;
 mod events;
 mod explain;
+mod fabro;
 mod guard;
 mod handle;
 mod http;

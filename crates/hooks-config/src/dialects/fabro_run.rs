@@ -9,8 +9,9 @@
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 
-use crate::error::DiagnosticKind;
-use crate::load::{Cx, field};
+use crate::error::{Diagnostic, DiagnosticKind};
+use crate::interpolate::{self, EnvScope};
+use crate::load::{Cx, RunEnvironment, field};
 use crate::tree::{Node, Pos};
 
 /// Checks everything of `root` but its hooks' own fields, which `fabro::fabro_hook` reads.
@@ -18,7 +19,7 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
     let run = field(root, "run");
     if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
         for env in envs {
-            environment(cx, &env.key, env.key_pos, &env.value);
+            catalog_entry(cx, &env.key, env.key_pos, &env.value);
         }
     }
     if let Some(selected) = run.and_then(|r| field(r, "environment")) {
@@ -57,7 +58,7 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
 }
 
 /// `[environments.<slug>]`: a provider, and a network allow list of CIDRs.
-fn environment(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
+fn catalog_entry(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
     if node.as_map().is_none() {
         return;
     }
@@ -273,4 +274,69 @@ fn unique_ids(cx: &mut Cx<'_>, hooks: &[Node]) {
             }
         }
     }
+}
+
+/// What the file says about the run's environment: `[run.environment].id`, and the
+/// interpolated variables of `[environments.<id>.env]` and `[run.environment.env]`.
+pub(crate) fn run_environment(cx: &mut Cx<'_>, root: &Node) -> RunEnvironment {
+    let selected = field(root, "run").and_then(|r| field(r, "environment"));
+    let mut out = RunEnvironment {
+        id: selected.and_then(|s| cx.string(field(s, "id"))),
+        ..RunEnvironment::default()
+    };
+    if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
+        for env in envs {
+            if let Some(vars) = field(&env.value, "env") {
+                let vars = env_vars(cx, vars);
+                out.catalog.insert(env.key.clone(), vars);
+            }
+        }
+    }
+    if let Some(vars) = selected.and_then(|s| field(s, "env")) {
+        out.overrides = env_vars(cx, vars);
+    }
+    out
+}
+
+/// An `env` table, each value interpolated the way Fabro interpolates environment values:
+/// a missing variable or secret is an error at the value (fails closed), an environment
+/// variable that is not set stays as written, with a note for `hooks validate`.
+fn env_vars(cx: &mut Cx<'_>, node: &Node) -> Vec<(String, String)> {
+    let Some(entries) = node.as_map() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let Some(value) = e.value.as_str() else {
+            continue;
+        };
+        let mut notes = Vec::new();
+        let result = interpolate::load_time(
+            value,
+            &cx.opts.interpolation,
+            &cx.file_vars,
+            None,
+            EnvScope::PassMissing,
+            &mut notes,
+        );
+        for n in notes {
+            let d = Diagnostic::warning(
+                DiagnosticKind::Interpolation,
+                format!("environment variable `{}`: {}", e.key, n.message),
+            )
+            .with_hint_opt(n.hint);
+            let d = cx.src.diag(d, e.value.pos);
+            cx.notes.push(d);
+        }
+        match result {
+            Ok(v) => out.push((e.key.clone(), v)),
+            Err(err) => cx.error(
+                DiagnosticKind::Interpolation,
+                e.value.pos,
+                format!("environment variable `{}`: {}", e.key, err.message),
+                err.hint,
+            ),
+        }
+    }
+    out
 }

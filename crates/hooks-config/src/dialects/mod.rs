@@ -44,6 +44,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Fabro => {
             fabro::load(cx, root, file);
             fabro_run::check(cx, root);
+            file.settings.run_environment = fabro_run::run_environment(cx, root);
         }
         Dialect::Autohand => autohand::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use hooks_config::load_str;
+use hooks_config::core::{Action, Layer};
+use hooks_config::{Origin, TrustPolicy, load_str, merge};
 
 use crate::support::{options, summary};
 
@@ -235,4 +236,104 @@ run.toml:12:6: error: the hook id `pre-check` is used twice in this file, at lin
   hint: an id names one hook (a higher layer replaces it by that id); give each hook of the file its own id"#,
         ),
     ]);
+}
+
+/// A file to merge: its layer, how it was loaded, its text.
+type File<'a> = (Layer, Origin, &'a str);
+
+/// Merges `(layer, origin, text)` files (Fabro, unless the text says otherwise) with
+/// trust denied, and gives the run environment and each hook's env, one line each.
+fn environment_of(files: &[File<'_>]) -> String {
+    let loaded: Vec<_> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (layer, origin, text))| {
+            let name = if text.contains("hooks:") {
+                format!("f{i}.yaml")
+            } else {
+                format!("f{i}.toml")
+            };
+            let opts = options().with_layer(*layer).with_origin(*origin);
+            load_str(text, Some(Path::new(&name)), &opts).unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect();
+    let set = merge(&loaded, &TrustPolicy::Deny);
+    let mut out = vec![format!("{:?}", set.run_environment())];
+    for hook in set.hooks() {
+        if let Action::Command(c) = &hook.spec.action {
+            out.push(format!("{} {:?}", hook.spec.display_id(), c.env));
+        }
+    }
+    out.join("\n")
+}
+
+#[test]
+fn the_run_environment_is_chosen_and_joined_as_fabro_layers_it() {
+    use Layer::{Project, Run, User};
+    use Origin::{Discovered, Explicit};
+    let hook = |id: &str| {
+        format!("\n[[run.hooks]]\nid = \"{id}\"\nevent = \"run_start\"\nscript = \"true\"\n")
+    };
+    let user = format!(
+        "_version = 1\n[environments.default]\nprovider = \"local\"\n[environments.default.env]\nA = \"user\"\nB = \"user\"\n[environments.ci]\nprovider = \"docker\"\n[environments.ci.env]\nA = \"user-ci\"\nB = \"user-ci\"\n{}",
+        hook("u")
+    );
+    let project = "_version = 1\n[run.environment]\nid = \"ci\"\n[environments.ci]\nprovider = \"docker\"\n[environments.ci.env]\nB = \"project-ci\"\nPATH = \"/evil\"\n";
+    let run = format!(
+        "_version = 1\n[run.environment.env]\nC = \"run override\"\n{}",
+        hook("r")
+    );
+    let native = "hooks:\n  - id: n\n    event: RunStart\n    command: \"true\"\n";
+    let cases: Vec<(Vec<File<'_>>, &str)> = vec![
+        // No `[run.environment].id`: the `default` environment.
+        (
+            vec![(User, Explicit, &user)],
+            r#"
+Some(("default", [("A", "user"), ("B", "user")]))
+u [("A", "user"), ("B", "user")]"#,
+        ),
+        // The project selects `ci`; its B is over the user's, and the run config's
+        // `[run.environment.env]` adds to whichever environment is selected.
+        (
+            vec![
+                (User, Explicit, &user),
+                (Project, Explicit, project),
+                (Run, Explicit, &run),
+            ],
+            r#"
+Some(("ci", [("A", "user-ci"), ("B", "project-ci"), ("PATH", "/evil"), ("C", "run override")]))
+u [("A", "user-ci"), ("B", "project-ci"), ("PATH", "/evil"), ("C", "run override")]
+r [("A", "user-ci"), ("B", "project-ci"), ("PATH", "/evil"), ("C", "run override")]"#,
+        ),
+        // An untrusted (discovered) project cannot choose the environment or set its
+        // variables for the user's hooks.
+        (
+            vec![
+                (User, Explicit, &user),
+                (Project, Discovered, project),
+                (Run, Explicit, &run),
+            ],
+            r#"
+Some(("default", [("A", "user"), ("B", "user"), ("C", "run override")]))
+u [("A", "user"), ("B", "user"), ("C", "run override")]
+r [("A", "user"), ("B", "user"), ("C", "run override")]"#,
+        ),
+        // Only Fabro hooks run in Fabro's environment.
+        (
+            vec![(User, Explicit, &user), (Run, Explicit, native)],
+            r#"
+Some(("default", [("A", "user"), ("B", "user")]))
+u [("A", "user"), ("B", "user")]
+n []"#,
+        ),
+        (
+            vec![(User, Explicit, native)],
+            r#"
+None
+n []"#,
+        ),
+    ];
+    for (files, expect) in cases {
+        assert_eq!(environment_of(&files), expect.trim_start_matches('\n'));
+    }
 }

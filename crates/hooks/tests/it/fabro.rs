@@ -9,10 +9,13 @@ use hooks::core::{Decision, EventContext, PromptMode, StageEvent};
 use hooks::exec::{BoxError, PromptEvaluator, PromptRequest, PromptVerdict};
 use hooks::orchestration::async_trait;
 
-/// What the evaluator was asked, and its fixed answer.
+/// One question put to the evaluator: mode, model, tool rounds, the prompt's first line.
+type Asked = (PromptMode, Option<String>, Option<u32>, String);
+
+/// What the evaluator was asked; it always answers with a block.
 #[derive(Default)]
 struct Recorder {
-    asked: Mutex<Vec<(PromptMode, Option<String>, Option<u32>, String)>>,
+    asked: Mutex<Vec<Asked>>,
 }
 
 #[async_trait]
@@ -31,21 +34,24 @@ impl PromptEvaluator for Recorder {
 #[tokio::test]
 async fn agent_hooks_ask_the_hosts_evaluator_with_their_model_and_rounds() {
     // (hook, what the evaluator is asked)
-    let cases: [(&str, (PromptMode, Option<&str>, Option<u32>, &str)); 2] = [
+    let asked = |mode, model: &str, rounds, prompt: &str| -> Asked {
+        (mode, Some(model.to_owned()), rounds, prompt.to_owned())
+    };
+    let cases: [(&str, Asked); 2] = [
         (
             "agent = \"enabled\"\nprompt = \"Read marker.txt and decide.\"\nmodel = \"test/model\"\nmax_tool_rounds = 3\n",
-            (
+            asked(
                 PromptMode::Agent,
-                Some("test/model"),
+                "test/model",
                 Some(3),
                 "Read marker.txt and decide.",
             ),
         ),
         (
             "prompt = \"Should this stage proceed?\"\nmodel = \"haiku\"\n",
-            (
+            asked(
                 PromptMode::Evaluate,
-                Some("haiku"),
+                "haiku",
                 None,
                 "Should this stage proceed?",
             ),
@@ -64,12 +70,56 @@ async fn agent_hooks_ask_the_hosts_evaluator_with_their_model_and_rounds() {
             .await;
         assert_eq!(outcome.decision, Decision::Block, "{hook}");
         assert_eq!(outcome.reason.as_deref(), Some("marker says stop"));
-        let asked = recorder.asked.lock().unwrap().clone();
-        let (mode, model, rounds, prompt) = expect;
-        assert_eq!(
-            asked,
-            [(mode, model.map(str::to_owned), rounds, prompt.to_owned())],
-            "{hook}"
-        );
+        assert_eq!(*recorder.asked.lock().unwrap(), [expect], "{hook}");
+    }
+}
+
+#[tokio::test]
+async fn host_vars_and_the_run_environment_reach_a_fabro_hook() {
+    let run = r#"_version = 1
+
+[run.environment]
+id = "ci"
+
+[environments.ci]
+provider = "local"
+
+[environments.ci.env]
+RELEASE_CHANNEL = "{{ vars.RELEASE_CHANNEL }}"
+
+[environments.other]
+provider = "local"
+
+[environments.other.env]
+RELEASE_CHANNEL = "not this one"
+
+[[run.hooks]]
+event = "run_start"
+script = "echo \"$RELEASE_CHANNEL {{ vars.STAGE }}\" >&2; exit 2"
+sandbox = false
+"#;
+    // (vars the host sets, the hook's answer)
+    let cases: [(&[(&str, &str)], &str); 2] = [
+        (&[("RELEASE_CHANNEL", "beta"), ("STAGE", "one")], "beta one"),
+        (
+            &[
+                ("RELEASE_CHANNEL", "stable"),
+                ("STAGE", "two"),
+                ("STAGE", "three"),
+            ],
+            "stable three",
+        ),
+    ];
+    for (vars, expect) in cases {
+        let mut builder = Engine::builder().config_text("run.toml", run, Format::Toml, None);
+        for (name, value) in vars {
+            builder = builder.var(*name, *value);
+        }
+        let engine = builder.build().unwrap();
+        let outcome = engine
+            .dispatch(&EventContext::new(hooks::core::BuiltinEvent::RunStart))
+            .await;
+        assert_eq!(outcome.decision, Decision::Block, "{vars:?}");
+        assert_eq!(outcome.reason.as_deref(), Some(expect), "{vars:?}");
     }
 }
