@@ -112,7 +112,9 @@ pub fn engine_builder(args: &ConfigArgs) -> Result<EngineBuilder> {
 /// trusted at all), for `hooks trust --store FILE`.
 pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Result<EngineBuilder> {
     if args.dialect.is_some() && args.config.is_empty() && args.with.is_empty() {
-        anyhow::bail!("--dialect names the dialect of `-c` or `--with` files; name a file too");
+        anyhow::bail!(
+            "--dialect needs the files it names the dialect of: --config <FILE> or --with <FILE>"
+        );
     }
     let mut builder = Engine::builder()
         .interpolation(interpolation_for(args)?)
