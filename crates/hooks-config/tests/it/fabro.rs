@@ -193,6 +193,10 @@ run.toml:6:1: error: a prepare step has neither `script` nor `command`
             "_version = 1
 [run.agent.mcps.sentry]\nid = \"sentry\"\ncommand = [\"sentry-mcp\"]\n\n[run.agent.mcps.docs]\ntype = \"http\"\nscript = \"docs-mcp\"\n\n[run.agent.mcps.local]\ntype = \"stdio\"\n\n[run.agent.mcps.browser]\ntype = \"sandbox\"\nscript = \"npx @playwright/mcp\"\ncommand = [\"npx\"]\n",
             r#"
+run.toml:2:1: warning: MCP server `sentry` refers to Fabro's server-managed catalog, so mcp_tool hooks cannot call it here
+ 2 | [run.agent.mcps.sentry]
+   | ^
+  hint: define it inline with `type = "stdio"` or `type = "http"`
 run.toml:4:1: error: MCP server `sentry` references the catalog entry `id`, so it cannot also set the inline field `command`
  4 | command = ["sentry-mcp"]
    | ^
@@ -208,6 +212,10 @@ run.toml:10:1: error: MCP server `local` has neither `script` nor `command`
  10 | [run.agent.mcps.local]
     | ^
   hint: give it `script = "..."` (Bash) or `command = ["prog", "arg"]`
+run.toml:13:1: warning: MCP server `browser` runs inside Fabro's sandbox, so mcp_tool hooks cannot call it here
+ 13 | [run.agent.mcps.browser]
+    | ^
+  hint: define it inline with `type = "stdio"` or `type = "http"`
 run.toml:13:1: error: the sandbox MCP server `browser` has no `port`
  13 | [run.agent.mcps.browser]
     | ^
