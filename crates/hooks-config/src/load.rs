@@ -527,14 +527,20 @@ pub const MAX_DIAGNOSTICS: usize = 100;
 /// made absolute first, so a bare file name's folder is the current directory rather than
 /// the empty string (which would turn `${SKILL_DIR}/x.sh` into `/x.sh`).
 fn skill_dir(path: &Path) -> Option<String> {
+    file_dir(path).map(|dir| dir.to_string_lossy().into_owned())
+}
+
+/// The folder of the file at `path`, made absolute (a bare file name's folder is the
+/// current directory): what `${SKILL_DIR}` names and what a Fabro run config's relative
+/// paths are resolved against.
+pub(crate) fn file_dir(path: &Path) -> Option<PathBuf> {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = path.parent()?;
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
+    Some(if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
     } else {
-        dir
-    };
-    Some(dir.to_string_lossy().into_owned())
+        dir.to_path_buf()
+    })
 }
 
 fn tidy(structural: Vec<Diagnostic>, loaded: Vec<Diagnostic>) -> Vec<Diagnostic> {
@@ -808,12 +814,12 @@ impl Cx<'_> {
             Ok(m) => {
                 if let Some(event) = event
                     && !m.is_all()
-                    && event.info().matcher_fields().is_empty()
+                    && event.info().matcher_fields_in(self.dialect).is_empty()
                 {
                     self.warn(
                         DiagnosticKind::InvalidValue,
                         node.pos,
-                        format!("event `{}` has no matcher subject, so the matcher `{pattern}` is ignored", event.name()),
+                        format!("event `{}` has no matcher subject, so the matcher `{pattern}` is ignored", event.info().name_in(self.dialect)),
                         Some("remove the matcher; the hook fires on every occurrence".to_owned()),
                     );
                 }

@@ -25,6 +25,10 @@ pub struct AggregateEntry {
     pub on_failure: FailurePolicy,
     /// The hook's sequential group, if any.
     pub sequential: Option<String>,
+    /// Whether the hook's decisions count on every event: Fabro's blocking hooks
+    /// ([`HookSpec::is_fabro_blocking`]) block, skip and override also where the event
+    /// does not block by default.
+    pub decides: bool,
     /// What the hook answered.
     pub outcome: HookOutcome,
 }
@@ -38,6 +42,7 @@ impl AggregateEntry {
             source: spec.provenance.to_string(),
             on_failure: spec.on_failure,
             sequential: spec.sequential.clone(),
+            decides: spec.is_fabro_blocking(),
             outcome,
         }
     }
@@ -50,7 +55,8 @@ pub struct Aggregate {
     pub event: String,
     /// The winning decision.
     pub decision: Decision,
-    /// The reason given with the winning decision.
+    /// The reason given with the winning decision; with no decision, the reason of the
+    /// first hook that skipped or overrode (Fabro's `skip` and `override` keep theirs).
     pub reason: Option<String>,
     /// `false` when a hook asked the agent to stop.
     #[serde(rename = "continue")]
@@ -179,6 +185,12 @@ pub struct HookReport {
 ///    is listed in [`Aggregate::ignored`]; the reason of an ignored block becomes context
 ///    for the model (or a message, on events that take no context), as Claude Code does for
 ///    PostToolUse.
+///    A hook whose decisions count on every event ([`AggregateEntry::decides`], Fabro's
+///    blocking hooks) blocks, skips and overrides also on events that do not take those
+///    by default, as Fabro honours a blocking hook's decision wherever it is declared.
+///    Fabro's `skip` and `override` keep their reason: when no hook blocks or decides a
+///    permission, the aggregate's reason is that of the first hook that skipped or
+///    overrode.
 /// 3. **Failure policy**: a hook that failed or timed out contributes nothing of its output.
 ///    Under `on_failure: block` it blocks the event (where the event can be blocked), with
 ///    a reason naming the hook and the failure; under `on_failure: allow` the event
@@ -214,6 +226,8 @@ struct Fold<'a> {
     rewrites: Vec<(String, Value)>,
     unit_of_group: HashMap<String, usize>,
     edge: Option<(String, String)>,
+    /// The reason of the first hook whose skip or override counted.
+    skip_reason: Option<String>,
 }
 
 impl<'a> Fold<'a> {
@@ -226,6 +240,7 @@ impl<'a> Fold<'a> {
             rewrites: Vec::new(),
             unit_of_group: HashMap::new(),
             edge: None,
+            skip_reason: None,
         }
     }
 
@@ -286,7 +301,7 @@ impl<'a> Fold<'a> {
             None => "failed".to_owned(),
         };
         match entry.on_failure {
-            FailurePolicy::Block if self.event.can_block() => {
+            FailurePolicy::Block if self.event.can_block() || entry.decides => {
                 let reason = format!("hook `{}` failed and fails closed: {what}", entry.id);
                 self.propose(Decision::Block, Some(reason));
                 Decision::Block
@@ -314,7 +329,7 @@ impl<'a> Fold<'a> {
     fn add_answer(&mut self, entry: &AggregateEntry) -> Decision {
         let o = &entry.outcome;
         let id = entry.id.as_str();
-        let contributed = self.add_decision(id, o);
+        let contributed = self.add_decision(entry);
 
         if !o.continue_ {
             self.out.continue_ = false;
@@ -359,14 +374,20 @@ impl<'a> Fold<'a> {
             }
         }
         if o.skip {
-            if self.honours(Fields::SKIP) {
+            if self.honours(Fields::SKIP) || entry.decides {
                 self.out.skip = true;
+                if self.skip_reason.is_none() {
+                    self.skip_reason.clone_from(&o.reason);
+                }
             } else {
                 self.ignore(id, "skip", format!("{} cannot be skipped", self.event));
             }
         }
         if let Some(edge) = &o.override_edge {
-            if self.honours(Fields::OVERRIDE) {
+            if self.honours(Fields::OVERRIDE) || entry.decides {
+                if self.skip_reason.is_none() {
+                    self.skip_reason.clone_from(&o.reason);
+                }
                 if let Some((prev_hook, prev_edge)) = &self.edge
                     && prev_edge != edge
                 {
@@ -385,12 +406,14 @@ impl<'a> Fold<'a> {
     }
 
     /// Applies the per-event rules to a hook's decision and proposes what remains.
-    fn add_decision(&mut self, id: &str, o: &HookOutcome) -> Decision {
+    fn add_decision(&mut self, entry: &AggregateEntry) -> Decision {
+        let (id, o) = (entry.id.as_str(), &entry.outcome);
         let d = o.decision;
+        let blocks = self.event.can_block() || entry.decides;
         let honoured = match d {
             Decision::None => return Decision::None,
-            Decision::Block => self.event.can_block(),
-            Decision::Deny => self.event.can_block() || self.honours(Fields::PERMISSION),
+            Decision::Block => blocks,
+            Decision::Deny => blocks || self.honours(Fields::PERMISSION),
             Decision::Allow | Decision::Ask | Decision::Defer => self.honours(Fields::PERMISSION),
         };
         if honoured {
@@ -447,7 +470,7 @@ impl<'a> Fold<'a> {
         self.out.override_edge = self.edge.map(|(_, e)| e);
         self.out.decision = self.best.0;
         self.out.reason = if self.best.0 == Decision::None {
-            None
+            self.skip_reason
         } else {
             self.best.1
         };

@@ -146,11 +146,12 @@ impl EventContext {
         self.dispatched_at.as_deref()
     }
 
-    /// Fabro's run identity: `run_id` and `workflow`.
+    /// Fabro's run identity: `run_id` and `workflow_name` (the keys of Fabro's hook
+    /// context).
     #[must_use]
     pub fn run(self, run_id: impl Into<String>, workflow: impl Into<String>) -> EventContext {
         self.with("run_id", run_id.into())
-            .with("workflow", workflow.into())
+            .with("workflow_name", workflow.into())
     }
 
     /// `PreToolUse`: a tool is about to run.
@@ -308,10 +309,13 @@ impl EventContext {
             .with("handler_type", handler_type.into())
     }
 
-    /// Fabro `edge_selected`: the edge from `node_id` to `edge_to` was chosen.
+    /// Fabro `edge_selected`: the edge from `node_id` to `edge_to` was chosen. The source
+    /// is both `node_id` and Fabro's `edge_from`.
     pub fn edge_selected(node_id: impl Into<String>, edge_to: impl Into<String>) -> EventContext {
+        let from = node_id.into();
         EventContext::new(BuiltinEvent::EdgeSelected)
-            .with("node_id", node_id.into())
+            .with("node_id", from.clone())
+            .with("edge_from", from)
             .with("edge_to", edge_to.into())
     }
 
@@ -350,23 +354,38 @@ impl EventContext {
     /// The values the event's matcher is matched against: for each of the event's matcher
     /// fields present in the context, its text (numbers and booleans as written in JSON).
     pub fn matcher_subjects(&self) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
-        self.event
-            .info()
-            .matcher_fields()
-            .iter()
-            .filter_map(move |field| {
-                let text = match self.fields.get(field.as_str())? {
-                    Value::String(s) => Cow::Borrowed(s.as_str()),
-                    Value::Null => return None,
-                    other => Cow::Owned(other.to_string()),
-                };
-                Some((field.as_str(), text))
-            })
+        self.subjects(self.event.info().matcher_fields())
+    }
+
+    /// The values the matcher of a hook written in `dialect` is matched against: as
+    /// [`EventContext::matcher_subjects`], over the fields of
+    /// [`EventInfo::matcher_fields_in`](crate::EventInfo::matcher_fields_in).
+    pub fn matcher_subjects_in(
+        &self,
+        dialect: Dialect,
+    ) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
+        self.subjects(self.event.info().matcher_fields_in(dialect))
+    }
+
+    fn subjects<'a>(
+        &'a self,
+        fields: &'a [String],
+    ) -> impl Iterator<Item = (&'a str, Cow<'a, str>)> + 'a {
+        fields.iter().filter_map(move |field| {
+            let text = match self.fields.get(field.as_str())? {
+                Value::String(s) => Cow::Borrowed(s.as_str()),
+                Value::Null => return None,
+                other => Cow::Owned(other.to_string()),
+            };
+            Some((field.as_str(), text))
+        })
     }
 
     /// The JSON a hook of `dialect` receives on stdin: `hook_event_name` (the event's name
-    /// in that dialect) followed by the context fields. echo-agent hooks also get `event`,
-    /// and `timestamp` last: the context's own, else the dispatch time.
+    /// in that dialect) followed by the context fields. echo-agent hooks also get `event`
+    /// (the canonical name), and `timestamp` last: the context's own, else the dispatch
+    /// time; Fabro hooks get `event` in Fabro's spelling (`stage_start`), the key Fabro's
+    /// own hook context has.
     pub fn to_json(&self, dialect: Dialect) -> Value {
         let mut out = Map::with_capacity(self.fields.len() + 3);
         let info = self.event.info();
@@ -374,8 +393,17 @@ impl EventContext {
             "hook_event_name".to_owned(),
             Value::String(info.name_in(dialect).to_owned()),
         );
-        if dialect == Dialect::Echo {
-            out.insert("event".to_owned(), Value::String(info.name().to_owned()));
+        match dialect {
+            Dialect::Echo => {
+                out.insert("event".to_owned(), Value::String(info.name().to_owned()));
+            }
+            Dialect::Fabro => {
+                out.insert(
+                    "event".to_owned(),
+                    Value::String(info.name_in(dialect).to_owned()),
+                );
+            }
+            Dialect::Native | Dialect::Claude | Dialect::Autohand => {}
         }
         for (k, v) in &self.fields {
             out.insert(k.clone(), v.clone());

@@ -72,7 +72,7 @@ const AUTOHAND: &[(&str, &[&str])] = &[
 /// Fabro's documented variables (besides `FABRO_EVENT`).
 const FABRO: &[(&str, &[&str])] = &[
     ("FABRO_RUN_ID", &["run_id"]),
-    ("FABRO_WORKFLOW", &["workflow"]),
+    ("FABRO_WORKFLOW", &["workflow_name", "workflow"]),
     ("FABRO_NODE_ID", &["node_id"]),
 ];
 
@@ -149,8 +149,9 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 ///   `HOOK_TOOL`, `HOOK_ARGS` (the tool input as JSON), `HOOK_PATH` (the event's file
 ///   path, or the tool input's), and the rest of Autohand's documented `HOOK_*` set, each
 ///   present when its context field is.
-/// - Fabro: `FABRO_EVENT` (the snake_case name), `FABRO_RUN_ID`, `FABRO_WORKFLOW`,
-///   `FABRO_NODE_ID`.
+/// - Fabro: `FABRO_EVENT` (the snake_case name), `FABRO_RUN_ID`, `FABRO_WORKFLOW` (the
+///   context's `workflow_name`, Fabro's key, else `workflow`), `FABRO_NODE_ID`. The
+///   command executor adds `FABRO_HOOK_CONTEXT` for sandboxed hooks.
 /// - Claude Code and echo-agent: `CLAUDE_PROJECT_DIR` (the context's `project_dir`, else
 ///   `cwd`) and `CLAUDE_PLUGIN_ROOT` when known.
 /// - Native: all of the above, so a native hook can use any dialect's scripts.

@@ -90,6 +90,9 @@ pub struct EventInfo {
     name: String,
     aliases: Vec<Alias>,
     matcher_fields: Vec<String>,
+    /// Dialects whose hooks match against more fields than `matcher_fields`, with the
+    /// whole list for each.
+    dialect_matcher_fields: Vec<(Dialect, Vec<String>)>,
     honours: Fields,
     description: String,
 }
@@ -102,6 +105,7 @@ impl EventInfo {
             name: name.into(),
             aliases: Vec::new(),
             matcher_fields: Vec::new(),
+            dialect_matcher_fields: Vec::new(),
             honours: Fields::NONE,
             description: String::new(),
         }
@@ -120,6 +124,21 @@ impl EventInfo {
     /// matches when it matches any of them; with none, matchers are ignored for this event.
     pub fn matcher_field(mut self, field: impl Into<String>) -> EventInfo {
         self.matcher_fields.push(field.into());
+        self
+    }
+
+    /// Adds a context field the matchers of `dialect`'s hooks are also matched against,
+    /// after the event's own fields (Fabro's tool-event matchers also see `node_id`).
+    pub fn dialect_matcher_field(mut self, dialect: Dialect, field: impl Into<String>) -> EventInfo {
+        let field = field.into();
+        match self.dialect_matcher_fields.iter_mut().find(|(d, _)| *d == dialect) {
+            Some((_, fields)) => fields.push(field),
+            None => {
+                let mut fields = self.matcher_fields.clone();
+                fields.push(field);
+                self.dialect_matcher_fields.push((dialect, fields));
+            }
+        }
         self
     }
 
@@ -158,6 +177,22 @@ impl EventInfo {
         &self.matcher_fields
     }
 
+    /// The context fields the matcher of a hook written in `dialect` is matched against:
+    /// [`EventInfo::matcher_fields`], plus the fields that dialect adds for this event
+    /// (Fabro's tool events also match `node_id`).
+    pub fn matcher_fields_in(&self, dialect: Dialect) -> &[String] {
+        self.dialect_matcher_fields
+            .iter()
+            .find(|(d, _)| *d == dialect)
+            .map_or(&self.matcher_fields, |(_, fields)| fields)
+    }
+
+    /// Whether some dialect's hooks match this event against more fields than
+    /// [`EventInfo::matcher_fields`].
+    pub fn has_dialect_matcher_fields(&self) -> bool {
+        !self.dialect_matcher_fields.is_empty()
+    }
+
     /// The optional outcome fields this event honours.
     pub fn honoured(&self) -> Fields {
         self.honours
@@ -179,7 +214,7 @@ macro_rules! builtin_events {
         $(#[doc = $doc:literal])+
         $variant:ident {
             honours: [$($h:ident),*],
-            matcher: [$($m:literal),*],
+            matcher: [$($m:literal),*] $(+ $md:ident [$($mm:literal),*])*,
             aliases: [$($d:ident $a:literal),*] $(,)?
         }
     )*) => {
@@ -202,6 +237,7 @@ macro_rules! builtin_events {
                     .description(concat!($($doc),+).trim())
                     .honours(Fields::NONE $(| Fields::$h)*)
                     $(.matcher_field($m))*
+                    $($(.dialect_matcher_field(Dialect::$md, $mm))*)*
                     $(.alias(Dialect::$d, $a))*,
             )*]
         }
@@ -210,11 +246,11 @@ macro_rules! builtin_events {
 
 builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
-    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool"] }
+    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT], matcher: ["tool_name"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
+    PostToolUse { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
     /// After a tool failed.
-    PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"], aliases: [Fabro "post_tool_use_failure"] }
+    PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use_failure"] }
     /// After a batch of parallel tool calls.
     PostToolBatch { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
     /// A permission dialog is about to be shown.
@@ -322,11 +358,11 @@ builtin_events! {
     /// A goal objective was written.
     GoalWritten { honours: [], matcher: ["goal_source"], aliases: [Autohand "goal-written:completed"] }
     /// A workflow run starts.
-    RunStart { honours: [BLOCK], matcher: ["workflow"], aliases: [Fabro "run_start"] }
+    RunStart { honours: [BLOCK], matcher: [], aliases: [Fabro "run_start"] }
     /// A workflow run completed.
-    RunComplete { honours: [], matcher: ["workflow"], aliases: [Fabro "run_complete"] }
+    RunComplete { honours: [], matcher: [], aliases: [Fabro "run_complete"] }
     /// A workflow run failed.
-    RunFailed { honours: [], matcher: ["workflow"], aliases: [Fabro "run_failed"] }
+    RunFailed { honours: [], matcher: [], aliases: [Fabro "run_failed"] }
     /// A workflow stage starts; hooks may block or skip it.
     StageStart { honours: [BLOCK, SKIP], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_start"] }
     /// A workflow stage completed.
@@ -336,11 +372,11 @@ builtin_events! {
     /// A workflow stage is about to be retried.
     StageRetrying { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_retrying"] }
     /// The workflow selected an edge; hooks may block or override it.
-    EdgeSelected { honours: [BLOCK, OVERRIDE], matcher: ["edge_to", "edge_label", "node_id"], aliases: [Fabro "edge_selected"] }
+    EdgeSelected { honours: [BLOCK, OVERRIDE], matcher: ["edge_from", "edge_to", "edge_label", "node_id"], aliases: [Fabro "edge_selected"] }
     /// Parallel branches start.
-    ParallelStart { honours: [], matcher: ["node_id"], aliases: [Fabro "parallel_start"] }
+    ParallelStart { honours: [], matcher: [], aliases: [Fabro "parallel_start"] }
     /// Parallel branches completed.
-    ParallelComplete { honours: [], matcher: ["node_id"], aliases: [Fabro "parallel_complete"] }
+    ParallelComplete { honours: [], matcher: [], aliases: [Fabro "parallel_complete"] }
     /// The run's sandbox is ready.
     SandboxReady { honours: [BLOCK], matcher: [], aliases: [Fabro "sandbox_ready"] }
     /// The run's sandbox is being cleaned up.

@@ -9,6 +9,7 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet, RegexSetBuilder};
 
 use crate::context::EventContext;
+use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::matcher::MatcherKind;
 use crate::spec::HookSpec;
@@ -31,7 +32,9 @@ const REGEX_SET_SIZE_LIMIT: usize = 64 << 20;
 ///    matcher is ignored; otherwise it must match the value of at least one of those
 ///    fields present in the context ([`EventContext::matcher_subjects`]), and when the
 ///    context has none of them it is matched against the empty string (so `*` matches and
-///    `Bash` does not);
+///    `Bash` does not). The fields are those of the hook's dialect
+///    ([`EventInfo::matcher_fields_in`](crate::EventInfo::matcher_fields_in): a Fabro
+///    hook's matcher on a tool event also sees `node_id`);
 /// 4. its [`Filter`](crate::Filter) lets the context through;
 /// 5. its [`IfCondition`](crate::IfCondition), if any, holds.
 ///
@@ -61,6 +64,10 @@ struct Bucket {
     regex_set: Option<RegexSet>,
     /// Some hook has a filter or an `if` condition to check after the matcher.
     checked: bool,
+    /// The matcher hooks of dialects whose matchers see more of this event's fields than
+    /// its own (Fabro's tool events also match `node_id`): one bucket per such dialect,
+    /// matched against that dialect's fields.
+    wider: Vec<(Dialect, Bucket)>,
     /// The smallest and largest hook ids in the bucket.
     first: usize,
     last: usize,
@@ -105,7 +112,22 @@ impl Bucket {
             self.first = id;
         }
         self.last = id;
-        let matcher_ignored = spec.event.info().matcher_fields().is_empty();
+        let info = spec.event.info();
+        let fields = info.matcher_fields_in(spec.dialect);
+        if fields.len() != info.matcher_fields().len() && !spec.matcher.is_all() {
+            let at = match self.wider.iter().position(|(d, _)| *d == spec.dialect) {
+                Some(at) => at,
+                None => {
+                    self.wider.push((spec.dialect, Bucket::empty()));
+                    self.wider.len() - 1
+                }
+            };
+            let sub = &mut self.wider[at].1;
+            sub.add(id, spec);
+            self.checked |= sub.checked;
+            return;
+        }
+        let matcher_ignored = fields.is_empty();
         match spec.matcher.kind() {
             _ if matcher_ignored => self.always.push(id),
             MatcherKind::All => self.always.push(id),
@@ -137,6 +159,9 @@ impl Bucket {
     }
 
     fn finish(&mut self) {
+        for (_, sub) in &mut self.wider {
+            sub.finish();
+        }
         self.regex_slots = HashMap::new();
         if self.regexes.is_empty() {
             return;
@@ -149,6 +174,25 @@ impl Bucket {
 
     fn has_matchers(&self) -> bool {
         !self.exact.is_empty() || !self.regex_ids.is_empty()
+    }
+
+    /// Pushes the hooks whose matcher matches one of `subjects` (or, when there are none,
+    /// the empty string); returns how many ascending runs it pushed.
+    fn collect_subjects<'s>(
+        &self,
+        subjects: impl Iterator<Item = (&'s str, std::borrow::Cow<'s, str>)>,
+        out: &mut Vec<usize>,
+    ) -> usize {
+        let mut runs = 0;
+        let mut any_subject = false;
+        for (_, subject) in subjects {
+            any_subject = true;
+            runs += self.collect(&subject, out);
+        }
+        if !any_subject {
+            runs += self.collect("", out);
+        }
+        runs
     }
 
     /// Pushes the hooks whose matcher matches `subject`; returns how many ascending runs
@@ -403,14 +447,10 @@ impl HookIndex {
         out.extend_from_slice(&bucket.always);
         let mut runs = usize::from(!bucket.always.is_empty());
         if bucket.has_matchers() {
-            let mut any_subject = false;
-            for (_, subject) in ctx.matcher_subjects() {
-                any_subject = true;
-                runs += bucket.collect(&subject, &mut out);
-            }
-            if !any_subject {
-                runs += bucket.collect("", &mut out);
-            }
+            runs += bucket.collect_subjects(ctx.matcher_subjects(), &mut out);
+        }
+        for (dialect, sub) in &bucket.wider {
+            runs += sub.collect_subjects(ctx.matcher_subjects_in(*dialect), &mut out);
         }
         if runs > 1 {
             bucket.sort_dedup(&mut out);
@@ -448,9 +488,9 @@ fn explain_one(spec: &HookSpec, ctx: &EventContext) -> Result<(), Mismatch> {
     if !spec.enabled {
         return Err(Mismatch::Disabled);
     }
-    if !spec.event.info().matcher_fields().is_empty() && !spec.matcher.is_all() {
+    if !spec.event.info().matcher_fields_in(spec.dialect).is_empty() && !spec.matcher.is_all() {
         let subjects: Vec<(String, String)> = ctx
-            .matcher_subjects()
+            .matcher_subjects_in(spec.dialect)
             .map(|(field, value)| (field.to_owned(), value.into_owned()))
             .collect();
         let matched = if subjects.is_empty() {

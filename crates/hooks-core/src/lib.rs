@@ -80,7 +80,7 @@ pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
-pub use output::{parse_output, parse_response_body};
+pub use output::{parse_output, parse_output_in, parse_response_body};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{

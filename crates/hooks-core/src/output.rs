@@ -14,6 +14,7 @@ use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use crate::context::json_kind;
+use crate::dialect::Dialect;
 use crate::event::{Event, Fields};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 
@@ -84,6 +85,68 @@ pub fn parse_output(
     };
     outcome.exit_code = exit_code;
     outcome
+}
+
+/// Parses what a command hook written in `dialect` printed: [`parse_output`], except for
+/// Fabro hooks, whose answers are read as Fabro's executor reads them.
+///
+/// Fabro: stdout is a decision when it is a JSON object with a `decision` field that
+/// reads without error (`proceed`, `skip`, `block`, `override` with its `edge_to`, or a
+/// permission word).
+/// - Exit code 0: a decision is used; anything else proceeds. Plain text is passed on as
+///   [`parse_output`] passes it; output that is not a decision (malformed JSON, an
+///   array, an `override` without an edge) is a message, never a failure.
+/// - Exit code 2, on any event: a decision on stdout is used instead of the block (so
+///   `{"decision": "skip"}` skips and `{"decision": "proceed"}` proceeds); otherwise the
+///   hook blocks, with stderr (or the JSON `reason`, or a default) as the reason.
+/// - Any other code, or none: as [`parse_output`] (a failure, which blocks: Fabro's
+///   command hooks fail closed).
+pub fn parse_output_in(
+    dialect: Dialect,
+    event: &Event,
+    exit_code: Option<i32>,
+    stdout: &[u8],
+    stderr: &[u8],
+) -> HookOutcome {
+    match dialect {
+        Dialect::Fabro => {}
+        Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => {
+            return parse_output(event, exit_code, stdout, stderr);
+        }
+    }
+    let mut outcome = match exit_code {
+        Some(0) => {
+            let outcome = parse_success(event, stdout);
+            match outcome.failure {
+                Some(failure) if failure.kind == FailureKind::MalformedOutput => HookOutcome {
+                    messages: vec![format!(
+                        "stdout is not a decision, so the hook proceeds: {}",
+                        failure.message
+                    )],
+                    ..HookOutcome::ok()
+                },
+                _ => outcome,
+            }
+        }
+        Some(2) => match fabro_decision(event, stdout) {
+            Some(outcome) => outcome,
+            None => parse_block(event, stdout, stderr),
+        },
+        _ => parse_output(event, exit_code, stdout, stderr),
+    };
+    outcome.exit_code = exit_code;
+    outcome
+}
+
+/// Stdout as a Fabro decision: a JSON object with a `decision` field that reads without
+/// error; `None` when it is not one.
+fn fabro_decision(event: &Event, stdout: &[u8]) -> Option<HookOutcome> {
+    match read_stdout(stdout) {
+        Ok(Stdout::Object(map)) if map.get("decision").is_some_and(|d| !d.is_null()) => {
+            read_object(event, &map).ok()
+        }
+        Ok(_) | Err(_) => None,
+    }
 }
 
 /// Parses an HTTP hook's 2xx response body or an MCP tool's text result: empty/whitespace

@@ -153,6 +153,16 @@ impl HookSpec {
         self
     }
 
+    /// Whether this is one of Fabro's *blocking hooks*: a Fabro hook that runs
+    /// synchronously (`blocking = true`, or left to an event that blocks by default).
+    /// Fabro runs an event's blocking hooks one after another in declaration order and
+    /// stops at the first block, and their decisions (`block`, `skip`, `override`, a
+    /// failure of a fail-closed hook) count on every event, also on one that does not
+    /// block by default.
+    pub fn is_fabro_blocking(&self) -> bool {
+        self.dialect == Dialect::Fabro && !self.is_async
+    }
+
     /// The name shown for this hook: its id, else its name, else a short form of its
     /// action (`command: ./guard.sh`).
     pub fn display_id(&self) -> String {

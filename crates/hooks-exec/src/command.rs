@@ -7,13 +7,14 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::process::ExitStatus;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Dialect, FailureKind, HookOutcome, HookSpec,
-    parse_output,
+    parse_output_in,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -43,8 +44,10 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one the
 ///   kernel cannot take, over 128 KiB or holding a NUL byte, is left out and named in
 ///   `HOOKS_OMITTED_ENV`), plus
-///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus the
-///   hook's own `env` (later wins).
+///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus
+///   `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a JSON file holding the
+///   event context, mounted read-only in the sandbox and removed once the hook is over),
+///   plus the hook's own `env` (later wins).
 /// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
 ///   event's `cwd` if it is an existing directory, else the engine's.
 /// - **Input**: the event JSON for the hook's dialect on stdin, followed by a newline,
@@ -68,7 +71,7 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   processes the same way and uses the exit status it has. A hook that exits with its
 ///   output closed costs no look at the process table; what it left running in the
 ///   background with its output closed is left alone.
-/// - **Answer**: [`hooks_core::parse_output`]. A hook that cannot be started (missing
+/// - **Answer**: [`hooks_core::parse_output_in`] for the hook's dialect. A hook that cannot be started (missing
 ///   program or interpreter, not executable, bad `#!` line, missing working directory) is
 ///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
 #[derive(Clone, Debug)]
@@ -173,20 +176,30 @@ impl CommandExecutor {
             Some(dir) => Some(dir.clone()),
             None => ctx_dir.map(Path::to_path_buf),
         };
+        let mut stdin = serde_json::to_vec(&run.ctx.to_json(spec.dialect))
+            .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
+        let mut context_file = None;
         if self.is_sandboxed(spec) {
             let dir = match cwd.take() {
                 Some(dir) => dir,
                 None => std::env::current_dir()
                     .map_err(|e| format!("cannot sandbox the hook: no working directory: {e}"))?,
             };
+            // Fabro gives a sandboxed hook its context as a file (`FABRO_HOOK_CONTEXT`).
+            if spec.dialect == Dialect::Fabro {
+                context_file = Some(
+                    ContextFile::write(&stdin)
+                        .map_err(|e| format!("cannot write the hook's context file: {e}"))?,
+                );
+            }
+            let files: Vec<PathBuf> = context_file.iter().map(|f| f.0.clone()).collect();
             argv = self
                 .config
                 .sandbox
-                .wrap(&SandboxCommand::new(
-                    &argv,
-                    &dir,
-                    self.config.sandbox_network,
-                ))
+                .wrap(
+                    &SandboxCommand::new(&argv, &dir, self.config.sandbox_network)
+                        .with_read_only(&files),
+                )
                 .map_err(|e| e.to_string())?;
             cwd = Some(dir);
         }
@@ -201,10 +214,14 @@ impl CommandExecutor {
                 file.to_string_lossy().into_owned(),
             ));
         }
+        if let Some(file) = &context_file {
+            env.push((
+                "FABRO_HOOK_CONTEXT".to_owned(),
+                file.0.to_string_lossy().into_owned(),
+            ));
+        }
         env.extend(action.env.iter().cloned());
 
-        let mut stdin = serde_json::to_vec(&run.ctx.to_json(spec.dialect))
-            .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
         stdin.push(b'\n');
         let is_script = matches!(action.command, CommandLine::Script(_));
         Ok(Prepared {
@@ -213,6 +230,7 @@ impl CommandExecutor {
             env,
             stdin,
             is_script,
+            _context_file: context_file,
         })
     }
 
@@ -406,7 +424,13 @@ impl CommandExecutor {
             outcome.exit_code = Some(code);
             return outcome;
         }
-        let mut outcome = parse_output(run.ctx.event(), code, &stdout.bytes, &stderr.bytes);
+        let mut outcome = parse_output_in(
+            run.spec.dialect,
+            run.ctx.event(),
+            code,
+            &stdout.bytes,
+            &stderr.bytes,
+        );
         if code.is_none()
             && let Some(failure) = &mut outcome.failure
         {
@@ -572,6 +596,43 @@ struct Prepared {
     env: Vec<(String, String)>,
     stdin: Vec<u8>,
     is_script: bool,
+    /// The context file of a sandboxed Fabro hook, removed when the run is over.
+    _context_file: Option<ContextFile>,
+}
+
+/// A sandboxed Fabro hook's `FABRO_HOOK_CONTEXT`: the event JSON in a file of its own in
+/// the temporary directory (created new, readable by the engine's user only), removed when
+/// dropped, however the run ended.
+struct ContextFile(PathBuf);
+
+impl ContextFile {
+    fn write(json: &[u8]) -> io::Result<ContextFile> {
+        use std::io::Write as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let name = format!(
+            "fabro-hook-context-{}-{}.json",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&path)?;
+        let file_guard = ContextFile(path);
+        file.write_all(json)?;
+        Ok(file_guard)
+    }
+}
+
+impl Drop for ContextFile {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_file(&self.0) {
+            tracing::debug!(%err, path = %self.0.display(), "could not remove a hook's context file");
+        }
+    }
 }
 
 /// Why a run ended early.

@@ -1,5 +1,6 @@
 //! The dispatcher: finds the hooks an event matches, runs them (concurrently and bounded,
-//! sequential groups in order, async hooks in the background), and folds their outcomes.
+//! sequential groups and Fabro's blocking hooks in order, async hooks in the background),
+//! and folds their outcomes.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -60,6 +61,12 @@ pub const DEFAULT_STOP_LOOP_CAP: u32 = 3;
 ///    declaration order, each seeing the previous hook's rewritten `tool_input`. A hook
 ///    that blocks the event (a deny or block, or a failure under `on_failure: block`)
 ///    ends its group; the group's later hooks are reported as skipped.
+///    **Fabro's blocking hooks** ([`HookSpec::is_fabro_blocking`]) of the event form one
+///    such unit too, as Fabro runs them: one after another in declaration order, stopping
+///    at the first that blocks (a `block`, or a failure: Fabro's command hooks fail
+///    closed); the later ones do not run and are reported as skipped. A `skip` or
+///    `override` does not stop them. Native and other dialects' hooks keep running
+///    concurrently.
 /// 6. Each outcome gets its duration, and the outcomes are folded by
 ///    [`hooks_core::aggregate`] in declaration order, whatever order they finished in.
 /// 7. **Stop-loop cap**: on `Stop` and `SubagentStop`, consecutive blocked dispatches are
@@ -244,34 +251,61 @@ impl Dispatcher {
                 out
             }
             Unit::Sequential { group, hooks } => {
-                let mut local = ctx.clone();
-                let mut out = Vec::with_capacity(hooks.len());
-                let mut stopped_by: Option<String> = None;
-                for hook in hooks {
-                    let spec = index.spec(hook);
-                    if let Some(by) = &stopped_by {
-                        out.push((
-                            hook,
-                            HookOutcome::skipped(format!(
-                                "hook `{by}` earlier in sequential group `{group}` blocked the event"
-                            )),
-                        ));
-                        continue;
-                    }
-                    let outcome = self.run_one(spec, &local, cancel).await;
-                    if blocks(local.event(), spec, &outcome) {
-                        stopped_by = Some(spec.display_id());
-                    } else if matches!(outcome.status, HookStatus::Ok | HookStatus::Blocked)
-                        && local.event().honours(Fields::UPDATED_INPUT)
-                        && let Some(input) = &outcome.updated_input
-                    {
-                        local.set_tool_input(input.clone());
-                    }
-                    out.push((hook, outcome));
-                }
-                out
+                self.run_in_order(index, &hooks, ctx, cancel, Order::Group(&group))
+                    .await
+            }
+            Unit::FabroBlocking { hooks } => {
+                self.run_in_order(index, &hooks, ctx, cancel, Order::Fabro)
+                    .await
             }
         }
+    }
+
+    /// Runs `hooks` one after another in declaration order; the first that blocks the
+    /// event ends the run, and the later ones are reported as skipped.
+    async fn run_in_order(
+        &self,
+        index: &HookIndex,
+        hooks: &[usize],
+        ctx: &EventContext,
+        cancel: &CancellationToken,
+        order: Order<'_>,
+    ) -> Vec<(usize, HookOutcome)> {
+        let mut local: Option<EventContext> = None;
+        let mut out = Vec::with_capacity(hooks.len());
+        let mut stopped_by: Option<String> = None;
+        for &hook in hooks {
+            let spec = index.spec(hook);
+            if let Some(by) = &stopped_by {
+                let why = match order {
+                    Order::Group(group) => format!(
+                        "hook `{by}` earlier in sequential group `{group}` blocked the event"
+                    ),
+                    Order::Fabro => format!(
+                        "blocking hook `{by}`, declared earlier, blocked the event (Fabro stops at the first block)"
+                    ),
+                };
+                out.push((hook, HookOutcome::skipped(why)));
+                continue;
+            }
+            let outcome = self
+                .run_one(spec, local.as_ref().unwrap_or(ctx), cancel)
+                .await;
+            if blocks(ctx.event(), spec, &outcome) {
+                stopped_by = Some(spec.display_id());
+            } else if let Order::Group(_) = order
+                && matches!(outcome.status, HookStatus::Ok | HookStatus::Blocked)
+                && ctx.event().honours(Fields::UPDATED_INPUT)
+                && let Some(input) = &outcome.updated_input
+            {
+                // Each hook of a sequential group sees the previous one's rewrite.
+                local
+                    .get_or_insert_with(|| ctx.clone())
+                    .set_tool_input(input.clone());
+            }
+            out.push((hook, outcome));
+        }
+        out
     }
 
     async fn run_one(
@@ -347,9 +381,10 @@ fn stamp<'a>(
         })
 }
 
-/// Whether `outcome` blocks `event` (so a sequential group stops there).
+/// Whether `outcome` blocks `event` (so a sequential group, or Fabro's blocking hooks,
+/// stop there). A Fabro blocking hook blocks every event.
 fn blocks(event: &Event, spec: &HookSpec, outcome: &HookOutcome) -> bool {
-    if !event.can_block() {
+    if !event.can_block() && !spec.is_fabro_blocking() {
         return false;
     }
     match outcome.status {
@@ -365,6 +400,19 @@ enum Unit {
     Single { hook: usize, duplicates: Vec<usize> },
     /// A sequential group, in declaration order.
     Sequential { group: String, hooks: Vec<usize> },
+    /// The event's Fabro blocking hooks ([`HookSpec::is_fabro_blocking`]) outside any
+    /// sequential group, in declaration order: Fabro runs them one after another and
+    /// stops at the first block.
+    FabroBlocking { hooks: Vec<usize> },
+}
+
+/// How hooks run one after another.
+#[derive(Clone, Copy)]
+enum Order<'a> {
+    /// A sequential group: each hook sees the previous one's rewritten input.
+    Group(&'a str),
+    /// Fabro's blocking hooks.
+    Fabro,
 }
 
 /// The units of one dispatch, in declaration order of their first hook.
@@ -387,16 +435,36 @@ impl<'a> Plan<'a> {
         } else {
             self.hooks
                 .iter()
-                .map(|(_, spec)| DedupeKey::new(spec, DedupeScope::Dispatch))
+                .map(|(_, spec)| {
+                    // Fabro runs each of its blocking hooks, in order: none is merged.
+                    if spec.is_fabro_blocking() {
+                        None
+                    } else {
+                        DedupeKey::new(spec, DedupeScope::Dispatch)
+                    }
+                })
                 .collect()
         };
         let copies = find_duplicates(&keys);
         let mut units: Vec<Unit> = Vec::with_capacity(self.hooks.len());
         let mut groups: HashMap<&str, usize> = HashMap::new();
+        let mut fabro: Option<usize> = None;
         // Position in `self.hooks` -> its unit, for the hooks that run.
         let mut unit_of: Vec<Option<usize>> = vec![None; self.hooks.len()];
         for (pos, (hook, spec)) in self.hooks.iter().enumerate() {
-            if let Some(group) = spec.sequential.as_deref() {
+            if spec.sequential.is_none() && spec.is_fabro_blocking() {
+                match fabro {
+                    Some(unit) => {
+                        if let Unit::FabroBlocking { hooks } = &mut units[unit] {
+                            hooks.push(*hook);
+                        }
+                    }
+                    None => {
+                        fabro = Some(units.len());
+                        units.push(Unit::FabroBlocking { hooks: vec![*hook] });
+                    }
+                }
+            } else if let Some(group) = spec.sequential.as_deref() {
                 match groups.get(group) {
                     Some(&unit) => {
                         if let Unit::Sequential { hooks, .. } = &mut units[unit] {

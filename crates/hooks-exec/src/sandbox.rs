@@ -18,6 +18,9 @@ pub struct SandboxCommand<'a> {
     pub cwd: &'a Path,
     /// Whether the hook may reach the network.
     pub allow_network: bool,
+    /// Host files the hook must be able to read at the same path (a Fabro hook's
+    /// `FABRO_HOOK_CONTEXT` file).
+    pub read_only: &'a [PathBuf],
 }
 
 impl<'a> SandboxCommand<'a> {
@@ -27,7 +30,15 @@ impl<'a> SandboxCommand<'a> {
             argv,
             cwd,
             allow_network,
+            read_only: &[],
         }
+    }
+
+    /// Host files the hook must be able to read, each at its own path.
+    #[must_use]
+    pub fn with_read_only(mut self, files: &'a [PathBuf]) -> SandboxCommand<'a> {
+        self.read_only = files;
+        self
     }
 }
 
@@ -188,7 +199,7 @@ impl Sandbox for BubblewrapSandbox {
             argv.push(path.to_owned());
             argv.push(path.to_owned());
         };
-        for path in &self.read_only {
+        for path in self.read_only.iter().chain(command.read_only) {
             bind("--ro-bind", utf8(path)?);
         }
         // A hook given by absolute path must be visible to run (unless a mount above, or

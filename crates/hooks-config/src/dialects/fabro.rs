@@ -6,8 +6,11 @@
 //! `run_start`, `stage_start`, `edge_selected`, `pre_tool_use` and `sandbox_ready` and a
 //! non-blocking hook runs in the background; timeouts are duration strings (default
 //! `"60s"`, `"30s"` for prompts); command hooks fail closed (a crash blocks) and the others
-//! fail open, as Fabro documents; `url` must be `https://` unless `tls = "off"`.
+//! fail open, as Fabro documents; `url` must be `https://` unless `tls = "off"`. Command
+//! hooks run in the run's working directory, `[run].working_dir` (relative to the run
+//! config's folder, as Fabro resolves the paths a run config names), when it is set.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hooks_core::{
@@ -94,22 +97,36 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         // Reported by the schema check with its rename hint; reading on would duplicate it.
         let _ = legacy;
     }
-    let mcps = field(root, "run")
-        .and_then(|r| field(r, "agent"))
-        .and_then(|a| field(a, "mcps"));
+    let run = field(root, "run");
+    let mcps = run.and_then(|r| field(r, "agent")).and_then(|a| field(a, "mcps"));
     file.settings.mcp_servers = crate::mcp::fabro_servers(cx, mcps);
-    let Some(hooks) = field(root, "run")
-        .and_then(|r| field(r, "hooks"))
-        .and_then(Node::as_seq)
-    else {
+    let Some(hooks) = run.and_then(|r| field(r, "hooks")).and_then(Node::as_seq) else {
         return;
     };
+    let workdir = run
+        .and_then(|r| field(r, "working_dir"))
+        .and_then(Node::as_str)
+        .map(|dir| working_dir(cx.src.path(), dir));
     for hook in hooks {
         if hook.as_map().is_some()
-            && let Some(spec) = fabro_hook(cx, hook)
+            && let Some(mut spec) = fabro_hook(cx, hook)
         {
+            if let Action::Command(c) = &mut spec.action {
+                c.cwd.clone_from(&workdir);
+            }
             file.items.push(Item::Hook(spec));
         }
+    }
+}
+
+/// `[run].working_dir` as a directory: absolute as written, else relative to the run
+/// config's folder (as Fabro resolves `[workflow].graph`), else, for a config with no file,
+/// as written (relative to the event's `cwd`).
+fn working_dir(config: Option<&Path>, dir: &str) -> PathBuf {
+    let dir = Path::new(dir);
+    match config.and_then(crate::load::file_dir) {
+        Some(base) if dir.is_relative() => base.join(dir),
+        Some(_) | None => dir.to_path_buf(),
     }
 }
 

@@ -14,6 +14,7 @@ fn entry(index: usize, outcome: HookOutcome) -> AggregateEntry {
         source: "test".to_owned(),
         on_failure: FailurePolicy::Allow,
         sequential: None,
+        decides: false,
         outcome,
     }
 }

@@ -102,15 +102,15 @@ fn builders_set_their_fields() {
         ),
         (
             EventContext::run_start("r1", "ci"),
-            json!({"hook_event_name": "RunStart", "run_id": "r1", "workflow": "ci"}),
+            json!({"hook_event_name": "RunStart", "run_id": "r1", "workflow_name": "ci"}),
         ),
         (
             EventContext::run_complete("r1", "ci"),
-            json!({"hook_event_name": "RunComplete", "run_id": "r1", "workflow": "ci"}),
+            json!({"hook_event_name": "RunComplete", "run_id": "r1", "workflow_name": "ci"}),
         ),
         (
             EventContext::run_failed("r1", "ci", "boom"),
-            json!({"hook_event_name": "RunFailed", "run_id": "r1", "workflow": "ci", "error": "boom"}),
+            json!({"hook_event_name": "RunFailed", "run_id": "r1", "workflow_name": "ci", "error": "boom"}),
         ),
         (
             EventContext::stage(StageEvent::Retrying, "build", "agent"),
@@ -118,7 +118,7 @@ fn builders_set_their_fields() {
         ),
         (
             EventContext::edge_selected("review", "fix"),
-            json!({"hook_event_name": "EdgeSelected", "node_id": "review", "edge_to": "fix"}),
+            json!({"hook_event_name": "EdgeSelected", "node_id": "review", "edge_from": "review", "edge_to": "fix"}),
         ),
     ];
     for (ctx, expect) in cases {

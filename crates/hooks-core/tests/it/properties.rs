@@ -72,6 +72,7 @@ fn entries() -> impl Strategy<Value = Vec<AggregateEntry>> {
                     FailurePolicy::Allow
                 },
                 sequential: group.map(str::to_owned),
+                decides: false,
                 outcome,
             })
             .collect()
@@ -120,6 +121,7 @@ proptest! {
             source: "prop".to_owned(),
             on_failure: FailurePolicy::Allow,
             sequential: None,
+            decides: false,
             outcome: HookOutcome::decided(Decision::Allow, None),
         });
         let after = aggregate(&event, with_allow).decision;
@@ -141,6 +143,7 @@ proptest! {
             source: "prop".to_owned(),
             on_failure: FailurePolicy::Block,
             sequential: None,
+            decides: false,
             outcome: HookOutcome::failed(kind, "x"),
         });
         prop_assert_eq!(aggregate(&event, list).decision, Decision::Block);
