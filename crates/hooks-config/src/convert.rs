@@ -854,16 +854,37 @@ impl Writer {
     fn fabro(&mut self, items: &[Item], settings: &Settings) -> Value {
         self.directives(items);
         self.settings_lost(settings);
+        // Fabro's command hooks run in the run's working directory: one `[run].working_dir`
+        // keeps the hooks' directory when every enabled command hook has the same one.
+        let mut dirs = items
+            .iter()
+            .filter_map(Item::hook)
+            .filter(|spec| spec.enabled)
+            .filter_map(|spec| match &spec.action {
+                Action::Command(c) => Some(c.cwd.as_deref()),
+                _ => None,
+            });
+        let first = dirs.next().flatten();
+        let workdir = first.filter(|dir| dirs.all(|d| d == Some(*dir)));
         let mut hooks = Vec::new();
         for spec in items.iter().filter_map(Item::hook) {
-            if let Some(h) = self.fabro_hook(spec) {
+            if let Some(h) = self.fabro_hook(spec, workdir) {
                 hooks.push(Value::Object(h));
             }
         }
-        json!({"_version": 1, "run": {"hooks": hooks}})
+        let mut run = Map::new();
+        if let Some(dir) = workdir {
+            run.insert("working_dir".into(), json!(dir.to_string_lossy()));
+        }
+        run.insert("hooks".into(), Value::Array(hooks));
+        json!({"_version": 1, "run": run})
     }
 
-    fn fabro_hook(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+    fn fabro_hook(
+        &mut self,
+        spec: &HookSpec,
+        workdir: Option<&std::path::Path>,
+    ) -> Option<Map<String, Value>> {
         if !spec.enabled {
             self.skip(spec, "a disabled hook");
             return None;
@@ -964,10 +985,16 @@ impl Writer {
             );
             self.lost(spec, &what);
         }
-        self.common_losses(
-            spec,
-            &["id", "name", "async", "sandbox", "allowed_env_vars"],
-        );
+        let kept_cwd = match &spec.action {
+            Action::Command(c) => c.cwd.is_some() && c.cwd.as_deref() == workdir,
+            _ => false,
+        };
+        let can: &[&str] = if kept_cwd {
+            &["id", "name", "async", "sandbox", "allowed_env_vars", "cwd"]
+        } else {
+            &["id", "name", "async", "sandbox", "allowed_env_vars"]
+        };
+        self.common_losses(spec, can);
         Some(h)
     }
 

@@ -107,14 +107,16 @@ impl Bucket {
         }
     }
 
+    /// Adds `spec`, or, when its dialect's matchers see more of the event's fields, adds it
+    /// to that dialect's wider bucket (the id range stays this bucket's, for sorting).
     fn add(&mut self, id: usize, spec: &HookSpec) {
-        if self.first > self.last {
-            self.first = id;
-        }
-        self.last = id;
         let info = spec.event.info();
         let fields = info.matcher_fields_in(spec.dialect);
         if fields.len() != info.matcher_fields().len() && !spec.matcher.is_all() {
+            if self.first > self.last {
+                self.first = id;
+            }
+            self.last = id;
             let at = match self.wider.iter().position(|(d, _)| *d == spec.dialect) {
                 Some(at) => at,
                 None => {
@@ -123,11 +125,19 @@ impl Bucket {
                 }
             };
             let sub = &mut self.wider[at].1;
-            sub.add(id, spec);
+            sub.add_here(id, spec, false);
             self.checked |= sub.checked;
             return;
         }
-        let matcher_ignored = fields.is_empty();
+        self.add_here(id, spec, fields.is_empty());
+    }
+
+    /// Adds `spec` to this bucket itself (never to a wider one).
+    fn add_here(&mut self, id: usize, spec: &HookSpec, matcher_ignored: bool) {
+        if self.first > self.last {
+            self.first = id;
+        }
+        self.last = id;
         match spec.matcher.kind() {
             _ if matcher_ignored => self.always.push(id),
             MatcherKind::All => self.always.push(id),
