@@ -129,10 +129,23 @@ pub(crate) fn events_markdown() -> String {
             .into_iter()
             .filter(|n| *n != "block")
             .collect::<Vec<_>>();
+        let mut matcher = code_list(info.matcher_fields().iter().map(String::as_str));
+        for d in Dialect::ALL {
+            let wider = info.matcher_fields_in(d);
+            if wider.len() > info.matcher_fields().len() {
+                let extra = &wider[info.matcher_fields().len()..];
+                let _ = write!(
+                    matcher,
+                    " ({} hooks also {})",
+                    dialect_title(d),
+                    code_list(extra.iter().map(String::as_str))
+                );
+            }
+        }
         let _ = writeln!(
             out,
             " {} | {} | {} | {} |",
-            code_list(info.matcher_fields().iter().map(String::as_str)),
+            matcher,
             if info.can_block() { "yes" } else { "no" },
             code_list(honours),
             cell(info.describe()),
