@@ -313,6 +313,12 @@ pub fn details(out: &mut String, style: Style, agg: &Aggregate, indent: &str) {
     if let Some(input) = &agg.updated_input {
         let _ = writeln!(out, "{indent}  updated input: {input}");
     }
+    if agg.skip {
+        let _ = writeln!(out, "{indent}  skip: a hook asks to skip this step");
+    }
+    if let Some(edge) = &agg.override_edge {
+        let _ = writeln!(out, "{indent}  override: take the edge to `{edge}`");
+    }
     for text in &agg.additional_context {
         let _ = writeln!(out, "{indent}  context: {}", shorten(text, 160));
     }

@@ -11,6 +11,7 @@ mod edit;
 mod events;
 mod explain;
 mod fabro;
+mod fabro_run;
 mod guard;
 mod handle;
 mod http;
