@@ -129,9 +129,17 @@ impl EventInfo {
 
     /// Adds a context field the matchers of `dialect`'s hooks are also matched against,
     /// after the event's own fields (Fabro's tool-event matchers also see `node_id`).
-    pub fn dialect_matcher_field(mut self, dialect: Dialect, field: impl Into<String>) -> EventInfo {
+    pub fn dialect_matcher_field(
+        mut self,
+        dialect: Dialect,
+        field: impl Into<String>,
+    ) -> EventInfo {
         let field = field.into();
-        match self.dialect_matcher_fields.iter_mut().find(|(d, _)| *d == dialect) {
+        match self
+            .dialect_matcher_fields
+            .iter_mut()
+            .find(|(d, _)| *d == dialect)
+        {
             Some((_, fields)) => fields.push(field),
             None => {
                 let mut fields = self.matcher_fields.clone();

@@ -10,9 +10,7 @@ use crate::support::{Env, Run};
 
 /// A `[[run.hooks]]` entry: `id`, `event`, `script`, then any extra lines (`matcher = ..`).
 fn hook(id: &str, event: &str, script: &str, extra: &str) -> String {
-    format!(
-        "[[run.hooks]]\nid = \"{id}\"\nevent = \"{event}\"\nscript = '''{script}'''\n{extra}\n"
-    )
+    format!("[[run.hooks]]\nid = \"{id}\"\nevent = \"{event}\"\nscript = '''{script}'''\n{extra}\n")
 }
 
 /// A run config of `hooks` (host hooks unless an entry says `sandbox`).
@@ -223,7 +221,15 @@ fn command_hook_answers_read_as_fabro_reads_them() {
             false,
             None,
         ),
-        ("stage_start", "", r#"echo '["a", "b"]'"#, 0, "none", false, None),
+        (
+            "stage_start",
+            "",
+            r#"echo '["a", "b"]'"#,
+            0,
+            "none",
+            false,
+            None,
+        ),
         (
             "stage_start",
             "",
@@ -273,7 +279,11 @@ fn command_hook_answers_read_as_fabro_reads_them() {
         assert_eq!(run.code, code, "{script}: {run:?}");
         let agg = run.json();
         assert_eq!(agg["decision"], decision, "{script}: {agg}");
-        assert_eq!(agg["skip"].as_bool().unwrap_or(false), skip, "{script}: {agg}");
+        assert_eq!(
+            agg["skip"].as_bool().unwrap_or(false),
+            skip,
+            "{script}: {agg}"
+        );
         assert_eq!(agg["reason"].as_str(), reason, "{script}: {agg}");
         assert!(agg.get("ignored").is_none(), "{script}: {agg}");
     }
@@ -334,8 +344,18 @@ fn matchers_see_the_fields_fabro_matches() {
             false,
         ),
         // No matcher support: the hook fires on every occurrence.
-        ("run_start", "^nightly$", json!({"workflow_name": "ci"}), true),
-        ("run_complete", "^nightly$", json!({"workflow_name": "ci"}), true),
+        (
+            "run_start",
+            "^nightly$",
+            json!({"workflow_name": "ci"}),
+            true,
+        ),
+        (
+            "run_complete",
+            "^nightly$",
+            json!({"workflow_name": "ci"}),
+            true,
+        ),
         ("parallel_start", "^fan$", json!({"node_id": "split"}), true),
         ("sandbox_ready", "^x$", json!({}), true),
     ];
@@ -456,7 +476,8 @@ fn fabro_workflow_comes_from_workflow_name_or_workflow() {
 fn a_sandboxed_hook_gets_its_context_in_a_file() {
     let env = Env::new();
     // Sandboxed (Fabro's default): the working directory is the one place it may write.
-    let script = r#"printf '%s' "$FABRO_HOOK_CONTEXT" > path.txt; cat "$FABRO_HOOK_CONTEXT" > ctx.json"#;
+    let script =
+        r#"printf '%s' "$FABRO_HOOK_CONTEXT" > path.txt; cat "$FABRO_HOOK_CONTEXT" > ctx.json"#;
     env.write(
         "run.toml",
         &run_config(&[hook("boxed", "stage_start", script, "sandbox = true")]),
@@ -504,8 +525,13 @@ fn hooks_run_in_the_runs_working_directory() {
         let config = format!(
             "[run]\n{}\n\n{}",
             run_lines.replace("[abs]", &abs),
-            run_config(&[hook("pre-check", "stage_start", "./scripts/pre-check.sh", "")])
-                .replace("_version = 1\n\n", "")
+            run_config(&[hook(
+                "pre-check",
+                "stage_start",
+                "./scripts/pre-check.sh",
+                ""
+            )])
+            .replace("_version = 1\n\n", "")
         );
         env.write("project/run.toml", &format!("_version = 1\n\n{config}"));
         let out = env.path().join("pwd.txt");

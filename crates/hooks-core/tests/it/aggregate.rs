@@ -402,6 +402,115 @@ fn fabro_skip_is_honoured_on_stage_start_only() {
 }
 
 #[test]
+fn a_fabro_blocking_hooks_decisions_count_on_every_event() {
+    let skip = |reason: &str| HookOutcome {
+        skip: true,
+        reason: Some(reason.to_owned()),
+        ..HookOutcome::ok()
+    };
+    let edge = HookOutcome {
+        override_edge: Some("fix".to_owned()),
+        reason: Some("retry".to_owned()),
+        ..HookOutcome::ok()
+    };
+    let crash = || HookOutcome::failed(FailureKind::NonZeroExit, "exited with code 1");
+    // (event, outcome, decides, decision, skip, override edge, reason, ignored fields)
+    let cases = [
+        (
+            BuiltinEvent::StageComplete,
+            decided(Decision::Block, "no"),
+            true,
+            Decision::Block,
+            false,
+            None,
+            Some("no"),
+            vec![],
+        ),
+        (
+            BuiltinEvent::StageComplete,
+            decided(Decision::Block, "no"),
+            false,
+            Decision::None,
+            false,
+            None,
+            None,
+            vec!["decision"],
+        ),
+        (
+            BuiltinEvent::RunComplete,
+            skip("later"),
+            true,
+            Decision::None,
+            true,
+            None,
+            Some("later"),
+            vec![],
+        ),
+        (
+            BuiltinEvent::RunComplete,
+            skip("later"),
+            false,
+            Decision::None,
+            false,
+            None,
+            None,
+            vec!["skip"],
+        ),
+        (
+            BuiltinEvent::StageStart,
+            skip("not today"),
+            false,
+            Decision::None,
+            true,
+            None,
+            Some("not today"),
+            vec![],
+        ),
+        (
+            BuiltinEvent::StageFailed,
+            edge.clone(),
+            true,
+            Decision::None,
+            false,
+            Some("fix"),
+            Some("retry"),
+            vec![],
+        ),
+        (
+            BuiltinEvent::StageFailed,
+            edge.clone(),
+            false,
+            Decision::None,
+            false,
+            None,
+            None,
+            vec!["override"],
+        ),
+        (
+            BuiltinEvent::RunFailed,
+            crash(),
+            true,
+            Decision::Block,
+            false,
+            None,
+            Some("hook `h0` failed and fails closed: exited with code 1 (non_zero_exit)"),
+            vec![],
+        ),
+    ];
+    for (event, outcome, decides, decision, skipped, over, reason, ignored) in cases {
+        let mut e = fail_closed(entry(0, outcome));
+        e.decides = decides;
+        let agg = run(event, vec![e]);
+        let got: Vec<&str> = agg.ignored.iter().map(|i| i.field.as_str()).collect();
+        assert_eq!(agg.decision, decision, "{event:?} {decides}");
+        assert_eq!(agg.skip, skipped, "{event:?} {decides}");
+        assert_eq!(agg.override_edge.as_deref(), over, "{event:?} {decides}");
+        assert_eq!(agg.reason.as_deref(), reason, "{event:?} {decides}");
+        assert_eq!(got, ignored, "{event:?} {decides}");
+    }
+}
+
+#[test]
 fn fabro_override_is_honoured_on_edge_selected_only_and_conflicts_are_reported() {
     let edge = |e: &str| HookOutcome {
         override_edge: Some(e.to_owned()),

@@ -46,6 +46,51 @@ fn echo_hooks_also_get_event_and_timestamp() {
 }
 
 #[test]
+fn the_event_key_each_dialect_reads() {
+    // (dialect, its `event` key: echo-agent's canonical name, Fabro's own spelling)
+    let cases = [
+        (Dialect::Echo, Some("StageStart")),
+        (Dialect::Fabro, Some("stage_start")),
+        (Dialect::Native, None),
+        (Dialect::Claude, None),
+        (Dialect::Autohand, None),
+    ];
+    // A payload's own `event` is the engine's to write, in the hook's dialect.
+    let ctx = EventContext::from_value(
+        BuiltinEvent::StageStart,
+        json!({"event": "bogus", "run_id": "run-1", "workflow_name": "ci", "node_id": "implement"}),
+    )
+    .unwrap();
+    for (dialect, want) in cases {
+        let v = ctx.to_json(dialect);
+        assert_eq!(v.get("event").and_then(|e| e.as_str()), want, "{dialect}");
+        assert_eq!(v["workflow_name"], "ci", "{dialect}");
+    }
+}
+
+#[test]
+fn fabro_workflow_reads_workflow_name_then_workflow() {
+    let cases = [
+        (json!({"workflow_name": "ci"}), Some("ci")),
+        (json!({"workflow": "nightly"}), Some("nightly")),
+        (
+            json!({"workflow_name": "ci", "workflow": "nightly"}),
+            Some("ci"),
+        ),
+        (json!({}), None),
+    ];
+    for (payload, want) in cases {
+        let ctx = EventContext::from_value(BuiltinEvent::RunStart, payload.clone()).unwrap();
+        let vars = env_vars(&ctx, Dialect::Fabro);
+        let got = vars
+            .iter()
+            .find(|(k, _)| k == "FABRO_WORKFLOW")
+            .map(|(_, v)| v.as_str());
+        assert_eq!(got, want, "{payload}");
+    }
+}
+
+#[test]
 fn builders_set_their_fields() {
     let cases = [
         (

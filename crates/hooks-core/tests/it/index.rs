@@ -3,8 +3,8 @@
 //! path and `explain` always agree.
 
 use hooks_core::{
-    Action, BuiltinEvent, Event, EventCatalog, EventContext, EventInfo, Fields, Filter, HookIndex,
-    HookSpec, IfCondition, MatchReport, Matcher, Mismatch,
+    Action, BuiltinEvent, Dialect, Event, EventCatalog, EventContext, EventInfo, Fields, Filter,
+    HookIndex, HookSpec, IfCondition, MatchReport, Matcher, Mismatch,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -855,4 +855,111 @@ proptest! {
             prop_assert_eq!(index.has_hooks(ctx.event()), any_enabled);
         }
     }
+}
+
+#[test]
+fn matcher_fields_follow_the_hooks_dialect() {
+    let tool =
+        |tool: &str, node: &str| EventContext::pre_tool_use(tool, json!({})).with("node_id", node);
+    let edge = EventContext::new(BuiltinEvent::EdgeSelected)
+        .with("edge_from", "review")
+        .with("edge_to", "fix");
+    // (dialect, event, matcher, context, matches)
+    let cases = [
+        (
+            Dialect::Fabro,
+            BuiltinEvent::PreToolUse,
+            "^implement$",
+            tool("shell", "implement"),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::PreToolUse,
+            "^shell$",
+            tool("shell", "implement"),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::PreToolUse,
+            "^review$",
+            tool("shell", "implement"),
+            false,
+        ),
+        (
+            Dialect::Native,
+            BuiltinEvent::PreToolUse,
+            "^implement$",
+            tool("shell", "implement"),
+            false,
+        ),
+        (
+            Dialect::Claude,
+            BuiltinEvent::PreToolUse,
+            "^implement$",
+            tool("shell", "implement"),
+            false,
+        ),
+        (
+            Dialect::Native,
+            BuiltinEvent::PreToolUse,
+            "^shell$",
+            tool("shell", "implement"),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::EdgeSelected,
+            "^review$",
+            edge.clone(),
+            true,
+        ),
+        (
+            Dialect::Native,
+            BuiltinEvent::EdgeSelected,
+            "^review$",
+            edge.clone(),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::EdgeSelected,
+            "^fix$",
+            edge.clone(),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::RunStart,
+            "^nightly$",
+            EventContext::run_start("r", "ci"),
+            true,
+        ),
+        (
+            Dialect::Fabro,
+            BuiltinEvent::ParallelStart,
+            "^x$",
+            EventContext::new(BuiltinEvent::ParallelStart).with("node_id", "y"),
+            true,
+        ),
+    ];
+    for (dialect, event, matcher, ctx, matches) in cases {
+        let hook = regex_hook(event, matcher).with_dialect(dialect);
+        let expect: &[usize] = if matches { &[0] } else { &[] };
+        check(vec![hook], &ctx, expect);
+    }
+}
+
+#[test]
+fn wider_matchers_keep_declaration_order_with_the_others() {
+    let ctx = EventContext::pre_tool_use("shell", json!({})).with("node_id", "implement");
+    let specs = vec![
+        regex_hook(BuiltinEvent::PreToolUse, "^shell$"),
+        regex_hook(BuiltinEvent::PreToolUse, "^implement$").with_dialect(Dialect::Fabro),
+        hook(BuiltinEvent::PreToolUse, "*"),
+        regex_hook(BuiltinEvent::PreToolUse, "^shell$").with_dialect(Dialect::Fabro),
+        regex_hook(BuiltinEvent::PreToolUse, "^implement$"),
+    ];
+    check(specs, &ctx, &[0, 1, 2, 3]);
 }

@@ -6,7 +6,8 @@ use hooks_core::BuiltinEvent::{
     SessionStart, StageStart, Stop, UserPromptSubmit,
 };
 use hooks_core::{
-    BuiltinEvent, Decision, Event, FailureKind, HookOutcome, HookStatus, parse_output,
+    BuiltinEvent, Decision, Dialect, Event, FailureKind, HookOutcome, HookStatus, parse_output,
+    parse_output_in,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -1627,5 +1628,73 @@ proptest! {
         if !stderr.is_empty() {
             prop_assert_eq!(outcome.reason.as_deref(), Some(stderr));
         }
+    }
+}
+
+#[test]
+fn fabro_hooks_answer_as_fabros_executor_reads_them() {
+    // (event, exit, stdout, stderr, what a Fabro hook's answer is, what a native one's is)
+    let cases: [(BuiltinEvent, i32, &str, &str, &str, &str); 9] = [
+        (
+            StageStart,
+            2,
+            r#"{"decision":"skip","reason":"r"}"#,
+            "",
+            "skip r",
+            "block r",
+        ),
+        (
+            StageStart,
+            2,
+            r#"{"decision":"proceed"}"#,
+            "",
+            "none",
+            "block hook exited with code 2",
+        ),
+        (
+            StageStart,
+            2,
+            r#"{"decision":"block","reason":"r"}"#,
+            "e",
+            "block r",
+            "block e",
+        ),
+        (StageStart, 2, r#"{"reason":"r"}"#, "", "block r", "block r"),
+        (StageStart, 2, "{oops", "e", "block e", "block e"),
+        (StageStart, 0, "{oops", "", "none", "failed"),
+        (StageStart, 0, "[1]", "", "none", "failed"),
+        (
+            EdgeSelected,
+            0,
+            r#"{"decision":"override"}"#,
+            "",
+            "none",
+            "failed",
+        ),
+        (BuiltinEvent::StageComplete, 2, "", "e", "block e", "none"),
+    ];
+    let word = |o: &HookOutcome| {
+        if o.status == HookStatus::Failed {
+            return "failed".to_owned();
+        }
+        let d = if o.skip && !o.decision.is_blocking() {
+            "skip".to_owned()
+        } else {
+            o.decision.to_string()
+        };
+        match (&o.reason, o.decision.is_blocking() || o.skip) {
+            (Some(r), true) => format!("{d} {r}"),
+            _ => d,
+        }
+    };
+    for (event, exit, stdout, stderr, fabro, native) in cases {
+        let event = Event::from(event);
+        let args = (&event, Some(exit), stdout.as_bytes(), stderr.as_bytes());
+        let f = parse_output_in(Dialect::Fabro, args.0, args.1, args.2, args.3);
+        let n = parse_output_in(Dialect::Native, args.0, args.1, args.2, args.3);
+        assert_eq!(f.exit_code, Some(exit));
+        assert_eq!(word(&f), fabro, "fabro: {exit} {stdout}: {f:?}");
+        assert_eq!(word(&n), native, "native: {exit} {stdout}: {n:?}");
+        assert_eq!(n, parse_output(args.0, args.1, args.2, args.3));
     }
 }
