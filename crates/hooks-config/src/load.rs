@@ -206,6 +206,10 @@ pub struct Settings {
     /// Fabro: the run environment the file selects and the environment variables it gives
     /// environments (`[run.environment]`, `[environments.<id>.env]`).
     pub run_environment: RunEnvironment,
+    /// Fabro `[run].working_dir`, resolved against the file's folder: the run's working
+    /// directory, where every Fabro command hook of the run runs (the highest layer that
+    /// sets it wins).
+    pub working_dir: Option<PathBuf>,
 }
 
 /// What one Fabro file says about the run's environment. Merging picks the environment

@@ -271,6 +271,7 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         vars: _,
         mcp_servers,
         run_environment,
+        working_dir,
     } = &file.settings;
     if !mcp_servers.is_empty() {
         let names: Vec<String> = mcp_servers
@@ -327,6 +328,7 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
             !run_environment.is_empty(),
             "run.environment` / `environments",
         ),
+        (working_dir.is_some(), "[run].working_dir"),
     ];
     for (_, name) in set.iter().filter(|(is_set, _)| *is_set) {
         let mut d = Diagnostic::warning(
@@ -413,6 +415,16 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         }
     }
 
+    // Fabro: every command hook of the run runs in the run's working directory, the
+    // `[run].working_dir` of the highest trusted layer that sets one (applied below, once
+    // trust is decided on the hook as its file wrote it).
+    let run_dir = order
+        .iter()
+        .rev()
+        .filter(|f| trust.allows_file(f))
+        .find_map(|f| f.settings.working_dir.as_ref());
+    let run_dir = run_dir.cloned();
+
     // The switches.
     let mut all_disabled = false;
     let mut all_disabled_by = None;
@@ -487,7 +499,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     });
 
     let mut hooks: Vec<MergedHook> = Vec::with_capacity(slots.len());
-    for slot in slots {
+    for mut slot in slots {
         let managed = slot.file.layer == Layer::Managed;
         let needs_trust = slot.file.needs_trust();
         let trusted = trust.allows(slot.file, &slot.spec);
@@ -527,6 +539,12 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         // After the hash: trust covers the hook as written, not the environment it runs in.
         if let Some((_, vars)) = &environment {
             give_environment(&mut spec, vars);
+        }
+        if let Some(dir) = &run_dir
+            && spec.dialect == hooks_core::Dialect::Fabro
+            && let Action::Command(c) = &mut spec.action
+        {
+            c.cwd = Some(dir.clone());
         }
         hooks.push(MergedHook {
             hash,

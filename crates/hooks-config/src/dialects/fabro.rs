@@ -100,13 +100,14 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     let run = field(root, "run");
     let mcps = run.and_then(|r| field(r, "agent")).and_then(|a| field(a, "mcps"));
     file.settings.mcp_servers = crate::mcp::fabro_servers(cx, mcps);
-    let Some(hooks) = run.and_then(|r| field(r, "hooks")).and_then(Node::as_seq) else {
-        return;
-    };
     let workdir = run
         .and_then(|r| field(r, "working_dir"))
         .and_then(Node::as_str)
         .map(|dir| working_dir(cx.src.path(), dir));
+    file.settings.working_dir.clone_from(&workdir);
+    let Some(hooks) = run.and_then(|r| field(r, "hooks")).and_then(Node::as_seq) else {
+        return;
+    };
     for hook in hooks {
         if hook.as_map().is_some()
             && let Some(mut spec) = fabro_hook(cx, hook)

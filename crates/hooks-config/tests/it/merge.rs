@@ -573,3 +573,93 @@ fn discovered_project_hooks_need_trust() {
     let set = merge(&[named], &TrustPolicy::Deny);
     assert_eq!(set.get("p").unwrap().inactive, None);
 }
+
+/// A Fabro file at `path` with one command hook `id` and, if given, `[run].working_dir`.
+fn fabro_file(layer: Layer, path: &str, id: &str, working_dir: Option<&str>) -> ConfigFile {
+    let run = working_dir.map_or(String::new(), |d| {
+        format!("[run]\nworking_dir = \"{d}\"\n\n")
+    });
+    let text = format!(
+        "_version = 1\n\n{run}[[run.hooks]]\nid = \"{id}\"\nevent = \"stage_start\"\nscript = \"./scripts/check.sh\"\n"
+    );
+    file(layer, path, &text)
+}
+
+#[test]
+fn fabro_hooks_run_in_the_runs_working_directory() {
+    let native = || {
+        file(
+            Layer::Run,
+            "/srv/hooks.yaml",
+            "hooks:\n  - {id: n, event: StageStart, command: ./check.sh}\n",
+        )
+    };
+    // (files, each hook's working directory)
+    let cases: Vec<(Vec<ConfigFile>, Vec<(&str, Option<&str>)>)> = vec![
+        // The run config's working_dir, relative to its folder, is every Fabro hook's.
+        (
+            vec![
+                fabro_file(Layer::User, "/home/u/.fabro/settings.toml", "u", None),
+                fabro_file(
+                    Layer::Project,
+                    "/srv/p/.fabro/project.toml",
+                    "p",
+                    Some("/p"),
+                ),
+                fabro_file(Layer::Run, "/srv/p/runs/ci.toml", "r", Some("../work")),
+            ],
+            vec![
+                ("u", Some("/srv/p/runs/../work")),
+                ("p", Some("/srv/p/runs/../work")),
+                ("r", Some("/srv/p/runs/../work")),
+            ],
+        ),
+        // A lower layer's, when the higher ones set none.
+        (
+            vec![
+                fabro_file(Layer::User, "/home/u/.fabro/settings.toml", "u", Some("/u")),
+                fabro_file(Layer::Project, "/srv/p/.fabro/project.toml", "p", None),
+            ],
+            vec![("u", Some("/u")), ("p", Some("/u"))],
+        ),
+        // None set: the event's `cwd`, as before.
+        (
+            vec![fabro_file(Layer::Run, "/srv/run.toml", "r", None)],
+            vec![("r", None)],
+        ),
+        // Other dialects' hooks keep their own directory.
+        (
+            vec![
+                fabro_file(Layer::Run, "/srv/run.toml", "r", Some("/w")),
+                native(),
+            ],
+            vec![("r", Some("/w")), ("n", None)],
+        ),
+    ];
+    for (files, want) in cases {
+        let set = merged(&files);
+        let got: Vec<(String, Option<String>)> = set
+            .hooks()
+            .iter()
+            .map(|h| {
+                let cwd = match &h.spec.action {
+                    hooks_config::core::Action::Command(c) => {
+                        c.cwd.as_ref().map(|p| p.display().to_string())
+                    }
+                    _ => None,
+                };
+                (h.spec.display_id(), cwd)
+            })
+            .collect();
+        let want: Vec<(String, Option<String>)> = want
+            .iter()
+            .map(|(id, d)| ((*id).to_owned(), d.map(str::to_owned)))
+            .collect();
+        assert_eq!(got, want);
+        assert!(
+            set.hooks().iter().all(|h| h.inactive.is_none()),
+            "{:?}",
+            listing(&set)
+        );
+    }
+}
