@@ -68,8 +68,9 @@ const SYSTEM_PATHS: &[&str] = &[
 /// read-only, a private `/proc`, `/dev` and an empty `/tmp`, its working directory
 /// read-write, and nothing else of the host's filesystem; it has its own PID, IPC and UTS
 /// namespaces, and no network (a private network namespace with only a loopback device)
-/// unless the command allows it. An absolute program path (`/path/to/hook.sh`) is mounted
-/// read-only so the hook can run; add other paths with [`BubblewrapSandbox::read_only`]
+/// unless the command allows it. An absolute program path (`/path/to/hook.sh`) and the
+/// files the command names ([`SandboxCommand::read_only`]) are mounted read-only so the
+/// hook can run and read them; add other paths with [`BubblewrapSandbox::read_only`]
 /// and [`BubblewrapSandbox::writable`].
 ///
 /// The hook runs in its own user namespace, under its own uid but with every capability

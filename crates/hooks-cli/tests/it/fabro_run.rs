@@ -65,10 +65,29 @@ fn statuses(json: &Value) -> Vec<(String, String)> {
 
 // 1. Blocking hooks run one after another in declaration order and stop at the first block.
 
+/// What the second of three hooks does, the hooks that ran in order, the exit code of
+/// `hooks run` and each hook's status.
+type OrderCase = (
+    &'static str,
+    &'static [&'static str],
+    i32,
+    &'static [(&'static str, &'static str)],
+);
+
+/// Event, `blocking` line, script, exit code of `hooks run`, decision, skip, reason.
+type AnswerCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    i32,
+    &'static str,
+    bool,
+    Option<&'static str>,
+);
+
 #[test]
 fn blocking_hooks_run_in_order_and_stop_at_the_first_block() {
-    // (what the second hook does, the hooks that ran in order, exit code, statuses)
-    let cases: [(&str, &[&str], i32, &[(&str, &str)]); 5] = [
+    let cases: [OrderCase; 5] = [
         (
             "exit 0",
             &["first", "second", "third"],
@@ -152,8 +171,7 @@ fn native_hooks_keep_running_concurrently_after_a_block() {
 
 #[test]
 fn command_hook_answers_read_as_fabro_reads_them() {
-    // (event, blocking line, script, exit code of `hooks run`, decision, skip, reason)
-    let cases: [(&str, &str, &str, i32, &str, bool, Option<&str>); 13] = [
+    let cases: [AnswerCase; 13] = [
         // The seed's own example.
         (
             "stage_start",

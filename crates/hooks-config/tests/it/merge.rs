@@ -585,6 +585,9 @@ fn fabro_file(layer: Layer, path: &str, id: &str, working_dir: Option<&str>) -> 
     file(layer, path, &text)
 }
 
+/// The files merged, and each merged hook's working directory.
+type WorkdirCase = (Vec<ConfigFile>, Vec<(&'static str, Option<&'static str>)>);
+
 #[test]
 fn fabro_hooks_run_in_the_runs_working_directory() {
     let native = || {
@@ -594,8 +597,7 @@ fn fabro_hooks_run_in_the_runs_working_directory() {
             "hooks:\n  - {id: n, event: StageStart, command: ./check.sh}\n",
         )
     };
-    // (files, each hook's working directory)
-    let cases: Vec<(Vec<ConfigFile>, Vec<(&str, Option<&str>)>)> = vec![
+    let cases: Vec<WorkdirCase> = vec![
         // The run config's working_dir, relative to its folder, is every Fabro hook's.
         (
             vec![
