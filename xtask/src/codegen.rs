@@ -167,7 +167,10 @@ mod tests {
             pre.contains("`pre_tool_use`") && pre.contains("`pre-tool`"),
             "{pre}"
         );
-        assert!(pre.contains("| `tool_name` | yes |"), "{pre}");
+        assert!(
+            pre.contains("| `tool_name` (Fabro hooks also `node_id`) | yes |"),
+            "{pre}"
+        );
         let stop = rows
             .iter()
             .find(|r| r.starts_with("| `Stop` |"))
