@@ -95,7 +95,7 @@ pub use hooks_core::CancellationToken;
 pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
 #[cfg(feature = "mcp")]
 pub use mcp::{McpExecutor, McpServerConfig};
-pub use notify::{JsonRpcSink, NotificationSink, autohand_notification};
+pub use notify::{JsonRpcSink, NotificationSink, autohand_notification, autohand_notifications};
 pub use permission::PermissionExecutor;
 pub use prepare::{Prepare, Prepared};
 pub use prompt::{BoxError, PromptEvaluator, PromptExecutor, PromptRequest, PromptVerdict};

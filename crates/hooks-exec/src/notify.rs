@@ -43,7 +43,7 @@ const ASYNC_WRITER_QUEUE: usize = 1024;
 
 /// A [`NotificationSink`] writing JSON-RPC 2.0 notifications, one per line.
 ///
-/// Events become Autohand's notifications (see [`autohand_notification`]); background hook
+/// Events become Autohand's notifications (see [`autohand_notifications`]); background hook
 /// results become `hooks.asyncHook.completed` (`{event, hookId, source, status, decision,
 /// reason?, exitCode?, durationMs?, failure?, timestamp}`) and drops
 /// `hooks.asyncHook.dropped` (`{event, hookId, source, droppedTotal, timestamp}`).
@@ -147,7 +147,7 @@ impl JsonRpcSink {
 
 impl NotificationSink for JsonRpcSink {
     fn event(&self, ctx: &EventContext) {
-        if let Some(message) = autohand_notification(ctx) {
+        for message in autohand_notifications(ctx) {
             self.send(&message);
         }
     }
@@ -215,8 +215,8 @@ fn notification(method: &str, params: Map<String, Value>) -> Value {
 ///
 /// Every notification also has `timestamp`: the context's `timestamp`, else now. Required
 /// params missing from the context get an empty value (`""`, `0`, `[]`, `{}`); optional
-/// ones (`?`) are left out. `autohand.hook.postResponse` is Autohand's alias of `stop`
-/// and is not written twice.
+/// ones (`?`) are left out. Autohand's alias notifications (`autohand.hook.postResponse`
+/// for `stop`) are added by [`autohand_notifications`].
 pub fn autohand_notification(ctx: &EventContext) -> Option<Value> {
     let p = Params { ctx };
     let (method, mut params) = match ctx.event().builtin()? {
@@ -370,6 +370,31 @@ pub fn autohand_notification(ctx: &EventContext) -> Option<Value> {
         .map_or_else(now_rfc3339, str::to_owned);
     params.insert("timestamp".into(), timestamp.into());
     Some(notification(&format!("autohand.hook.{method}"), params))
+}
+
+/// Autohand's alias notifications: after the method on the left, Autohand also sends the
+/// one on the right, with the same params (`postResponse` is its alias of `stop`, kept for
+/// extensions written against older versions).
+const ALIASES: &[(&str, &str)] = &[("autohand.hook.stop", "autohand.hook.postResponse")];
+
+/// Every notification Autohand sends for the event `ctx`, in order: the one of
+/// [`autohand_notification`], then its aliases with the same params (a completed turn,
+/// `Stop`, is `autohand.hook.stop` and then `autohand.hook.postResponse`). Empty for events
+/// Autohand has no notification for.
+pub fn autohand_notifications(ctx: &EventContext) -> Vec<Value> {
+    let Some(message) = autohand_notification(ctx) else {
+        return Vec::new();
+    };
+    let aliases: Vec<Value> = ALIASES
+        .iter()
+        .filter(|(method, _)| message["method"] == *method)
+        .map(|(_, alias)| {
+            let mut copy = message.clone();
+            copy["method"] = (*alias).into();
+            copy
+        })
+        .collect();
+    std::iter::once(message).chain(aliases).collect()
 }
 
 /// Reads notification params from a context.

@@ -53,8 +53,8 @@ connection.onError(([error]) => failures.push(`connection error: ${error.message
 
 // Every notification the server documents, recorded in arrival order.
 const METHODS = [
-  'preTool', 'postTool', 'fileModified', 'prePrompt', 'stop', 'sessionStart', 'sessionEnd',
-  'sessionError', 'subagentStop', 'permissionRequest', 'notification',
+  'preTool', 'postTool', 'fileModified', 'prePrompt', 'stop', 'postResponse', 'sessionStart',
+  'sessionEnd', 'sessionError', 'subagentStop', 'permissionRequest', 'notification',
 ].map((m) => `autohand.hook.${m}`);
 const notifications = [];
 const waiters = new Map();
@@ -84,6 +84,8 @@ const summary = {};
 
 const init = await connection.sendRequest('initialize', { processId: process.pid, capabilities: {} });
 summary.initialize = { name: init.serverInfo.name, methods: init.capabilities.methods };
+const missing = METHODS.filter((m) => !init.capabilities.notifications.includes(m));
+check(missing.length === 0, 'initialize lists every notification the server sends', missing);
 
 const list = await connection.sendRequest('hooks/list', {});
 summary.list = list.events.flatMap((e) => e.hooks).map((h) => ({
@@ -138,6 +140,23 @@ await connection.sendRequest('hooks/dispatch', {
   event: 'post-response',
   payload: { tokens_used: 1200, tool_calls_count: 3, duration: 5000, timestamp: '2025-01-01T00:00:00Z' },
 });
+
+// Every completed turn, whatever the event is called, is `stop` then its alias
+// `postResponse`, with the same params (Autohand's documented pair).
+for (const event of ['stop', 'post-response', 'Stop']) {
+  const before = notifications.length;
+  await connection.sendRequest('hooks/dispatch', {
+    event,
+    payload: { tokens_used: 7, tool_calls_count: 1, duration: 10, timestamp: '2025-01-01T00:00:00Z' },
+  });
+  const sent = notifications.slice(before);
+  check(
+    JSON.stringify(sent.map((n) => n.method)) === '["autohand.hook.stop","autohand.hook.postResponse"]'
+      && JSON.stringify(sent[0].params) === JSON.stringify(sent[1].params),
+    `a dispatched ${event} sends stop, then postResponse with the same params`,
+    sent,
+  );
+}
 
 // Cancellation: a hook that never ends, cancelled once its dispatch has started (its
 // notification says so). The server kills the hook and answers RequestCancelled.

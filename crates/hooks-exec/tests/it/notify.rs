@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use hooks_core::{Action, BuiltinEvent, EventContext, HookIndex, HookSpec};
-use hooks_exec::{Dispatcher, Error, JsonRpcSink, NotificationSink, autohand_notification};
+use hooks_exec::{
+    Dispatcher, Error, JsonRpcSink, NotificationSink, autohand_notification, autohand_notifications,
+};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -78,6 +80,52 @@ fn events_become_autohand_notifications() {
         redact(message),
         json!({"jsonrpc": "2.0", "method": "autohand.hook.sessionStart", "params": {"sessionType": "startup", "timestamp": "[timestamp]"}})
     );
+}
+
+/// The methods the sink writes for `ctx`, in order.
+#[track_caller]
+fn check_methods(ctx: EventContext, expect: &[&str]) {
+    let buf = SharedBuf::default();
+    let sink = JsonRpcSink::new(buf.clone());
+    let ctx = ctx.timestamp(TS);
+    sink.event(&ctx);
+    let lines = buf.json_lines();
+    let methods: Vec<&str> = lines.iter().map(|l| l["method"].as_str().unwrap()).collect();
+    assert_eq!(methods, expect);
+    // An alias carries the params of the notification it follows.
+    for pair in lines.windows(2) {
+        assert_eq!(pair[0]["params"], pair[1]["params"]);
+    }
+    assert_eq!(
+        autohand_notifications(&ctx),
+        lines,
+        "the sink writes what autohand_notifications gives"
+    );
+}
+
+/// Autohand documents `autohand.hook.postResponse` as the alias of `stop`: every completed
+/// turn sends both, `stop` first, with the same params. Other events send one.
+#[test]
+fn a_completed_turn_is_stop_then_post_response() {
+    let stop = ["autohand.hook.stop", "autohand.hook.postResponse"];
+    check_methods(EventContext::stop(false), &stop);
+    check_methods(
+        EventContext::stop(true)
+            .with("tokens_used", 1200)
+            .with("tool_calls_count", 4)
+            .with("turn_duration", 9000),
+        &stop,
+    );
+    check_methods(
+        EventContext::pre_tool_use("run_command", json!({"command": "ls"})),
+        &["autohand.hook.preTool"],
+    );
+    check_methods(
+        EventContext::subagent_stop("sub-1", "reviewer", false),
+        &["autohand.hook.subagentStop"],
+    );
+    check_methods(EventContext::session_end("quit"), &["autohand.hook.sessionEnd"]);
+    check_methods(EventContext::new(BuiltinEvent::PreCompact), &[]);
 }
 
 #[test]

@@ -26,6 +26,7 @@ pub(crate) const NOTIFICATIONS: &[&str] = &[
     "autohand.hook.fileModified",
     "autohand.hook.prePrompt",
     "autohand.hook.stop",
+    "autohand.hook.postResponse",
     "autohand.hook.sessionStart",
     "autohand.hook.sessionEnd",
     "autohand.hook.sessionError",
