@@ -499,7 +499,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     });
 
     let mut hooks: Vec<MergedHook> = Vec::with_capacity(slots.len());
-    for mut slot in slots {
+    for slot in slots {
         let managed = slot.file.layer == Layer::Managed;
         let needs_trust = slot.file.needs_trust();
         let trusted = trust.allows(slot.file, &slot.spec);

@@ -385,8 +385,14 @@ impl EventContext {
     /// in that dialect) followed by the context fields. echo-agent hooks also get `event`
     /// (the canonical name), and `timestamp` last: the context's own, else the dispatch
     /// time; Fabro hooks get `event` in Fabro's spelling (`stage_start`), the key Fabro's
-    /// own hook context has.
+    /// own hook context has. Autohand hooks get every key of Autohand's JSON Input
+    /// Structure, in its order, `null` where the event has no value for it (`instruction`
+    /// from `prompt`, `session_type` from `source`, ... when only those are set), then the
+    /// other fields.
     pub fn to_json(&self, dialect: Dialect) -> Value {
+        if dialect == Dialect::Autohand {
+            return crate::autohand::input_json(self);
+        }
         let mut out = Map::with_capacity(self.fields.len() + 3);
         let info = self.event.info();
         out.insert(

@@ -3,71 +3,9 @@
 
 use serde_json::Value;
 
+use crate::autohand::{self, FIELDS as AUTOHAND};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
-
-/// Autohand's variables: each name, then the context fields it is read from (first present
-/// wins). `HOOK_EVENT`, `HOOK_PATH` and `HOOK_ARGS` are computed separately.
-const AUTOHAND: &[(&str, &[&str])] = &[
-    ("HOOK_WORKSPACE", &["cwd"]),
-    ("HOOK_SESSION_ID", &["session_id"]),
-    ("HOOK_TOOL", &["tool_name"]),
-    ("HOOK_TOOL_CALL_ID", &["tool_use_id"]),
-    ("HOOK_SUCCESS", &["tool_success"]),
-    ("HOOK_OUTPUT", &["tool_response"]),
-    ("HOOK_DURATION", &["duration"]),
-    ("HOOK_CHANGE_TYPE", &["change_type"]),
-    ("HOOK_INSTRUCTION", &["instruction", "prompt"]),
-    ("HOOK_MENTIONED_FILES", &["mentioned_files"]),
-    ("HOOK_TOKENS", &["tokens_used"]),
-    ("HOOK_TOOL_CALLS_COUNT", &["tool_calls_count"]),
-    ("HOOK_TURN_TOOL_CALLS", &["turn_tool_calls"]),
-    ("HOOK_TURN_DURATION", &["turn_duration"]),
-    ("HOOK_ERROR", &["error"]),
-    ("HOOK_ERROR_CODE", &["error_code"]),
-    ("HOOK_SESSION_TYPE", &["session_type", "source"]),
-    ("HOOK_SESSION_END_REASON", &["session_end_reason", "reason"]),
-    ("HOOK_SUBAGENT_ID", &["subagent_id", "agent_id"]),
-    ("HOOK_SUBAGENT_NAME", &["subagent_name"]),
-    ("HOOK_SUBAGENT_TYPE", &["subagent_type", "agent_type"]),
-    ("HOOK_SUBAGENT_SUCCESS", &["subagent_success"]),
-    ("HOOK_SUBAGENT_ERROR", &["subagent_error"]),
-    ("HOOK_SUBAGENT_DURATION", &["subagent_duration"]),
-    ("HOOK_PERMISSION_TYPE", &["permission_type"]),
-    ("HOOK_NOTIFICATION_TYPE", &["notification_type"]),
-    (
-        "HOOK_NOTIFICATION_MSG",
-        &["notification_message", "message"],
-    ),
-    ("HOOK_AUTOMODE_SESSION_ID", &["automode_session_id"]),
-    ("HOOK_AUTOMODE_PROMPT", &["automode_prompt"]),
-    ("HOOK_AUTOMODE_ITERATION", &["automode_iteration"]),
-    ("HOOK_AUTOMODE_MAX_ITERATIONS", &["automode_max_iterations"]),
-    ("HOOK_AUTOMODE_ACTIONS", &["automode_actions"]),
-    ("HOOK_AUTOMODE_FILES_CREATED", &["automode_files_created"]),
-    ("HOOK_AUTOMODE_FILES_MODIFIED", &["automode_files_modified"]),
-    ("HOOK_AUTOMODE_CANCEL_REASON", &["automode_cancel_reason"]),
-    ("HOOK_AUTOMODE_CHECKPOINT", &["automode_checkpoint_commit"]),
-    ("HOOK_AUTOMODE_COST", &["automode_total_cost"]),
-    ("HOOK_REVIEW_PATH", &["review_path"]),
-    ("HOOK_REVIEW_SCOPE", &["review_scope"]),
-    ("HOOK_REVIEW_ERROR", &["review_error"]),
-    ("HOOK_REVIEW_INSTRUCTIONS", &["review_instructions"]),
-    ("HOOK_GOAL_ID", &["goal_id"]),
-    ("HOOK_GOAL_OBJECTIVE", &["goal_objective"]),
-    ("HOOK_GOAL_SOURCE", &["goal_source"]),
-    ("HOOK_TEAM_NAME", &["team_name"]),
-    ("HOOK_TEAMMATE_NAME", &["teammate_name"]),
-    ("HOOK_TEAMMATE_AGENT", &["teammate_agent_name"]),
-    ("HOOK_TEAMMATE_PID", &["teammate_pid"]),
-    ("HOOK_TEAM_TASK_ID", &["team_task_id"]),
-    ("HOOK_TEAM_TASK_OWNER", &["team_task_owner"]),
-    ("HOOK_TEAM_TASK_RESULT", &["team_task_result"]),
-    ("HOOK_TEAM_MEMBER_COUNT", &["team_member_count"]),
-    ("HOOK_TEAM_TASKS_COMPLETED", &["team_tasks_completed"]),
-    ("HOOK_TEAM_TASKS_TOTAL", &["team_tasks_total"]),
-    ("HOOK_ADDITIONAL_WORKSPACES", &["additional_workspaces"]),
-];
 
 /// Fabro's documented variables (besides `FABRO_EVENT`).
 const FABRO: &[(&str, &[&str])] = &[
@@ -106,7 +44,13 @@ fn push_autohand(ctx: &EventContext, out: &mut Vec<(String, String)>) {
         "HOOK_EVENT".to_owned(),
         ctx.event().info().name_in(Dialect::Autohand).to_owned(),
     ));
-    push_table(ctx, AUTOHAND, out);
+    for field in AUTOHAND {
+        if let (Some(name), autohand::From::Fields(from)) = (field.var, field.from)
+            && let Some(text) = autohand::read(ctx, from).and_then(env_text)
+        {
+            out.push((name.to_owned(), text));
+        }
+    }
     if let Some(args) = ctx.tool_input().and_then(env_text) {
         out.push(("HOOK_ARGS".to_owned(), args));
     }
@@ -130,7 +74,8 @@ fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
 pub fn provides_var(dialect: Dialect, name: &str) -> bool {
     let listed = |table: &[(&str, &[&str])]| table.iter().any(|(n, _)| *n == name);
     let claude = listed(CLAUDE);
-    let autohand = listed(AUTOHAND) || matches!(name, "HOOK_EVENT" | "HOOK_ARGS" | "HOOK_PATH");
+    let autohand = AUTOHAND.iter().any(|f| f.var == Some(name))
+        || matches!(name, "HOOK_EVENT" | "HOOK_ARGS" | "HOOK_PATH");
     let fabro = listed(FABRO) || name == "FABRO_EVENT";
     let env_file = name == "CLAUDE_ENV_FILE";
     match dialect {

@@ -50,6 +50,7 @@
 //! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod aggregate;
+mod autohand;
 mod cancel;
 mod context;
 mod dedupe;

@@ -64,8 +64,54 @@ pub fn parse_output(
     stdout: &[u8],
     stderr: &[u8],
 ) -> HookOutcome {
+    read_output(event, exit_code, stdout, stderr, true)
+}
+
+/// Parses what a command hook written in `dialect` printed, as its home system reads it.
+/// Native, Claude Code and echo-agent hooks: [`parse_output`].
+///
+/// Autohand reads only JSON from a hook's stdout: plain text an Autohand hook prints on
+/// exit 0 is a message (shown to the user and logged), never context for the model.
+/// Otherwise as [`parse_output`].
+///
+/// Fabro: stdout is a decision when it is a JSON object with a `decision` field that
+/// reads without error (`proceed`, `skip`, `block`, `override` with its `edge_to`, or a
+/// permission word).
+/// - Exit code 0: a decision is used; anything else proceeds. Plain text is passed on as
+///   [`parse_output`] passes it; output that is not a decision (malformed JSON, an
+///   array, an `override` without an edge) is a message, never a failure.
+/// - Exit code 2, on any event: a decision on stdout is used instead of the block (so
+///   `{"decision": "skip"}` skips and `{"decision": "proceed"}` proceeds); otherwise the
+///   hook blocks, with stderr (or the JSON `reason`, or a default) as the reason.
+/// - Any other code, or none: as [`parse_output`] (a failure, which blocks: Fabro's
+///   command hooks fail closed).
+pub fn parse_output_in(
+    dialect: Dialect,
+    event: &Event,
+    exit_code: Option<i32>,
+    stdout: &[u8],
+    stderr: &[u8],
+) -> HookOutcome {
+    match dialect {
+        Dialect::Fabro => parse_fabro(event, exit_code, stdout, stderr),
+        Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
+        Dialect::Native | Dialect::Claude | Dialect::Echo => {
+            read_output(event, exit_code, stdout, stderr, true)
+        }
+    }
+}
+
+/// The common reading; `plain_text_is_context` says whether plain text on exit 0 may be
+/// context (on events that honour it) or is always a message.
+fn read_output(
+    event: &Event,
+    exit_code: Option<i32>,
+    stdout: &[u8],
+    stderr: &[u8],
+    plain_text_is_context: bool,
+) -> HookOutcome {
     let mut outcome = match exit_code {
-        Some(0) => parse_success(event, stdout),
+        Some(0) => parse_success(event, stdout, plain_text_is_context),
         Some(2) if event.can_block() => parse_block(event, stdout, stderr),
         Some(2) => parse_non_blocking_exit_2(event, stderr),
         Some(code) => HookOutcome::failed(
@@ -87,36 +133,16 @@ pub fn parse_output(
     outcome
 }
 
-/// Parses what a command hook written in `dialect` printed: [`parse_output`], except for
-/// Fabro hooks, whose answers are read as Fabro's executor reads them.
-///
-/// Fabro: stdout is a decision when it is a JSON object with a `decision` field that
-/// reads without error (`proceed`, `skip`, `block`, `override` with its `edge_to`, or a
-/// permission word).
-/// - Exit code 0: a decision is used; anything else proceeds. Plain text is passed on as
-///   [`parse_output`] passes it; output that is not a decision (malformed JSON, an
-///   array, an `override` without an edge) is a message, never a failure.
-/// - Exit code 2, on any event: a decision on stdout is used instead of the block (so
-///   `{"decision": "skip"}` skips and `{"decision": "proceed"}` proceeds); otherwise the
-///   hook blocks, with stderr (or the JSON `reason`, or a default) as the reason.
-/// - Any other code, or none: as [`parse_output`] (a failure, which blocks: Fabro's
-///   command hooks fail closed).
-pub fn parse_output_in(
-    dialect: Dialect,
+/// Fabro's reading (see [`parse_output_in`]).
+fn parse_fabro(
     event: &Event,
     exit_code: Option<i32>,
     stdout: &[u8],
     stderr: &[u8],
 ) -> HookOutcome {
-    match dialect {
-        Dialect::Fabro => {}
-        Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => {
-            return parse_output(event, exit_code, stdout, stderr);
-        }
-    }
     let mut outcome = match exit_code {
         Some(0) => {
-            let outcome = parse_success(event, stdout);
+            let outcome = parse_success(event, stdout, true);
             match outcome.failure {
                 Some(failure) if failure.kind == FailureKind::MalformedOutput => HookOutcome {
                     messages: vec![format!(
@@ -176,13 +202,14 @@ pub fn parse_response_body(event: &Event, body: &[u8]) -> HookOutcome {
     result.unwrap_or_else(|message| HookOutcome::failed(FailureKind::MalformedOutput, message))
 }
 
-/// Exit code 0: read stdout.
-fn parse_success(event: &Event, stdout: &[u8]) -> HookOutcome {
+/// Exit code 0: read stdout. Plain text is context on events that honour it, when
+/// `plain_text_is_context`, else a message.
+fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> HookOutcome {
     let result = match read_stdout(stdout) {
         Ok(Stdout::Empty) => Ok(HookOutcome::ok()),
         Ok(Stdout::Text(text)) => {
             let mut outcome = HookOutcome::ok();
-            if event.honours(Fields::CONTEXT) {
+            if plain_text_is_context && event.honours(Fields::CONTEXT) {
                 outcome.additional_context.push(text);
             } else {
                 outcome.messages.push(text);

@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Dialect, FailureKind, HookOutcome, HookSpec,
-    parse_output_in,
+    EventContext, parse_output_in,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -176,7 +176,13 @@ impl CommandExecutor {
             Some(dir) => Some(dir.clone()),
             None => ctx_dir.map(Path::to_path_buf),
         };
-        let mut stdin = serde_json::to_vec(&run.ctx.to_json(spec.dialect))
+        let filled = if spec.dialect == Dialect::Autohand {
+            autohand_defaults(run.ctx)
+        } else {
+            None
+        };
+        let ctx = filled.as_ref().unwrap_or(run.ctx);
+        let mut stdin = serde_json::to_vec(&ctx.to_json(spec.dialect))
             .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
         let mut context_file = None;
         if self.is_sandboxed(spec) {
@@ -204,7 +210,7 @@ impl CommandExecutor {
             cwd = Some(dir);
         }
 
-        let mut env = fit_env(hooks_core::env_vars(run.ctx, spec.dialect));
+        let mut env = fit_env(hooks_core::env_vars(ctx, spec.dialect));
         if matches!(spec.dialect, Dialect::Claude | Dialect::Native)
             && run.ctx.event().builtin() == Some(BuiltinEvent::SessionStart)
             && let Some(file) = self.env_file_for(run.ctx.get_str("session_id"))
@@ -561,6 +567,40 @@ const ENV_BUDGET: usize = 1024 * 1024;
 /// The name of the variable listing dialect variables left out because the kernel could
 /// not take them.
 const OMITTED_ENV: &str = "HOOKS_OMITTED_ENV";
+
+/// An Autohand hook is always given a session id and a workspace (`session_id` and `cwd`
+/// on stdin, `HOOK_SESSION_ID` and `HOOK_WORKSPACE`), as Autohand gives them: the host's,
+/// else the session id of this process ([`process_session_id`]) and the engine's working
+/// directory. `None` when the context has both, so the common case copies nothing.
+fn autohand_defaults(ctx: &EventContext) -> Option<EventContext> {
+    let has = |key: &str| ctx.get(key).is_some_and(|v| !v.is_null());
+    if has("session_id") && has("cwd") {
+        return None;
+    }
+    let mut filled = ctx.clone();
+    if !has("session_id") {
+        filled.set("session_id", process_session_id());
+    }
+    if !has("cwd")
+        && let Ok(dir) = std::env::current_dir()
+    {
+        filled.set("cwd", dir.to_string_lossy().into_owned());
+    }
+    Some(filled)
+}
+
+/// The session id Autohand hooks get when the host names none: one per process
+/// (`hooks-<pid>-<start time in ms>`), so every event of one agent run shares it, as the
+/// events of one Autohand session do.
+fn process_session_id() -> &'static str {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        let started = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        format!("hooks-{}-{started}", std::process::id())
+    })
+}
 
 /// Keeps the dialect variables the kernel can take. The values come from the event
 /// payload, so a hostile one must not stop the hook from starting: a variable too large

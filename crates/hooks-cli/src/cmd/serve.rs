@@ -58,7 +58,7 @@ async fn serve(args: &ServeArgs) -> Result<u8> {
     } else {
         None
     };
-    let server = Server::new(engine, outbox.clone());
+    let server = Server::new(engine, outbox.clone(), super::project_dir(&args.config)?);
     let ending = server
         .run(tokio::io::stdin(), &framing)
         .await

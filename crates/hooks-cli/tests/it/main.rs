@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod autohand;
 mod builtins;
 mod completions;
 mod convert;

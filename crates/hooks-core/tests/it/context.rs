@@ -270,8 +270,8 @@ fn autohand_environment() {
         pairs(&env_vars(&ctx, Dialect::Autohand)),
         [
             ("HOOK_EVENT", "pre-tool"),
-            ("HOOK_WORKSPACE", "/ws"),
             ("HOOK_SESSION_ID", "s1"),
+            ("HOOK_WORKSPACE", "/ws"),
             ("HOOK_TOOL", "write_file"),
             ("HOOK_TOOL_CALL_ID", "call_123"),
             ("HOOK_ARGS", r#"{"path":"src/index.ts","content":"x"}"#),
@@ -290,9 +290,9 @@ fn autohand_environment_for_stop_and_session_events() {
         pairs(&env_vars(&ctx, Dialect::Autohand)),
         [
             ("HOOK_EVENT", "stop"),
-            ("HOOK_DURATION", "5321"),
             ("HOOK_TOKENS", "1200"),
-            ("HOOK_TOOL_CALLS_COUNT", "4")
+            ("HOOK_TOOL_CALLS_COUNT", "4"),
+            ("HOOK_DURATION", "5321")
         ]
     );
     let ctx = EventContext::session_start("resume");

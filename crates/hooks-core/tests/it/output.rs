@@ -1698,3 +1698,32 @@ fn fabro_hooks_answer_as_fabros_executor_reads_them() {
         assert_eq!(n, parse_output(args.0, args.1, args.2, args.3));
     }
 }
+
+/// Autohand reads only JSON from a hook's stdout: its plain text is a message, never
+/// context; every other dialect makes it context where the event takes context. JSON and
+/// exit codes read the same in every dialect.
+#[test]
+fn plain_stdout_is_context_except_for_autohand() {
+    let plain = b"the tests live in tests/".as_slice();
+    let json = br#"{"additionalContext": "the tests live in tests/"}"#.as_slice();
+    // (dialect, event, stdout, additional_context, messages)
+    let cases: &[(Dialect, BuiltinEvent, &[u8], &[&str], &[&str])] = &[
+        (Dialect::Autohand, UserPromptSubmit, plain, &[], &["the tests live in tests/"]),
+        (Dialect::Autohand, SessionStart, plain, &[], &["the tests live in tests/"]),
+        (Dialect::Autohand, Stop, plain, &[], &["the tests live in tests/"]),
+        (Dialect::Autohand, UserPromptSubmit, json, &["the tests live in tests/"], &[]),
+        (Dialect::Native, UserPromptSubmit, plain, &["the tests live in tests/"], &[]),
+        (Dialect::Claude, SessionStart, plain, &["the tests live in tests/"], &[]),
+        (Dialect::Echo, UserPromptSubmit, plain, &["the tests live in tests/"], &[]),
+        (Dialect::Fabro, Stop, plain, &[], &["the tests live in tests/"]),
+    ];
+    for (dialect, event, stdout, context, messages) in cases {
+        let event = Event::from(*event);
+        let outcome = parse_output_in(*dialect, &event, Some(0), stdout, b"");
+        assert_eq!(outcome.additional_context, *context, "{dialect:?} {event:?}");
+        assert_eq!(outcome.messages, *messages, "{dialect:?} {event:?}");
+        if *dialect != Dialect::Autohand {
+            assert_eq!(outcome, parse_output(&event, Some(0), stdout, b""));
+        }
+    }
+}

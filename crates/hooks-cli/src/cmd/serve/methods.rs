@@ -1,6 +1,8 @@
 //! The server's methods: `initialize`, `hooks/dispatch`, `hooks/list`, `hooks/explain`,
 //! `hooks/reload`. Each takes its params and answers a result or a JSON-RPC error.
 
+use std::path::Path;
+
 use hooks::config::Diagnostic;
 use hooks::core::{EventCatalog, EventContext};
 use hooks::exec::CancellationToken;
@@ -59,10 +61,11 @@ pub(crate) fn initialize(params: Option<Value>) -> Result<Value, RpcError> {
 pub(crate) async fn dispatch(
     engine: &Engine,
     catalog: &EventCatalog,
+    project: &Path,
     params: Option<Value>,
     cancel: &CancellationToken,
 ) -> Result<Value, RpcError> {
-    let ctx = event_context(catalog, "hooks/dispatch", params)?;
+    let ctx = event_context(catalog, project, "hooks/dispatch", params)?;
     let aggregate = engine.dispatch_with_cancel(&ctx, cancel).await;
     let value = serde_json::to_value(&aggregate)
         .map_err(|e| RpcError::new(INTERNAL_ERROR, format!("cannot encode the outcome: {e}")))?;
@@ -87,9 +90,10 @@ pub(crate) fn list(engine: &Engine, params: Option<Value>) -> Result<Value, RpcE
 pub(crate) fn explain(
     engine: &Engine,
     catalog: &EventCatalog,
+    project: &Path,
     params: Option<Value>,
 ) -> Result<Value, RpcError> {
-    let ctx = event_context(catalog, "hooks/explain", params)?;
+    let ctx = event_context(catalog, project, "hooks/explain", params)?;
     Ok(crate::cmd::explain::to_json(&engine.loaded().hooks, &ctx))
 }
 
@@ -167,10 +171,12 @@ fn waiting_for_trust(engine: &Engine) -> Vec<Value> {
         .collect()
 }
 
-/// The event context of `{event, payload}`: an unknown event is an invalid-params error
+/// The event context of `{event, payload}`, with the project root as its `cwd` when the
+/// payload has none (as `hooks run` does): an unknown event is an invalid-params error
 /// naming the closest event.
 fn event_context(
     catalog: &EventCatalog,
+    project: &Path,
     method: &'static str,
     params: Option<Value>,
 ) -> Result<EventContext, RpcError> {
@@ -184,7 +190,10 @@ fn event_context(
     let payload = params
         .take("payload")
         .unwrap_or_else(|| Value::Object(Map::new()));
-    EventContext::from_value(event, payload).map_err(|e| RpcError::invalid_params(e.to_string()))
+    let mut ctx = EventContext::from_value(event, payload)
+        .map_err(|e| RpcError::invalid_params(e.to_string()))?;
+    crate::cmd::default_cwd(&mut ctx, project);
+    Ok(ctx)
 }
 
 /// A diagnostic as JSON.

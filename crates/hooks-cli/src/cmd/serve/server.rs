@@ -3,6 +3,7 @@
 //! end of input).
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -50,6 +51,8 @@ impl Ending {
 pub(crate) struct Server {
     engine: Engine,
     catalog: EventCatalog,
+    /// The project root: the `cwd` of a dispatched event whose payload has none.
+    project: PathBuf,
     outbox: Outbox,
     /// Requests in flight, by their id's JSON text, for `$/cancelRequest`.
     in_flight: Mutex<HashMap<String, CancellationToken>>,
@@ -58,10 +61,11 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    pub(crate) fn new(engine: Engine, outbox: Outbox) -> Arc<Server> {
+    pub(crate) fn new(engine: Engine, outbox: Outbox, project: PathBuf) -> Arc<Server> {
         Arc::new(Server {
             engine,
             catalog: EventCatalog::new(),
+            project,
             outbox,
             in_flight: Mutex::new(HashMap::new()),
             permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize)),
@@ -289,10 +293,12 @@ impl Server {
         match method {
             "initialize" => methods::initialize(params),
             "hooks/dispatch" => {
-                methods::dispatch(&self.engine, &self.catalog, params, cancel).await
+                methods::dispatch(&self.engine, &self.catalog, &self.project, params, cancel).await
             }
             "hooks/list" => methods::list(&self.engine, params),
-            "hooks/explain" => methods::explain(&self.engine, &self.catalog, params),
+            "hooks/explain" => {
+                methods::explain(&self.engine, &self.catalog, &self.project, params)
+            }
             "hooks/reload" => methods::reload(&self.engine, params).await,
             "shutdown" => {
                 Params::parse("shutdown", params, &[])?;
