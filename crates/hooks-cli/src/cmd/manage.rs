@@ -2,8 +2,9 @@
 //! works in any terminal and can be driven by piped input: view the hooks grouped by event,
 //! add one, toggle one, remove one, test one with a sample context, toggle all, quit.
 //!
-//! Hooks are numbered across groups (`t 3` toggles the third listed). Toggling, removing
-//! and testing act on the file that defines the hook; adding and toggling all act on the
+//! Hooks are numbered within their event's group, as Autohand's display numbers them
+//! (`t pre-tool 2` toggles the second hook of `pre-tool`; a bare `t 2` when one event has
+//! hooks). Toggling, removing and testing act on the file that defines the hook; adding and toggling all act on the
 //! target file: the first `-c FILE`, else the project's native config. Every change goes
 //! through the same editor as `hooks enable|disable|add|remove`. When stdin is not a
 //! terminal, each line read is echoed after its prompt, so a transcript reads like a
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use hooks::Engine;
 use hooks::config::{ConfigFile, TrustPolicy, TrustStore};
-use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, Layer, aggregate};
+use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, Event, Layer, aggregate};
 use hooks::exec::CancellationToken;
 
 use super::edit::{build_hook, open_files, target_file};
@@ -54,6 +55,12 @@ enum State {
     Disabled,
     SwitchedOff,
     Untrusted,
+}
+
+/// The listed hooks of one event: indices into the list, in the order shown.
+struct Group {
+    event: Event,
+    members: Vec<usize>,
 }
 
 /// The switch for all hooks as merging applies it (`disable_all_hooks`, Claude Code's
@@ -184,7 +191,7 @@ impl Session<'_> {
     fn help(&self, out: &mut dyn Write) -> Result<()> {
         writeln!(
             out,
-            "commands: l list · a add · t N toggle · r N remove · x N test · g toggle all · q quit"
+            "commands: l list · a add · t EVENT N toggle · r EVENT N remove · x EVENT N test · g toggle all · q quit"
         )?;
         Ok(())
     }
@@ -314,29 +321,27 @@ impl Session<'_> {
                 render::plural(self.files.len())
             )?,
         }
-        // Groups in the order their first hook is listed.
-        let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-        for (n, (_, entry)) in self.listed.iter().enumerate() {
-            let Some(spec) = &entry.spec else { continue };
-            let name = spec.event.info().name_in(dialect).to_owned();
-            match groups.iter_mut().find(|(g, _)| *g == name) {
-                Some((_, members)) => members.push(n),
-                None => groups.push((name, vec![n])),
-            }
-        }
+        let groups = self.groups();
+        let spelling = self.spelling(target.as_ref());
         if groups.is_empty() {
             writeln!(out, "\nNo hooks yet: `a` adds one.")?;
         }
         let several = self.files.len() > 1;
-        for (name, members) in &groups {
-            let on = members.iter().filter(|n| self.runs(**n)).count();
-            writeln!(out, "\n{} ({on}/{} enabled)", s.cyan(name), members.len())?;
-            for n in members {
+        for group in &groups {
+            let on = group.members.iter().filter(|n| self.runs(**n)).count();
+            let name = group.event.info().name_in(spelling);
+            writeln!(
+                out,
+                "\n{} ({on}/{} enabled)",
+                s.cyan(name),
+                group.members.len()
+            )?;
+            for (i, n) in group.members.iter().enumerate() {
                 let (file, entry) = &self.listed[*n];
                 writeln!(
                     out,
                     "  {}",
-                    self.line(*n, &self.files[*file], entry, several)
+                    self.line(*n, i + 1, &self.files[*file], entry, several)
                 )?;
             }
         }
@@ -363,11 +368,12 @@ impl Session<'_> {
             total - on - untrusted - switched
         )?;
         // The exact command for each file whose hooks wait for trust.
-        let mut files: Vec<usize> = (0..total)
-            .filter(|n| self.state(*n) == State::Untrusted)
-            .map(|n| self.listed[n].0)
-            .collect();
-        files.dedup();
+        let mut files: Vec<usize> = Vec::new();
+        for n in (0..total).filter(|n| self.state(*n) == State::Untrusted) {
+            if !files.contains(&self.listed[n].0) {
+                files.push(self.listed[n].0);
+            }
+        }
         for file in files {
             let path = self.files[file].path().display().to_string();
             writeln!(
@@ -399,8 +405,16 @@ impl Session<'_> {
         self.state(n) == State::Enabled
     }
 
-    /// `3. [enabled] ./guard.sh - Block dangerous commands  (guard)`.
-    fn line(&self, n: usize, file: &ConfigEdit, entry: &Entry, several: bool) -> String {
+    /// `2. [enabled] ./guard.sh - Block dangerous commands  (guard)`: the listed hook `n`
+    /// (from 0), numbered `number` in its group.
+    fn line(
+        &self,
+        n: usize,
+        number: usize,
+        file: &ConfigEdit,
+        entry: &Entry,
+        several: bool,
+    ) -> String {
         let s = self.style;
         let state = match self.state(n) {
             State::Enabled => s.green("[enabled]"),
@@ -418,7 +432,7 @@ impl Session<'_> {
             },
             other => other.summary(),
         };
-        let mut line = format!("{}. {state} {}", n + 1, render::shorten(&what, 60));
+        let mut line = format!("{number}. {state} {}", render::shorten(&what, 60));
         if let Some(d) = &spec.description {
             line.push_str(&format!(" - {d}"));
         }
@@ -438,11 +452,41 @@ impl Session<'_> {
         line
     }
 
-    /// The listed hook numbered by `arg`, asking for the number if `arg` is empty.
+    /// The listed hooks by event, groups in the order their first hook is listed.
+    fn groups(&self) -> Vec<Group> {
+        let mut groups: Vec<Group> = Vec::new();
+        for (n, (_, entry)) in self.listed.iter().enumerate() {
+            let Some(spec) = &entry.spec else { continue };
+            match groups.iter_mut().find(|g| g.event == spec.event) {
+                Some(group) => group.members.push(n),
+                None => groups.push(Group {
+                    event: spec.event.clone(),
+                    members: vec![n],
+                }),
+            }
+        }
+        groups
+    }
+
+    /// How event names are spelt: as the target file spells them; with no target file yet
+    /// (or a directory), as the listed files do when they are all of one dialect.
+    fn spelling(&self, target: Option<&ConfigEdit>) -> Dialect {
+        let first = self.files.first().map(|f| f.file().dialect);
+        let shared = first.filter(|d| self.files.iter().all(|f| f.file().dialect == *d));
+        match target {
+            Some(t) if !t.is_changed() => t.file().dialect,
+            Some(t) => shared.unwrap_or(t.file().dialect),
+            None => shared.unwrap_or(Dialect::Native),
+        }
+    }
+
+    /// The listed hook `arg` names (`EVENT N`, `N` when one event has hooks, `EVENT` when
+    /// it has one hook), asking for it if `arg` is empty. `verb` is the command, for hints.
     fn pick(
         &self,
         input: &mut dyn BufRead,
         out: &mut dyn Write,
+        verb: &str,
         arg: &str,
     ) -> Result<Option<(usize, Entry)>> {
         if self.listed.is_empty() {
@@ -450,24 +494,71 @@ impl Session<'_> {
             return Ok(None);
         }
         let text = if arg.is_empty() {
-            match self.ask(input, out, "hook number: ")? {
+            match self.ask(input, out, "hook (event and number): ")? {
                 Some(t) => t,
                 None => return Ok(None),
             }
         } else {
             arg.to_owned()
         };
-        match text.parse::<usize>() {
-            Ok(n) if (1..=self.listed.len()).contains(&n) => Ok(Some(self.listed[n - 1].clone())),
-            _ => {
+        let groups = self.groups();
+        let spelling = self.spelling(self.target().ok().flatten().as_ref());
+        let (event, number) = match text.rsplit_once(char::is_whitespace) {
+            Some((event, number)) => (Some(event.trim()), Some(number)),
+            None if text.parse::<usize>().is_ok() => (None, Some(text.as_str())),
+            None => (Some(text.as_str()), None),
+        };
+        let example = |g: &Group| {
+            let name = g.event.info().name_in(spelling);
+            format!("`{verb} {name} 1`")
+        };
+        let group = match event {
+            Some(name) => {
+                let event = render::resolve_event(name)?;
+                match groups.iter().find(|g| g.event == event) {
+                    Some(group) => group,
+                    None => {
+                        writeln!(out, "no hook is listed for {name}")?;
+                        return Ok(None);
+                    }
+                }
+            }
+            None => match groups.as_slice() {
+                [only] => only,
+                [first, ..] => {
+                    writeln!(
+                        out,
+                        "hooks are numbered per event: say which, as in {}",
+                        example(first)
+                    )?;
+                    return Ok(None);
+                }
+                [] => return Ok(None),
+            },
+        };
+        let count = group.members.len();
+        let n = match number.map(str::parse::<usize>) {
+            Some(Ok(n)) if (1..=count).contains(&n) => n,
+            None if count == 1 => 1,
+            None => {
                 writeln!(
                     out,
-                    "`{text}` is not a hook number (1 to {})",
-                    self.listed.len()
+                    "{} has {count} hooks: say which, as in {}",
+                    group.event.info().name_in(spelling),
+                    example(group)
                 )?;
-                Ok(None)
+                return Ok(None);
             }
-        }
+            Some(_) => {
+                writeln!(
+                    out,
+                    "`{text}` is not a hook: {} has hooks 1 to {count}",
+                    group.event.info().name_in(spelling)
+                )?;
+                return Ok(None);
+            }
+        };
+        Ok(Some(self.listed[group.members[n - 1]].clone()))
     }
 
     /// Saves `file` if `change` changed it and says what happened; then reads everything
@@ -495,7 +586,7 @@ impl Session<'_> {
     }
 
     fn toggle(&mut self, input: &mut dyn BufRead, out: &mut dyn Write, arg: &str) -> Result<()> {
-        let Some((file, entry)) = self.pick(input, out, arg)? else {
+        let Some((file, entry)) = self.pick(input, out, "t", arg)? else {
             return Ok(());
         };
         let on = !entry.enabled;
@@ -511,7 +602,7 @@ impl Session<'_> {
     }
 
     fn remove(&mut self, input: &mut dyn BufRead, out: &mut dyn Write, arg: &str) -> Result<()> {
-        let Some((file, entry)) = self.pick(input, out, arg)? else {
+        let Some((file, entry)) = self.pick(input, out, "r", arg)? else {
             return Ok(());
         };
         let sure = self.ask(input, out, &format!("remove `{}`? [y/N] ", entry.label()))?;
@@ -649,7 +740,7 @@ impl Session<'_> {
     }
 
     fn test(&mut self, input: &mut dyn BufRead, out: &mut dyn Write, arg: &str) -> Result<()> {
-        let Some((_, entry)) = self.pick(input, out, arg)? else {
+        let Some((_, entry)) = self.pick(input, out, "x", arg)? else {
             return Ok(());
         };
         let Some(spec) = entry.spec.clone() else {

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use hooks::config::{HookSet, Inactive, MergedHook};
 use hooks::core::{
-    AggregateEntry, BuiltinEvent as E, EventContext, HookSpec, HookStatus, MatcherKind, aggregate,
+    AggregateEntry, BuiltinEvent as E, Dialect, EventContext, HookSpec, HookStatus, MatcherKind,
+    aggregate,
 };
 use hooks::exec::CancellationToken;
 use serde_json::{Value, json};
@@ -113,8 +114,9 @@ pub fn find<'a>(set: &'a HookSet, handle: &str) -> Result<&'a MergedHook> {
     Ok(&hooks[i])
 }
 
-/// A sample context for `spec`'s event that its matcher selects: a `Bash` call of `ls`
-/// for PreToolUse, a `startup` for SessionStart, and so on, with a session id and the
+/// A sample context for `spec`'s event that its matcher selects, with values from the
+/// hook's dialect ([`Domain`]): a `Bash` call of `ls` for PreToolUse (`run_command` for an
+/// Autohand hook), a `startup` for SessionStart, and so on, with a session id and the
 /// current directory as `cwd`.
 pub fn sample(spec: &HookSpec) -> EventContext {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
@@ -123,7 +125,8 @@ pub fn sample(spec: &HookSpec) -> EventContext {
 
 /// [`sample`] with `cwd` (the project root, for `hooks test`) as its `cwd`.
 pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
-    let mut ctx = base_sample(spec).with("session_id", "sample-session");
+    let domain = Domain::of(spec.dialect);
+    let mut ctx = base_sample(spec, domain).with("session_id", "sample-session");
     super::default_cwd(&mut ctx, cwd);
     ctx.set("permission_mode", "default");
     // Make the matcher fields say what the hook's matcher selects.
@@ -133,7 +136,7 @@ pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
             if spec.matcher.is_match(&current) {
                 continue;
             }
-            if let Some(value) = matching_name(spec) {
+            if let Some(value) = matching_name(spec, domain) {
                 if field == "tool_name" {
                     ctx.set("tool_input", tool_input(&value));
                 }
@@ -145,9 +148,53 @@ pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     ctx
 }
 
+/// The values a sample takes from its hook's dialect: Autohand's tool names
+/// (`run_command`, `write_file`, ...), change types (`create|modify|delete`) and session
+/// end reasons (`quit|clear|exit|error`); Claude Code's for every other dialect.
+#[derive(Clone, Copy)]
+struct Domain {
+    /// The shell tool.
+    shell: &'static str,
+    /// Tool names a matcher is tried against, the shell tool first.
+    tools: &'static [&'static str],
+    /// A file change.
+    change_type: &'static str,
+    /// Why a session ended.
+    end_reason: &'static str,
+}
+
+impl Domain {
+    fn of(dialect: Dialect) -> Domain {
+        if dialect == Dialect::Autohand {
+            Domain {
+                shell: "run_command",
+                tools: &[
+                    "run_command",
+                    "write_file",
+                    "read_file",
+                    "delete_path",
+                    "Bash",
+                    "Write",
+                    "Edit",
+                    "Read",
+                ],
+                change_type: "modify",
+                end_reason: "quit",
+            }
+        } else {
+            Domain {
+                shell: "Bash",
+                tools: &["Bash", "Write", "Edit", "Read", "run_command", "write_file"],
+                change_type: "modified",
+                end_reason: "other",
+            }
+        }
+    }
+}
+
 /// A name the hook's matcher selects: its first exact name, else the first word of the
-/// pattern that the regex matches, else a common tool name it matches.
-fn matching_name(spec: &HookSpec) -> Option<String> {
+/// pattern that the regex matches, else a tool name of its dialect it matches.
+fn matching_name(spec: &HookSpec, domain: Domain) -> Option<String> {
     let matcher = &spec.matcher;
     match matcher.kind() {
         MatcherKind::Exact(names) => names.first().cloned(),
@@ -156,9 +203,7 @@ fn matching_name(spec: &HookSpec) -> Option<String> {
             .split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':')))
             .filter(|w| !w.is_empty())
             .map(str::to_owned)
-            .chain(
-                ["Bash", "Write", "Edit", "Read", "run_command", "write_file"].map(str::to_owned),
-            )
+            .chain(domain.tools.iter().map(|t| (*t).to_owned()))
             .find(|w| matcher.is_match(w)),
     }
 }
@@ -176,6 +221,7 @@ fn tool_input(tool: &str) -> Value {
             "new_string": "answer = 42",
         }),
         "Read" | "read_file" => json!({"file_path": "src/example.ts"}),
+        "delete_path" => json!({"path": "build"}),
         "WebFetch" => json!({"url": "https://example.com/", "prompt": "Summarise the page"}),
         "Glob" => json!({"pattern": "**/*.ts"}),
         "Grep" => json!({"pattern": "TODO", "path": "src"}),
@@ -184,28 +230,29 @@ fn tool_input(tool: &str) -> Value {
 }
 
 /// The event's own fields.
-fn base_sample(spec: &HookSpec) -> EventContext {
-    let bash = || tool_input("Bash");
+fn base_sample(spec: &HookSpec, domain: Domain) -> EventContext {
+    let shell = domain.shell;
+    let bash = || tool_input(shell);
     let Some(event) = spec.event.builtin() else {
         return EventContext::new(spec.event.clone());
     };
     match event {
         E::PreToolUse => {
-            EventContext::pre_tool_use("Bash", bash()).with("tool_use_id", "toolu_sample")
+            EventContext::pre_tool_use(shell, bash()).with("tool_use_id", "toolu_sample")
         }
         E::PostToolUse => EventContext::post_tool_use(
-            "Bash",
+            shell,
             bash(),
             json!({"stdout": "Cargo.toml\nsrc\n", "stderr": "", "exit_code": 0}),
         )
         .with("tool_use_id", "toolu_sample"),
         E::PostToolUseFailure => {
-            EventContext::post_tool_use_failure("Bash", bash(), "ls: cannot access 'missing'")
+            EventContext::post_tool_use_failure(shell, bash(), "ls: cannot access 'missing'")
                 .with("tool_use_id", "toolu_sample")
         }
-        E::PermissionRequest => EventContext::permission_request("Bash", bash()),
+        E::PermissionRequest => EventContext::permission_request(shell, bash()),
         E::SessionStart => EventContext::session_start("startup"),
-        E::SessionEnd => EventContext::session_end("other"),
+        E::SessionEnd => EventContext::session_end(domain.end_reason),
         E::UserPromptSubmit => EventContext::user_prompt_submit("Explain what this project does."),
         E::Stop => {
             EventContext::stop(false).with("last_assistant_message", "I have finished the task.")
@@ -217,11 +264,11 @@ fn base_sample(spec: &HookSpec) -> EventContext {
         ),
         E::Notification => EventContext::notification(
             "permission_prompt",
-            "The agent needs your permission to use Bash",
+            format!("The agent needs your permission to use {shell}"),
         ),
         E::TaskCreated => EventContext::task_created("task-1", "Write the tests"),
         E::TaskCompleted => EventContext::task_completed("task-1", "Write the tests"),
-        E::FileChanged => EventContext::file_changed("src/example.ts", "modified"),
+        E::FileChanged => EventContext::file_changed("src/example.ts", domain.change_type),
         E::RunStart => EventContext::run_start("run-sample", "ci"),
         E::RunComplete => EventContext::run_complete("run-sample", "ci"),
         E::RunFailed => EventContext::run_failed("run-sample", "ci", "stage `test` failed"),

@@ -32,19 +32,21 @@ hooks:
 fn a_whole_session_on_a_native_file() {
     let env = Env::new();
     std::fs::write(env.path().join("hooks.yaml"), HOOKS).unwrap();
+    // Hooks are numbered per event, and named by event (in any spelling) and number; an
+    // event with one hook needs no number.
     let input = "\
-x 1
-t 2
+x PreToolUse 1
+t Stop
 a
 post-tool
 Edit|Write
 echo formatted
 Format files
-x 3
-t 1
-r 3
+x post-tool
+t pre-tool 1
+r PostToolUse 1
 n
-r 3
+r PostToolUse 1
 y
 g
 q
@@ -88,7 +90,7 @@ fn a_session_on_an_autohand_file() {
 "#;
     std::fs::create_dir_all(env.path().join(".autohand")).unwrap();
     std::fs::write(env.path().join(".autohand/config.json"), config).unwrap();
-    let (out, code) = session(&env, &["-c", ".autohand/config.json"], "x 1\nt 1\ng\nq\n");
+    let (out, code) = session(&env, &["-c", ".autohand/config.json"], "x pre-tool 1\nt pre-tool 1\ng\nq\n");
     assert_eq!(code, 0);
     insta::assert_snapshot!("manage_autohand", out);
     let text = std::fs::read_to_string(env.path().join(".autohand/config.json")).unwrap();
@@ -226,4 +228,207 @@ fn a_directory_given_to_c_is_viewed_and_names_one_file_for_adding() {
     let (out, code) = session(&env, &["-c", "conf"], "t 1\na\ng\nq\n");
     assert_eq!(code, 0);
     insta::assert_snapshot!("manage_directory", out);
+}
+
+/// The hooks of the display example of Autohand's `/hooks` documentation.
+const SEED_HOOKS: &str = r#"{
+  "hooks": {
+    "enabled": true,
+    "hooks": [
+      {"event": "pre-tool", "command": "echo \"Running tool: $HOOK_TOOL\"", "description": "Log tool usage"},
+      {"event": "pre-tool", "command": "./notify.sh", "description": "Notify slack"},
+      {"event": "post-tool", "command": "./metrics.sh", "description": "Track metrics"},
+      {"event": "stop", "command": "./track-tokens.sh", "description": "Track token usage"},
+      {"event": "session-start", "command": "./log-session.sh", "description": "Log sessions"}
+    ]
+  }
+}
+"#;
+
+/// The view as Autohand's documentation shows it (its display example), without the line
+/// naming the file, which Autohand does not print.
+#[test]
+fn the_view_is_autohands_display_numbered_per_event() {
+    let seed = "\
+Hooks
+──────────────────────────────────────────────────
+Mode: enabled
+
+pre-tool (2/2 enabled)
+  1. [enabled] echo \"Running tool: $HOOK_TOOL\" - Log tool usage
+  2. [enabled] ./notify.sh - Notify slack
+
+post-tool (1/1 enabled)
+  1. [enabled] ./metrics.sh - Track metrics
+
+stop (1/1 enabled)
+  1. [enabled] ./track-tokens.sh - Track token usage
+
+session-start (1/1 enabled)
+  1. [enabled] ./log-session.sh - Log sessions
+
+──────────────────────────────────────────────────
+Total: 5 hooks (5 enabled, 0 disabled)
+";
+    let env = Env::new();
+    env.write(".autohand/config.json", SEED_HOOKS);
+    // Named with -c, and discovered in the user layer (`~/.autohand/config.json`): the
+    // events are spelt as the listed file spells them either way.
+    env.write("home/.autohand/config.json", SEED_HOOKS);
+    std::fs::create_dir_all(env.path().join("elsewhere")).unwrap();
+    for args in [&["-c", ".autohand/config.json"][..], &["--project", "elsewhere"]] {
+        let (out, code) = session(&env, args, "q\n");
+        assert_eq!(code, 0);
+        let view: String = out
+            .split_inclusive('\n')
+            .filter(|l| !l.starts_with("File: "))
+            .take_while(|l| !l.starts_with("commands: "))
+            .collect();
+        assert_eq!(view, seed, "hooks manage {args:?}");
+    }
+}
+
+/// A hook is named by its event (any spelling) and its number in that event's group.
+#[test]
+fn a_hook_is_named_by_event_and_number() {
+    let env = Env::new();
+    env.write(".autohand/config.json", SEED_HOOKS);
+    // (what follows `x`, what the session says)
+    let cases = [
+        ("pre-tool 2", "testing `Notify slack`"),
+        ("PreToolUse 1", "testing `Log tool usage`"),
+        ("pre_tool_use 2", "testing `Notify slack`"),
+        ("stop", "testing `Track token usage`"),
+        ("post-tool 1", "testing `Track metrics`"),
+        (
+            "2",
+            "hooks are numbered per event: say which, as in `x pre-tool 1`",
+        ),
+        ("pre-tool", "pre-tool has 2 hooks: say which, as in `x pre-tool 1`"),
+        ("pre-tool 3", "`pre-tool 3` is not a hook: pre-tool has hooks 1 to 2"),
+        ("session-end 1", "no hook is listed for session-end"),
+    ];
+    for (arg, expect) in cases {
+        let (out, code) = session(&env, &["-c", ".autohand/config.json"], &format!("x {arg}\nq\n"));
+        assert_eq!(code, 0);
+        let answer = out.split_once(&format!("> x {arg}\n")).unwrap().1;
+        assert!(answer.starts_with(expect), "x {arg}:\n{answer}");
+    }
+}
+
+/// A hook that waits for trust is `[untrusted]`, never `[enabled]`, and is not counted as
+/// enabled; each file to trust is named once.
+#[test]
+fn a_hook_waiting_for_trust_is_shown_untrusted() {
+    let project = r#"{"hooks": {"hooks": [
+      {"event": "session-start", "command": "./start.sh", "description": "Start"},
+      {"event": "pre-tool", "command": "./guard.sh", "description": "Guard"},
+      {"event": "stop", "command": "./done.sh", "description": "Done", "enabled": false}
+    ]}}"#;
+    // Listed by event, the two files' hooks alternate: native, Autohand, native, Autohand.
+    let native = "hooks:\n  - event: SessionStart\n    command: ./hello.sh\n  - event: PreToolUse\n    command: ./second.sh\n";
+    // (what is done before, the lines the view must hold)
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "never trusted",
+            &[
+                "SessionStart (0/2 enabled)\n  1. [untrusted] ./hello.sh",
+                "  2. [untrusted] ./start.sh - Start",
+                "PreToolUse (0/2 enabled)\n  1. [untrusted] ./second.sh",
+                "  2. [untrusted] ./guard.sh - Guard",
+                "Stop (0/1 enabled)\n  1. [disabled] ./done.sh - Done",
+                "Total: 5 hooks (0 enabled, 1 disabled, 4 untrusted)",
+            ],
+        ),
+        (
+            "trusted",
+            &[
+                "SessionStart (1/2 enabled)\n  1. [untrusted] ./hello.sh",
+                "  2. [enabled] ./start.sh - Start",
+                "  2. [enabled] ./guard.sh - Guard",
+                "Total: 5 hooks (2 enabled, 1 disabled, 2 untrusted)",
+            ],
+        ),
+        (
+            "trusted, then edited by hand",
+            &[
+                "  2. [untrusted] ./start.sh - Start",
+                "  2. [untrusted] ./guard2.sh - Guard",
+                "Total: 5 hooks (0 enabled, 1 disabled, 4 untrusted)",
+            ],
+        ),
+    ];
+    for (before, expect) in cases {
+        let env = Env::new();
+        env.write(".autohand/config.json", project);
+        env.write(".hooks/hooks.yaml", native);
+        if before.starts_with("trusted") {
+            assert_eq!(env.run(&["trust", ".autohand/config.json"]).code, 0);
+        }
+        if before.ends_with("by hand") {
+            env.write(
+                ".autohand/config.json",
+                &project.replace("./guard.sh", "./guard2.sh"),
+            );
+        }
+        let (out, code) = session(&env, &["--project", "."], "q\n");
+        assert_eq!(code, 0);
+        for line in *expect {
+            assert!(out.contains(line), "{before}: no `{line}` in\n{out}");
+        }
+        let shown = |path: &str| {
+            out.lines()
+                .filter(|l| l.starts_with("untrusted: ") && l.contains(path))
+                .count()
+        };
+        // The native file's two hooks sit in groups that are not next to each other.
+        assert_eq!(shown("/.hooks/hooks.yaml"), 1, "{before}:\n{out}");
+        let autohand = usize::from(*before != "trusted");
+        assert_eq!(shown("/.autohand/config.json"), autohand, "{before}:\n{out}");
+    }
+}
+
+/// Testing a hook gives it sample values of its own dialect's domain: Autohand's tool
+/// names, change types (`create|modify|delete`) and session end reasons
+/// (`quit|clear|exit|error`).
+#[test]
+fn a_test_uses_sample_values_of_the_hooks_dialect() {
+    let record = |field: &str| format!("jq -r '.{field}' > {field}.txt");
+    // (event in each dialect, the stdin field recorded, Autohand's value, native's value)
+    let cases = [
+        ("pre-tool", "PreToolUse", "tool_name", "run_command", "Bash"),
+        ("post-tool", "PostToolUse", "tool_name", "run_command", "Bash"),
+        ("permission-request", "PermissionRequest", "tool_name", "run_command", "Bash"),
+        ("file-modified", "FileChanged", "change_type", "modify", "modified"),
+        ("session-end", "SessionEnd", "session_end_reason", "quit", "null"),
+        ("session-end", "SessionEnd", "reason", "quit", "other"),
+    ];
+    for (autohand_event, native_event, field, autohand, native) in cases {
+        for (file, text, expect) in [
+            (
+                ".autohand/config.json",
+                serde_json::json!({"hooks": {"hooks": [
+                    {"event": autohand_event, "command": record(field)}
+                ]}})
+                .to_string(),
+                autohand,
+            ),
+            (
+                "hooks.yaml",
+                format!(
+                    "hooks:\n  - event: {native_event}\n    command: \"{}\"\n",
+                    record(field)
+                ),
+                native,
+            ),
+        ] {
+            let env = Env::new();
+            env.write(file, &text);
+            let (out, code) = session(&env, &["-c", file], "x 1\nq\n");
+            assert_eq!(code, 0, "{out}");
+            let got = std::fs::read_to_string(env.path().join(format!("{field}.txt")))
+                .unwrap_or_else(|e| panic!("{file} {autohand_event}: nothing recorded ({e})\n{out}"));
+            assert_eq!(got.trim(), expect, "{file}: {autohand_event} `{field}`\n{out}");
+        }
+    }
 }
