@@ -142,7 +142,9 @@ pub enum Command {
     )]
     Builtin(BuiltinArgs),
     /// Install the built-in hooks (all disabled).
-    #[command(after_help = "Examples:\n  hooks init\n  hooks init --dir .hooks --force")]
+    #[command(
+        after_help = "Examples:\n  hooks init\n  hooks init --dir .hooks --force\n  hooks init --autohand"
+    )]
     Init(InitArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
@@ -387,9 +389,14 @@ pub struct InitArgs {
     /// `$XDG_CONFIG_HOME/hooks`, else `~/.config/hooks`, where every command finds it).
     #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// Replace an existing `hooks.yaml`.
+    /// Replace an existing `hooks.yaml` (with `--autohand`, `config.json`).
     #[arg(long)]
     pub force: bool,
+    /// Install the Autohand way: the scripts into `~/.autohand/hooks/` and their entries,
+    /// all disabled, into `~/.autohand/config.json` (added to an existing one); `--dir`
+    /// names another directory in place of `~/.autohand`.
+    #[arg(long)]
+    pub autohand: bool,
 }
 
 /// `hooks completions`.

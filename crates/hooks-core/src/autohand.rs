@@ -68,8 +68,16 @@ pub(crate) const FIELDS: &[Field] = &[
     both("tool_success", "HOOK_SUCCESS", &["tool_success"]),
     key("file_path", &["file_path"]),
     both("change_type", "HOOK_CHANGE_TYPE", &["change_type"]),
-    both("instruction", "HOOK_INSTRUCTION", &["instruction", "prompt"]),
-    both("mentioned_files", "HOOK_MENTIONED_FILES", &["mentioned_files"]),
+    both(
+        "instruction",
+        "HOOK_INSTRUCTION",
+        &["instruction", "prompt"],
+    ),
+    both(
+        "mentioned_files",
+        "HOOK_MENTIONED_FILES",
+        &["mentioned_files"],
+    ),
     both("tokens_used", "HOOK_TOKENS", &["tokens_used"]),
     key("tokens_usage_status", &["tokens_usage_status"]),
     both(
@@ -77,18 +85,30 @@ pub(crate) const FIELDS: &[Field] = &[
         "HOOK_TOOL_CALLS_COUNT",
         &["tool_calls_count"],
     ),
-    both("turn_tool_calls", "HOOK_TURN_TOOL_CALLS", &["turn_tool_calls"]),
+    both(
+        "turn_tool_calls",
+        "HOOK_TURN_TOOL_CALLS",
+        &["turn_tool_calls"],
+    ),
     both("turn_duration", "HOOK_TURN_DURATION", &["turn_duration"]),
     both("duration", "HOOK_DURATION", &["duration"]),
     both("error", "HOOK_ERROR", &["error"]),
     both("error_code", "HOOK_ERROR_CODE", &["error_code"]),
-    both("session_type", "HOOK_SESSION_TYPE", &["session_type", "source"]),
+    both(
+        "session_type",
+        "HOOK_SESSION_TYPE",
+        &["session_type", "source"],
+    ),
     both(
         "session_end_reason",
         "HOOK_SESSION_END_REASON",
         &["session_end_reason", "reason"],
     ),
-    both("subagent_id", "HOOK_SUBAGENT_ID", &["subagent_id", "agent_id"]),
+    both(
+        "subagent_id",
+        "HOOK_SUBAGENT_ID",
+        &["subagent_id", "agent_id"],
+    ),
     both("subagent_name", "HOOK_SUBAGENT_NAME", &["subagent_name"]),
     both(
         "subagent_type",
@@ -106,7 +126,11 @@ pub(crate) const FIELDS: &[Field] = &[
         "HOOK_SUBAGENT_DURATION",
         &["subagent_duration"],
     ),
-    both("permission_type", "HOOK_PERMISSION_TYPE", &["permission_type"]),
+    both(
+        "permission_type",
+        "HOOK_PERMISSION_TYPE",
+        &["permission_type"],
+    ),
     both(
         "notification_type",
         "HOOK_NOTIFICATION_TYPE",
@@ -122,7 +146,11 @@ pub(crate) const FIELDS: &[Field] = &[
         "HOOK_AUTOMODE_SESSION_ID",
         &["automode_session_id"],
     ),
-    both("automode_prompt", "HOOK_AUTOMODE_PROMPT", &["automode_prompt"]),
+    both(
+        "automode_prompt",
+        "HOOK_AUTOMODE_PROMPT",
+        &["automode_prompt"],
+    ),
     both(
         "automode_iteration",
         "HOOK_AUTOMODE_ITERATION",
@@ -183,7 +211,11 @@ pub(crate) const FIELDS: &[Field] = &[
     ),
     both("teammate_pid", "HOOK_TEAMMATE_PID", &["teammate_pid"]),
     both("team_task_id", "HOOK_TEAM_TASK_ID", &["team_task_id"]),
-    both("team_task_owner", "HOOK_TEAM_TASK_OWNER", &["team_task_owner"]),
+    both(
+        "team_task_owner",
+        "HOOK_TEAM_TASK_OWNER",
+        &["team_task_owner"],
+    ),
     both(
         "team_task_result",
         "HOOK_TEAM_TASK_RESULT",

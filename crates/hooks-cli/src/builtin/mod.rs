@@ -40,6 +40,110 @@ pub const SCRIPTS: &[(&str, &str)] = &[
 /// working when the binary moves.
 pub const CONFIG_TEMPLATE: &str = include_str!("../../builtin/hooks.yaml");
 
+/// Autohand's config entries of the built-in hooks (`config.json`, every hook disabled),
+/// with `${HOOKS_DIR}` (the scripts' directory, as a shell word) and `${HOOKS_BIN}` (the
+/// `hooks` binary, for the security guard) still to be filled in.
+pub const AUTOHAND_TEMPLATE: &str = include_str!("../../builtin/autohand-config.json");
+
+/// The script form of the security guard, for configs that name
+/// `~/.autohand/hooks/security-guard.sh` as Autohand's documentation does; `${HOOKS_BIN}`
+/// is filled in.
+const GUARD_SCRIPT: &str = include_str!("../../builtin/security-guard.sh");
+
+/// The name a script has in an Autohand install: the one Autohand's documentation gives.
+fn autohand_name(name: &str) -> &str {
+    match name {
+        "notify-webhook.sh" => "slack-notify.sh",
+        other => other,
+    }
+}
+
+/// What [`install_autohand`] wrote.
+#[derive(Debug)]
+pub struct AutohandInstalled {
+    /// `config.json`.
+    pub config: PathBuf,
+    /// Whether `config.json` was created (or replaced, with `force`).
+    pub created: bool,
+    /// How many built-in entries were added to an existing `config.json`.
+    pub added: usize,
+    /// The scripts.
+    pub scripts: Vec<PathBuf>,
+}
+
+/// Installs the built-in hooks the Autohand way into `dir` (Autohand's `~/.autohand`): the
+/// scripts into `dir/hooks` under the names Autohand's documentation uses (always
+/// refreshed), and their entries, every one disabled, into `dir/config.json`: a new file,
+/// else added to the existing one (keeping its other settings and hooks; an entry whose
+/// command it already has is not added twice), else, with `force`, a new file replacing
+/// it. `scripts_word` is how the entries name the scripts' directory (`~/.autohand/hooks`);
+/// `hooks_bin` is the `hooks` binary the guard runs, as a shell word.
+pub fn install_autohand(
+    dir: &Path,
+    scripts_word: &str,
+    hooks_bin: &str,
+    force: bool,
+) -> Result<AutohandInstalled> {
+    let scripts_dir = dir.join("hooks");
+    std::fs::create_dir_all(&scripts_dir)
+        .with_context(|| format!("creating {}", scripts_dir.display()))?;
+    let guard = GUARD_SCRIPT.replace("${HOOKS_BIN}", hooks_bin);
+    let mut scripts = Vec::new();
+    for (name, body) in SCRIPTS
+        .iter()
+        .map(|(n, b)| (autohand_name(n), *b))
+        .chain([("security-guard.sh", guard.as_str())])
+    {
+        let path = scripts_dir.join(name);
+        write_atomic(&path, body.as_bytes(), true)?;
+        scripts.push(path);
+    }
+    let text = AUTOHAND_TEMPLATE
+        .replace("${HOOKS_DIR}", &json_escape(scripts_word))
+        .replace("${HOOKS_BIN}", &json_escape(hooks_bin));
+    let config = dir.join("config.json");
+    if force || !config.exists() {
+        write_atomic(&config, text.as_bytes(), false)?;
+        return Ok(AutohandInstalled {
+            config,
+            created: true,
+            added: 0,
+            scripts,
+        });
+    }
+    let options = crate::cmd::edit::load_options();
+    let template = crate::edit::ConfigEdit::from_text(&config, text, &options)?;
+    let mut file = crate::edit::ConfigEdit::open(&config, &options)?;
+    let has: Vec<String> = file
+        .entries()
+        .iter()
+        .filter_map(|e| e.spec.as_ref().map(|s| s.action.summary()))
+        .collect();
+    let mut added = 0;
+    for entry in template.entries() {
+        let Some(spec) = &entry.spec else { continue };
+        if !has.contains(&spec.action.summary()) {
+            file.add(spec)?;
+            added += 1;
+        }
+    }
+    if added > 0 {
+        file.save()?;
+    }
+    Ok(AutohandInstalled {
+        config,
+        created: false,
+        added,
+        scripts,
+    })
+}
+
+/// Escapes text for the inside of a JSON string.
+fn json_escape(s: &str) -> String {
+    let quoted = serde_json::Value::String(s.to_owned()).to_string();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
 /// What [`install`] wrote.
 #[derive(Debug)]
 pub struct Installed {

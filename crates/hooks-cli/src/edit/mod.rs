@@ -249,7 +249,11 @@ impl ConfigEdit {
         ConfigEdit::from_text(&found.path, text, options)
     }
 
-    fn from_text(path: &Path, text: String, options: &LoadOptions) -> Result<ConfigEdit> {
+    pub(crate) fn from_text(
+        path: &Path,
+        text: String,
+        options: &LoadOptions,
+    ) -> Result<ConfigEdit> {
         let file = load(&text, path, options).map_err(|e| {
             anyhow!(
                 "{} does not load, so it cannot be edited:\n{e}",

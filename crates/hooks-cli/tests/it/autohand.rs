@@ -208,11 +208,22 @@ fn plain_stdout_of_an_autohand_hook_is_logged_not_context() {
         let run = run_in(
             &env,
             "p",
-            &["run", "UserPromptSubmit", "-c", name, "-p", r#"{"prompt": "hi"}"#, "--json"],
+            &[
+                "run",
+                "UserPromptSubmit",
+                "-c",
+                name,
+                "-p",
+                r#"{"prompt": "hi"}"#,
+                "--json",
+            ],
         );
         assert_eq!(run.code, 0, "{run:?}");
         let out = run.json();
-        assert_eq!(out["additional_context"], context, "{file}: {text}\n{out:#}");
+        assert_eq!(
+            out["additional_context"], context,
+            "{file}: {text}\n{out:#}"
+        );
         assert_eq!(out["messages"], messages, "{file}: {text}\n{out:#}");
     }
 }

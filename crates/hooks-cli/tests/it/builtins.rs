@@ -424,3 +424,217 @@ fn init_into_another_dir_says_how_to_use_it() {
         init.stdout
     );
 }
+
+/// The built-in entries as Autohand's documentation writes them (its own config lines),
+/// with a payload each: after `hooks init --autohand`, every one runs its script.
+const SEED_BUILTINS: &[(&str, &str, &str)] = &[
+    (
+        r#"{"event": "stop", "command": "~/.autohand/hooks/sound-alert.sh", "description": "Play sound when task completes", "enabled": true, "async": true}"#,
+        "stop",
+        "{}",
+    ),
+    (
+        r#"{"event": "file-modified", "command": "~/.autohand/hooks/auto-format.sh", "description": "Auto-format changed files", "enabled": true, "filter": {"path": ["**/*.ts", "**/*.tsx", "**/*.js", "**/*.jsx", "**/*.json", "**/*.css", "**/*.md"]}}"#,
+        "file-modified",
+        r#"{"file_path": "src/a.ts", "change_type": "modify"}"#,
+    ),
+    (
+        r#"{"event": "stop", "command": "~/.autohand/hooks/slack-notify.sh", "description": "Send Slack notification when task completes", "enabled": true, "async": true}"#,
+        "stop",
+        "{}",
+    ),
+    (
+        r#"{"event": "file-modified", "command": "~/.autohand/hooks/git-auto-stage.sh", "description": "Auto-stage modified files to git", "enabled": true, "filter": {"path": ["src/**/*", "lib/**/*", "tests/**/*"]}}"#,
+        "file-modified",
+        r#"{"file_path": "src/a.ts", "change_type": "modify"}"#,
+    ),
+    (
+        r#"{"event": "pre-tool", "command": "~/.autohand/hooks/security-guard.sh", "description": "Block dangerous commands and operations", "enabled": true, "matcher": "^(run_command|delete_path|write_file)$"}"#,
+        "pre-tool",
+        r#"{"tool_name": "run_command", "tool_input": {"command": "rm -rf /"}}"#,
+    ),
+    (
+        r#"{"event": "stop", "command": "~/.autohand/hooks/smart-commit.sh", "description": "Auto lint, test, and commit with LLM message", "enabled": false, "async": true}"#,
+        "stop",
+        "{}",
+    ),
+];
+
+/// A directory of programs for PATH: `sh`, `uname` and `timeout` from the system, and a
+/// stub for each of `stubs` (name, exit code) that appends its name to `played.log`.
+fn stub_path(env: &crate::support::Env, stubs: &[(&str, i32)]) -> String {
+    let bin = env.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for tool in ["sh", "uname", "timeout"] {
+        let found = Command::new("sh")
+            .args(["-c", &format!("command -v {tool}")])
+            .output()
+            .unwrap();
+        let real = String::from_utf8(found.stdout).unwrap();
+        std::os::unix::fs::symlink(real.trim(), bin.join(tool)).unwrap();
+    }
+    let log = env.path().join("played.log");
+    for (name, code) in stubs {
+        let path = bin.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\necho {name} >> '{}'\nexit {code}\n",
+                log.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin.display().to_string()
+}
+
+/// `hooks init --autohand` installs the scripts where Autohand's documentation puts them
+/// and adds their entries, every one disabled, to `~/.autohand/config.json`; the
+/// documentation's own config lines then run those scripts, and the guard blocks.
+#[test]
+fn init_autohand_makes_the_seeds_own_config_lines_work() {
+    let env = crate::support::Env::new().in_dir("p");
+    let init = env.run(&["init", "--autohand"]);
+    assert_eq!(init.code, 0, "{init:?}");
+    assert_eq!(
+        init.stdout,
+        "installed 7 built-in scripts into [dir]/home/.autohand/hooks\n\
+         wrote [dir]/home/.autohand/config.json (every hook disabled; enable one with `hooks enable DESCRIPTION` or `hooks manage`)\n"
+    );
+    // The entries: every one disabled, every command an existing script or the built-in.
+    let listed = env.run(&["list", "--json"]).json();
+    let hooks: Vec<&serde_json::Value> = listed["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["hooks"].as_array().unwrap())
+        .collect();
+    assert_eq!(hooks.len(), 10, "{listed:#}");
+    let home = env.path().join("home");
+    for hook in &hooks {
+        assert_eq!(hook["enabled"], false, "{hook}");
+        let action = hook["action"].as_str().unwrap_or_default();
+        let command = action.strip_prefix("command: ").unwrap_or(action);
+        match command.strip_prefix("~/") {
+            Some(rest) => assert!(home.join(rest).is_file(), "{command}"),
+            None => assert!(command.ends_with(" builtin security-guard"), "{command}"),
+        }
+    }
+    // The seed's lines, each alone in a config of its own, run their scripts: no spawn
+    // failure, and the guard blocks `rm -rf /`.
+    let path = stub_path(&env, &[("aplay", 0)]);
+    for (line, event, payload) in SEED_BUILTINS {
+        env.write(
+            "p/seed.json",
+            &format!(r#"{{"hooks": {{"hooks": [{line}]}}}}"#),
+        );
+        let handle: serde_json::Value = serde_json::from_str(line).unwrap();
+        let handle = handle["description"].as_str().unwrap();
+        let run = env.finish(
+            env.command()
+                .args(["test", handle, "-c", "seed.json", "-p", payload, "--json"])
+                .env("PATH", format!("{path}:/usr/bin:/bin"))
+                .env_remove("SLACK_WEBHOOK_URL")
+                .timeout(std::time::Duration::from_secs(30)),
+        );
+        let outcome = &run.json()["outcome"];
+        let expect = if *event == "pre-tool" { 2 } else { 0 };
+        assert_eq!(outcome["exit_code"], expect, "{line}:\n{run:?}");
+    }
+}
+
+/// An existing `~/.autohand/config.json` keeps its settings and hooks; the built-ins are
+/// added once.
+#[test]
+fn init_autohand_adds_to_an_existing_config_once() {
+    let env = crate::support::Env::new();
+    let mine = "{\n  \"theme\": \"dark\",\n  \"hooks\": {\n    \"enabled\": true,\n    \"hooks\": [\n      {\"event\": \"stop\", \"command\": \"./mine.sh\", \"description\": \"Mine\"}\n    ]\n  }\n}\n";
+    // (what the file holds before, what the second line of the output says, hooks after)
+    let cases = [
+        (
+            mine,
+            "added 10 built-in hooks to [dir]/home/.autohand/config.json, every one disabled (its other settings and hooks are kept)",
+            11,
+        ),
+        (
+            "{\"theme\": \"dark\"}\n",
+            "added 10 built-in hooks to [dir]/home/.autohand/config.json, every one disabled (its other settings and hooks are kept)",
+            10,
+        ),
+    ];
+    for (before, said, total) in cases {
+        env.write("home/.autohand/config.json", before);
+        let first = env.run(&["init", "--autohand"]);
+        assert_eq!(first.code, 0, "{first:?}");
+        assert_eq!(first.stdout.lines().nth(1), Some(said));
+        let again = env.run(&["init", "--autohand"]);
+        assert_eq!(
+            again.stdout.lines().nth(1),
+            Some("[dir]/home/.autohand/config.json already has every built-in hook")
+        );
+        let text = std::fs::read_to_string(env.path().join("home/.autohand/config.json")).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["theme"], "dark", "{text}");
+        let hooks = value["hooks"]["hooks"].as_array().unwrap();
+        assert_eq!(hooks.len(), total, "{text}");
+        let enabled: Vec<&serde_json::Value> =
+            hooks.iter().filter(|h| h["enabled"] != false).collect();
+        assert_eq!(
+            enabled.len(),
+            total - 10,
+            "only the user's own hook is on: {text}"
+        );
+    }
+}
+
+/// The sound alert tries paplay, then aplay, then speaker-test on Linux, each when the
+/// one before is missing or fails, and never fails the turn.
+#[test]
+fn sound_alert_falls_back_through_the_linux_players() {
+    // (the players on PATH with their exit codes, the ones tried in order)
+    let cases: &[(&[(&str, i32)], &str)] = &[
+        (
+            &[("paplay", 0), ("aplay", 0), ("speaker-test", 0)],
+            "paplay",
+        ),
+        (
+            &[("paplay", 1), ("aplay", 0), ("speaker-test", 0)],
+            "paplay aplay",
+        ),
+        (&[("aplay", 0), ("speaker-test", 0)], "aplay"),
+        (
+            &[("paplay", 1), ("aplay", 1), ("speaker-test", 0)],
+            "paplay aplay speaker-test",
+        ),
+        (&[("speaker-test", 0)], "speaker-test"),
+        (
+            &[("paplay", 1), ("aplay", 1), ("speaker-test", 1)],
+            "paplay aplay speaker-test",
+        ),
+        (&[], ""),
+    ];
+    for (players, tried) in cases {
+        let env = crate::support::Env::new();
+        assert_eq!(env.run(&["init", "--autohand"]).code, 0);
+        let path = stub_path(&env, players);
+        let run = env.finish(
+            env.command()
+                .args(["test", "Play sound when task completes", "--json"])
+                .env("PATH", &path)
+                .timeout(std::time::Duration::from_secs(30)),
+        );
+        assert_eq!(
+            run.json()["outcome"]["exit_code"],
+            0,
+            "{players:?}: {run:?}"
+        );
+        let log = std::fs::read_to_string(env.path().join("played.log")).unwrap_or_default();
+        assert_eq!(
+            log.split_whitespace().collect::<Vec<_>>().join(" "),
+            *tried,
+            "{players:?}"
+        );
+    }
+}

@@ -90,7 +90,11 @@ fn a_session_on_an_autohand_file() {
 "#;
     std::fs::create_dir_all(env.path().join(".autohand")).unwrap();
     std::fs::write(env.path().join(".autohand/config.json"), config).unwrap();
-    let (out, code) = session(&env, &["-c", ".autohand/config.json"], "x pre-tool 1\nt pre-tool 1\ng\nq\n");
+    let (out, code) = session(
+        &env,
+        &["-c", ".autohand/config.json"],
+        "x pre-tool 1\nt pre-tool 1\ng\nq\n",
+    );
     assert_eq!(code, 0);
     insta::assert_snapshot!("manage_autohand", out);
     let text = std::fs::read_to_string(env.path().join(".autohand/config.json")).unwrap();
@@ -276,7 +280,10 @@ Total: 5 hooks (5 enabled, 0 disabled)
     // events are spelt as the listed file spells them either way.
     env.write("home/.autohand/config.json", SEED_HOOKS);
     std::fs::create_dir_all(env.path().join("elsewhere")).unwrap();
-    for args in [&["-c", ".autohand/config.json"][..], &["--project", "elsewhere"]] {
+    for args in [
+        &["-c", ".autohand/config.json"][..],
+        &["--project", "elsewhere"],
+    ] {
         let (out, code) = session(&env, args, "q\n");
         assert_eq!(code, 0);
         let view: String = out
@@ -304,12 +311,22 @@ fn a_hook_is_named_by_event_and_number() {
             "2",
             "hooks are numbered per event: say which, as in `x pre-tool 1`",
         ),
-        ("pre-tool", "pre-tool has 2 hooks: say which, as in `x pre-tool 1`"),
-        ("pre-tool 3", "`pre-tool 3` is not a hook: pre-tool has hooks 1 to 2"),
+        (
+            "pre-tool",
+            "pre-tool has 2 hooks: say which, as in `x pre-tool 1`",
+        ),
+        (
+            "pre-tool 3",
+            "`pre-tool 3` is not a hook: pre-tool has hooks 1 to 2",
+        ),
         ("session-end 1", "no hook is listed for session-end"),
     ];
     for (arg, expect) in cases {
-        let (out, code) = session(&env, &["-c", ".autohand/config.json"], &format!("x {arg}\nq\n"));
+        let (out, code) = session(
+            &env,
+            &["-c", ".autohand/config.json"],
+            &format!("x {arg}\nq\n"),
+        );
         assert_eq!(code, 0);
         let answer = out.split_once(&format!("> x {arg}\n")).unwrap().1;
         assert!(answer.starts_with(expect), "x {arg}:\n{answer}");
@@ -384,7 +401,11 @@ fn a_hook_waiting_for_trust_is_shown_untrusted() {
         // The native file's two hooks sit in groups that are not next to each other.
         assert_eq!(shown("/.hooks/hooks.yaml"), 1, "{before}:\n{out}");
         let autohand = usize::from(*before != "trusted");
-        assert_eq!(shown("/.autohand/config.json"), autohand, "{before}:\n{out}");
+        assert_eq!(
+            shown("/.autohand/config.json"),
+            autohand,
+            "{before}:\n{out}"
+        );
     }
 }
 
@@ -397,10 +418,34 @@ fn a_test_uses_sample_values_of_the_hooks_dialect() {
     // (event in each dialect, the stdin field recorded, Autohand's value, native's value)
     let cases = [
         ("pre-tool", "PreToolUse", "tool_name", "run_command", "Bash"),
-        ("post-tool", "PostToolUse", "tool_name", "run_command", "Bash"),
-        ("permission-request", "PermissionRequest", "tool_name", "run_command", "Bash"),
-        ("file-modified", "FileChanged", "change_type", "modify", "modified"),
-        ("session-end", "SessionEnd", "session_end_reason", "quit", "null"),
+        (
+            "post-tool",
+            "PostToolUse",
+            "tool_name",
+            "run_command",
+            "Bash",
+        ),
+        (
+            "permission-request",
+            "PermissionRequest",
+            "tool_name",
+            "run_command",
+            "Bash",
+        ),
+        (
+            "file-modified",
+            "FileChanged",
+            "change_type",
+            "modify",
+            "modified",
+        ),
+        (
+            "session-end",
+            "SessionEnd",
+            "session_end_reason",
+            "quit",
+            "null",
+        ),
         ("session-end", "SessionEnd", "reason", "quit", "other"),
     ];
     for (autohand_event, native_event, field, autohand, native) in cases {
@@ -427,8 +472,14 @@ fn a_test_uses_sample_values_of_the_hooks_dialect() {
             let (out, code) = session(&env, &["-c", file], "x 1\nq\n");
             assert_eq!(code, 0, "{out}");
             let got = std::fs::read_to_string(env.path().join(format!("{field}.txt")))
-                .unwrap_or_else(|e| panic!("{file} {autohand_event}: nothing recorded ({e})\n{out}"));
-            assert_eq!(got.trim(), expect, "{file}: {autohand_event} `{field}`\n{out}");
+                .unwrap_or_else(|e| {
+                    panic!("{file} {autohand_event}: nothing recorded ({e})\n{out}")
+                });
+            assert_eq!(
+                got.trim(),
+                expect,
+                "{file}: {autohand_event} `{field}`\n{out}"
+            );
         }
     }
 }

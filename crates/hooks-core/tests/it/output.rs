@@ -1708,19 +1708,70 @@ fn plain_stdout_is_context_except_for_autohand() {
     let json = br#"{"additionalContext": "the tests live in tests/"}"#.as_slice();
     // (dialect, event, stdout, additional_context, messages)
     let cases: &[(Dialect, BuiltinEvent, &[u8], &[&str], &[&str])] = &[
-        (Dialect::Autohand, UserPromptSubmit, plain, &[], &["the tests live in tests/"]),
-        (Dialect::Autohand, SessionStart, plain, &[], &["the tests live in tests/"]),
-        (Dialect::Autohand, Stop, plain, &[], &["the tests live in tests/"]),
-        (Dialect::Autohand, UserPromptSubmit, json, &["the tests live in tests/"], &[]),
-        (Dialect::Native, UserPromptSubmit, plain, &["the tests live in tests/"], &[]),
-        (Dialect::Claude, SessionStart, plain, &["the tests live in tests/"], &[]),
-        (Dialect::Echo, UserPromptSubmit, plain, &["the tests live in tests/"], &[]),
-        (Dialect::Fabro, Stop, plain, &[], &["the tests live in tests/"]),
+        (
+            Dialect::Autohand,
+            UserPromptSubmit,
+            plain,
+            &[],
+            &["the tests live in tests/"],
+        ),
+        (
+            Dialect::Autohand,
+            SessionStart,
+            plain,
+            &[],
+            &["the tests live in tests/"],
+        ),
+        (
+            Dialect::Autohand,
+            Stop,
+            plain,
+            &[],
+            &["the tests live in tests/"],
+        ),
+        (
+            Dialect::Autohand,
+            UserPromptSubmit,
+            json,
+            &["the tests live in tests/"],
+            &[],
+        ),
+        (
+            Dialect::Native,
+            UserPromptSubmit,
+            plain,
+            &["the tests live in tests/"],
+            &[],
+        ),
+        (
+            Dialect::Claude,
+            SessionStart,
+            plain,
+            &["the tests live in tests/"],
+            &[],
+        ),
+        (
+            Dialect::Echo,
+            UserPromptSubmit,
+            plain,
+            &["the tests live in tests/"],
+            &[],
+        ),
+        (
+            Dialect::Fabro,
+            Stop,
+            plain,
+            &[],
+            &["the tests live in tests/"],
+        ),
     ];
     for (dialect, event, stdout, context, messages) in cases {
         let event = Event::from(*event);
         let outcome = parse_output_in(*dialect, &event, Some(0), stdout, b"");
-        assert_eq!(outcome.additional_context, *context, "{dialect:?} {event:?}");
+        assert_eq!(
+            outcome.additional_context, *context,
+            "{dialect:?} {event:?}"
+        );
         assert_eq!(outcome.messages, *messages, "{dialect:?} {event:?}");
         if *dialect != Dialect::Autohand {
             assert_eq!(outcome, parse_output(&event, Some(0), stdout, b""));

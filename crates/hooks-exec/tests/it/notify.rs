@@ -90,7 +90,10 @@ fn check_methods(ctx: EventContext, expect: &[&str]) {
     let ctx = ctx.timestamp(TS);
     sink.event(&ctx);
     let lines = buf.json_lines();
-    let methods: Vec<&str> = lines.iter().map(|l| l["method"].as_str().unwrap()).collect();
+    let methods: Vec<&str> = lines
+        .iter()
+        .map(|l| l["method"].as_str().unwrap())
+        .collect();
     assert_eq!(methods, expect);
     // An alias carries the params of the notification it follows.
     for pair in lines.windows(2) {
@@ -124,7 +127,10 @@ fn a_completed_turn_is_stop_then_post_response() {
         EventContext::subagent_stop("sub-1", "reviewer", false),
         &["autohand.hook.subagentStop"],
     );
-    check_methods(EventContext::session_end("quit"), &["autohand.hook.sessionEnd"]);
+    check_methods(
+        EventContext::session_end("quit"),
+        &["autohand.hook.sessionEnd"],
+    );
     check_methods(EventContext::new(BuiltinEvent::PreCompact), &[]);
 }
 

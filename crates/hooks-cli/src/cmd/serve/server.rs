@@ -296,9 +296,7 @@ impl Server {
                 methods::dispatch(&self.engine, &self.catalog, &self.project, params, cancel).await
             }
             "hooks/list" => methods::list(&self.engine, params),
-            "hooks/explain" => {
-                methods::explain(&self.engine, &self.catalog, &self.project, params)
-            }
+            "hooks/explain" => methods::explain(&self.engine, &self.catalog, &self.project, params),
             "hooks/reload" => methods::reload(&self.engine, params).await,
             "shutdown" => {
                 Params::parse("shutdown", params, &[])?;
