@@ -1707,7 +1707,14 @@ fn plain_stdout_is_context_except_for_autohand() {
     let plain = b"the tests live in tests/".as_slice();
     let json = br#"{"additionalContext": "the tests live in tests/"}"#.as_slice();
     // (dialect, event, stdout, additional_context, messages)
-    let cases: &[(Dialect, BuiltinEvent, &[u8], &[&str], &[&str])] = &[
+    type Case<'a> = (
+        Dialect,
+        BuiltinEvent,
+        &'a [u8],
+        &'a [&'a str],
+        &'a [&'a str],
+    );
+    let cases: &[Case<'_>] = &[
         (
             Dialect::Autohand,
             UserPromptSubmit,
