@@ -134,12 +134,7 @@ fn read_output(
 }
 
 /// Fabro's reading (see [`parse_output_in`]).
-fn parse_fabro(
-    event: &Event,
-    exit_code: Option<i32>,
-    stdout: &[u8],
-    stderr: &[u8],
-) -> HookOutcome {
+fn parse_fabro(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let mut outcome = match exit_code {
         Some(0) => {
             let outcome = parse_success(event, stdout, true);

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, FailureKind, HookOutcome, HookSpec,
-    EventContext, parse_output_in,
+    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, EventContext, FailureKind,
+    HookOutcome, HookSpec, parse_output_in,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};

@@ -98,7 +98,9 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         let _ = legacy;
     }
     let run = field(root, "run");
-    let mcps = run.and_then(|r| field(r, "agent")).and_then(|a| field(a, "mcps"));
+    let mcps = run
+        .and_then(|r| field(r, "agent"))
+        .and_then(|a| field(a, "mcps"));
     file.settings.mcp_servers = crate::mcp::fabro_servers(cx, mcps);
     let workdir = run
         .and_then(|r| field(r, "working_dir"))
