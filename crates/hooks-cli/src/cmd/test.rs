@@ -115,7 +115,7 @@ pub fn find<'a>(set: &'a HookSet, handle: &str) -> Result<&'a MergedHook> {
 }
 
 /// A sample context for `spec`'s event that its matcher selects, with values from the
-/// hook's dialect ([`Domain`]): a `Bash` call of `ls` for PreToolUse (`run_command` for an
+/// hook's dialect (its `Domain`): a `Bash` call of `ls` for PreToolUse (`run_command` for an
 /// Autohand hook), a `startup` for SessionStart, and so on, with a session id and the
 /// current directory as `cwd`.
 pub fn sample(spec: &HookSpec) -> EventContext {
