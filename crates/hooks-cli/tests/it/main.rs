@@ -5,6 +5,7 @@
 mod autohand;
 mod builtins;
 mod completions;
+mod conformance;
 mod convert;
 mod discover;
 mod docs;

@@ -1,0 +1,254 @@
+//! The Claude Code protocol, case by case: each case of `tests/conformance/claude/*.json` is
+//! a settings file, a payload and the answers of the hooks (stdout, stderr, exit code) in,
+//! and the outcome `hooks run --json` prints (and the warnings it gives) out. The cases
+//! follow the rules of Claude Code's hooks reference, one or more per event, per output
+//! field and per cross-cutting rule; each names the rule it checks.
+//!
+//! A case file is a JSON array of cases:
+//!
+//! ```json
+//! {
+//!   "name": "PreToolUse: permissionDecision deny blocks with its reason",
+//!   "rule": "PreToolUse decision control",
+//!   "event": "PreToolUse",
+//!   "payload": {"tool_name": "Bash", "tool_input": {"command": "ls"}},
+//!   "hook": {"matcher": "Bash"},
+//!   "answers": [{"exit": 0, "stdout": {"hookSpecificOutput": {...}}}],
+//!   "expect": {"decision": "deny", "reason": "no"},
+//!   "warnings": ["a substring of stderr"]
+//! }
+//! ```
+//!
+//! - `answers`: one command hook per answer, in this order, each printing `stdout` (a JSON
+//!   value is printed as JSON, a string as it is), `stderr`, and exiting with `exit`
+//!   (default 0).
+//! - `hook`: the matcher group's `matcher` and extra keys of every handler (`timeout`,
+//!   `async`, ...). Without `settings`, the file is `{"hooks": {EVENT: [{"matcher": ..,
+//!   "hooks": [handler per answer]}]}}`.
+//! - `settings`: the whole settings file instead; `"{{answer N}}"` in a string is the
+//!   command that gives answer N.
+//! - `expect`: a subset of the `--json` outcome: every key given must be there with that
+//!   value (objects compared key by key, arrays element by element and by length);
+//!   `{"$has": "text"}` matches a string containing `text`, `{"$absent": true}` a key
+//!   that is not there or is `null`.
+//! - `warnings`: substrings that must appear on stderr; `no_warnings: true` says stderr
+//!   is empty.
+//! - `status`: the exit code of `hooks run` (default: not checked).
+
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use crate::support::Env;
+
+/// Every case of every file, with the failures listed together.
+#[test]
+fn claude_code_reference_cases() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/claude");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no case files in {}", dir.display());
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let cases: Vec<Value> = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("{}: not a JSON array of cases: {e}", file.display()));
+        let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+        for case in &cases {
+            count += 1;
+            if let Err(why) = run_case(case) {
+                failures.push(format!(
+                    "{stem}: {}: {why}",
+                    case["name"].as_str().unwrap_or("?")
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+fn run_case(case: &Value) -> Result<(), String> {
+    let env = Env::new();
+    let event = case["event"].as_str().ok_or("a case needs an `event`")?;
+    let answers = case["answers"].as_array().cloned().unwrap_or_default();
+    let mut commands = Vec::new();
+    for (i, answer) in answers.iter().enumerate() {
+        let out = match &answer["stdout"] {
+            Value::Null => String::new(),
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        env.write(&format!("answer{i}.out"), &out);
+        env.write(
+            &format!("answer{i}.err"),
+            answer["stderr"].as_str().unwrap_or(""),
+        );
+        let script = env.write(
+            &format!("answer{i}.sh"),
+            &format!(
+                "#!/bin/sh\ncat >/dev/null\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+                dir = env.path().display(),
+                code = answer["exit"].as_i64().unwrap_or(0)
+            ),
+        );
+        commands.push(format!("sh {}", script.display()));
+    }
+    let settings = match &case["settings"] {
+        Value::Null => {
+            let extra = case["hook"].as_object().cloned().unwrap_or_default();
+            let mut group = Map::new();
+            if let Some(m) = extra.get("matcher") {
+                group.insert("matcher".to_owned(), m.clone());
+            }
+            let handlers: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut h = Map::new();
+                    h.insert("type".to_owned(), json!("command"));
+                    h.insert("command".to_owned(), json!(c));
+                    for (k, v) in &extra {
+                        if k != "matcher" {
+                            h.insert(k.clone(), v.clone());
+                        }
+                    }
+                    Value::Object(h)
+                })
+                .collect();
+            group.insert("hooks".to_owned(), Value::Array(handlers));
+            json!({ "hooks": { event: [Value::Object(group)] } })
+        }
+        given => fill_answers(given, &commands),
+    };
+    env.write(
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&settings).unwrap(),
+    );
+    let payload = case.get("payload").cloned().unwrap_or_else(|| json!({}));
+    env.write("payload.json", &payload.to_string());
+    let run = env.finish(
+        env.command()
+            .args([
+                "run",
+                event,
+                "--json",
+                "-c",
+                ".claude/settings.json",
+                "-p",
+                "payload.json",
+            ])
+            .timeout(Duration::from_secs(60)),
+    );
+    if let Some(status) = case["status"].as_i64()
+        && i64::from(run.code) != status
+    {
+        return Err(format!(
+            "`hooks run` exited {} (expected {status})\nstderr: {}",
+            run.code, run.stderr
+        ));
+    }
+    let actual: Value = serde_json::from_str(&run.stdout).map_err(|e| {
+        format!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            run.stdout, run.stderr
+        )
+    })?;
+    if let Some(expect) = case.get("expect") {
+        contains(&actual, expect, "$").map_err(|why| {
+            format!(
+                "{why}\n  outcome: {actual}\n  stderr: {}",
+                run.stderr.trim_end()
+            )
+        })?;
+    }
+    for warning in case["warnings"].as_array().into_iter().flatten() {
+        let want = warning.as_str().unwrap_or_default();
+        if !run.stderr.contains(want) {
+            return Err(format!("stderr lacks {want:?}:\n{}", run.stderr.trim_end()));
+        }
+    }
+    if case["no_warnings"].as_bool() == Some(true) && !run.stderr.trim().is_empty() {
+        return Err(format!("stderr is not empty:\n{}", run.stderr.trim_end()));
+    }
+    Ok(())
+}
+
+/// `settings` with every `{{answer N}}` replaced by answer N's command.
+fn fill_answers(settings: &Value, commands: &[String]) -> Value {
+    match settings {
+        Value::String(s) => {
+            let mut out = s.clone();
+            for (i, c) in commands.iter().enumerate() {
+                out = out.replace(&format!("{{{{answer {i}}}}}"), c);
+            }
+            Value::String(out)
+        }
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| fill_answers(v, commands)).collect())
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), fill_answers(v, commands)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Whether `actual` holds `expect` (see the module's docs), or where it does not.
+fn contains(actual: &Value, expect: &Value, at: &str) -> Result<(), String> {
+    match expect {
+        Value::Object(e) if e.contains_key("$has") => {
+            let want = e["$has"].as_str().unwrap_or_default();
+            match actual.as_str() {
+                Some(s) if s.contains(want) => Ok(()),
+                _ => Err(format!("{at}: {actual} does not contain {want:?}")),
+            }
+        }
+        Value::Object(e) => {
+            let Some(a) = actual.as_object() else {
+                return Err(format!("{at}: expected an object, got {actual}"));
+            };
+            for (k, v) in e {
+                let here = format!("{at}.{k}");
+                match a.get(k) {
+                    _ if v.get("$absent").is_some() => {
+                        if a.get(k).is_some_and(|x| !x.is_null()) {
+                            return Err(format!("{here}: expected absent, got {}", a[k]));
+                        }
+                    }
+                    None => return Err(format!("{here}: missing (expected {v})")),
+                    Some(x) => contains(x, v, &here)?,
+                }
+            }
+            Ok(())
+        }
+        Value::Array(e) => {
+            let Some(a) = actual.as_array() else {
+                return Err(format!("{at}: expected an array, got {actual}"));
+            };
+            if a.len() != e.len() {
+                return Err(format!(
+                    "{at}: expected {} items {expect}, got {actual}",
+                    e.len()
+                ));
+            }
+            for (i, (x, v)) in a.iter().zip(e).enumerate() {
+                contains(x, v, &format!("{at}[{i}]"))?;
+            }
+            Ok(())
+        }
+        scalar if scalar == actual => Ok(()),
+        _ => Err(format!("{at}: expected {expect}, got {actual}")),
+    }
+}
