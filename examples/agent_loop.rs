@@ -186,7 +186,7 @@ pub async fn run_agent(
     let start = engine
         .dispatch(&session(EventContext::session_start("startup")))
         .await;
-    t.model_context.extend(start.additional_context);
+    t.model_context.extend(start.effects.additional_context);
 
     let submitted = engine
         .dispatch(&session(EventContext::user_prompt_submit(prompt)))
@@ -194,11 +194,11 @@ pub async fn run_agent(
     if submitted.is_blocked() {
         t.log.push(format!(
             "prompt refused: {}",
-            submitted.reason.unwrap_or_default()
+            submitted.effects.reason.unwrap_or_default()
         ));
         return t;
     }
-    t.model_context.extend(submitted.additional_context);
+    t.model_context.extend(submitted.effects.additional_context);
     t.log.push(format!("user: {prompt}"));
 
     let mut stop_hook_active = false;
@@ -213,8 +213,8 @@ pub async fn run_agent(
                             .with("tool_use_id", id.clone()),
                     ))
                     .await;
-                let reason = pre.reason.clone().unwrap_or_default();
-                let refused = match pre.decision {
+                let reason = pre.effects.reason.clone().unwrap_or_default();
+                let refused = match pre.effects.decision {
                     Decision::Block | Decision::Deny => Some(reason),
                     Decision::Ask if !approve(&proposed) => Some("the user declined".to_owned()),
                     _ => None,
@@ -228,8 +228,8 @@ pub async fn run_agent(
                     t.refused.push((proposed, reason));
                     continue;
                 }
-                t.model_context.extend(pre.additional_context);
-                let input = pre.updated_input.unwrap_or(input);
+                t.model_context.extend(pre.effects.additional_context);
+                let input = pre.effects.updated_input.unwrap_or(input);
                 let ran = describe(tool, &input);
                 if ran != proposed {
                     t.log
@@ -244,10 +244,10 @@ pub async fn run_agent(
                         EventContext::post_tool_use(tool, input, response).with("tool_use_id", id),
                     ))
                     .await;
-                for text in &post.additional_context {
+                for text in &post.effects.additional_context {
                     t.log.push(format!("  hook -> model: {text}"));
                 }
-                t.model_context.extend(post.additional_context);
+                t.model_context.extend(post.effects.additional_context);
             }
             Step::Finish(message) => {
                 t.stop_attempts += 1;
@@ -258,7 +258,7 @@ pub async fn run_agent(
                     ))
                     .await;
                 if stop.is_blocked() {
-                    let reason = stop.reason.unwrap_or_default();
+                    let reason = stop.effects.reason.unwrap_or_default();
                     t.log
                         .push(format!("model: \"{message}\" -> sent back: {reason}"));
                     t.model_context.push(reason);

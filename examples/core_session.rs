@@ -194,23 +194,28 @@ fn main() -> Result<()> {
             n + 1,
             ctx.event(),
             subject,
-            outcome.decision
+            outcome.effects.decision
         );
         for hook in &outcome.hooks {
             println!(
                 "      {:<20} {:<10} {}",
                 hook.id,
-                hook.status.as_str(),
+                hook.run.status.as_str(),
                 hook.decision
             );
         }
-        if let Some(reason) = &outcome.reason {
+        if let Some(reason) = &outcome.effects.reason {
             println!("      reason: {reason}");
         }
-        for text in outcome.additional_context.iter().chain(&outcome.messages) {
+        for text in outcome
+            .effects
+            .additional_context
+            .iter()
+            .chain(&outcome.effects.messages)
+        {
             println!("      note: {text}");
         }
-        if outcome.skip {
+        if outcome.effects.skip {
             println!("      stage skipped");
         }
     }

@@ -54,14 +54,17 @@ hooks:
 
     let push = EventContext::pre_tool_use("Bash", json!({"command": "git push --force"}));
     let outcome = engine.dispatch(&push).await;
-    assert_eq!(outcome.decision, Decision::Deny);
-    assert_eq!(outcome.reason.as_deref(), Some("force pushes need a human"));
+    assert_eq!(outcome.effects.decision, Decision::Deny);
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("force pushes need a human")
+    );
 
     let prompt = EventContext::user_prompt_submit("add a date helper");
     let outcome = engine.dispatch(&prompt).await;
-    assert_eq!(outcome.decision, Decision::None);
+    assert_eq!(outcome.effects.decision, Decision::None);
     assert_eq!(
-        outcome.additional_context,
+        outcome.effects.additional_context,
         ["This repository uses bun, not npm."]
     );
     Ok(())
@@ -93,18 +96,18 @@ async fn engine_from_files(project: &Path) -> Result<()> {
         .build()?;
     let loaded = engine.loaded();
     assert_eq!(loaded.hooks.hooks()[0].inactive, Some(Inactive::Untrusted));
-    assert_eq!(engine.dispatch(&rm).await.decision, Decision::None);
+    assert_eq!(engine.dispatch(&rm).await.effects.decision, Decision::None);
 
     // Trust the file (what `hooks trust .hooks/hooks.yaml` does) and reload.
     let mut store = TrustStore::in_memory();
     store.trust_file(&loaded.files[0])?;
     engine.set_trust_store(store);
     assert_eq!(engine.reload().await?, Reload::Applied { active: 1 });
-    assert_eq!(engine.dispatch(&rm).await.decision, Decision::Block);
+    assert_eq!(engine.dispatch(&rm).await.effects.decision, Decision::Block);
 
     // The same file named explicitly is trusted by that act.
     let named = Engine::builder().config_file(&guard).build()?;
-    assert_eq!(named.dispatch(&rm).await.decision, Decision::Block);
+    assert_eq!(named.dispatch(&rm).await.effects.decision, Decision::Block);
     Ok(())
 }
 // ANCHOR_END: files
@@ -138,12 +141,18 @@ async fn host_hooks_and_events() -> Result<()> {
     let to_prod = EventContext::new(deploy.clone()).with("environment", "production");
     let outcome = engine.dispatch(&to_prod).await;
     assert!(outcome.is_blocked());
-    assert_eq!(outcome.reason.as_deref(), Some("production is frozen"));
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("production is frozen")
+    );
     let to_staging = EventContext::new(deploy).with("environment", "staging");
     assert!(!engine.dispatch(&to_staging).await.is_blocked());
 
     let write = EventContext::pre_tool_use("Write", json!({"file_path": "a.txt"}));
-    assert_eq!(engine.dispatch(&write).await.decision, Decision::Ask);
+    assert_eq!(
+        engine.dispatch(&write).await.effects.decision,
+        Decision::Ask
+    );
     Ok(())
 }
 // ANCHOR_END: host_hooks
@@ -318,19 +327,19 @@ async fn reload_and_watch(dir: &Path) -> Result<()> {
     std::fs::write(&file, "hooks: []\n")?;
     let engine = Engine::builder().config_file(&file).build()?;
     let rm = EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}));
-    assert_eq!(engine.dispatch(&rm).await.decision, Decision::None);
+    assert_eq!(engine.dispatch(&rm).await.effects.decision, Decision::None);
 
     std::fs::write(
         &file,
         "hooks:\n  - event: PreToolUse\n    matcher: Bash\n    decision: deny\n",
     )?;
     assert_eq!(engine.reload().await?, Reload::Applied { active: 1 });
-    assert_eq!(engine.dispatch(&rm).await.decision, Decision::Deny);
+    assert_eq!(engine.dispatch(&rm).await.effects.decision, Decision::Deny);
 
     std::fs::write(&file, "hooks:\n  - event: PreToolUze\n")?;
     let error = engine.reload().await.expect_err("an unknown event");
     assert!(error.to_string().contains("did you mean `PreToolUse`"));
-    assert_eq!(engine.dispatch(&rm).await.decision, Decision::Deny);
+    assert_eq!(engine.dispatch(&rm).await.effects.decision, Decision::Deny);
 
     // `watch` does the same on every change to the files, debounced, until dropped.
     let watcher = engine.watch(Duration::from_millis(200), |result| {
@@ -403,7 +412,10 @@ async fn dispatcher_without_the_facade(state_dir: &Path) -> Result<()> {
     let ctx = EventContext::pre_tool_use("Read", json!({"file_path": ".env"}));
     let outcome = dispatcher.dispatch(&ctx).await;
     assert!(outcome.is_blocked());
-    assert_eq!(outcome.reason.as_deref(), Some("that file holds secrets"));
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("that file holds secrets")
+    );
     Ok(())
 }
 // ANCHOR_END: dispatcher

@@ -85,12 +85,12 @@ impl EventSink for PrintingSink {
                     "  [config]   {:<14} hook `{}`: {:?}, exit {}",
                     agg.event,
                     hook.id,
-                    hook.status,
-                    hook.exit_code.map_or("-".to_owned(), |c| c.to_string()),
+                    hook.run.status,
+                    hook.run.exit_code.map_or("-".to_owned(), |c| c.to_string()),
                 );
             }
             if agg.is_blocked() {
-                let reason = agg.reason.as_deref().unwrap_or("");
+                let reason = agg.effects.reason.as_deref().unwrap_or("");
                 println!("  [config]   {} blocked: {reason}", agg.event);
             }
             agg

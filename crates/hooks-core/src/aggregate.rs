@@ -9,7 +9,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::event::{Event, Fields};
-use crate::outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
+use crate::outcome::{
+    Decision, Effects, FailureKind, FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
+};
 use crate::spec::HookSpec;
 
 /// One hook's outcome together with what aggregation needs to know of the hook.
@@ -53,35 +55,14 @@ impl AggregateEntry {
 pub struct Aggregate {
     /// The event's canonical name.
     pub event: String,
-    /// The winning decision.
-    pub decision: Decision,
-    /// The reason given with the winning decision; with no decision, the reason of the
-    /// first hook that skipped or overrode (Fabro's `skip` and `override` keep theirs).
-    pub reason: Option<String>,
-    /// `false` when a hook asked the agent to stop.
-    #[serde(rename = "continue")]
-    pub continue_: bool,
-    /// The first stop reason in declaration order.
-    pub stop_reason: Option<String>,
-    /// The input to use instead of the original, if a hook rewrote it.
-    pub updated_input: Option<Value>,
-    /// Text for the model, in declaration order.
-    pub additional_context: Vec<String>,
-    /// Messages for the user, joined with newlines.
-    pub system_message: Option<String>,
-    /// Other messages, including reports of failed hooks.
-    pub messages: Vec<String>,
-    /// Whether a hook asked for its output to be hidden.
-    pub suppress_output: bool,
-    /// Claude's PermissionDenied retry request.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retry: Option<bool>,
-    /// Fabro's skip.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub skip: bool,
-    /// Fabro's override edge.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub override_edge: Option<String>,
+    /// What the hooks answered together: the winning decision and its reason (with no
+    /// decision, the reason of the first hook that skipped or overrode, as Fabro's `skip`
+    /// and `override` keep theirs), `continue: false` when a hook asked the agent to
+    /// stop, the first stop reason, the input to use instead of the original, text for the
+    /// model in declaration order, the user messages joined with newlines, other messages
+    /// (reports of failed hooks included), ...
+    #[serde(flatten)]
+    pub effects: Effects,
     /// Conflicting rewrites between parallel hooks.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conflicts: Vec<Conflict>,
@@ -97,18 +78,7 @@ impl Aggregate {
     pub fn empty(event: &Event) -> Aggregate {
         Aggregate {
             event: event.name().to_owned(),
-            decision: Decision::None,
-            reason: None,
-            continue_: true,
-            stop_reason: None,
-            updated_input: None,
-            additional_context: Vec::new(),
-            system_message: None,
-            messages: Vec::new(),
-            suppress_output: false,
-            retry: None,
-            skip: false,
-            override_edge: None,
+            effects: Effects::default(),
             conflicts: Vec::new(),
             ignored: Vec::new(),
             hooks: Vec::new(),
@@ -117,15 +87,15 @@ impl Aggregate {
 
     /// Whether the event was blocked or denied.
     pub fn is_blocked(&self) -> bool {
-        self.decision.is_blocking()
+        self.effects.decision.is_blocking()
     }
 }
 
 /// Two hooks that disagreed on a field only one value can win.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Conflict {
-    /// The field (`updated_input`, `override`).
-    pub field: String,
+    /// The field ([`OutputField::UpdatedInput`], [`OutputField::Override`]).
+    pub field: OutputField,
     /// The hook (or `sequential:<group>`) whose value was replaced.
     pub overridden: String,
     /// The later-declared hook (or `sequential:<group>`) whose value was kept.
@@ -138,31 +108,44 @@ pub struct IgnoredField {
     /// The hook's id.
     pub hook: String,
     /// The field.
-    pub field: String,
+    pub field: OutputField,
     /// Why it was ignored.
     pub reason: String,
 }
 
 /// One hook's line in the aggregate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+///
+/// Serialises as `{id, source, status, exit_code, duration_ms, decision, truncated,
+/// failure?}`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct HookReport {
     /// The hook's display id.
     pub id: String,
     /// Where it was defined.
     pub source: String,
-    /// How its run ended.
-    pub status: HookStatus,
-    /// Its exit code, for command hooks.
-    pub exit_code: Option<i32>,
-    /// How long it ran, in milliseconds.
-    pub duration_ms: Option<u64>,
+    /// How its run went.
+    pub run: RunInfo,
     /// The decision it contributed (after the failure policy and per-event rules).
     pub decision: Decision,
-    /// Whether its output was truncated.
-    pub truncated: bool,
-    /// Why it failed, if it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub failure: Option<Failure>,
+}
+
+impl Serialize for HookReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let failure = self.run.failure.as_ref();
+        let mut st = s.serialize_struct("HookReport", 7 + usize::from(failure.is_some()))?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("source", &self.source)?;
+        st.serialize_field("status", &self.run.status)?;
+        st.serialize_field("exit_code", &self.run.exit_code)?;
+        st.serialize_field("duration_ms", &self.run.duration_ms())?;
+        st.serialize_field("decision", &self.decision)?;
+        st.serialize_field("truncated", &self.run.truncated())?;
+        if let Some(failure) = failure {
+            st.serialize_field("failure", failure)?;
+        }
+        st.end()
+    }
 }
 
 /// Folds the outcomes of one event's hooks into one answer.
@@ -248,10 +231,10 @@ impl<'a> Fold<'a> {
         self.event.honours(fields)
     }
 
-    fn ignore(&mut self, hook: &str, field: &str, reason: impl Into<String>) {
+    fn ignore(&mut self, hook: &str, field: OutputField, reason: impl Into<String>) {
         self.out.ignored.push(IgnoredField {
             hook: hook.to_owned(),
-            field: field.to_owned(),
+            field,
             reason: reason.into(),
         });
     }
@@ -259,9 +242,9 @@ impl<'a> Fold<'a> {
     /// Text that should reach the model if the event takes context, else the user.
     fn feedback(&mut self, text: String) {
         if self.honours(Fields::CONTEXT) {
-            self.out.additional_context.push(text);
+            self.out.effects.additional_context.push(text);
         } else {
-            self.out.messages.push(text);
+            self.out.effects.messages.push(text);
         }
     }
 
@@ -274,7 +257,7 @@ impl<'a> Fold<'a> {
 
     fn add(&mut self, entry: &AggregateEntry) {
         let o = &entry.outcome;
-        let contributed = match o.status {
+        let contributed = match o.run.status {
             HookStatus::Skipped => Decision::None,
             HookStatus::Failed | HookStatus::TimedOut => self.add_failure(entry),
             HookStatus::Ok | HookStatus::Blocked => self.add_answer(entry),
@@ -282,22 +265,18 @@ impl<'a> Fold<'a> {
         self.out.hooks.push(HookReport {
             id: entry.id.clone(),
             source: entry.source.clone(),
-            status: o.status,
-            exit_code: o.exit_code,
-            duration_ms: o
-                .duration
-                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            run: o.run.clone(),
             decision: contributed,
-            truncated: o.truncated(),
-            failure: o.failure.clone(),
         });
     }
 
     fn add_failure(&mut self, entry: &AggregateEntry) -> Decision {
         let o = &entry.outcome;
-        let what = match &o.failure {
+        let what = match &o.run.failure {
             Some(f) => format!("{} ({})", f.message, f.kind.as_str()),
-            None if o.status == HookStatus::TimedOut => FailureKind::Timeout.as_str().to_owned(),
+            None if o.run.status == HookStatus::TimedOut => {
+                FailureKind::Timeout.as_str().to_owned()
+            }
             None => "failed".to_owned(),
         };
         match entry.on_failure {
@@ -309,16 +288,18 @@ impl<'a> Fold<'a> {
             FailurePolicy::Block => {
                 self.ignore(
                     &entry.id,
-                    "on_failure",
+                    OutputField::OnFailure,
                     format!("{} cannot be blocked", self.event),
                 );
                 self.out
+                    .effects
                     .messages
                     .push(format!("hook `{}` failed: {what}", entry.id));
                 Decision::None
             }
             FailurePolicy::Allow => {
                 self.out
+                    .effects
                     .messages
                     .push(format!("hook `{}` failed and fails open: {what}", entry.id));
                 Decision::None
@@ -331,75 +312,94 @@ impl<'a> Fold<'a> {
         let id = entry.id.as_str();
         let contributed = self.add_decision(entry);
 
-        if !o.continue_ {
-            self.out.continue_ = false;
-            if self.out.stop_reason.is_none() {
-                self.out.stop_reason.clone_from(&o.stop_reason);
+        if !o.effects.continue_ {
+            self.out.effects.continue_ = false;
+            if self.out.effects.stop_reason.is_none() {
+                self.out
+                    .effects
+                    .stop_reason
+                    .clone_from(&o.effects.stop_reason);
             }
         }
-        if let Some(input) = &o.updated_input {
+        if let Some(input) = &o.effects.updated_input {
             if self.honours(Fields::UPDATED_INPUT) {
                 self.add_rewrite(entry, input.clone());
             } else {
                 self.ignore(
                     id,
-                    "updated_input",
+                    OutputField::UpdatedInput,
                     format!("{} takes no input rewrite", self.event),
                 );
             }
         }
-        if !o.additional_context.is_empty() {
+        if !o.effects.additional_context.is_empty() {
             if self.honours(Fields::CONTEXT) {
                 self.out
+                    .effects
                     .additional_context
-                    .extend(o.additional_context.iter().cloned());
+                    .extend(o.effects.additional_context.iter().cloned());
             } else {
                 self.ignore(
                     id,
-                    "additional_context",
+                    OutputField::AdditionalContext,
                     format!("{} takes no context", self.event),
                 );
             }
         }
-        if let Some(m) = &o.system_message {
+        if let Some(m) = &o.effects.system_message {
             self.system_messages.push(m.clone());
         }
-        self.out.messages.extend(o.messages.iter().cloned());
-        self.out.suppress_output |= o.suppress_output;
-        if let Some(retry) = o.retry {
+        self.out
+            .effects
+            .messages
+            .extend(o.effects.messages.iter().cloned());
+        self.out.effects.suppress_output |= o.effects.suppress_output;
+        if let Some(retry) = o.effects.retry {
             if self.honours(Fields::RETRY) {
-                self.out.retry = Some(self.out.retry.unwrap_or(false) || retry);
+                self.out.effects.retry = Some(self.out.effects.retry.unwrap_or(false) || retry);
             } else {
-                self.ignore(id, "retry", format!("{} takes no retry", self.event));
+                self.ignore(
+                    id,
+                    OutputField::Retry,
+                    format!("{} takes no retry", self.event),
+                );
             }
         }
-        if o.skip {
+        if o.effects.skip {
             if self.honours(Fields::SKIP) || entry.decides {
-                self.out.skip = true;
+                self.out.effects.skip = true;
                 if self.skip_reason.is_none() {
-                    self.skip_reason.clone_from(&o.reason);
+                    self.skip_reason.clone_from(&o.effects.reason);
                 }
             } else {
-                self.ignore(id, "skip", format!("{} cannot be skipped", self.event));
+                self.ignore(
+                    id,
+                    OutputField::Skip,
+                    format!("{} cannot be skipped", self.event),
+                );
             }
         }
-        if let Some(edge) = &o.override_edge {
+        if let Some(edge) = &o.effects.override_edge {
             if self.honours(Fields::OVERRIDE) || entry.decides {
                 if self.skip_reason.is_none() {
-                    self.skip_reason.clone_from(&o.reason);
+                    self.skip_reason.clone_from(&o.effects.reason);
                 }
                 if let Some((prev_hook, prev_edge)) = &self.edge
                     && prev_edge != edge
                 {
                     self.out.conflicts.push(Conflict {
-                        field: "override".to_owned(),
+                        field: OutputField::Override,
                         overridden: prev_hook.clone(),
                         kept: id.to_owned(),
                     });
                 }
                 self.edge = Some((id.to_owned(), edge.clone()));
             } else {
-                self.ignore(id, "override", format!("{} takes no override", self.event));
+                self.ignore(
+                    id,
+                    OutputField::Override,
+                    format!("{} takes no override", self.event),
+                );
             }
         }
         contributed
@@ -408,7 +408,7 @@ impl<'a> Fold<'a> {
     /// Applies the per-event rules to a hook's decision and proposes what remains.
     fn add_decision(&mut self, entry: &AggregateEntry) -> Decision {
         let (id, o) = (entry.id.as_str(), &entry.outcome);
-        let d = o.decision;
+        let d = o.effects.decision;
         let blocks = self.event.can_block() || entry.decides;
         let honoured = match d {
             Decision::None => return Decision::None,
@@ -417,7 +417,7 @@ impl<'a> Fold<'a> {
             Decision::Allow | Decision::Ask | Decision::Defer => self.honours(Fields::PERMISSION),
         };
         if honoured {
-            self.propose(d, o.reason.clone());
+            self.propose(d, o.effects.reason.clone());
             return d;
         }
         let why = if d.is_blocking() {
@@ -425,9 +425,9 @@ impl<'a> Fold<'a> {
         } else {
             format!("{} takes no permission decision", self.event)
         };
-        self.ignore(id, "decision", format!("`{d}`: {why}"));
+        self.ignore(id, OutputField::Decision, format!("`{d}`: {why}"));
         if d.is_blocking()
-            && let Some(reason) = &o.reason
+            && let Some(reason) = &o.effects.reason
         {
             self.feedback(reason.clone());
         }
@@ -459,23 +459,23 @@ impl<'a> Fold<'a> {
                 && *prev_value != value
             {
                 self.out.conflicts.push(Conflict {
-                    field: "updated_input".to_owned(),
+                    field: OutputField::UpdatedInput,
                     overridden: prev_unit.clone(),
                     kept: unit.clone(),
                 });
             }
             current = Some((unit, value));
         }
-        self.out.updated_input = current.map(|(_, v)| v);
-        self.out.override_edge = self.edge.map(|(_, e)| e);
-        self.out.decision = self.best.0;
-        self.out.reason = if self.best.0 == Decision::None {
+        self.out.effects.updated_input = current.map(|(_, v)| v);
+        self.out.effects.override_edge = self.edge.map(|(_, e)| e);
+        self.out.effects.decision = self.best.0;
+        self.out.effects.reason = if self.best.0 == Decision::None {
             self.skip_reason
         } else {
             self.best.1
         };
         if !self.system_messages.is_empty() {
-            self.out.system_message = Some(self.system_messages.join("\n"));
+            self.out.effects.system_message = Some(self.system_messages.join("\n"));
         }
         self.out
     }

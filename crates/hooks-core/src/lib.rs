@@ -37,8 +37,8 @@
 //!     AggregateEntry::new(index.spec(matched[1]), matched[1], allow),
 //! ];
 //! let outcome = aggregate(ctx.event(), entries);
-//! assert_eq!(outcome.decision, Decision::Block);
-//! assert_eq!(outcome.reason.as_deref(), Some("refusing rm -rf /"));
+//! assert_eq!(outcome.effects.decision, Decision::Block);
+//! assert_eq!(outcome.effects.reason.as_deref(), Some("refusing rm -rf /"));
 //! ```
 //!
 //! # Crate feature flags
@@ -80,7 +80,10 @@ pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
 pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
-pub use outcome::{Decision, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus};
+pub use outcome::{
+    Decision, Effects, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus, OutputField,
+    RunInfo,
+};
 pub use output::{parse_output, parse_output_in, parse_response_body};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};

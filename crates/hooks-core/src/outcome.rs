@@ -175,49 +175,12 @@ pub struct Failure {
     pub message: String,
 }
 
-/// The result of running one hook, as the parser or an executor produced it.
-///
-/// Fields hold what the hook said; whether the event honours them is decided at
-/// aggregation, which reports fields it ignored.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct HookOutcome {
+/// How one hook run went: the run information every report of a hook carries (the
+/// outcome, the aggregate's [`HookReport`](crate::HookReport), the audit log).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
     /// How the run ended.
     pub status: HookStatus,
-    /// The hook's permission decision.
-    pub decision: Decision,
-    /// Why (`permissionDecisionReason`, `reason`, or stderr on exit 2).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// `false` asks the agent to stop entirely.
-    #[serde(rename = "continue")]
-    pub continue_: bool,
-    /// Shown when `continue` is false.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<String>,
-    /// A rewritten tool input (replaces the whole input).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_input: Option<Value>,
-    /// Text for the model.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub additional_context: Vec<String>,
-    /// A message for the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub system_message: Option<String>,
-    /// Other messages (echo-agent `message`, Cursor `user_message`, plain text output).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub messages: Vec<String>,
-    /// Hide the hook's output from the transcript.
-    #[serde(default)]
-    pub suppress_output: bool,
-    /// Claude's PermissionDenied `retry`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry: Option<bool>,
-    /// Fabro's `skip`.
-    #[serde(default)]
-    pub skip: bool,
-    /// Fabro's `override`: the edge to take instead.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub override_edge: Option<String>,
     /// Why the hook failed, when it did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Failure>,
@@ -233,15 +196,71 @@ pub struct HookOutcome {
     /// Whether stderr was cut at the output cap.
     #[serde(default)]
     pub stderr_truncated: bool,
-    /// JSON fields the parser did not recognise, reported rather than dropped silently.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unknown_fields: Vec<String>,
 }
 
-impl Default for HookOutcome {
-    fn default() -> HookOutcome {
-        HookOutcome {
-            status: HookStatus::Ok,
+impl RunInfo {
+    /// Whether either output stream was truncated.
+    pub fn truncated(&self) -> bool {
+        self.stdout_truncated || self.stderr_truncated
+    }
+
+    /// The duration in whole milliseconds, as reports print it.
+    pub fn duration_ms(&self) -> Option<u64> {
+        self.duration
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    }
+}
+
+/// The effects a hook can have on its event: what one hook answered
+/// ([`HookOutcome::effects`]) and what the event's hooks answered together
+/// ([`Aggregate::effects`](crate::Aggregate)). One type, so that a field added here is
+/// carried from the parser to the printed outcome.
+///
+/// Serialises as the fields of `hooks run --json`: the first eight always, the others only
+/// when set.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Effects {
+    /// The permission decision.
+    pub decision: Decision,
+    /// Why (`permissionDecisionReason`, `reason`, or stderr on exit 2).
+    #[serde(default)]
+    pub reason: Option<String>,
+    /// `false` asks the agent to stop entirely.
+    #[serde(rename = "continue")]
+    pub continue_: bool,
+    /// Shown when `continue` is false.
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// A rewritten tool input (replaces the whole input).
+    #[serde(default)]
+    pub updated_input: Option<Value>,
+    /// Text for the model.
+    #[serde(default)]
+    pub additional_context: Vec<String>,
+    /// A message for the user.
+    #[serde(default)]
+    pub system_message: Option<String>,
+    /// Other messages (echo-agent `message`, Cursor `user_message`, plain text output,
+    /// reports of failed hooks).
+    #[serde(default)]
+    pub messages: Vec<String>,
+    /// Hide the hook's output from the transcript.
+    #[serde(default)]
+    pub suppress_output: bool,
+    /// Claude's PermissionDenied `retry`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry: Option<bool>,
+    /// Fabro's `skip`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skip: bool,
+    /// Fabro's `override`: the edge to take instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub override_edge: Option<String>,
+}
+
+impl Default for Effects {
+    fn default() -> Effects {
+        Effects {
             decision: Decision::None,
             reason: None,
             continue_: true,
@@ -254,14 +273,77 @@ impl Default for HookOutcome {
             retry: None,
             skip: false,
             override_edge: None,
-            failure: None,
-            exit_code: None,
-            duration: None,
-            stdout_truncated: false,
-            stderr_truncated: false,
-            unknown_fields: Vec::new(),
         }
     }
+}
+
+/// The name of an outcome field, as [`Conflict`](crate::Conflict) and
+/// [`IgnoredField`](crate::IgnoredField) report it.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputField {
+    /// The permission decision (or block).
+    Decision,
+    /// `continue`.
+    Continue,
+    /// `stop_reason`.
+    StopReason,
+    /// `system_message`.
+    SystemMessage,
+    /// `updated_input`.
+    UpdatedInput,
+    /// `additional_context`.
+    AdditionalContext,
+    /// `retry`.
+    Retry,
+    /// Fabro's `skip`.
+    Skip,
+    /// Fabro's `override` edge.
+    Override,
+    /// The hook's failure policy (a fail-closed failure on an event that cannot block).
+    OnFailure,
+}
+
+impl OutputField {
+    /// The snake_case name used in JSON output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputField::Decision => "decision",
+            OutputField::Continue => "continue",
+            OutputField::StopReason => "stop_reason",
+            OutputField::SystemMessage => "system_message",
+            OutputField::UpdatedInput => "updated_input",
+            OutputField::AdditionalContext => "additional_context",
+            OutputField::Retry => "retry",
+            OutputField::Skip => "skip",
+            OutputField::Override => "override",
+            OutputField::OnFailure => "on_failure",
+        }
+    }
+}
+
+impl fmt::Display for OutputField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The result of running one hook, as the parser or an executor produced it.
+///
+/// Fields hold what the hook said; whether the event honours them is decided at
+/// aggregation, which reports fields it ignored.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HookOutcome {
+    /// How the run went.
+    #[serde(flatten)]
+    pub run: RunInfo,
+    /// What the hook answered.
+    #[serde(flatten)]
+    pub effects: Effects,
+    /// JSON fields the parser did not recognise, reported rather than dropped silently.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown_fields: Vec<String>,
 }
 
 impl HookOutcome {
@@ -278,9 +360,15 @@ impl HookOutcome {
             HookStatus::Ok
         };
         HookOutcome {
-            status,
-            decision,
-            reason,
+            run: RunInfo {
+                status,
+                ..RunInfo::default()
+            },
+            effects: Effects {
+                decision,
+                reason,
+                ..Effects::default()
+            },
             ..HookOutcome::default()
         }
     }
@@ -294,11 +382,14 @@ impl HookOutcome {
             HookStatus::Failed
         };
         HookOutcome {
-            status,
-            failure: Some(Failure {
-                kind,
-                message: message.into(),
-            }),
+            run: RunInfo {
+                status,
+                failure: Some(Failure {
+                    kind,
+                    message: message.into(),
+                }),
+                ..RunInfo::default()
+            },
             ..HookOutcome::default()
         }
     }
@@ -306,15 +397,16 @@ impl HookOutcome {
     /// A hook that did not run, with the reason.
     pub fn skipped(reason: impl Into<String>) -> HookOutcome {
         HookOutcome {
-            status: HookStatus::Skipped,
-            reason: Some(reason.into()),
+            run: RunInfo {
+                status: HookStatus::Skipped,
+                ..RunInfo::default()
+            },
+            effects: Effects {
+                reason: Some(reason.into()),
+                ..Effects::default()
+            },
             ..HookOutcome::default()
         }
-    }
-
-    /// Whether either output stream was truncated.
-    pub fn truncated(&self) -> bool {
-        self.stdout_truncated || self.stderr_truncated
     }
 }
 

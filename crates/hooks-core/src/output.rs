@@ -129,7 +129,7 @@ fn read_output(
             ),
         ),
     };
-    outcome.exit_code = exit_code;
+    outcome.run.exit_code = exit_code;
     outcome
 }
 
@@ -138,14 +138,11 @@ fn parse_fabro(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u
     let mut outcome = match exit_code {
         Some(0) => {
             let outcome = parse_success(event, stdout, true);
-            match outcome.failure {
-                Some(failure) if failure.kind == FailureKind::MalformedOutput => HookOutcome {
-                    messages: vec![format!(
-                        "stdout is not a decision, so the hook proceeds: {}",
-                        failure.message
-                    )],
-                    ..HookOutcome::ok()
-                },
+            match outcome.run.failure {
+                Some(failure) if failure.kind == FailureKind::MalformedOutput => note(format!(
+                    "stdout is not a decision, so the hook proceeds: {}",
+                    failure.message
+                )),
                 _ => outcome,
             }
         }
@@ -155,7 +152,7 @@ fn parse_fabro(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u
         },
         _ => parse_output(event, exit_code, stdout, stderr),
     };
-    outcome.exit_code = exit_code;
+    outcome.run.exit_code = exit_code;
     outcome
 }
 
@@ -205,9 +202,9 @@ fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> H
         Ok(Stdout::Text(text)) => {
             let mut outcome = HookOutcome::ok();
             if plain_text_is_context && event.honours(Fields::CONTEXT) {
-                outcome.additional_context.push(text);
+                outcome.effects.additional_context.push(text);
             } else {
-                outcome.messages.push(text);
+                outcome.effects.messages.push(text);
             }
             Ok(outcome)
         }
@@ -226,24 +223,21 @@ fn parse_block(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
         Ok(Stdout::Empty | Stdout::Text(_)) => Ok(HookOutcome::ok()),
         Err(message) => Err(message),
     };
-    let mut outcome = json.unwrap_or_else(|message| HookOutcome {
-        messages: vec![format!("stdout ignored after exit code 2: {message}")],
-        ..HookOutcome::ok()
-    });
+    let mut outcome =
+        json.unwrap_or_else(|message| note(format!("stdout ignored after exit code 2: {message}")));
     let stderr = text(stderr);
     // With nothing on stderr, a JSON reason explains the block unless it justified an
     // allow, ask or defer that the exit code overrules.
-    let json_reason = outcome
-        .reason
-        .take()
-        .filter(|_| outcome.decision == Decision::None || outcome.decision.is_blocking());
-    outcome.reason = if stderr.is_empty() {
+    let json_reason = outcome.effects.reason.take().filter(|_| {
+        outcome.effects.decision == Decision::None || outcome.effects.decision.is_blocking()
+    });
+    outcome.effects.reason = if stderr.is_empty() {
         Some(json_reason.unwrap_or_else(|| EXIT_2_REASON.to_owned()))
     } else {
         Some(stderr)
     };
-    outcome.decision = Decision::Block;
-    outcome.status = HookStatus::Blocked;
+    outcome.effects.decision = Decision::Block;
+    outcome.run.status = HookStatus::Blocked;
     outcome
 }
 
@@ -254,11 +248,18 @@ fn parse_non_blocking_exit_2(event: &Event, stderr: &[u8]) -> HookOutcome {
     let stderr = text(stderr);
     if !stderr.is_empty() {
         if event.honours(Fields::CONTEXT) {
-            outcome.additional_context.push(stderr);
+            outcome.effects.additional_context.push(stderr);
         } else {
-            outcome.messages.push(stderr);
+            outcome.effects.messages.push(stderr);
         }
     }
+    outcome
+}
+
+/// A run that answered nothing but `message`.
+fn note(message: String) -> HookOutcome {
+    let mut outcome = HookOutcome::ok();
+    outcome.effects.messages.push(message);
     outcome
 }
 
@@ -383,17 +384,20 @@ impl Reader<'_> {
                 // Universal (Claude, Autohand, Codex, Gemini).
                 "continue" => {
                     if get_bool("continue", value)? == Some(false) {
-                        self.out.continue_ = false;
+                        self.out.effects.continue_ = false;
                     }
                 }
                 "stopReason" | "stop_reason" => {
                     if let Some(s) = get_str(key, value)? {
-                        self.out.stop_reason.get_or_insert_with(|| s.to_owned());
+                        self.out
+                            .effects
+                            .stop_reason
+                            .get_or_insert_with(|| s.to_owned());
                     }
                 }
                 "suppressOutput" | "suppress_output" => {
                     if get_bool(key, value)? == Some(true) {
-                        self.out.suppress_output = true;
+                        self.out.effects.suppress_output = true;
                     }
                 }
                 "systemMessage" | "system_message" => {
@@ -418,7 +422,7 @@ impl Reader<'_> {
                 }
                 "retry" => {
                     if let Some(b) = get_bool("retry", value)? {
-                        self.out.retry = Some(b);
+                        self.out.effects.retry = Some(b);
                     }
                 }
                 // echo-agent, Autohand, Cursor.
@@ -502,7 +506,7 @@ impl Reader<'_> {
                 "decision" => self.permission_request(value)?,
                 "retry" => {
                     if let Some(b) = get_bool("hookSpecificOutput.retry", value)? {
-                        self.out.retry = Some(b);
+                        self.out.effects.retry = Some(b);
                     }
                 }
                 _ => self
@@ -547,7 +551,7 @@ impl Reader<'_> {
                 }
                 "interrupt" => {
                     if get_bool("hookSpecificOutput.decision.interrupt", value)? == Some(true) {
-                        self.out.continue_ = false;
+                        self.out.effects.continue_ = false;
                     }
                 }
                 _ => self
@@ -563,7 +567,7 @@ impl Reader<'_> {
     fn top_level_decision(&mut self, word: &str) -> Result<(), String> {
         match word.trim().to_ascii_lowercase().as_str() {
             "proceed" => {}
-            "skip" => self.out.skip = true,
+            "skip" => self.out.effects.skip = true,
             // The edge is checked in `finish`.
             "override" => {}
             folded => match permission_decision(folded) {
@@ -579,8 +583,8 @@ impl Reader<'_> {
         match value {
             Value::Null => {}
             Value::Object(_) => {
-                if self.out.updated_input.is_none() {
-                    self.out.updated_input = Some(value.clone());
+                if self.out.effects.updated_input.is_none() {
+                    self.out.effects.updated_input = Some(value.clone());
                 }
             }
             other => return Err(wrong_type(field, "an object", other)),
@@ -591,14 +595,14 @@ impl Reader<'_> {
     /// Text for the model; empty strings are dropped.
     fn context(&mut self, field: &str, value: &Value) -> Result<(), String> {
         if let Some(s) = get_str(field, value)?.filter(|s| !s.is_empty()) {
-            self.out.additional_context.push(s.to_owned());
+            self.out.effects.additional_context.push(s.to_owned());
         }
         Ok(())
     }
 
     /// Cline's `cancel: true` / `shouldContinue: false`.
     fn cancel(&mut self) {
-        self.out.continue_ = false;
+        self.out.effects.continue_ = false;
         if self.event.can_block() {
             self.decisions.push((Decision::Block, Source::Cline));
         }
@@ -608,7 +612,7 @@ impl Reader<'_> {
     fn finish(mut self) -> Result<HookOutcome, String> {
         if self.override_requested {
             match self.edge.take() {
-                Some(edge) => self.out.override_edge = Some(edge),
+                Some(edge) => self.out.effects.override_edge = Some(edge),
                 None => {
                     return Err(
                         "decision `override` needs an `edge_to` naming the edge to take".to_owned(),
@@ -637,11 +641,11 @@ impl Reader<'_> {
         let chosen = match self.message.take() {
             // `{"decision":"deny","message":"…"}`: the message is the decision's reason.
             Some(message) if matched.is_none() && wins(Source::TopLevel) => {
-                self.out.reason = Some(message);
+                self.out.effects.reason = Some(message);
                 None
             }
             message => {
-                self.out.messages.extend(message);
+                self.out.effects.messages.extend(message);
                 matched.or(if self.reasons.is_empty() {
                     None
                 } else {
@@ -651,23 +655,23 @@ impl Reader<'_> {
         };
         for (i, (reason, source)) in self.reasons.into_iter().enumerate() {
             if Some(i) == chosen {
-                self.out.reason = Some(reason);
+                self.out.effects.reason = Some(reason);
             } else if source == Source::Cline {
                 // Cline's errorMessage is for the user: keep it when it is not the reason.
-                self.out.messages.push(reason);
+                self.out.effects.messages.push(reason);
             }
         }
 
         for message in self.system_messages.into_iter().chain(self.user_messages) {
-            if self.out.system_message.is_none() {
-                self.out.system_message = Some(message);
+            if self.out.effects.system_message.is_none() {
+                self.out.effects.system_message = Some(message);
             } else {
-                self.out.messages.push(message);
+                self.out.effects.messages.push(message);
             }
         }
 
-        self.out.decision = decision;
-        self.out.status = if decision.is_blocking() {
+        self.out.effects.decision = decision;
+        self.out.run.status = if decision.is_blocking() {
             HookStatus::Blocked
         } else {
             HookStatus::Ok
@@ -786,10 +790,10 @@ mod tests {
     #[track_caller]
     fn malformed(event: BuiltinEvent, bytes: &[u8], message: &str) {
         let outcome = body(event, bytes);
-        assert_eq!(outcome.status, HookStatus::Failed);
-        assert_eq!(outcome.decision, Decision::None);
-        assert_eq!(outcome.exit_code, None);
-        let failure = outcome.failure.unwrap();
+        assert_eq!(outcome.run.status, HookStatus::Failed);
+        assert_eq!(outcome.effects.decision, Decision::None);
+        assert_eq!(outcome.run.exit_code, None);
+        let failure = outcome.run.failure.unwrap();
         assert_eq!(failure.kind, FailureKind::MalformedOutput);
         assert_eq!(failure.message, message);
     }
@@ -816,7 +820,7 @@ mod tests {
                 let event = Event::from(event);
                 let from_body = parse_response_body(&event, bytes.as_bytes());
                 let mut from_stdout = parse_output(&event, Some(0), bytes.as_bytes(), b"");
-                from_stdout.exit_code = None;
+                from_stdout.run.exit_code = None;
                 assert_eq!(from_body, from_stdout, "{value}");
             }
         }
@@ -824,10 +828,10 @@ mod tests {
             BuiltinEvent::PreToolUse,
             br#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"no"}}"#,
         );
-        assert_eq!(outcome.status, HookStatus::Blocked);
-        assert_eq!(outcome.decision, Decision::Deny);
-        assert_eq!(outcome.reason.as_deref(), Some("no"));
-        assert_eq!(outcome.exit_code, None);
+        assert_eq!(outcome.run.status, HookStatus::Blocked);
+        assert_eq!(outcome.effects.decision, Decision::Deny);
+        assert_eq!(outcome.effects.reason.as_deref(), Some("no"));
+        assert_eq!(outcome.run.exit_code, None);
     }
 
     #[test]
@@ -912,12 +916,12 @@ mod tests {
         #[test]
         fn response_body_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
             let outcome = body(BuiltinEvent::PreToolUse, &bytes);
-            prop_assert_eq!(outcome.exit_code, None);
-            prop_assert_eq!(outcome.status == HookStatus::Failed, outcome.failure.is_some());
-            if outcome.failure.is_none() {
+            prop_assert_eq!(outcome.run.exit_code, None);
+            prop_assert_eq!(outcome.run.status == HookStatus::Failed, outcome.run.failure.is_some());
+            if outcome.run.failure.is_none() {
                 prop_assert_eq!(
-                    outcome.status == HookStatus::Blocked,
-                    outcome.decision.is_blocking()
+                    outcome.run.status == HookStatus::Blocked,
+                    outcome.effects.decision.is_blocking()
                 );
             }
         }
@@ -931,7 +935,7 @@ mod tests {
             let blank = text.trim().is_empty();
             if !is_object && !blank {
                 prop_assert_eq!(
-                    outcome.failure.as_ref().map(|f| f.kind),
+                    outcome.run.failure.as_ref().map(|f| f.kind),
                     Some(FailureKind::MalformedOutput)
                 );
             }

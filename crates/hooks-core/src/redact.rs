@@ -7,7 +7,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::Value;
 
-use crate::outcome::HookOutcome;
+use crate::outcome::{Effects, HookOutcome};
 
 /// Secret values and the masks that replace them.
 ///
@@ -177,15 +177,35 @@ impl Redactor {
         }
     }
 
-    /// Masks every string of `outcome`: reason, messages, context, system message, stop
-    /// reason, rewritten input, edge, unknown field names and the failure message.
+    /// Masks every string of `outcome`: its effects ([`Redactor::redact_effects`]),
+    /// unknown field names and the failure message.
     pub fn redact_outcome(&self, outcome: &mut HookOutcome) {
         if self.is_empty() {
             return;
         }
         // Destructured without `..`, so that a new field has to be considered here.
         let HookOutcome {
-            status: _,
+            run,
+            effects,
+            unknown_fields,
+        } = outcome;
+        self.redact_effects(effects);
+        for s in unknown_fields.iter_mut() {
+            self.redact_string(s);
+        }
+        if let Some(failure) = &mut run.failure {
+            self.redact_string(&mut failure.message);
+        }
+    }
+
+    /// Masks every string of `effects`: reason, messages, context, system message, stop
+    /// reason, rewritten input and edge.
+    pub fn redact_effects(&self, effects: &mut Effects) {
+        if self.is_empty() {
+            return;
+        }
+        // Destructured without `..`, so that a new field has to be considered here.
+        let Effects {
             decision: _,
             reason,
             continue_: _,
@@ -198,31 +218,18 @@ impl Redactor {
             retry: _,
             skip: _,
             override_edge,
-            failure,
-            exit_code: _,
-            duration: _,
-            stdout_truncated: _,
-            stderr_truncated: _,
-            unknown_fields,
-        } = outcome;
+        } = effects;
         for s in [reason, stop_reason, system_message, override_edge]
             .into_iter()
             .flatten()
         {
             self.redact_string(s);
         }
-        for s in additional_context
-            .iter_mut()
-            .chain(messages.iter_mut())
-            .chain(unknown_fields.iter_mut())
-        {
+        for s in additional_context.iter_mut().chain(messages.iter_mut()) {
             self.redact_string(s);
         }
         if let Some(input) = updated_input {
             self.redact_json(input);
-        }
-        if let Some(failure) = failure {
-            self.redact_string(&mut failure.message);
         }
     }
 }

@@ -72,7 +72,7 @@ fn dispatcher(url: &str) -> Dispatcher {
 
 async fn engine_once(dispatcher: &Dispatcher, ctx: &EventContext) {
     let outcome = dispatcher.dispatch(ctx).await;
-    expect_allow(outcome.decision, &outcome);
+    expect_allow(outcome.effects.decision, &outcome);
 }
 
 /// What a host without the engine does: POST the event JSON, read the body, parse it.
@@ -88,7 +88,7 @@ async fn raw_once(client: &reqwest::Client, url: &str, ctx: &EventContext) {
     assert!(response.status().is_success());
     let bytes = response.bytes().await.expect("body");
     let outcome = parse_response_body(ctx.event(), &bytes);
-    expect_allow(outcome.decision, &outcome);
+    expect_allow(outcome.effects.decision, &outcome);
 }
 
 fn bench(c: &mut Criterion) {

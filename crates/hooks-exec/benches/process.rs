@@ -93,7 +93,7 @@ async fn raw_round_trip(ctx: &EventContext, script: &str) -> hooks_core::HookOut
 /// One round trip through the engine.
 async fn engine_round_trip(dispatcher: &Dispatcher, ctx: &EventContext) {
     let outcome = dispatcher.dispatch(ctx).await;
-    expect_allow(outcome.decision, &outcome);
+    expect_allow(outcome.effects.decision, &outcome);
 }
 
 /// Node's loop of `iters` round trips, timed by node.
@@ -129,7 +129,7 @@ fn round_trips(c: &mut Criterion) {
     let engine = || rt.block_on(engine_round_trip(&dispatcher, black_box(&ctx)));
     let raw = || {
         let outcome = rt.block_on(raw_round_trip(black_box(&ctx), &script));
-        expect_allow(outcome.decision, &outcome);
+        expect_allow(outcome.effects.decision, &outcome);
     };
 
     // Row 2: the engine against raw tokio::process.
@@ -180,7 +180,7 @@ fn parallel(c: &mut Criterion) {
     let run_eight = || {
         let outcome = rt.block_on(eight.dispatch(black_box(&ctx)));
         assert_eq!(outcome.hooks.len(), 8, "{outcome:?}");
-        expect_allow(outcome.decision, &outcome);
+        expect_allow(outcome.effects.decision, &outcome);
     };
     let run_one = || rt.block_on(engine_round_trip(&one, black_box(&ctx)));
 
@@ -211,7 +211,11 @@ fn timeout(c: &mut Criterion) {
     let dispatcher = Dispatcher::new(HookIndex::new(vec![bash_hook(hang).with_timeout(DEADLINE)]));
     let engine = || {
         let outcome = rt.block_on(dispatcher.dispatch(&ctx));
-        assert_eq!(outcome.hooks[0].status, HookStatus::TimedOut, "{outcome:?}");
+        assert_eq!(
+            outcome.hooks[0].run.status,
+            HookStatus::TimedOut,
+            "{outcome:?}"
+        );
     };
     let raw = || {
         rt.block_on(async {

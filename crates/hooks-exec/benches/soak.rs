@@ -39,7 +39,7 @@ struct Counts {
 
 impl NotificationSink for Counts {
     fn async_outcome(&self, _: &EventContext, _: &HookSpec, outcome: &HookOutcome) {
-        if outcome.status == HookStatus::Ok {
+        if outcome.run.status == HookStatus::Ok {
             self.ok.fetch_add(1, Ordering::Relaxed);
         } else {
             self.failed.fetch_add(1, Ordering::Relaxed);
@@ -144,7 +144,12 @@ fn main() {
                 let ctx =
                     EventContext::pre_tool_use("Bash", json!({"seq": sent})).session_id("soak");
                 let outcome = dispatcher.dispatch(&ctx).await;
-                if outcome.messages.iter().any(|m| m.contains("was dropped")) {
+                if outcome
+                    .effects
+                    .messages
+                    .iter()
+                    .any(|m| m.contains("was dropped"))
+                {
                     reported_drops += 1;
                 } else {
                     accepted.insert(sent);

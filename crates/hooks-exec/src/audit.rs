@@ -97,14 +97,12 @@ impl AuditLog {
             dialect: spec.dialect.as_str(),
             is_async: spec.is_async,
             session_id: ctx.get_str("session_id"),
-            duration_ms: outcome
-                .duration
-                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            exit_code: outcome.exit_code,
-            status: outcome.status.as_str(),
-            decision: outcome.decision.as_str(),
-            truncated: outcome.truncated(),
-            failure: outcome.failure.as_ref(),
+            duration_ms: outcome.run.duration_ms(),
+            exit_code: outcome.run.exit_code,
+            status: outcome.run.status.as_str(),
+            decision: outcome.effects.decision.as_str(),
+            truncated: outcome.run.truncated(),
+            failure: outcome.run.failure.as_ref(),
         };
         let mut bytes = match serde_json::to_vec(&line) {
             Ok(bytes) => bytes,

@@ -366,7 +366,7 @@ impl CommandExecutor {
             None | Some(Ending::Orphaned) => {
                 let mut outcome = self.answer(run, &prepared, status, &stdout, &stderr);
                 if ending == Some(Ending::Orphaned) {
-                    outcome.messages.push(format!(
+                    outcome.effects.messages.push(format!(
                         "hook `{}` exited but left processes holding its output open; {killed}",
                         run.spec.display_id()
                     ));
@@ -374,10 +374,10 @@ impl CommandExecutor {
                 outcome
             }
         };
-        outcome.stdout_truncated = stdout.truncated;
-        outcome.stderr_truncated = stderr.truncated;
+        outcome.run.stdout_truncated = stdout.truncated;
+        outcome.run.stderr_truncated = stderr.truncated;
         if stdout.truncated
-            && let Some(failure) = &mut outcome.failure
+            && let Some(failure) = &mut outcome.run.failure
             && failure.kind == FailureKind::MalformedOutput
         {
             failure
@@ -427,7 +427,7 @@ impl CommandExecutor {
                     format!("the shell could not run the hook ({what}, exit {code}): {detail}")
                 },
             );
-            outcome.exit_code = Some(code);
+            outcome.run.exit_code = Some(code);
             return outcome;
         }
         let mut outcome = parse_output_in(
@@ -438,7 +438,7 @@ impl CommandExecutor {
             &stderr.bytes,
         );
         if code.is_none()
-            && let Some(failure) = &mut outcome.failure
+            && let Some(failure) = &mut outcome.run.failure
         {
             use std::os::unix::process::ExitStatusExt;
             if let Some(sig) = status.signal() {

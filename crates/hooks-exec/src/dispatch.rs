@@ -217,7 +217,7 @@ impl Dispatcher {
             .collect()
             .await;
         let mut result = aggregate(ctx.event(), entries);
-        result.messages.extend(messages);
+        result.effects.messages.extend(messages);
         inner.stop_loop.apply(ctx, &mut result);
         result
     }
@@ -294,9 +294,9 @@ impl Dispatcher {
             if blocks(ctx.event(), spec, &outcome) {
                 stopped_by = Some(spec.display_id());
             } else if let Order::Group(_) = order
-                && matches!(outcome.status, HookStatus::Ok | HookStatus::Blocked)
+                && matches!(outcome.run.status, HookStatus::Ok | HookStatus::Blocked)
                 && ctx.event().honours(Fields::UPDATED_INPUT)
-                && let Some(input) = &outcome.updated_input
+                && let Some(input) = &outcome.effects.updated_input
             {
                 // Each hook of a sequential group sees the previous one's rewrite.
                 local
@@ -387,8 +387,8 @@ fn blocks(event: &Event, spec: &HookSpec, outcome: &HookOutcome) -> bool {
     if !event.can_block() && !spec.is_fabro_blocking() {
         return false;
     }
-    match outcome.status {
-        HookStatus::Ok | HookStatus::Blocked => outcome.decision.is_blocking(),
+    match outcome.run.status {
+        HookStatus::Ok | HookStatus::Blocked => outcome.effects.decision.is_blocking(),
         HookStatus::Failed | HookStatus::TimedOut => spec.on_failure == FailurePolicy::Block,
         _ => false,
     }

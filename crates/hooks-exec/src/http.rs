@@ -323,7 +323,7 @@ impl HttpExecutor {
         } else {
             parse_response_body(event, &body)
         };
-        outcome.stdout_truncated = truncated;
+        outcome.run.stdout_truncated = truncated;
         outcome
     }
 }
@@ -339,7 +339,7 @@ impl Executor for HttpExecutor {
                 format!("the http executor cannot run a {} hook", other.type_name()),
             ),
         };
-        outcome.duration = Some(started.elapsed());
+        outcome.run.duration = Some(started.elapsed());
         outcome
     }
 }

@@ -33,11 +33,11 @@
 //!
 //! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "rm -rf /"}));
 //! let outcome = dispatcher.dispatch(&ctx).await;
-//! assert_eq!(outcome.decision, Decision::Block);
-//! assert_eq!(outcome.reason.as_deref(), Some("refusing rm -rf"));
+//! assert_eq!(outcome.effects.decision, Decision::Block);
+//! assert_eq!(outcome.effects.reason.as_deref(), Some("refusing rm -rf"));
 //!
 //! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "ls"}));
-//! assert_eq!(dispatcher.dispatch(&ctx).await.decision, Decision::None);
+//! assert_eq!(dispatcher.dispatch(&ctx).await.effects.decision, Decision::None);
 //! # }
 //! ```
 //!

@@ -361,7 +361,7 @@ impl Executor for McpExecutor {
                 ),
             ),
         };
-        outcome.duration = Some(started.elapsed());
+        outcome.run.duration = Some(started.elapsed());
         outcome
     }
 }
@@ -785,9 +785,9 @@ fn read_result(event: &Event, server: &str, tool: &str, result: CallToolResult) 
     }
     // Exit code 0 semantics: JSON objects are answers, other text is context or a message.
     let mut outcome = parse_output(event, Some(0), text.as_bytes(), b"");
-    outcome.exit_code = None;
+    outcome.run.exit_code = None;
     // The parser speaks of stdout; here the text came from the tool.
-    if let Some(failure) = &mut outcome.failure
+    if let Some(failure) = &mut outcome.run.failure
         && let Some(rest) = failure.message.strip_prefix("stdout")
     {
         failure.message = format!("the text of tool `{tool}`{rest}");

@@ -157,21 +157,21 @@ impl NotificationSink for JsonRpcSink {
         params.insert("event".into(), ctx.event().name().into());
         params.insert("hookId".into(), spec.display_id().into());
         params.insert("source".into(), spec.provenance.to_string().into());
-        params.insert("status".into(), outcome.status.as_str().into());
-        params.insert("decision".into(), outcome.decision.as_str().into());
-        if let Some(reason) = &outcome.reason {
+        params.insert("status".into(), outcome.run.status.as_str().into());
+        params.insert("decision".into(), outcome.effects.decision.as_str().into());
+        if let Some(reason) = &outcome.effects.reason {
             params.insert("reason".into(), reason.clone().into());
         }
-        if let Some(code) = outcome.exit_code {
+        if let Some(code) = outcome.run.exit_code {
             params.insert("exitCode".into(), code.into());
         }
-        if let Some(d) = outcome.duration {
+        if let Some(d) = outcome.run.duration {
             params.insert(
                 "durationMs".into(),
                 u64::try_from(d.as_millis()).unwrap_or(u64::MAX).into(),
             );
         }
-        if let Some(failure) = &outcome.failure {
+        if let Some(failure) = &outcome.run.failure {
             params.insert(
                 "failure".into(),
                 json!({"kind": failure.kind.as_str(), "message": failure.message}),

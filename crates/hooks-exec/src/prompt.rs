@@ -169,10 +169,14 @@ impl Executor for PromptExecutor {
             );
         };
         match action.mode {
-            PromptMode::Inject => HookOutcome {
-                additional_context: vec![action.prompt.clone()],
-                ..HookOutcome::ok()
-            },
+            PromptMode::Inject => {
+                let mut outcome = HookOutcome::ok();
+                outcome
+                    .effects
+                    .additional_context
+                    .push(action.prompt.clone());
+                outcome
+            }
             _ => self.evaluate(&run, action).await,
         }
     }

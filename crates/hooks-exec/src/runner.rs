@@ -63,7 +63,7 @@ impl Runner {
             // blocked, whatever its failure policy.
             Err(message) => {
                 let mut outcome = HookOutcome::decided(Decision::Block, Some(message.clone()));
-                outcome.failure = Some(Failure {
+                outcome.run.failure = Some(Failure {
                     kind: FailureKind::Spawn,
                     message: message.clone(),
                 });
@@ -86,14 +86,14 @@ impl Runner {
             }
         };
         let elapsed = start.elapsed();
-        outcome.duration = Some(elapsed);
-        span.record("status", outcome.status.as_str());
-        span.record("decision", outcome.decision.as_str());
+        outcome.run.duration = Some(elapsed);
+        span.record("status", outcome.run.status.as_str());
+        span.record("decision", outcome.effects.decision.as_str());
         span.record(
             "duration_ms",
             u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX),
         );
-        if let Some(failure) = &outcome.failure {
+        if let Some(failure) = &outcome.run.failure {
             span.in_scope(|| {
                 tracing::info!(kind = failure.kind.as_str(), message = %failure.message, "hook failed");
             });

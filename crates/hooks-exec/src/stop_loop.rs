@@ -58,9 +58,9 @@ impl StopLoop {
         };
         if active && streak >= self.cap {
             streaks.remove(&key);
-            let reason = aggregate.reason.take();
-            aggregate.decision = Decision::None;
-            aggregate.messages.push(format!(
+            let reason = aggregate.effects.reason.take();
+            aggregate.effects.decision = Decision::None;
+            aggregate.effects.messages.push(format!(
                 "stop-loop cap: the {} hooks blocked {streak} consecutive times while \
                  stop_hook_active was set; letting the agent stop{}",
                 event.name(),

@@ -48,8 +48,9 @@ impl Bridge {
 
 /// The `stop_reason` of an aggregate that asked the agent to stop (`continue: false`).
 pub(crate) fn stop_reason(agg: &Aggregate) -> Option<String> {
-    (!agg.continue_).then(|| {
-        agg.stop_reason
+    (!agg.effects.continue_).then(|| {
+        agg.effects
+            .stop_reason
             .clone()
             .unwrap_or_else(|| format!("a {} hook answered continue: false", agg.event))
     })
@@ -57,7 +58,8 @@ pub(crate) fn stop_reason(agg: &Aggregate) -> Option<String> {
 
 /// The reason a blocking aggregate gives, or a sentence naming the event.
 pub(crate) fn block_reason(agg: &Aggregate) -> String {
-    agg.reason
+    agg.effects
+        .reason
         .clone()
         .unwrap_or_else(|| format!("a {} hook blocked without a reason", agg.event))
 }

@@ -339,7 +339,7 @@ impl SubagentDispatcher {
         let mut run = SubagentRun {
             context: ctx.clone(),
             agent_id,
-            additional_context: start.additional_context,
+            additional_context: start.effects.additional_context,
             continuation: 0,
             feedback: None,
             previous_output: None,
@@ -378,7 +378,7 @@ impl SubagentDispatcher {
                     ))
                     .await?;
                 block = agg.is_blocked().then(|| bridge::block_reason(&agg));
-                additional_context = agg.additional_context;
+                additional_context = agg.effects.additional_context;
             }
             let mut stop_cap_reason = None;
             if let Some(reason) = block {

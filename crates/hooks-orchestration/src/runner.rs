@@ -290,7 +290,7 @@ impl TaskRunner {
                     },
                 );
             }
-            *slot = agg.additional_context;
+            *slot = agg.effects.additional_context;
         }
         run.created = created;
 
@@ -522,7 +522,7 @@ impl Run<'_> {
                 bridge::block_reason(&agg)
             )));
         }
-        if agg.skip {
+        if agg.effects.skip {
             return Some(Attempt::Done(TaskOutcome::Skipped {
                 reason: "skipped by a stage_start hook".to_owned(),
                 attempts: ctx.attempt - 1,
@@ -547,7 +547,7 @@ impl Run<'_> {
             .unwrap_or_else(PoisonError::into_inner)
             .get_mut(i)
         {
-            *slot = agg.additional_context;
+            *slot = agg.effects.additional_context;
         }
         hooks.after_execute(ctx, &output).await;
         self.emit(bridge::stage(StageEvent::Complete, ctx)).await?;

@@ -972,6 +972,7 @@ impl Engine {
         let verdict = self.dispatch(&change).await;
         if verdict.is_blocked() {
             let reason = verdict
+                .effects
                 .reason
                 .unwrap_or_else(|| "a ConfigChange hook blocked the reload".to_owned());
             tracing::warn!(%reason, "config reload rejected");

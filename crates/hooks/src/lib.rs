@@ -30,7 +30,7 @@
 //! let engine = Engine::builder().config_text("inline.yaml", config, Format::Yaml, None).build()?;
 //! let ctx = EventContext::pre_tool_use("Bash", json!({"command": "git push --force origin main"}));
 //! let outcome = engine.dispatch(&ctx).await;
-//! assert_eq!(outcome.decision, Decision::Deny);
+//! assert_eq!(outcome.effects.decision, Decision::Deny);
 //! # Ok(())
 //! # }
 //! # #[cfg(not(all(feature = "config", feature = "exec")))]

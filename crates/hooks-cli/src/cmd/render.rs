@@ -227,9 +227,14 @@ pub fn subject(ctx: &EventContext) -> String {
 /// tests can mask it); a failure's account on a second line. Every line starts with
 /// `indent` and ends with a newline.
 pub fn hook_lines(style: Style, report: &HookReport, indent: &str) -> String {
-    let status = report.status.as_str();
-    let mut line = format!("{indent}{}{}", style.status(report.status), pad(status, 9));
+    let status = report.run.status.as_str();
+    let mut line = format!(
+        "{indent}{}{}",
+        style.status(report.run.status),
+        pad(status, 9)
+    );
     let exit = report
+        .run
         .exit_code
         .map(|c| format!("exit {c}"))
         .unwrap_or_default();
@@ -243,14 +248,14 @@ pub fn hook_lines(style: Style, report: &HookReport, indent: &str) -> String {
     };
     line.push_str(&pad(&decision, 6));
     line.push_str(&report.id);
-    if report.truncated {
+    if report.run.truncated() {
         line.push_str(&format!("  {}", style.yellow("(output truncated)")));
     }
-    if let Some(ms) = report.duration_ms {
+    if let Some(ms) = report.run.duration_ms() {
         line.push_str(&format!("  {}", style.dim(&format!("{ms} ms"))));
     }
     line.push('\n');
-    if let Some(failure) = &report.failure {
+    if let Some(failure) = &report.run.failure {
         line.push_str(&format!(
             "{indent}  {}\n",
             style.red(&format!(
@@ -281,9 +286,9 @@ pub fn outcome(style: Style, agg: &Aggregate, indent: &str) -> String {
         out,
         "{indent}{}: {}{verdict}",
         style.cyan(&agg.event),
-        style.decision(agg.decision)
+        style.decision(agg.effects.decision)
     );
-    if let Some(reason) = &agg.reason {
+    if let Some(reason) = &agg.effects.reason {
         let _ = writeln!(out, "{indent}  reason: {reason}");
     }
     details(&mut out, style, agg, indent);
@@ -302,30 +307,34 @@ pub fn outcome(style: Style, agg: &Aggregate, indent: &str) -> String {
 /// The fields hooks returned, one per line: stop, rewritten input, context, messages,
 /// conflicts and ignored fields.
 pub fn details(out: &mut String, style: Style, agg: &Aggregate, indent: &str) {
-    if !agg.continue_ {
-        let reason = agg.stop_reason.as_deref().unwrap_or("no reason given");
+    if !agg.effects.continue_ {
+        let reason = agg
+            .effects
+            .stop_reason
+            .as_deref()
+            .unwrap_or("no reason given");
         let _ = writeln!(
             out,
             "{indent}  {} {reason}",
             style.red("stop: the agent is asked to stop:")
         );
     }
-    if let Some(input) = &agg.updated_input {
+    if let Some(input) = &agg.effects.updated_input {
         let _ = writeln!(out, "{indent}  updated input: {input}");
     }
-    if agg.skip {
+    if agg.effects.skip {
         let _ = writeln!(out, "{indent}  skip: a hook asks to skip this step");
     }
-    if let Some(edge) = &agg.override_edge {
+    if let Some(edge) = &agg.effects.override_edge {
         let _ = writeln!(out, "{indent}  override: take the edge to `{edge}`");
     }
-    for text in &agg.additional_context {
+    for text in &agg.effects.additional_context {
         let _ = writeln!(out, "{indent}  context: {}", shorten(text, 160));
     }
-    if let Some(text) = &agg.system_message {
+    if let Some(text) = &agg.effects.system_message {
         let _ = writeln!(out, "{indent}  system message: {}", shorten(text, 160));
     }
-    for text in &agg.messages {
+    for text in &agg.effects.messages {
         let _ = writeln!(out, "{indent}  message: {}", shorten(text, 160));
     }
     for c in &agg.conflicts {

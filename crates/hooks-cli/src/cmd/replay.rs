@@ -97,8 +97,8 @@ impl Tally {
         }
         self.runs += agg.hooks.len();
         for report in &agg.hooks {
-            self.by_status[status_slot(report.status)] += 1;
-            if let Some(failure) = &report.failure {
+            self.by_status[status_slot(report.run.status)] += 1;
+            if let Some(failure) = &report.run.failure {
                 let mut line = format!(
                     "#{number} {} `{}`: {}",
                     agg.event,
@@ -111,17 +111,21 @@ impl Tally {
                 self.failures.push(line);
             }
         }
-        if agg.decision != Decision::None {
-            match self.decisions.iter_mut().find(|(d, _)| *d == agg.decision) {
+        if agg.effects.decision != Decision::None {
+            match self
+                .decisions
+                .iter_mut()
+                .find(|(d, _)| *d == agg.effects.decision)
+            {
                 Some((_, n)) => *n += 1,
-                None => self.decisions.push((agg.decision, 1)),
+                None => self.decisions.push((agg.effects.decision, 1)),
             }
         }
-        if agg.updated_input.is_some() {
+        if agg.effects.updated_input.is_some() {
             self.rewritten += 1;
         }
-        self.context += agg.additional_context.len();
-        if !agg.continue_ {
+        self.context += agg.effects.additional_context.len();
+        if !agg.effects.continue_ {
             self.stops += 1;
         }
         if agg.is_blocked() {
@@ -135,9 +139,12 @@ impl Tally {
                 "#{number} {} {} ({} by {}): {}",
                 agg.event,
                 render::subject(ctx),
-                agg.decision,
+                agg.effects.decision,
                 by.join(", "),
-                render::shorten(agg.reason.as_deref().unwrap_or("no reason given"), 100)
+                render::shorten(
+                    agg.effects.reason.as_deref().unwrap_or("no reason given"),
+                    100
+                )
             ));
         }
     }
@@ -316,13 +323,13 @@ fn event_block(
 ) -> String {
     let mut out = String::new();
     let verdict = if agg.is_blocked() {
-        style.red(&agg.decision.as_str().to_uppercase())
+        style.red(&agg.effects.decision.as_str().to_uppercase())
     } else if agg.hooks.is_empty() {
         style.dim("proceed")
-    } else if agg.decision == Decision::None {
+    } else if agg.effects.decision == Decision::None {
         style.green("proceed")
     } else {
-        style.decision(agg.decision)
+        style.decision(agg.effects.decision)
     };
     let mut subject = render::subject(&step.ctx);
     if !subject.is_empty() {
@@ -333,7 +340,7 @@ fn event_block(
         "\n#{number:<3}{}{subject}  -> {verdict}",
         style.cyan(&agg.event),
     );
-    if let Some(reason) = &agg.reason {
+    if let Some(reason) = &agg.effects.reason {
         let _ = writeln!(out, "      reason: {}", render::shorten(reason, 160));
     }
     for report in &agg.hooks {

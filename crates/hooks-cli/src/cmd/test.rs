@@ -50,7 +50,7 @@ pub fn run(args: &TestArgs) -> Result<u8> {
         engine.dispatcher().flush_async().await;
         outcome
     });
-    let status = outcome.status;
+    let status = outcome.run.status;
     let agg = aggregate(
         ctx.event(),
         vec![AggregateEntry::new(&spec, 0, outcome.clone())],

@@ -1,8 +1,8 @@
 //! Tests for aggregation: one test per documented rule.
 
 use hooks_core::{
-    Aggregate, AggregateEntry, BuiltinEvent, Decision, Event, FailureKind, FailurePolicy,
-    HookOutcome, HookStatus, aggregate,
+    Aggregate, AggregateEntry, BuiltinEvent, Decision, Effects, Event, FailureKind, FailurePolicy,
+    HookOutcome, HookStatus, OutputField, aggregate,
 };
 use serde_json::{Value, json};
 
@@ -25,7 +25,10 @@ fn decided(d: Decision, reason: &str) -> HookOutcome {
 
 fn rewrite(v: Value) -> HookOutcome {
     HookOutcome {
-        updated_input: Some(v),
+        effects: Effects {
+            updated_input: Some(v),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     }
 }
@@ -52,7 +55,7 @@ fn check_decision(event: BuiltinEvent, decisions: &[Decision], expect: Decision)
         .map(|(i, d)| entry(i, decided(*d, &format!("r{i}"))))
         .collect();
     assert_eq!(
-        run(event, entries).decision,
+        run(event, entries).effects.decision,
         expect,
         "{decisions:?} on {event}"
     );
@@ -116,7 +119,7 @@ fn first_declared_gives_the_reason_among_equals() {
             entry(0, decided(Deny, "first")),
         ],
     );
-    assert_eq!(agg.reason.as_deref(), Some("first"));
+    assert_eq!(agg.effects.reason.as_deref(), Some("first"));
     assert_eq!(
         agg.hooks.iter().map(|h| h.id.as_str()).collect::<Vec<_>>(),
         ["h0", "h1"]
@@ -133,7 +136,7 @@ fn winning_reason_comes_from_the_winning_hook() {
         ],
     );
     assert_eq!(
-        (agg.decision, agg.reason.as_deref()),
+        (agg.effects.decision, agg.effects.reason.as_deref()),
         (Deny, Some("dangerous"))
     );
 }
@@ -141,8 +144,8 @@ fn winning_reason_comes_from_the_winning_hook() {
 #[test]
 fn ignored_decision_is_reported_and_its_reason_becomes_context() {
     let agg = run(PostToolUse, vec![entry(0, decided(Block, "lint failed"))]);
-    assert_eq!(agg.decision, NoDecision);
-    assert_eq!(agg.additional_context, ["lint failed"]);
+    assert_eq!(agg.effects.decision, NoDecision);
+    assert_eq!(agg.effects.additional_context, ["lint failed"]);
     assert_eq!(agg.ignored.len(), 1);
     assert_eq!(
         (agg.ignored[0].hook.as_str(), agg.ignored[0].field.as_str()),
@@ -156,8 +159,8 @@ fn ignored_block_reason_is_a_message_where_no_context_is_taken() {
         BuiltinEvent::Notification,
         vec![entry(0, decided(Block, "nope"))],
     );
-    assert!(agg.additional_context.is_empty());
-    assert_eq!(agg.messages, ["nope"]);
+    assert!(agg.effects.additional_context.is_empty());
+    assert_eq!(agg.effects.messages, ["nope"]);
 }
 
 #[test]
@@ -169,10 +172,14 @@ fn timeout_fails_open_by_default() {
             HookOutcome::failed(FailureKind::Timeout, "timed out after 10s"),
         )],
     );
-    assert_eq!(agg.decision, NoDecision);
-    assert_eq!(agg.hooks[0].status, HookStatus::TimedOut);
-    assert!(agg.messages[0].contains("fails open"), "{:?}", agg.messages);
-    assert!(agg.messages[0].contains("timed out after 10s"));
+    assert_eq!(agg.effects.decision, NoDecision);
+    assert_eq!(agg.hooks[0].run.status, HookStatus::TimedOut);
+    assert!(
+        agg.effects.messages[0].contains("fails open"),
+        "{:?}",
+        agg.effects.messages
+    );
+    assert!(agg.effects.messages[0].contains("timed out after 10s"));
 }
 
 #[test]
@@ -184,8 +191,8 @@ fn crash_fails_closed_when_asked() {
             HookOutcome::failed(FailureKind::Crash, "terminated by a signal"),
         ))],
     );
-    assert_eq!(agg.decision, Block);
-    let reason = agg.reason.unwrap();
+    assert_eq!(agg.effects.decision, Block);
+    let reason = agg.effects.reason.unwrap();
     assert!(
         reason.contains("`h0`") && reason.contains("fails closed") && reason.contains("crash"),
         "{reason}"
@@ -207,9 +214,9 @@ fn every_failure_kind_gets_the_same_policy() {
             Stop,
             vec![fail_closed(entry(0, HookOutcome::failed(kind, "x")))],
         );
-        assert_eq!(closed.decision, Block, "{kind:?} fail-closed");
+        assert_eq!(closed.effects.decision, Block, "{kind:?} fail-closed");
         let open = run(Stop, vec![entry(0, HookOutcome::failed(kind, "x"))]);
-        assert_eq!(open.decision, NoDecision, "{kind:?} fail-open");
+        assert_eq!(open.effects.decision, NoDecision, "{kind:?} fail-open");
     }
 }
 
@@ -222,36 +229,39 @@ fn fail_closed_on_an_event_that_cannot_block_is_reported() {
             HookOutcome::failed(FailureKind::NonZeroExit, "exited with code 1"),
         ))],
     );
-    assert_eq!(agg.decision, NoDecision);
-    assert_eq!(agg.ignored[0].field, "on_failure");
+    assert_eq!(agg.effects.decision, NoDecision);
+    assert_eq!(agg.ignored[0].field, OutputField::OnFailure);
 }
 
 #[test]
 fn failed_hooks_contribute_none_of_their_output() {
     let mut failed = HookOutcome::failed(FailureKind::MalformedOutput, "bad json");
-    failed.additional_context.push("leaked".to_owned());
-    failed.updated_input = Some(json!({"x": 1}));
-    failed.continue_ = false;
+    failed.effects.additional_context.push("leaked".to_owned());
+    failed.effects.updated_input = Some(json!({"x": 1}));
+    failed.effects.continue_ = false;
     let agg = run(PreToolUse, vec![entry(0, failed)]);
-    assert!(agg.additional_context.is_empty());
-    assert_eq!(agg.updated_input, None);
-    assert!(agg.continue_);
+    assert!(agg.effects.additional_context.is_empty());
+    assert_eq!(agg.effects.updated_input, None);
+    assert!(agg.effects.continue_);
 }
 
 #[test]
 fn skipped_hooks_contribute_nothing() {
     let mut skipped = HookOutcome::skipped("not trusted");
-    skipped.decision = Deny;
+    skipped.effects.decision = Deny;
     let agg = run(PreToolUse, vec![entry(0, skipped)]);
-    assert_eq!(agg.decision, NoDecision);
-    assert_eq!(agg.hooks[0].status, HookStatus::Skipped);
+    assert_eq!(agg.effects.decision, NoDecision);
+    assert_eq!(agg.hooks[0].run.status, HookStatus::Skipped);
 }
 
 #[test]
 fn continue_false_from_any_hook_stops_with_the_first_declared_reason() {
     let stop = |r: &str| HookOutcome {
-        continue_: false,
-        stop_reason: Some(r.to_owned()),
+        effects: Effects {
+            continue_: false,
+            stop_reason: Some(r.to_owned()),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     let agg = run(
@@ -262,8 +272,8 @@ fn continue_false_from_any_hook_stops_with_the_first_declared_reason() {
             entry(1, stop("early")),
         ],
     );
-    assert!(!agg.continue_);
-    assert_eq!(agg.stop_reason.as_deref(), Some("early"));
+    assert!(!agg.effects.continue_);
+    assert_eq!(agg.effects.stop_reason.as_deref(), Some("early"));
 }
 
 #[test]
@@ -275,7 +285,7 @@ fn parallel_rewrites_that_differ_conflict_and_the_later_declared_wins() {
             entry(0, rewrite(json!({"command": "a"}))),
         ],
     );
-    assert_eq!(agg.updated_input, Some(json!({"command": "b"})));
+    assert_eq!(agg.effects.updated_input, Some(json!({"command": "b"})));
     assert_eq!(agg.conflicts.len(), 1);
     assert_eq!(
         (
@@ -296,7 +306,7 @@ fn identical_parallel_rewrites_do_not_conflict() {
         ],
     );
     assert!(agg.conflicts.is_empty());
-    assert_eq!(agg.updated_input, Some(json!({"c": 1})));
+    assert_eq!(agg.effects.updated_input, Some(json!({"c": 1})));
 }
 
 #[test]
@@ -313,7 +323,7 @@ fn sequential_group_is_a_pipeline_without_conflict() {
         ],
     );
     assert_eq!(
-        agg.updated_input,
+        agg.effects.updated_input,
         Some(json!({"command": "ls --color=never"}))
     );
     assert!(agg.conflicts.is_empty(), "{:?}", agg.conflicts);
@@ -330,7 +340,7 @@ fn sequential_group_result_conflicts_with_a_parallel_hook() {
         ],
     );
     // Units in order of first rewrite: group g (result 3), then h1 (2): h1 is later and wins.
-    assert_eq!(agg.updated_input, Some(json!(2)));
+    assert_eq!(agg.effects.updated_input, Some(json!(2)));
     assert_eq!(agg.conflicts[0].overridden, "sequential:g");
     assert_eq!(agg.conflicts[0].kept, "h1");
 }
@@ -338,25 +348,28 @@ fn sequential_group_result_conflicts_with_a_parallel_hook() {
 #[test]
 fn rewrites_are_ignored_where_not_honoured() {
     let agg = run(PostToolUse, vec![entry(0, rewrite(json!({"a": 1})))]);
-    assert_eq!(agg.updated_input, None);
-    assert_eq!(agg.ignored[0].field, "updated_input");
+    assert_eq!(agg.effects.updated_input, None);
+    assert_eq!(agg.ignored[0].field, OutputField::UpdatedInput);
 }
 
 #[test]
 fn context_and_messages_concatenate_in_declaration_order() {
     let ctx = |c: &str| HookOutcome {
-        additional_context: vec![c.to_owned()],
-        messages: vec![format!("m-{c}")],
-        system_message: Some(format!("s-{c}")),
+        effects: Effects {
+            additional_context: vec![c.to_owned()],
+            messages: vec![format!("m-{c}")],
+            system_message: Some(format!("s-{c}")),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     let agg = run(
         UserPromptSubmit,
         vec![entry(2, ctx("c")), entry(0, ctx("a")), entry(1, ctx("b"))],
     );
-    assert_eq!(agg.additional_context, ["a", "b", "c"]);
-    assert_eq!(agg.messages, ["m-a", "m-b", "m-c"]);
-    assert_eq!(agg.system_message.as_deref(), Some("s-a\ns-b\ns-c"));
+    assert_eq!(agg.effects.additional_context, ["a", "b", "c"]);
+    assert_eq!(agg.effects.messages, ["m-a", "m-b", "m-c"]);
+    assert_eq!(agg.effects.system_message.as_deref(), Some("s-a\ns-b\ns-c"));
 }
 
 #[test]
@@ -366,51 +379,75 @@ fn context_is_ignored_where_not_honoured() {
         vec![entry(
             0,
             HookOutcome {
-                additional_context: vec!["x".into()],
+                effects: Effects {
+                    additional_context: vec!["x".into()],
+                    ..Effects::default()
+                },
                 ..HookOutcome::ok()
             },
         )],
     );
-    assert!(agg.additional_context.is_empty());
-    assert_eq!(agg.ignored[0].field, "additional_context");
+    assert!(agg.effects.additional_context.is_empty());
+    assert_eq!(agg.ignored[0].field, OutputField::AdditionalContext);
 }
 
 #[test]
 fn retry_is_honoured_on_permission_denied_only() {
     let retry = || HookOutcome {
-        retry: Some(true),
+        effects: Effects {
+            retry: Some(true),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     assert_eq!(
-        run(BuiltinEvent::PermissionDenied, vec![entry(0, retry())]).retry,
+        run(BuiltinEvent::PermissionDenied, vec![entry(0, retry())])
+            .effects
+            .retry,
         Some(true)
     );
     let agg = run(PreToolUse, vec![entry(0, retry())]);
-    assert_eq!((agg.retry, agg.ignored[0].field.as_str()), (None, "retry"));
+    assert_eq!(
+        (agg.effects.retry, agg.ignored[0].field.as_str()),
+        (None, "retry")
+    );
 }
 
 #[test]
 fn fabro_skip_is_honoured_on_stage_start_only() {
     let skip = || HookOutcome {
-        skip: true,
+        effects: Effects {
+            skip: true,
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
-    assert!(run(BuiltinEvent::StageStart, vec![entry(0, skip())]).skip);
+    assert!(
+        run(BuiltinEvent::StageStart, vec![entry(0, skip())])
+            .effects
+            .skip
+    );
     let agg = run(BuiltinEvent::StageComplete, vec![entry(0, skip())]);
-    assert!(!agg.skip);
-    assert_eq!(agg.ignored[0].field, "skip");
+    assert!(!agg.effects.skip);
+    assert_eq!(agg.ignored[0].field, OutputField::Skip);
 }
 
 #[test]
 fn a_fabro_blocking_hooks_decisions_count_on_every_event() {
     let skip = |reason: &str| HookOutcome {
-        skip: true,
-        reason: Some(reason.to_owned()),
+        effects: Effects {
+            skip: true,
+            reason: Some(reason.to_owned()),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     let edge = HookOutcome {
-        override_edge: Some("fix".to_owned()),
-        reason: Some("retry".to_owned()),
+        effects: Effects {
+            override_edge: Some("fix".to_owned()),
+            reason: Some("retry".to_owned()),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     let crash = || HookOutcome::failed(FailureKind::NonZeroExit, "exited with code 1");
@@ -502,10 +539,14 @@ fn a_fabro_blocking_hooks_decisions_count_on_every_event() {
         e.decides = decides;
         let agg = run(event, vec![e]);
         let got: Vec<&str> = agg.ignored.iter().map(|i| i.field.as_str()).collect();
-        assert_eq!(agg.decision, decision, "{event:?} {decides}");
-        assert_eq!(agg.skip, skipped, "{event:?} {decides}");
-        assert_eq!(agg.override_edge.as_deref(), over, "{event:?} {decides}");
-        assert_eq!(agg.reason.as_deref(), reason, "{event:?} {decides}");
+        assert_eq!(agg.effects.decision, decision, "{event:?} {decides}");
+        assert_eq!(agg.effects.skip, skipped, "{event:?} {decides}");
+        assert_eq!(
+            agg.effects.override_edge.as_deref(),
+            over,
+            "{event:?} {decides}"
+        );
+        assert_eq!(agg.effects.reason.as_deref(), reason, "{event:?} {decides}");
         assert_eq!(got, ignored, "{event:?} {decides}");
     }
 }
@@ -513,18 +554,21 @@ fn a_fabro_blocking_hooks_decisions_count_on_every_event() {
 #[test]
 fn fabro_override_is_honoured_on_edge_selected_only_and_conflicts_are_reported() {
     let edge = |e: &str| HookOutcome {
-        override_edge: Some(e.to_owned()),
+        effects: Effects {
+            override_edge: Some(e.to_owned()),
+            ..Effects::default()
+        },
         ..HookOutcome::ok()
     };
     let agg = run(
         BuiltinEvent::EdgeSelected,
         vec![entry(0, edge("fix")), entry(1, edge("ship"))],
     );
-    assert_eq!(agg.override_edge.as_deref(), Some("ship"));
-    assert_eq!(agg.conflicts[0].field, "override");
+    assert_eq!(agg.effects.override_edge.as_deref(), Some("ship"));
+    assert_eq!(agg.conflicts[0].field, OutputField::Override);
     let agg = run(BuiltinEvent::StageStart, vec![entry(0, edge("fix"))]);
     assert_eq!(
-        (agg.override_edge, agg.ignored[0].field.as_str()),
+        (agg.effects.override_edge, agg.ignored[0].field.as_str()),
         (None, "override")
     );
 }
@@ -533,16 +577,16 @@ fn fabro_override_is_honoured_on_edge_selected_only_and_conflicts_are_reported()
 fn empty_aggregate_proceeds() {
     let agg = run(PreToolUse, vec![]);
     assert_eq!(agg, Aggregate::empty(&Event::from(PreToolUse)));
-    assert!(agg.continue_ && !agg.is_blocked());
+    assert!(agg.effects.continue_ && !agg.is_blocked());
 }
 
 #[test]
 fn aggregate_json_is_the_cli_contract() {
     let mut guard = decided(Block, "rm -rf / is not allowed");
-    guard.exit_code = Some(2);
-    guard.duration = Some(std::time::Duration::from_millis(12));
+    guard.run.exit_code = Some(2);
+    guard.run.duration = Some(std::time::Duration::from_millis(12));
     let mut timed_out = HookOutcome::failed(FailureKind::Timeout, "timed out after 5s");
-    timed_out.stdout_truncated = true;
+    timed_out.run.stdout_truncated = true;
     let agg = run(
         PreToolUse,
         vec![
@@ -550,7 +594,10 @@ fn aggregate_json_is_the_cli_contract() {
             entry(
                 1,
                 HookOutcome {
-                    additional_context: vec!["repo uses bun".into()],
+                    effects: Effects {
+                        additional_context: vec!["repo uses bun".into()],
+                        ..Effects::default()
+                    },
                     ..HookOutcome::ok()
                 },
             ),

@@ -34,8 +34,8 @@ fn render(outcome: &HookOutcome, exit: Option<i32>) -> String {
     let mut value = serde_json::to_value(outcome).unwrap();
     let map = value.as_object_mut().unwrap();
     map.retain(|k, v| k == "status" || defaults.get(k) != Some(v));
-    if outcome.exit_code == exit {
-        map.remove("exit_code");
+    if outcome.run.exit_code == exit {
+        map.shift_remove("exit_code");
     }
     value.to_string()
 }
@@ -43,33 +43,36 @@ fn render(outcome: &HookOutcome, exit: Option<i32>) -> String {
 /// What must hold of any parsed outcome, whatever the input.
 #[track_caller]
 fn assert_consistent(event: &Event, exit: Option<i32>, outcome: &HookOutcome) {
-    assert_eq!(outcome.exit_code, exit, "exit_code must always be recorded");
     assert_eq!(
-        outcome.status == HookStatus::Failed,
-        outcome.failure.is_some(),
+        outcome.run.exit_code, exit,
+        "exit_code must always be recorded"
+    );
+    assert_eq!(
+        outcome.run.status == HookStatus::Failed,
+        outcome.run.failure.is_some(),
         "failed iff a failure is set: {outcome:?}"
     );
-    match outcome.status {
-        HookStatus::Failed => assert_eq!(outcome.decision, Decision::None),
+    match outcome.run.status {
+        HookStatus::Failed => assert_eq!(outcome.effects.decision, Decision::None),
         HookStatus::Ok | HookStatus::Blocked => assert_eq!(
-            outcome.status == HookStatus::Blocked,
-            outcome.decision.is_blocking(),
+            outcome.run.status == HookStatus::Blocked,
+            outcome.effects.decision.is_blocking(),
             "blocked iff deny or block: {outcome:?}"
         ),
         other => panic!("the parser never yields {other}"),
     }
-    let kind = outcome.failure.as_ref().map(|f| f.kind);
+    let kind = outcome.run.failure.as_ref().map(|f| f.kind);
     match exit {
         None => assert_eq!(kind, Some(FailureKind::Crash)),
         Some(0) => assert!(kind.is_none() || kind == Some(FailureKind::MalformedOutput)),
         Some(2) if event.can_block() => {
-            assert_eq!(outcome.status, HookStatus::Blocked);
-            assert_eq!(outcome.decision, Decision::Block);
-            assert!(outcome.reason.is_some());
+            assert_eq!(outcome.run.status, HookStatus::Blocked);
+            assert_eq!(outcome.effects.decision, Decision::Block);
+            assert!(outcome.effects.reason.is_some());
         }
         Some(2) => {
-            assert_eq!(outcome.status, HookStatus::Ok);
-            assert_eq!(outcome.decision, Decision::None);
+            assert_eq!(outcome.run.status, HookStatus::Ok);
+            assert_eq!(outcome.effects.decision, Decision::None);
         }
         Some(_) => assert_eq!(kind, Some(FailureKind::NonZeroExit)),
     }
@@ -1123,7 +1126,7 @@ fn exit_127_and_negative_codes() {
 fn long_stderr_is_capped_at_its_start() {
     let stderr = format!("{}{}", "a".repeat(500), "b".repeat(100));
     let outcome = parse(Stop, Some(1), b"", stderr.as_bytes());
-    let message = outcome.failure.unwrap().message;
+    let message = outcome.run.failure.unwrap().message;
     assert_eq!(message, format!("exited with code 1: {}…", "a".repeat(500)));
 }
 
@@ -1149,7 +1152,7 @@ fn signal_keeps_the_tail_of_stderr() {
     );
     let stderr = format!("{}{}", "a".repeat(100), "z".repeat(500));
     let outcome = parse(Stop, None, b"", stderr.as_bytes());
-    let message = outcome.failure.unwrap().message;
+    let message = outcome.run.failure.unwrap().message;
     assert_eq!(
         message,
         format!("terminated by a signal: …{}", "z".repeat(500))
@@ -1196,7 +1199,7 @@ fn trailing_garbage_after_the_object_is_malformed() {
 fn malformed_json_quote_is_capped() {
     let stdout = format!("{{\"reason\": \"{}", "x".repeat(1000));
     let outcome = parse(Stop, Some(0), stdout.as_bytes(), b"");
-    let message = outcome.failure.unwrap().message;
+    let message = outcome.run.failure.unwrap().message;
     let quoted: String = stdout.chars().take(200).collect();
     assert!(
         message.ends_with(&format!("it starts with `{quoted}…`")),
@@ -1313,8 +1316,8 @@ fn wrong_nested_field_types_are_malformed() {
     ];
     for (stdout, message) in cases {
         let outcome = parse(PreToolUse, Some(0), stdout.as_bytes(), b"");
-        assert_eq!(outcome.status, HookStatus::Failed, "{stdout}");
-        let failure = outcome.failure.unwrap();
+        assert_eq!(outcome.run.status, HookStatus::Failed, "{stdout}");
+        let failure = outcome.run.failure.unwrap();
         assert_eq!(failure.kind, FailureKind::MalformedOutput, "{stdout}");
         assert_eq!(failure.message, message, "{stdout}");
     }
@@ -1346,7 +1349,7 @@ fn unknown_permission_decision_is_malformed() {
 fn deeply_nested_json_is_malformed_not_a_crash() {
     let stdout = "{\"a\":".repeat(100_000);
     let outcome = parse(PreToolUse, Some(0), stdout.as_bytes(), b"");
-    let failure = outcome.failure.unwrap();
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::MalformedOutput);
     assert!(
         failure.message.contains("recursion limit exceeded"),
@@ -1359,8 +1362,8 @@ fn deeply_nested_json_is_malformed_not_a_crash() {
 fn deeply_nested_array_is_text_not_a_crash() {
     let stdout = "[".repeat(100_000);
     let outcome = parse(Stop, Some(0), stdout.as_bytes(), b"");
-    assert_eq!(outcome.status, HookStatus::Ok);
-    assert_eq!(outcome.messages, [stdout]);
+    assert_eq!(outcome.run.status, HookStatus::Ok);
+    assert_eq!(outcome.effects.messages, [stdout]);
 }
 
 #[test]
@@ -1370,10 +1373,10 @@ fn large_output_is_parsed_in_linear_time() {
     let stdout = serde_json::json!({ "additionalContext": context }).to_string();
     let start = std::time::Instant::now();
     let outcome = parse(UserPromptSubmit, Some(0), stdout.as_bytes(), b"");
-    assert_eq!(outcome.additional_context, [context]);
+    assert_eq!(outcome.effects.additional_context, [context]);
     let text = "y ".repeat(2 << 20);
     let outcome = parse(Stop, Some(1), text.as_bytes(), text.as_bytes());
-    assert!(outcome.failure.is_some());
+    assert!(outcome.run.failure.is_some());
     assert!(start.elapsed() < std::time::Duration::from_secs(20));
 }
 
@@ -1604,7 +1607,7 @@ proptest! {
         if exit == Some(0) {
             // A valid object is either understood or rejected as malformed, nothing else;
             // and an understood one never reports a known key as unknown.
-            if outcome.failure.is_none() {
+            if outcome.run.failure.is_none() {
                 for field in &outcome.unknown_fields {
                     prop_assert!(
                         !TOP_LEVEL_KEYS.contains(&field.as_str()),
@@ -1621,12 +1624,12 @@ proptest! {
         stderr in jsonish(),
     ) {
         let outcome = parse(PreToolUse, Some(2), stdout.as_bytes(), stderr.as_bytes());
-        prop_assert_eq!(outcome.status, HookStatus::Blocked);
-        prop_assert_eq!(outcome.decision, Decision::Block);
-        prop_assert!(outcome.failure.is_none());
+        prop_assert_eq!(outcome.run.status, HookStatus::Blocked);
+        prop_assert_eq!(outcome.effects.decision, Decision::Block);
+        prop_assert!(outcome.run.failure.is_none());
         let stderr = stderr.trim();
         if !stderr.is_empty() {
-            prop_assert_eq!(outcome.reason.as_deref(), Some(stderr));
+            prop_assert_eq!(outcome.effects.reason.as_deref(), Some(stderr));
         }
     }
 }
@@ -1674,15 +1677,18 @@ fn fabro_hooks_answer_as_fabros_executor_reads_them() {
         (BuiltinEvent::StageComplete, 2, "", "e", "block e", "none"),
     ];
     let word = |o: &HookOutcome| {
-        if o.status == HookStatus::Failed {
+        if o.run.status == HookStatus::Failed {
             return "failed".to_owned();
         }
-        let d = if o.skip && !o.decision.is_blocking() {
+        let d = if o.effects.skip && !o.effects.decision.is_blocking() {
             "skip".to_owned()
         } else {
-            o.decision.to_string()
+            o.effects.decision.to_string()
         };
-        match (&o.reason, o.decision.is_blocking() || o.skip) {
+        match (
+            &o.effects.reason,
+            o.effects.decision.is_blocking() || o.effects.skip,
+        ) {
             (Some(r), true) => format!("{d} {r}"),
             _ => d,
         }
@@ -1692,7 +1698,7 @@ fn fabro_hooks_answer_as_fabros_executor_reads_them() {
         let args = (&event, Some(exit), stdout.as_bytes(), stderr.as_bytes());
         let f = parse_output_in(Dialect::Fabro, args.0, args.1, args.2, args.3);
         let n = parse_output_in(Dialect::Native, args.0, args.1, args.2, args.3);
-        assert_eq!(f.exit_code, Some(exit));
+        assert_eq!(f.run.exit_code, Some(exit));
         assert_eq!(word(&f), fabro, "fabro: {exit} {stdout}: {f:?}");
         assert_eq!(word(&n), native, "native: {exit} {stdout}: {n:?}");
         assert_eq!(n, parse_output(args.0, args.1, args.2, args.3));
@@ -1776,10 +1782,10 @@ fn plain_stdout_is_context_except_for_autohand() {
         let event = Event::from(*event);
         let outcome = parse_output_in(*dialect, &event, Some(0), stdout, b"");
         assert_eq!(
-            outcome.additional_context, *context,
+            outcome.effects.additional_context, *context,
             "{dialect:?} {event:?}"
         );
-        assert_eq!(outcome.messages, *messages, "{dialect:?} {event:?}");
+        assert_eq!(outcome.effects.messages, *messages, "{dialect:?} {event:?}");
         if *dialect != Dialect::Autohand {
             assert_eq!(outcome, parse_output(&event, Some(0), stdout, b""));
         }

@@ -2,8 +2,8 @@
 //! never weakens a `deny`.
 
 use hooks_core::{
-    AggregateEntry, BuiltinEvent, Decision, Event, FailureKind, FailurePolicy, HookOutcome,
-    aggregate,
+    AggregateEntry, BuiltinEvent, Decision, Effects, Event, FailureKind, FailurePolicy,
+    HookOutcome, aggregate,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -29,17 +29,19 @@ fn outcome() -> impl Strategy<Value = HookOutcome> {
         proptest::option::of(prop_oneof![Just("fix"), Just("ship")]),
         any::<bool>(),
     )
-        .prop_map(
-            |(decision, reason, cont, rewrite, context, edge, skip)| HookOutcome {
+        .prop_map(|(decision, reason, cont, rewrite, context, edge, skip)| {
+            let mut outcome = HookOutcome::decided(decision, reason.clone());
+            outcome.effects = Effects {
                 continue_: cont,
-                stop_reason: if cont { None } else { reason.clone() },
+                stop_reason: if cont { None } else { reason },
                 updated_input: rewrite.map(|r| json!({ "v": r })),
                 additional_context: context,
                 override_edge: edge.map(str::to_owned),
                 skip,
-                ..HookOutcome::decided(decision, reason)
-            },
-        );
+                ..outcome.effects
+            };
+            outcome
+        });
     let failed = prop_oneof![
         Just(FailureKind::Timeout),
         Just(FailureKind::Crash),
@@ -109,7 +111,7 @@ proptest! {
         list in entries(),
         at in 0usize..9,
     ) {
-        let before = aggregate(&event, list.clone()).decision;
+        let before = aggregate(&event, list.clone()).effects.decision;
         let mut with_allow = list;
         let at = at.min(with_allow.len());
         for e in &mut with_allow[at..] {
@@ -124,7 +126,7 @@ proptest! {
             decides: false,
             outcome: HookOutcome::decided(Decision::Allow, None),
         });
-        let after = aggregate(&event, with_allow).decision;
+        let after = aggregate(&event, with_allow).effects.decision;
         prop_assert!(after >= before, "{:?} -> {:?}", before, after);
         if before.is_blocking() {
             prop_assert_eq!(after, before);
@@ -146,6 +148,6 @@ proptest! {
             decides: false,
             outcome: HookOutcome::failed(kind, "x"),
         });
-        prop_assert_eq!(aggregate(&event, list).decision, Decision::Block);
+        prop_assert_eq!(aggregate(&event, list).effects.decision, Decision::Block);
     }
 }

@@ -1,7 +1,7 @@
 //! Masking secret values: whole, in the encodings the engine quotes them in, cut where the
 //! engine cut text, and in every string of an outcome.
 
-use hooks_core::{Failure, FailureKind, HookOutcome, Redactor};
+use hooks_core::{Effects, Failure, FailureKind, HookOutcome, Redactor, RunInfo};
 use serde_json::json;
 
 const VALUE: &str = "tok-7Qz9xK2mP4wL";
@@ -62,17 +62,23 @@ fn parts_of_a_value_are_masked_where_text_was_cut() {
 #[test]
 fn every_string_of_an_outcome_is_masked() {
     let mut outcome = HookOutcome {
-        reason: Some(format!("r {VALUE}")),
-        stop_reason: Some(format!("s {VALUE}")),
-        updated_input: Some(json!({"command": format!("echo {VALUE}"), VALUE: [VALUE]})),
-        additional_context: vec![format!("c {VALUE}")],
-        system_message: Some(format!("m {VALUE}")),
-        messages: vec![format!("x {VALUE}")],
-        override_edge: Some(VALUE.to_owned()),
-        failure: Some(Failure {
-            kind: FailureKind::Spawn,
-            message: format!("cannot start `/opt/{VALUE}/bin`"),
-        }),
+        run: RunInfo {
+            failure: Some(Failure {
+                kind: FailureKind::Spawn,
+                message: format!("cannot start `/opt/{VALUE}/bin`"),
+            }),
+            ..RunInfo::default()
+        },
+        effects: Effects {
+            reason: Some(format!("r {VALUE}")),
+            stop_reason: Some(format!("s {VALUE}")),
+            updated_input: Some(json!({"command": format!("echo {VALUE}"), VALUE: [VALUE]})),
+            additional_context: vec![format!("c {VALUE}")],
+            system_message: Some(format!("m {VALUE}")),
+            messages: vec![format!("x {VALUE}")],
+            override_edge: Some(VALUE.to_owned()),
+            ..Effects::default()
+        },
         unknown_fields: vec![VALUE.to_owned()],
         ..HookOutcome::default()
     };

@@ -35,7 +35,11 @@ fn check(
     let spec = script_hook(BuiltinEvent::PreToolUse, dialect, script);
     let outcome = rt.block_on(run(&spec, &fx.pre_tool()));
     assert_eq!(
-        (outcome.decision, outcome.status, outcome.reason.as_deref()),
+        (
+            outcome.effects.decision,
+            outcome.run.status,
+            outcome.effects.reason.as_deref()
+        ),
         (decision, status, reason),
         "{caller}: {outcome:#?}"
     );
@@ -192,11 +196,17 @@ echo 'policy forbids this' >&2
 exit 2"#,
     );
     let outcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Blocked);
-    assert_eq!(outcome.decision, Decision::Block);
-    assert_eq!(outcome.reason.as_deref(), Some("policy forbids this"));
-    assert_eq!(outcome.system_message.as_deref(), Some("checked by policy"));
-    assert_eq!(outcome.exit_code, Some(2));
+    assert_eq!(outcome.run.status, HookStatus::Blocked);
+    assert_eq!(outcome.effects.decision, Decision::Block);
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("policy forbids this")
+    );
+    assert_eq!(
+        outcome.effects.system_message.as_deref(),
+        Some("checked by policy")
+    );
+    assert_eq!(outcome.run.exit_code, Some(2));
 }
 
 #[tokio::test]
@@ -223,7 +233,7 @@ async fn each_dialect_gets_its_stdin_environment_and_working_directory() {
         let spec =
             HookSpec::new(BuiltinEvent::PreToolUse, Action::Command(action)).with_dialect(dialect);
         let outcome = run(&spec, &ctx).await;
-        assert_eq!(outcome.status, HookStatus::Ok, "{name}: {outcome:?}");
+        assert_eq!(outcome.run.status, HookStatus::Ok, "{name}: {outcome:?}");
 
         let stdin: Value = serde_json::from_str(&fx.read(&format!("stdin-{name}.json"))).unwrap();
         assert_eq!(stdin, ctx.to_json(dialect), "{name}");
@@ -263,14 +273,14 @@ async fn working_directory_is_the_hooks_own_relative_to_the_events() {
     let spec = HookSpec::new(BuiltinEvent::UserPromptSubmit, Action::Command(action));
     let ctx = EventContext::user_prompt_submit("hi").cwd(fx.dir());
     let outcome = run(&spec, &ctx).await;
-    let pwd = std::fs::canonicalize(outcome.additional_context[0].trim()).unwrap();
+    let pwd = std::fs::canonicalize(outcome.effects.additional_context[0].trim()).unwrap();
     assert_eq!(pwd, std::fs::canonicalize(fx.file("sub")).unwrap());
 
     // An event `cwd` that does not exist falls back to the engine's directory.
     let spec = HookSpec::new(BuiltinEvent::UserPromptSubmit, Action::script("pwd"));
     let ctx = EventContext::user_prompt_submit("hi").cwd("/nonexistent/dir");
     let outcome = run(&spec, &ctx).await;
-    let pwd = std::fs::canonicalize(outcome.additional_context[0].trim()).unwrap();
+    let pwd = std::fs::canonicalize(outcome.effects.additional_context[0].trim()).unwrap();
     assert_eq!(
         pwd,
         std::fs::canonicalize(std::env::current_dir().unwrap()).unwrap()
@@ -286,7 +296,7 @@ async fn argv_is_passed_verbatim_never_through_a_shell() {
     );
     let outcome = run(&spec, &EventContext::user_prompt_submit("hi").cwd(fx.dir())).await;
     assert_eq!(
-        outcome.additional_context,
+        outcome.effects.additional_context,
         vec!["a b|$HOME|; rm -rf x|`id`|".to_owned()]
     );
 }
@@ -302,7 +312,7 @@ async fn claude_session_start_hooks_get_an_env_file() {
     );
     let ctx = EventContext::session_start("startup").session_id("abc/1");
     let outcome = run_with(&exec, &spec, &ctx, Duration::from_secs(30)).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     let file = exec.env_file_for(Some("abc/1")).unwrap();
     assert_eq!(file, fx.file("abc_1.env"));
     assert_eq!(std::fs::read_to_string(file).unwrap(), "export FOO=bar\n");
@@ -325,10 +335,14 @@ async fn a_timeout_kills_the_whole_process_group() {
         Duration::from_secs(2),
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::TimedOut, "{outcome:?}");
-    assert_eq!(outcome.failure.as_ref().unwrap().kind, FailureKind::Timeout);
+    assert_eq!(outcome.run.status, HookStatus::TimedOut, "{outcome:?}");
+    assert_eq!(
+        outcome.run.failure.as_ref().unwrap().kind,
+        FailureKind::Timeout
+    );
     assert!(
         outcome
+            .run
             .failure
             .as_ref()
             .unwrap()
@@ -372,9 +386,9 @@ async fn a_hook_ignoring_sigterm_gets_sigkill() {
         pid
     };
     let (outcome, pid) = tokio::join!(run, signal);
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
     assert_eq!(
-        outcome.failure.as_ref().unwrap().kind,
+        outcome.run.failure.as_ref().unwrap().kind,
         FailureKind::Cancelled
     );
     assert!(wait_gone(pid).await, "the hook {pid} survived SIGKILL");
@@ -405,7 +419,7 @@ async fn cancellation_kills_the_hook_and_its_children() {
     };
     let (outcome, pids) = tokio::join!(run, signal);
     assert_eq!(
-        outcome.failure.as_ref().unwrap().kind,
+        outcome.run.failure.as_ref().unwrap().kind,
         FailureKind::Cancelled,
         "{outcome:?}"
     );
@@ -467,11 +481,11 @@ async fn a_background_process_holding_stdout_is_killed_after_the_hook_exits() {
     );
     let outcome = run_with(&exec, &spec, &fx.pre_tool(), Duration::from_secs(60)).await;
     assert_eq!(
-        (outcome.status, outcome.decision),
+        (outcome.run.status, outcome.effects.decision),
         (HookStatus::Blocked, Decision::Deny),
         "{outcome:?}"
     );
-    assert!(outcome.messages[0].contains("left processes holding its output open"));
+    assert!(outcome.effects.messages[0].contains("left processes holding its output open"));
     let pid: i32 = fx.read("pid").trim().parse().unwrap();
     assert!(
         wait_gone(pid).await,
@@ -499,8 +513,8 @@ async fn a_detached_background_process_does_not_delay_the_hook() {
     .await;
     let pid: i32 = fx.read("pid").trim().parse().unwrap();
     // Its output closed, so the run ended when the hook did, and the process was left alone.
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
-    assert!(outcome.messages.is_empty());
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
+    assert!(outcome.effects.messages.is_empty());
     assert!(is_running(pid));
     rustix::process::kill_process(
         rustix::process::Pid::from_raw(pid).unwrap(),
@@ -519,9 +533,19 @@ async fn floods_of_output_are_capped_and_flagged() {
     );
     let ctx = EventContext::user_prompt_submit("hi").cwd(fx.dir());
     let outcome = run(&spec, &ctx).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{:?}", outcome.failure);
-    assert!(outcome.stdout_truncated && outcome.stderr_truncated);
-    let kept: usize = outcome.additional_context.iter().map(String::len).sum();
+    assert_eq!(
+        outcome.run.status,
+        HookStatus::Ok,
+        "{:?}",
+        outcome.run.failure
+    );
+    assert!(outcome.run.stdout_truncated && outcome.run.stderr_truncated);
+    let kept: usize = outcome
+        .effects
+        .additional_context
+        .iter()
+        .map(String::len)
+        .sum();
     assert!(kept <= hooks_exec::DEFAULT_OUTPUT_CAP, "{kept}");
     assert!(kept > hooks_exec::DEFAULT_OUTPUT_CAP / 2, "{kept}");
 
@@ -533,14 +557,14 @@ async fn floods_of_output_are_capped_and_flagged() {
         r#"printf '{"reason":"'; yes x | head -c 100000; printf '"}'"#,
     );
     let outcome = run_with(&exec, &spec, &fx.pre_tool(), Duration::from_secs(30)).await;
-    let failure = outcome.failure.unwrap();
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::MalformedOutput);
     assert!(
         failure.message.contains("stdout was cut at 1000 bytes"),
         "{}",
         failure.message
     );
-    assert!(outcome.stdout_truncated);
+    assert!(outcome.run.stdout_truncated);
 }
 
 #[tokio::test]
@@ -554,7 +578,7 @@ async fn a_large_payload_to_a_hook_that_never_reads_it_completes() {
         "echo '{\"decision\":\"allow\"}'",
     );
     let outcome = run(&spec, &ctx).await;
-    assert_eq!(outcome.decision, Decision::Allow, "{outcome:?}");
+    assert_eq!(outcome.effects.decision, Decision::Allow, "{outcome:?}");
 
     // `HOOK_ARGS` would be 10 MB, too large for an environment: it is left out, and named.
     let spec = script_hook(
@@ -563,7 +587,7 @@ async fn a_large_payload_to_a_hook_that_never_reads_it_completes() {
         "echo \"$HOOKS_OMITTED_ENV:${HOOK_ARGS:-unset}:$HOOK_TOOL\" > env.txt",
     );
     let outcome = run(&spec, &ctx).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     assert_eq!(fx.read("env.txt"), "HOOK_ARGS:unset:Write\n");
 
     // And a hook that does read it gets all of it.
@@ -573,7 +597,7 @@ async fn a_large_payload_to_a_hook_that_never_reads_it_completes() {
         "wc -c > size.txt",
     );
     let outcome = run(&spec, &ctx).await;
-    assert_eq!(outcome.status, HookStatus::Ok);
+    assert_eq!(outcome.run.status, HookStatus::Ok);
     let expected = serde_json::to_vec(&ctx.to_json(Dialect::Native))
         .unwrap()
         .len()
@@ -645,7 +669,7 @@ esac"#
             .await
             .unwrap();
         assert_eq!(
-            result.decision,
+            result.effects.decision,
             Decision::Deny,
             "{field} in {dialect:?}: {result:#?}"
         );
@@ -664,8 +688,11 @@ async fn malformed_output_is_a_failure() {
         "echo '{\"decision\": allow'",
     );
     let outcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Failed);
-    assert_eq!(outcome.failure.unwrap().kind, FailureKind::MalformedOutput);
+    assert_eq!(outcome.run.status, HookStatus::Failed);
+    assert_eq!(
+        outcome.run.failure.unwrap().kind,
+        FailureKind::MalformedOutput
+    );
 }
 
 #[tokio::test]
@@ -677,9 +704,9 @@ async fn a_crash_by_signal_is_reported() {
         "echo dying >&2; kill -SEGV $$",
     );
     let outcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
-    assert_eq!(outcome.exit_code, None);
-    let failure = outcome.failure.unwrap();
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
+    assert_eq!(outcome.run.exit_code, None);
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Crash);
     assert!(failure.message.contains("signal 11"), "{}", failure.message);
     assert!(failure.message.contains("dying"), "{}", failure.message);
@@ -694,8 +721,8 @@ async fn a_non_zero_exit_is_a_failure_with_stderr() {
         "echo 'lint failed' >&2; exit 3",
     );
     let outcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.exit_code, Some(3));
-    let failure = outcome.failure.unwrap();
+    assert_eq!(outcome.run.exit_code, Some(3));
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::NonZeroExit);
     assert!(failure.message.contains("lint failed"));
 }
@@ -704,8 +731,8 @@ async fn a_non_zero_exit_is_a_failure_with_stderr() {
 async fn check_spawn_failure(fx: &Fixture, action: Action, needle: &str) {
     let spec = HookSpec::new(BuiltinEvent::PreToolUse, action);
     let outcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
-    let failure = outcome.failure.unwrap();
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Spawn, "{}", failure.message);
     assert!(
         failure.message.contains(needle),
@@ -769,7 +796,7 @@ async fn a_missing_shell_is_a_spawn_failure() {
         .build();
     let spec = script_hook(BuiltinEvent::PreToolUse, Dialect::Native, "true");
     let outcome = run_with(&exec, &spec, &fx.pre_tool(), Duration::from_secs(30)).await;
-    let failure = outcome.failure.unwrap();
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Spawn);
     assert!(
         failure.message.contains("/nonexistent/bash"),
@@ -786,5 +813,5 @@ async fn the_executor_refuses_other_hook_types() {
         Action::permission(Decision::Allow),
     );
     let outcome: HookOutcome = run(&spec, &fx.pre_tool()).await;
-    assert_eq!(outcome.failure.unwrap().kind, FailureKind::Spawn);
+    assert_eq!(outcome.run.failure.unwrap().kind, FailureKind::Spawn);
 }

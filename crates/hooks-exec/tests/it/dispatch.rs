@@ -42,16 +42,21 @@ async fn parallel_hooks_run_concurrently() {
     let elapsed = started.elapsed();
     assert_eq!(result.hooks.len(), 8);
     assert!(
-        result.hooks.iter().all(|h| h.status == HookStatus::Ok),
+        result.hooks.iter().all(|h| h.run.status == HookStatus::Ok),
         "{result:#?}"
     );
-    assert_eq!(result.decision, Decision::Allow);
+    assert_eq!(result.effects.decision, Decision::Allow);
     // Eight 200 ms hooks one after another would take 1.6 s.
     assert!(elapsed < Duration::from_millis(1200), "took {elapsed:?}");
     // Reports come in declaration order, each with its duration.
     let ids: Vec<_> = result.hooks.iter().map(|h| h.id.as_str()).collect();
     assert_eq!(ids, ["h0", "h1", "h2", "h3", "h4", "h5", "h6", "h7"]);
-    assert!(result.hooks.iter().all(|h| h.duration_ms.unwrap() >= 200));
+    assert!(
+        result
+            .hooks
+            .iter()
+            .all(|h| h.run.duration_ms().unwrap() >= 200)
+    );
 }
 
 #[tokio::test]
@@ -113,7 +118,10 @@ async fn a_sequential_group_is_a_pipeline() {
         "the second hook saw the first one's rewrite"
     );
     assert_eq!(seen("bystander")["tool_input"], json!({"command": "ls"}));
-    assert_eq!(result.updated_input, Some(json!({"command": "two"})));
+    assert_eq!(
+        result.effects.updated_input,
+        Some(json!({"command": "two"}))
+    );
     assert!(result.conflicts.is_empty(), "{:?}", result.conflicts);
 }
 
@@ -125,8 +133,8 @@ async fn a_block_ends_its_sequential_group() {
         hook("after", "touch ran").with_sequential("g"),
     ];
     let result = dispatcher(specs).dispatch(&fx.pre_tool()).await;
-    assert_eq!(result.decision, Decision::Block);
-    assert_eq!(result.hooks[1].status, HookStatus::Skipped);
+    assert_eq!(result.effects.decision, Decision::Block);
+    assert_eq!(result.hooks[1].run.status, HookStatus::Skipped);
     assert!(!fx.file("ran").exists());
 }
 
@@ -149,7 +157,7 @@ async fn identical_commands_run_once() {
         result.hooks.iter().all(|h| h.decision == Decision::Deny),
         "{result:#?}"
     );
-    assert_eq!(result.reason.as_deref(), Some("once"));
+    assert_eq!(result.effects.reason.as_deref(), Some("once"));
 }
 
 /// A "copy" of a guard that differs only in its timeout (and layer) is not the guard: the
@@ -178,7 +186,7 @@ async fn a_copy_with_a_shorter_timeout_does_not_stand_in_for_the_guard() {
     let statuses: Vec<(&str, HookStatus)> = result
         .hooks
         .iter()
-        .map(|h| (h.id.as_str(), h.status))
+        .map(|h| (h.id.as_str(), h.run.status))
         .collect();
     assert_eq!(
         statuses,
@@ -187,8 +195,8 @@ async fn a_copy_with_a_shorter_timeout_does_not_stand_in_for_the_guard() {
             ("guard", HookStatus::Blocked)
         ]
     );
-    assert_eq!(result.decision, Decision::Block);
-    assert_eq!(result.reason.as_deref(), Some("no rm -rf"));
+    assert_eq!(result.effects.decision, Decision::Block);
+    assert_eq!(result.effects.reason.as_deref(), Some("no rm -rf"));
 }
 
 #[tokio::test]
@@ -200,16 +208,16 @@ async fn malformed_output_follows_the_failure_policy() {
     ])
     .dispatch(&fx.pre_tool())
     .await;
-    assert_eq!(open.decision, Decision::None);
-    assert_eq!(open.hooks[0].status, HookStatus::Failed);
+    assert_eq!(open.effects.decision, Decision::None);
+    assert_eq!(open.hooks[0].run.status, HookStatus::Failed);
     assert_eq!(
-        open.hooks[0].failure.as_ref().unwrap().kind,
+        open.hooks[0].run.failure.as_ref().unwrap().kind,
         FailureKind::MalformedOutput
     );
     assert!(
-        open.messages[0].contains("hook `open` failed and fails open"),
+        open.effects.messages[0].contains("hook `open` failed and fails open"),
         "{:?}",
-        open.messages
+        open.effects.messages
     );
 
     let closed = dispatcher(vec![
@@ -217,9 +225,10 @@ async fn malformed_output_follows_the_failure_policy() {
     ])
     .dispatch(&fx.pre_tool())
     .await;
-    assert_eq!(closed.decision, Decision::Block);
+    assert_eq!(closed.effects.decision, Decision::Block);
     assert!(
         closed
+            .effects
             .reason
             .unwrap()
             .contains("hook `closed` failed and fails closed")
@@ -233,8 +242,8 @@ async fn a_timeout_follows_the_failure_policy() {
         .with_timeout(Duration::from_millis(300))
         .with_on_failure(FailurePolicy::Block);
     let result = dispatcher(vec![slow]).dispatch(&fx.pre_tool()).await;
-    assert_eq!(result.hooks[0].status, HookStatus::TimedOut);
-    assert_eq!(result.decision, Decision::Block);
+    assert_eq!(result.hooks[0].run.status, HookStatus::TimedOut);
+    assert_eq!(result.effects.decision, Decision::Block);
 }
 
 /// Collects what a dispatcher reports.
@@ -260,11 +269,16 @@ impl NotificationSink for Recorder {
     }
 
     fn async_outcome(&self, _: &EventContext, spec: &HookSpec, outcome: &HookOutcome) {
-        let text = outcome.additional_context.join("").trim().to_owned();
+        let text = outcome
+            .effects
+            .additional_context
+            .join("")
+            .trim()
+            .to_owned();
         self.lines.lock().unwrap().push(format!(
             "done {} {} {text}",
             spec.display_id(),
-            outcome.status
+            outcome.run.status
         ));
     }
 
@@ -309,7 +323,7 @@ async fn async_hooks_run_in_the_background_and_overflow_is_counted() {
     // The dispatch answers while its async hook still waits on its gate.
     let result = d.dispatch(&ctx("Slow")).await;
     assert!(
-        result.hooks.is_empty() && result.messages.is_empty(),
+        result.hooks.is_empty() && result.effects.messages.is_empty(),
         "{result:#?}"
     );
     assert_eq!(read_fifo(&ready).await.trim(), "up");
@@ -318,9 +332,15 @@ async fn async_hooks_run_in_the_background_and_overflow_is_counted() {
     // One run slot (taken) and one queue place: `b` waits, `c` and `d` overflow.
     let result = d.dispatch(&ctx("Fast")).await;
     assert_eq!(d.async_dropped(), 2);
-    assert_eq!(result.messages.len(), 2, "{:?}", result.messages);
+    assert_eq!(
+        result.effects.messages.len(),
+        2,
+        "{:?}",
+        result.effects.messages
+    );
     assert!(
-        result.messages[0].contains("async hook `c` was dropped: the background queue is full")
+        result.effects.messages[0]
+            .contains("async hook `c` was dropped: the background queue is full")
     );
 
     let gate = gate.clone();
@@ -369,11 +389,11 @@ async fn cancelling_a_dispatch_kills_its_hooks_and_skips_the_rest() {
     };
     let (result, pids) = tokio::join!(dispatch, signal);
     assert_eq!(
-        result.hooks[0].failure.as_ref().unwrap().kind,
+        result.hooks[0].run.failure.as_ref().unwrap().kind,
         FailureKind::Cancelled,
         "{result:#?}"
     );
-    assert_eq!(result.hooks[1].status, HookStatus::Skipped);
+    assert_eq!(result.hooks[1].run.status, HookStatus::Skipped);
     assert!(!fx.file("ran").exists());
     for pid in pids.split_whitespace() {
         assert!(
@@ -397,33 +417,37 @@ async fn the_stop_loop_is_capped() {
     let stop = |active: bool, session: &str| EventContext::stop(active).session_id(session);
 
     let first = d.dispatch(&stop(false, "s1")).await;
-    assert_eq!(first.decision, Decision::Block);
-    assert_eq!(first.reason.as_deref(), Some("tests are failing"));
+    assert_eq!(first.effects.decision, Decision::Block);
+    assert_eq!(first.effects.reason.as_deref(), Some("tests are failing"));
     assert_eq!(
-        d.dispatch(&stop(true, "s1")).await.decision,
+        d.dispatch(&stop(true, "s1")).await.effects.decision,
         Decision::Block
     );
     // Another session has its own count.
     assert_eq!(
-        d.dispatch(&stop(false, "s2")).await.decision,
+        d.dispatch(&stop(false, "s2")).await.effects.decision,
         Decision::Block
     );
     let third = d.dispatch(&stop(true, "s1")).await;
-    assert_eq!(third.decision, Decision::None, "{third:#?}");
+    assert_eq!(third.effects.decision, Decision::None, "{third:#?}");
     assert!(
-        third.messages.iter().any(|m| m.contains("stop-loop cap")
-            && m.contains("3 consecutive times")
-            && m.contains("tests are failing")),
+        third
+            .effects
+            .messages
+            .iter()
+            .any(|m| m.contains("stop-loop cap")
+                && m.contains("3 consecutive times")
+                && m.contains("tests are failing")),
         "{:?}",
-        third.messages
+        third.effects.messages
     );
     // The cap lifted one block; the count starts again.
     assert_eq!(
-        d.dispatch(&stop(true, "s1")).await.decision,
+        d.dispatch(&stop(true, "s1")).await.effects.decision,
         Decision::Block
     );
     assert_eq!(
-        d.dispatch(&stop(true, "s2")).await.decision,
+        d.dispatch(&stop(true, "s2")).await.effects.decision,
         Decision::Block
     );
 }
@@ -483,7 +507,10 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
     let result = dispatcher(vec![inject])
         .dispatch(&EventContext::user_prompt_submit("hi"))
         .await;
-    assert_eq!(result.additional_context, ["Follow the style guide."]);
+    assert_eq!(
+        result.effects.additional_context,
+        ["Follow the style guide."]
+    );
 
     // Evaluate: `$ARGUMENTS` is the event JSON; not ok blocks with the reason.
     let judge = prompt_hook(
@@ -499,7 +526,7 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
         ))
         .await;
     assert_eq!(
-        (result.decision, result.reason.as_deref()),
+        (result.effects.decision, result.effects.reason.as_deref()),
         (Decision::Block, Some("destructive command"))
     );
     let result = d
@@ -508,8 +535,8 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
             json!({"command": "ls"}),
         ))
         .await;
-    assert_eq!(result.decision, Decision::None);
-    assert_eq!(result.hooks[0].status, HookStatus::Ok);
+    assert_eq!(result.effects.decision, Decision::None);
+    assert_eq!(result.hooks[0].run.status, HookStatus::Ok);
     let asked = model.asked.lock().unwrap().clone();
     assert!(
         asked[1].starts_with("Is this safe? {\"hook_event_name\":\"PreToolUse\""),
@@ -530,7 +557,7 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
     let result = dispatcher(vec![judge.clone()])
         .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
         .await;
-    let failure = result.hooks[0].failure.clone().unwrap();
+    let failure = result.hooks[0].run.failure.clone().unwrap();
     assert_eq!(failure.kind, FailureKind::NotConfigured);
     assert_eq!(
         failure.message,
@@ -542,9 +569,10 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
     let result = with_model(vec![erroring])
         .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
         .await;
-    assert_eq!(result.decision, Decision::Block);
+    assert_eq!(result.effects.decision, Decision::Block);
     assert!(
         result.hooks[0]
+            .run
             .failure
             .as_ref()
             .unwrap()
@@ -557,7 +585,7 @@ async fn prompt_hooks_inject_or_ask_the_hosts_model() {
     let result = with_model(vec![hanging])
         .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
         .await;
-    assert_eq!(result.hooks[0].status, HookStatus::TimedOut);
+    assert_eq!(result.hooks[0].run.status, HookStatus::TimedOut);
 }
 
 #[tokio::test]
@@ -573,7 +601,7 @@ async fn permission_hooks_answer_a_fixed_decision() {
     let result = dispatcher(specs)
         .dispatch(&EventContext::pre_tool_use("Bash", json!({})))
         .await;
-    assert_eq!(result.decision, Decision::Ask);
+    assert_eq!(result.effects.decision, Decision::Ask);
     let decisions: Vec<_> = result.hooks.iter().map(|h| h.decision).collect();
     assert_eq!(decisions, [Decision::Allow, Decision::Ask]);
 }
@@ -611,7 +639,7 @@ async fn http_and_mcp_hooks_need_a_plugged_executor() {
     let result = dispatcher(vec![http_hook("http://127.0.0.1:1/check")])
         .dispatch(&ctx)
         .await;
-    let failure = result.hooks[0].failure.clone().unwrap();
+    let failure = result.hooks[0].run.failure.clone().unwrap();
     assert_eq!(failure.kind, FailureKind::NotConfigured);
     assert_eq!(
         failure.message,
@@ -628,7 +656,7 @@ async fn http_and_mcp_hooks_need_a_plugged_executor() {
         }),
     );
     let result = dispatcher(vec![mcp]).dispatch(&ctx).await;
-    let failure = result.hooks[0].failure.clone().unwrap();
+    let failure = result.hooks[0].run.failure.clone().unwrap();
     assert_eq!(failure.kind, FailureKind::NotConfigured);
     assert!(failure.message.contains("no mcp_tool executor"));
 
@@ -641,22 +669,22 @@ async fn http_and_mcp_hooks_need_a_plugged_executor() {
         .build()
         .unwrap();
     let result = d.dispatch(&ctx).await;
-    assert_eq!(result.decision, Decision::Deny);
+    assert_eq!(result.effects.decision, Decision::Deny);
     // A plugged executor that never answers is cut off at its timeout.
-    assert_eq!(result.hooks[1].status, HookStatus::TimedOut);
+    assert_eq!(result.hooks[1].run.status, HookStatus::TimedOut);
 }
 
 #[tokio::test]
 async fn the_index_can_be_swapped() {
     let d = dispatcher(vec![]);
     let ctx = EventContext::pre_tool_use("Bash", json!({}));
-    assert_eq!(d.dispatch(&ctx).await.decision, Decision::None);
+    assert_eq!(d.dispatch(&ctx).await.effects.decision, Decision::None);
     d.set_index(HookIndex::new(vec![HookSpec::new(
         BuiltinEvent::PreToolUse,
         Action::permission(Decision::Deny),
     )]));
-    assert_eq!(d.dispatch(&ctx).await.decision, Decision::Deny);
+    assert_eq!(d.dispatch(&ctx).await.effects.decision, Decision::Deny);
     // The dispatcher is the orchestration layer's event sink.
     let sink: &dyn hooks_core::EventSink = &d;
-    assert_eq!(sink.dispatch(ctx).await.decision, Decision::Deny);
+    assert_eq!(sink.dispatch(ctx).await.effects.decision, Decision::Deny);
 }

@@ -129,16 +129,17 @@ async fn run(executor: &HttpExecutor, spec: &HookSpec, timeout: Duration) -> Hoo
 /// The outcome without its duration, which varies from run to run.
 fn stable(mut outcome: HookOutcome) -> HookOutcome {
     assert!(
-        outcome.duration.is_some(),
+        outcome.run.duration.is_some(),
         "the executor records a duration"
     );
-    outcome.duration = None;
+    outcome.run.duration = None;
     outcome
 }
 
 #[track_caller]
 fn failure(outcome: &HookOutcome, kind: FailureKind, needle: &str) {
     let failure = outcome
+        .run
         .failure
         .as_ref()
         .unwrap_or_else(|| panic!("expected a {kind:?} failure, got {outcome:#?}"));
@@ -171,7 +172,7 @@ fn check(name: &str, status: u16, body: &'static str) {
         .await;
         assert_eq!(log.hits("/hook"), 1);
         // The port changes from run to run; the snapshot names the server `SERVER`.
-        if let Some(failure) = &mut outcome.failure {
+        if let Some(failure) = &mut outcome.run.failure {
             failure.message = failure.message.replace(&server.addr.to_string(), "SERVER");
         }
         outcome
@@ -259,7 +260,7 @@ async fn posts_the_event_json_with_the_dialects_names() {
     for dialect in [Dialect::Claude, Dialect::Autohand] {
         let spec = spec(action(&server.url("/hook"))).with_dialect(dialect);
         let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
-        assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
+        assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
     }
     let received = log.all();
     assert_eq!(received.len(), 2);
@@ -303,9 +304,9 @@ async fn a_handler_that_never_answers_times_out() {
         SHORT_TIMEOUT,
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::TimedOut);
+    assert_eq!(outcome.run.status, HookStatus::TimedOut);
     failure(&outcome, FailureKind::Timeout, "within 300ms");
-    assert_eq!(outcome.decision, Decision::None);
+    assert_eq!(outcome.effects.decision, Decision::None);
 }
 
 #[tokio::test]
@@ -329,7 +330,7 @@ async fn a_server_that_stalls_after_the_headers_times_out() {
         SHORT_TIMEOUT,
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::TimedOut);
+    assert_eq!(outcome.run.status, HookStatus::TimedOut);
     failure(&outcome, FailureKind::Timeout, "no complete answer");
 }
 
@@ -363,7 +364,7 @@ async fn cancellation_ends_the_run() {
     };
     let (outcome, ()) = tokio::join!(running, cancel_on_arrival);
     failure(&outcome, FailureKind::Cancelled, "cancelled");
-    assert_eq!(outcome.status, HookStatus::Failed);
+    assert_eq!(outcome.run.status, HookStatus::Failed);
 }
 
 #[tokio::test]
@@ -398,8 +399,8 @@ async fn a_redirect_inside_the_allow_list_is_followed() {
         ANSWER_TIMEOUT,
     )
     .await;
-    assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
-    assert_eq!(outcome.reason.as_deref(), Some("moved"));
+    assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
+    assert_eq!(outcome.effects.reason.as_deref(), Some("moved"));
     assert_eq!((log.hits("/hooks/old"), log.hits("/hooks/new")), (1, 1));
     // A 307 repeats the POST with the event.
     let new = log
@@ -581,7 +582,7 @@ async fn redirects_with_and_without_a_list() {
         let case = format!("{list:?} {hop:?}");
         match expected {
             None => {
-                assert_eq!(outcome.status, HookStatus::Ok, "{case}: {outcome:#?}");
+                assert_eq!(outcome.run.status, HookStatus::Ok, "{case}: {outcome:#?}");
                 assert_eq!(log.hits("/hooks/new"), 1, "{case}: the target answered");
             }
             Some((kind, needle)) => {
@@ -667,7 +668,7 @@ async fn bad_urls_and_headers_are_reported_without_a_request() {
         "invalid value for header `X-Token`",
     );
     assert!(
-        !outcome.failure.unwrap().message.contains("a\nb"),
+        !outcome.run.failure.unwrap().message.contains("a\nb"),
         "the value is never quoted"
     );
     assert!(log.all().is_empty());
@@ -701,7 +702,7 @@ async fn headers_interpolate_only_allowed_env_vars() {
     .map(|(k, v)| (k.to_owned(), v.to_owned()))
     .collect();
     let outcome = run(&executor, &spec(action), ANSWER_TIMEOUT).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
     let headers = &log.all()[0].headers;
     let get = |name: &str| headers[name].to_str().unwrap().to_owned();
     assert_eq!(get("authorization"), "Bearer s3cret");
@@ -722,7 +723,7 @@ async fn headers_read_the_process_environment_by_default() {
     action.allowed_env_vars = vec!["PATH".to_owned()];
     action.headers = vec![("X-Path".to_owned(), "${PATH}".to_owned())];
     let outcome = run(&executor, &spec(action), ANSWER_TIMEOUT).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
     assert_eq!(
         log.all()[0].headers["x-path"],
         std::env::var("PATH").unwrap()
@@ -739,7 +740,7 @@ async fn one_client_keeps_connections_alive() {
     const RUNS: usize = 20;
     for _ in 0..RUNS {
         let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
-        assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
+        assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
     }
     assert_eq!(log.hits("/hook"), RUNS);
     // Sequential runs share one pooled connection; allow one spare for a connection that
@@ -774,7 +775,7 @@ async fn a_body_over_the_cap_is_flagged_truncated() {
         FailureKind::MalformedOutput,
         "longer than the 1024-byte cap",
     );
-    assert!(outcome.stdout_truncated);
+    assert!(outcome.run.stdout_truncated);
     // Exactly at the cap is not truncated.
     let exact = executor_with(HttpConfig {
         allowed_urls: Some(vec![server.url("/hook")]),
@@ -782,9 +783,12 @@ async fn a_body_over_the_cap_is_flagged_truncated() {
         ..HttpConfig::default()
     });
     let outcome = run(&exact, &spec(action(&server.url("/hook"))), ANSWER_TIMEOUT).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
-    assert!(!outcome.stdout_truncated);
-    assert_eq!(outcome.reason.as_deref(), Some("x".repeat(4096).as_str()));
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
+    assert!(!outcome.run.stdout_truncated);
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("x".repeat(4096).as_str())
+    );
 }
 
 #[tokio::test]

@@ -126,13 +126,14 @@ async fn run_in(
 
 #[track_caller]
 fn ok(outcome: &HookOutcome) {
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:#?}");
-    assert!(outcome.failure.is_none(), "{outcome:#?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:#?}");
+    assert!(outcome.run.failure.is_none(), "{outcome:#?}");
 }
 
 #[track_caller]
 fn failure(outcome: &HookOutcome, kind: FailureKind, needle: &str) {
     let failure = outcome
+        .run
         .failure
         .as_ref()
         .unwrap_or_else(|| panic!("expected a {kind:?} failure, got {outcome:#?}"));
@@ -148,7 +149,7 @@ fn failure(outcome: &HookOutcome, kind: FailureKind, needle: &str) {
 #[track_caller]
 fn pid_of(outcome: &HookOutcome) -> i32 {
     ok(outcome);
-    let text = outcome.additional_context.join("\n");
+    let text = outcome.effects.additional_context.join("\n");
     text.strip_prefix("pid ")
         .and_then(|pid| pid.parse().ok())
         .unwrap_or_else(|| panic!("no pid in {outcome:#?}"))
@@ -189,8 +190,11 @@ async fn everything_over_stdio_echoes_the_templated_command() {
     let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
     ok(&outcome);
     // Plain text from a tool is context for the model, not a failure.
-    assert_eq!(outcome.additional_context, ["Echo: Bash wants rm -rf /"]);
-    assert_eq!(outcome.decision, Decision::None);
+    assert_eq!(
+        outcome.effects.additional_context,
+        ["Echo: Bash wants rm -rf /"]
+    );
+    assert_eq!(outcome.effects.decision, Decision::None);
 
     // On an event that takes no context, the text is a message; the connection is reused.
     let stop = EventContext::stop(false);
@@ -204,8 +208,8 @@ async fn everything_over_stdio_echoes_the_templated_command() {
     );
     let outcome = run_in(&executor, &spec, &stop, ANSWER_TIMEOUT).await;
     ok(&outcome);
-    assert_eq!(outcome.messages, ["Echo: stopping: false"]);
-    assert!(outcome.additional_context.is_empty());
+    assert_eq!(outcome.effects.messages, ["Echo: stopping: false"]);
+    assert!(outcome.effects.additional_context.is_empty());
 }
 
 #[tokio::test]
@@ -221,8 +225,8 @@ async fn everything_reports_invalid_arguments_as_a_failure() {
         json!({"message": "{{ tool_input.timeout }}"}),
     );
     let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
-    assert!(outcome.status.is_failure(), "{outcome:#?}");
-    let failure = outcome.failure.unwrap();
+    assert!(outcome.run.status.is_failure(), "{outcome:#?}");
+    let failure = outcome.run.failure.unwrap();
     assert!(
         matches!(failure.kind, FailureKind::NonZeroExit),
         "{failure:?}"
@@ -292,7 +296,7 @@ async fn everything_over_streamable_http_echoes() {
     for _ in 0..3 {
         let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
         ok(&outcome);
-        assert_eq!(outcome.additional_context, ["Echo: rm -rf /"]);
+        assert_eq!(outcome.effects.additional_context, ["Echo: rm -rf /"]);
     }
     executor.shutdown().await;
     server.child.kill().await.unwrap();
@@ -434,7 +438,7 @@ fn check(tool: &str) {
         outcome
     });
     assert!(
-        outcome.duration.take().is_some(),
+        outcome.run.duration.take().is_some(),
         "the executor records a duration"
     );
     insta::assert_json_snapshot!(format!("mcp_{tool}"), outcome);
@@ -497,11 +501,11 @@ async fn one_connection_is_shared_by_sequential_and_concurrent_calls() {
     );
     for _ in 0..5 {
         let outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
-        assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+        assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     }
     let concurrent = (0..8).map(|_| run(&executor, &spec, ANSWER_TIMEOUT));
     for outcome in futures_util::future::join_all(concurrent).await {
-        assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+        assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     }
     assert_eq!(server.initializes(), 1, "13 calls, one MCP session");
     executor.shutdown().await;
@@ -514,7 +518,7 @@ async fn concurrent_first_calls_open_one_connection() {
     let spec = hook("guard", "deny", Value::Null);
     let first = (0..6).map(|_| run(&executor, &spec, ANSWER_TIMEOUT));
     for outcome in futures_util::future::join_all(first).await {
-        assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+        assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     }
     assert_eq!(server.initializes(), 1);
 }
@@ -534,7 +538,7 @@ async fn http_server_headers_are_sent_with_every_request() {
             ANSWER_TIMEOUT,
         )
         .await;
-        assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+        assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     }
     let seen = server.authorization.lock().unwrap().clone();
     // initialize, initialized, two calls, and possibly the event stream's GET.
@@ -563,7 +567,7 @@ async fn arguments_are_templated_from_the_event() {
     )
     .await;
     ok(&outcome);
-    let received: Value = serde_json::from_str(&outcome.additional_context[0]).unwrap();
+    let received: Value = serde_json::from_str(&outcome.effects.additional_context[0]).unwrap();
     assert_eq!(
         received,
         json!({
@@ -587,7 +591,7 @@ async fn a_tool_that_never_answers_times_out() {
         ANSWER_TIMEOUT,
     )
     .await;
-    assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+    assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     let outcome = run(
         &executor,
         &hook("guard", "hang", Value::Null),
@@ -599,7 +603,7 @@ async fn a_tool_that_never_answers_times_out() {
         FailureKind::Timeout,
         "did not answer `hang` within 500ms",
     );
-    assert_eq!(outcome.status, HookStatus::TimedOut);
+    assert_eq!(outcome.run.status, HookStatus::TimedOut);
     // The timed-out connection was retired: the next call opens a new session.
     let outcome = run(
         &executor,
@@ -607,7 +611,7 @@ async fn a_tool_that_never_answers_times_out() {
         ANSWER_TIMEOUT,
     )
     .await;
-    assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
+    assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
     assert_eq!(server.initializes(), 2);
 }
 
@@ -681,7 +685,7 @@ async fn a_killed_server_is_restarted_by_the_next_call() {
     // The executor may notice the dead process before the call (and reconnect at once)
     // or on the call (a transport failure, and the call after reconnects).
     let mut outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
-    if outcome.status.is_failure() {
+    if outcome.run.status.is_failure() {
         failure(&outcome, FailureKind::Transport, "MCP server `fixture`");
         outcome = run(&executor, &spec, ANSWER_TIMEOUT).await;
     }
@@ -775,8 +779,11 @@ async fn fixture_answers_decisions_and_errors() {
         "permissionDecisionReason": "{{ tool_input.command }} is destructive",
     }}});
     let outcome = run(&executor, &hook("fixture", "answer", deny), ANSWER_TIMEOUT).await;
-    assert_eq!(outcome.decision, Decision::Deny, "{outcome:#?}");
-    assert_eq!(outcome.reason.as_deref(), Some("rm -rf / is destructive"));
+    assert_eq!(outcome.effects.decision, Decision::Deny, "{outcome:#?}");
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("rm -rf / is destructive")
+    );
     let outcome = run(
         &executor,
         &hook("fixture", "fail", Value::Null),
@@ -959,7 +966,7 @@ async fn servers_can_be_replaced_and_withheld() {
         match expected {
             Ok(text) => {
                 ok(&outcome);
-                assert_eq!(outcome.additional_context, [text]);
+                assert_eq!(outcome.effects.additional_context, [text]);
             }
             Err((kind, needle)) => failure(&outcome, kind, needle),
         }

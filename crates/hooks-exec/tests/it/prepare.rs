@@ -59,8 +59,8 @@ async fn the_prepared_hook_is_the_one_that_runs() {
     )
     .with_id("check");
     let outcome = dispatcher(vec![spec]).dispatch(&ctx()).await;
-    assert_eq!(outcome.decision, Decision::None, "{outcome:?}");
-    assert_eq!(outcome.hooks[0].status, HookStatus::Ok);
+    assert_eq!(outcome.effects.decision, Decision::None, "{outcome:?}");
+    assert_eq!(outcome.hooks[0].run.status, HookStatus::Ok);
 }
 
 #[tokio::test]
@@ -69,12 +69,12 @@ async fn a_hook_that_cannot_be_prepared_fails_closed_even_when_fail_open() {
         .with_id("needs-token")
         .with_on_failure(FailurePolicy::Allow);
     let outcome = dispatcher(vec![spec]).dispatch(&ctx()).await;
-    assert_eq!(outcome.decision, Decision::Block);
+    assert_eq!(outcome.effects.decision, Decision::Block);
     assert_eq!(
-        outcome.reason.as_deref(),
+        outcome.effects.reason.as_deref(),
         Some("hook `needs-token` needs secret `MISSING`, which is not set")
     );
-    assert_eq!(outcome.hooks[0].status, HookStatus::Blocked);
+    assert_eq!(outcome.hooks[0].run.status, HookStatus::Blocked);
 }
 
 #[tokio::test]
@@ -85,7 +85,7 @@ async fn hooks_left_as_they_are_run_unchanged() {
     )
     .with_id("plain");
     let outcome = dispatcher(vec![spec]).dispatch(&ctx()).await;
-    assert_eq!(outcome.reason.as_deref(), Some("plain"));
+    assert_eq!(outcome.effects.reason.as_deref(), Some("plain"));
 }
 
 #[tokio::test]
@@ -103,9 +103,13 @@ async fn what_a_prepared_hook_yields_is_masked_before_it_leaves_the_runner() {
         .with_id("fail"),
     ];
     let outcome = dispatcher(specs).dispatch(&ctx()).await;
-    assert_eq!(outcome.reason.as_deref(), Some("no [secret SECRET] here"));
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("no [secret SECRET] here")
+    );
     assert_eq!(
         outcome.hooks[1]
+            .run
             .failure
             .as_ref()
             .map(|f| f.message.as_str()),

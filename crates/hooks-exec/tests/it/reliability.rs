@@ -134,11 +134,11 @@ fn dispatcher(specs: Vec<HookSpec>) -> Dispatcher {
 fn render(agg: &Aggregate) -> String {
     assert_eq!(agg.hooks.len(), 1, "{agg:#?}");
     let hook = &agg.hooks[0];
-    let kind = hook.failure.as_ref().map_or("-", |f| f.kind.as_str());
+    let kind = hook.run.failure.as_ref().map_or("-", |f| f.kind.as_str());
     format!(
         "{} {kind} -> {}",
-        hook.status.as_str(),
-        agg.decision.as_str()
+        hook.run.status.as_str(),
+        agg.effects.decision.as_str()
     )
 }
 
@@ -150,11 +150,12 @@ fn check(agg: &Aggregate, expect: &str, needle: &str) {
     let said = format!(
         "{} {} {}",
         agg.hooks[0]
+            .run
             .failure
             .as_ref()
             .map_or("", |f| f.message.as_str()),
-        agg.reason.as_deref().unwrap_or(""),
-        agg.messages.join(" "),
+        agg.effects.reason.as_deref().unwrap_or(""),
+        agg.effects.messages.join(" "),
     );
     assert!(said.contains(needle), "`{needle}` not in: {said}");
 }
@@ -181,7 +182,7 @@ async fn host_still_answers(guard: &Leftovers, fx: &Fixture) {
     let sane = guard.script(BuiltinEvent::PreToolUse, DENY);
     let agg = dispatcher(vec![sane]).dispatch(&fx.pre_tool()).await;
     assert_eq!(
-        agg.decision,
+        agg.effects.decision,
         Decision::Deny,
         "the host stopped answering: {agg:#?}"
     );
@@ -290,7 +291,7 @@ async fn a_grandchild_escaping_the_group_with_the_output_open_is_killed_with_the
     // exactly what was done.
     check(&agg, "blocked - -> deny", "hostile but answered");
     assert!(
-        agg.messages.iter().any(
+        agg.effects.messages.iter().any(
             |m| m.ends_with("left processes holding its output open; its 1 process was killed")
         ),
         "{agg:#?}"
@@ -393,10 +394,10 @@ async fn floods_of_100_mb_are_drained_without_being_stored() {
     assert!(grown < 128 * 1024, "peak memory grew by {grown} KiB");
     assert_eq!(agg.hooks.len(), 2);
     for hook in &agg.hooks {
-        assert_eq!(hook.status.as_str(), "ok", "{hook:?}");
-        assert!(hook.truncated, "{hook:?}");
+        assert_eq!(hook.run.status.as_str(), "ok", "{hook:?}");
+        assert!(hook.run.truncated(), "{hook:?}");
     }
-    let kept: usize = agg.additional_context.iter().map(String::len).sum();
+    let kept: usize = agg.effects.additional_context.iter().map(String::len).sum();
     assert!(kept <= hooks_exec::DEFAULT_OUTPUT_CAP, "{kept}");
     host_still_answers(&guard, &fx).await;
     guard.assert_none_left().await;
@@ -482,11 +483,11 @@ async fn two_hundred_hooks_on_one_event_answer_in_declaration_order() {
     let agg = dispatcher(specs).dispatch(&ctx).await;
     assert_eq!(agg.hooks.len(), 200);
     assert!(
-        agg.hooks.iter().all(|h| h.status.as_str() == "ok"),
+        agg.hooks.iter().all(|h| h.run.status.as_str() == "ok"),
         "{agg:#?}"
     );
     let expected: Vec<String> = (0..200).map(|i| format!("context-{i}")).collect();
-    assert_eq!(agg.additional_context, expected);
+    assert_eq!(agg.effects.additional_context, expected);
     guard.assert_none_left().await;
 }
 
@@ -506,7 +507,7 @@ async fn a_thousand_events_in_flight_each_get_their_own_answer() {
         futures_util::future::join_all(contexts.iter().map(|c| dispatcher.dispatch(c))).await;
     for (i, agg) in aggs.iter().enumerate() {
         assert_eq!(
-            agg.additional_context,
+            agg.effects.additional_context,
             vec![format!("event-{i}")],
             "{agg:#?}"
         );
@@ -525,7 +526,7 @@ async fn the_guard_sees_a_marked_process_until_it_is_gone() {
         "sleep 1000 >/dev/null 2>&1 </dev/null & echo $! > pid",
     );
     let agg = dispatcher(vec![spec]).dispatch(&fx.pre_tool()).await;
-    assert_eq!(agg.hooks[0].status.as_str(), "ok", "{agg:#?}");
+    assert_eq!(agg.hooks[0].run.status.as_str(), "ok", "{agg:#?}");
     let pid: i32 = fx.read("pid").trim().parse().unwrap();
     assert_eq!(guard.running(), vec![pid]);
     assert_eq!(guard.kill_running(), 1);
@@ -598,8 +599,12 @@ async fn exhausted_host() {
     let aggs = futures_util::future::join_all((0..4).map(|_| dispatcher.dispatch(&ctx))).await;
     release.await.unwrap();
     for agg in &aggs {
-        assert_eq!(agg.decision, Decision::Block, "{agg:#?}");
-        assert_eq!(agg.reason.as_deref(), Some("no, even now"), "{agg:#?}");
+        assert_eq!(agg.effects.decision, Decision::Block, "{agg:#?}");
+        assert_eq!(
+            agg.effects.reason.as_deref(),
+            Some("no, even now"),
+            "{agg:#?}"
+        );
     }
     guard.assert_none_left().await;
 }

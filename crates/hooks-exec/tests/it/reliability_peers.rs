@@ -64,10 +64,10 @@ async fn dispatch_mcp(executor: &Arc<McpExecutor>, spec: HookSpec) -> Aggregate 
 /// message.
 #[track_caller]
 fn blocked_by_failure(agg: &Aggregate, status: &str, kind: &str, needle: &str) {
-    assert_eq!(agg.decision, Decision::Block, "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Block, "{agg:#?}");
     let hook = &agg.hooks[0];
-    assert_eq!(hook.status.as_str(), status, "{agg:#?}");
-    let failure = hook.failure.as_ref().unwrap();
+    assert_eq!(hook.run.status.as_str(), status, "{agg:#?}");
+    let failure = hook.run.failure.as_ref().unwrap();
     assert_eq!(failure.kind.as_str(), kind, "{agg:#?}");
     assert!(
         failure.message.contains(needle),
@@ -103,7 +103,7 @@ async fn an_mcp_server_that_crashes_mid_call_blocks_a_fail_closed_hook_and_is_re
     let guard = Leftovers::new();
     let executor = fixture(&guard);
     let agg = dispatch_mcp(&executor, deny_call(PATIENT)).await;
-    assert_eq!(agg.decision, Decision::Deny, "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Deny, "{agg:#?}");
     let agg = dispatch_mcp(
         &executor,
         mcp_hook("fixture", "crash", Value::Null, PATIENT),
@@ -112,7 +112,7 @@ async fn an_mcp_server_that_crashes_mid_call_blocks_a_fail_closed_hook_and_is_re
     blocked_by_failure(&agg, "failed", "transport", "crashing on purpose");
     // The next event gets a new server.
     let agg = dispatch_mcp(&executor, deny_call(PATIENT)).await;
-    assert_eq!(agg.decision, Decision::Deny, "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Deny, "{agg:#?}");
     executor.shutdown().await;
     guard.assert_none_left().await;
 }
@@ -124,7 +124,7 @@ async fn an_mcp_tool_that_never_answers_times_out_and_its_server_is_replaced() {
     let agg = dispatch_mcp(&executor, mcp_hook("fixture", "hang", Value::Null, SHORT)).await;
     blocked_by_failure(&agg, "timed_out", "timeout", "did not answer `hang`");
     let agg = dispatch_mcp(&executor, deny_call(PATIENT)).await;
-    assert_eq!(agg.decision, Decision::Deny, "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Deny, "{agg:#?}");
     executor.shutdown().await;
     // The wedged server is gone too, not only the one in use.
     guard.assert_none_left().await;
@@ -142,8 +142,8 @@ async fn an_mcp_server_that_never_answers_the_handshake_times_out() {
     };
     let executor = Arc::new(McpExecutor::new([("silent", config)]).unwrap());
     let agg = dispatch_mcp(&executor, mcp_hook("silent", "any", Value::Null, SHORT)).await;
-    assert_eq!(agg.decision, Decision::Block, "{agg:#?}");
-    assert_eq!(agg.hooks[0].status.as_str(), "timed_out", "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Block, "{agg:#?}");
+    assert_eq!(agg.hooks[0].run.status.as_str(), "timed_out", "{agg:#?}");
     executor.shutdown().await;
     drop(executor);
     guard.assert_none_left().await;
@@ -205,5 +205,5 @@ async fn an_http_server_that_stalls_after_its_headers_blocks_a_fail_closed_hook(
     }
     let good = http_dispatcher(&server, http_hook(server.url("/deny"), PATIENT));
     let agg = good.dispatch(&context()).await;
-    assert_eq!(agg.decision, Decision::Deny, "{agg:#?}");
+    assert_eq!(agg.effects.decision, Decision::Deny, "{agg:#?}");
 }

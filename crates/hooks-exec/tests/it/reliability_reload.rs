@@ -68,13 +68,16 @@ async fn a_dispatch_in_flight_finishes_under_the_set_it_started_with() {
         engine.reload().await.unwrap(),
         hooks::Reload::Applied { active: 3 }
     );
-    assert_eq!(engine.dispatch(&prompt()).await.additional_context, NEW);
+    assert_eq!(
+        engine.dispatch(&prompt()).await.effects.additional_context,
+        NEW
+    );
 
     // Release the old set's hook: its dispatch ends under the old set.
     let release = tokio::task::spawn_blocking(move || std::fs::write(go, b""));
     let old = in_flight.await.unwrap();
     release.await.unwrap().unwrap();
-    assert_eq!(old.additional_context, OLD, "{old:#?}");
+    assert_eq!(old.effects.additional_context, OLD, "{old:#?}");
     guard.assert_none_left().await;
 }
 
@@ -95,7 +98,7 @@ async fn dispatches_racing_reloads_see_one_whole_set() {
             tokio::spawn(async move {
                 let mut seen = Vec::new();
                 for _ in 0..12 {
-                    seen.push(engine.dispatch(&prompt()).await.additional_context);
+                    seen.push(engine.dispatch(&prompt()).await.effects.additional_context);
                 }
                 seen
             })

@@ -31,8 +31,8 @@ async fn a_sandboxed_hook_writes_only_its_own_directory() {
     let argv = ["sh", "-c", script.as_str()];
 
     let outcome = run(&hook(Dialect::Native, Some(true), &argv), &work.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
-    assert_eq!(outcome.failure.unwrap().kind, FailureKind::NonZeroExit);
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
+    assert_eq!(outcome.run.failure.unwrap().kind, FailureKind::NonZeroExit);
     assert_eq!(work.read("inside.txt"), "in\n");
     assert!(!outside.file("escaped.txt").exists());
 
@@ -46,12 +46,12 @@ async fn a_sandboxed_hook_writes_only_its_own_directory() {
         &work.pre_tool(),
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
     assert!(!std::path::Path::new("/etc/hooks-sandbox-test").exists());
 
     // The same hook unsandboxed writes where it likes.
     let outcome = run(&hook(Dialect::Native, Some(false), &argv), &work.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     assert!(outside.file("escaped.txt").exists());
 }
 
@@ -97,7 +97,7 @@ async fn a_sandboxed_hook_cannot_remount_a_read_only_path_writable_even_as_root(
         .collect();
     assert_eq!(worked, Vec::<&str>::new(), "{report}");
     assert!(report.contains("CapEff:\t0000000000000000"), "{report}");
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
 }
 
 #[tokio::test]
@@ -109,8 +109,8 @@ async fn a_sandboxed_hook_cannot_reach_the_network_unless_allowed() {
     let argv = ["bash", "-c", script.as_str()];
 
     let outcome = run(&hook(Dialect::Native, Some(true), &argv), &work.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Failed, "{outcome:?}");
-    let message = outcome.failure.unwrap().message;
+    assert_eq!(outcome.run.status, HookStatus::Failed, "{outcome:?}");
+    let message = outcome.run.failure.unwrap().message;
     assert!(
         message.contains("Connection refused") || message.contains("Network is unreachable"),
         "{message}"
@@ -122,7 +122,7 @@ async fn a_sandboxed_hook_cannot_reach_the_network_unless_allowed() {
         (listener, stream)
     });
     let outcome = run(&hook(Dialect::Native, Some(false), &argv), &work.pre_tool()).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     let (listener, _stream) = tokio::time::timeout(Duration::from_secs(10), accept)
         .await
         .unwrap()
@@ -138,7 +138,7 @@ async fn a_sandboxed_hook_cannot_reach_the_network_unless_allowed() {
         Duration::from_secs(30),
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     tokio::time::timeout(Duration::from_secs(10), accept)
         .await
         .unwrap()
@@ -152,10 +152,10 @@ async fn fabro_hooks_are_sandboxed_by_default() {
     let script = format!("touch '{}/escaped.txt'", outside.dir());
     let argv = ["sh", "-c", script.as_str()];
     let fabro = run(&hook(Dialect::Fabro, None, &argv), &work.pre_tool()).await;
-    assert_eq!(fabro.status, HookStatus::Failed, "{fabro:?}");
+    assert_eq!(fabro.run.status, HookStatus::Failed, "{fabro:?}");
     assert!(!outside.file("escaped.txt").exists());
     let claude = run(&hook(Dialect::Claude, None, &argv), &work.pre_tool()).await;
-    assert_eq!(claude.status, HookStatus::Ok, "{claude:?}");
+    assert_eq!(claude.run.status, HookStatus::Ok, "{claude:?}");
     assert!(outside.file("escaped.txt").exists());
     assert!(CommandExecutor::default().is_sandboxed(&hook(Dialect::Fabro, None, &argv)));
     assert!(!CommandExecutor::default().is_sandboxed(&hook(Dialect::Fabro, Some(false), &argv)));
@@ -175,7 +175,7 @@ async fn a_sandboxed_hook_that_overruns_is_killed() {
         Duration::from_secs(1),
     )
     .await;
-    assert_eq!(outcome.status, HookStatus::TimedOut, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::TimedOut, "{outcome:?}");
 }
 
 #[tokio::test]
@@ -192,7 +192,7 @@ async fn a_script_given_by_absolute_path_runs_in_the_sandbox() {
     )
     .await;
     assert_eq!(
-        outcome.reason.as_deref(),
+        outcome.effects.reason.as_deref(),
         Some("sandboxed guard"),
         "{outcome:?}"
     );
@@ -235,14 +235,14 @@ async fn hosts_plug_in_their_own_sandbox() {
         &["sh", "-c", "echo \"$IN_SANDBOX\" > marker"],
     );
     let outcome = run_with(&exec, &spec, &work.pre_tool(), Duration::from_secs(30)).await;
-    assert_eq!(outcome.status, HookStatus::Ok, "{outcome:?}");
+    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
     assert_eq!(work.read("marker").trim(), work.dir());
 
     let exec = CommandExecutor::builder()
         .sandbox(Arc::new(BrokenSandbox))
         .build();
     let outcome = run_with(&exec, &spec, &work.pre_tool(), Duration::from_secs(30)).await;
-    let failure = outcome.failure.unwrap();
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Spawn);
     assert_eq!(
         failure.message,
@@ -265,7 +265,7 @@ async fn a_missing_bubblewrap_is_a_clear_failure() {
         Duration::from_secs(30),
     )
     .await;
-    let failure = outcome.failure.unwrap();
+    let failure = outcome.run.failure.unwrap();
     assert_eq!(failure.kind, FailureKind::Spawn);
     assert_eq!(
         failure.message,

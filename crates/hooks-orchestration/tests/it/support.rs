@@ -204,15 +204,15 @@ impl EventSink for RecordingSink {
         match (self.rule)(&ctx) {
             Reply::Proceed => {}
             Reply::Block(reason) => {
-                agg.decision = Decision::Block;
-                agg.reason = Some(reason.to_owned());
+                agg.effects.decision = Decision::Block;
+                agg.effects.reason = Some(reason.to_owned());
             }
-            Reply::Skip => agg.skip = true,
+            Reply::Skip => agg.effects.skip = true,
             Reply::Stop(reason) => {
-                agg.continue_ = false;
-                agg.stop_reason = Some(reason.to_owned());
+                agg.effects.continue_ = false;
+                agg.effects.stop_reason = Some(reason.to_owned());
             }
-            Reply::Context(text) => agg.additional_context.push(text.to_owned()),
+            Reply::Context(text) => agg.effects.additional_context.push(text.to_owned()),
         }
         self.contexts.lock().unwrap().push(ctx);
         Box::pin(std::future::ready(agg))

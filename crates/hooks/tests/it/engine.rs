@@ -34,15 +34,15 @@ async fn a_config_file_runs_its_hooks() {
     write(&file, GUARD);
     let engine = Engine::builder().config_file(&file).build().unwrap();
     let outcome = engine.dispatch(&rm_rf()).await;
-    assert_eq!(outcome.decision, Decision::Block);
-    assert_eq!(outcome.reason.as_deref(), Some("no rm -rf"));
+    assert_eq!(outcome.effects.decision, Decision::Block);
+    assert_eq!(outcome.effects.reason.as_deref(), Some("no rm -rf"));
     let ok = engine
         .dispatch(&EventContext::pre_tool_use(
             "Bash",
             json!({"command": "ls"}),
         ))
         .await;
-    assert_eq!(ok.decision, Decision::None);
+    assert_eq!(ok.effects.decision, Decision::None);
     assert_eq!(engine.loaded().hooks.hooks().len(), 1);
 }
 
@@ -84,7 +84,7 @@ async fn host_hooks_run_after_config_hooks() {
             json!({"command": "ls"}),
         ))
         .await;
-    assert_eq!(outcome.decision, Decision::Ask);
+    assert_eq!(outcome.effects.decision, Decision::Ask);
     let ids: Vec<&str> = outcome.hooks.iter().map(|h| h.id.as_str()).collect();
     assert_eq!(ids, ["guard", "host-ask"]);
 }
@@ -99,7 +99,10 @@ async fn reload_swaps_the_set_and_keeps_the_last_good_one() {
     // A broken file: the reload fails and the guard stays in force.
     write(&file, "hooks: [ {event: Nope} ]\n");
     assert!(engine.reload().await.is_err());
-    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Block);
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.effects.decision,
+        Decision::Block
+    );
 
     // A good file: the new set replaces the old.
     write(
@@ -110,7 +113,10 @@ async fn reload_swaps_the_set_and_keeps_the_last_good_one() {
         engine.reload().await.unwrap(),
         Reload::Applied { active: 1 }
     );
-    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Allow);
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.effects.decision,
+        Decision::Allow
+    );
 }
 
 #[tokio::test]
@@ -130,7 +136,7 @@ async fn a_config_change_hook_can_reject_a_reload() {
         }
     );
     assert_eq!(
-        engine.dispatch(&rm_rf()).await.decision,
+        engine.dispatch(&rm_rf()).await.effects.decision,
         Decision::Block,
         "the old set stays"
     );
@@ -155,7 +161,10 @@ async fn watching_reloads_after_a_change() {
         .unwrap()
         .unwrap();
     assert_eq!(result.unwrap(), Reload::Applied { active: 0 });
-    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::None);
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.effects.decision,
+        Decision::None
+    );
 }
 
 #[tokio::test]
@@ -182,7 +191,7 @@ async fn discovered_project_hooks_wait_for_trust() {
         "the hook is listed"
     );
     assert_eq!(
-        untrusted.dispatch(&rm_rf()).await.decision,
+        untrusted.dispatch(&rm_rf()).await.effects.decision,
         Decision::None,
         "but does not run"
     );
@@ -195,7 +204,10 @@ async fn discovered_project_hooks_wait_for_trust() {
         .trust_store(store)
         .build()
         .unwrap();
-    assert_eq!(trusted.dispatch(&rm_rf()).await.decision, Decision::Block);
+    assert_eq!(
+        trusted.dispatch(&rm_rf()).await.effects.decision,
+        Decision::Block
+    );
 }
 
 struct Echo;
@@ -265,7 +277,10 @@ async fn secrets_are_filled_in_at_run_time_and_never_held_in_the_loaded_config()
         .await;
     // The hook was given the secret's value, filled in for the run; what it echoed of it
     // comes back masked.
-    assert_eq!(outcome.reason.as_deref(), Some("got [secret API_TOKEN]"));
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("got [secret API_TOKEN]")
+    );
     let listed = format!("{:?}", engine.loaded());
     let at = listed
         .find("hunter2")
@@ -300,8 +315,8 @@ async fn a_secret_missing_at_run_time_fails_closed() {
             json!({"command": "ls"}),
         ))
         .await;
-    assert_eq!(outcome.decision, Decision::Block);
-    let reason = outcome.reason.unwrap();
+    assert_eq!(outcome.effects.decision, Decision::Block);
+    let reason = outcome.effects.reason.unwrap();
     assert!(
         reason.contains("token-check") && reason.contains("API_TOKEN"),
         "{reason}"
@@ -344,8 +359,11 @@ async fn a_users_copy_cannot_make_a_managed_guard_fail_open() {
         .build()
         .unwrap();
     let outcome = engine.dispatch(&rm_rf()).await;
-    assert_eq!(outcome.decision, Decision::Block, "{outcome:#?}");
-    assert_eq!(outcome.reason.as_deref(), Some("managed: no rm -rf"));
+    assert_eq!(outcome.effects.decision, Decision::Block, "{outcome:#?}");
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("managed: no rm -rf")
+    );
 }
 
 fn locations(home: &Path, project: &Path) -> Locations {
@@ -374,7 +392,11 @@ async fn a_broken_project_file_is_skipped_at_build_and_on_reload() {
         .build()
         .unwrap();
     let outcome = engine.dispatch(&rm_rf()).await;
-    assert_eq!(outcome.reason.as_deref(), Some("no rm -rf"), "{outcome:#?}");
+    assert_eq!(
+        outcome.effects.reason.as_deref(),
+        Some("no rm -rf"),
+        "{outcome:#?}"
+    );
     let loaded = engine.loaded();
     assert!(!loaded.fails_closed());
     assert!(loaded.broken[0].needs_trust());
@@ -392,7 +414,10 @@ async fn a_broken_project_file_is_skipped_at_build_and_on_reload() {
         engine.reload().await.unwrap(),
         Reload::Applied { active: 1 }
     );
-    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Ask);
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.effects.decision,
+        Decision::Ask
+    );
 }
 
 /// One of the user's own files is broken: events that can be blocked are, the other files'
@@ -413,8 +438,8 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
         .unwrap();
     assert!(engine.loaded().fails_closed());
     let outcome = engine.dispatch(&rm_rf()).await;
-    assert_eq!(outcome.decision, Decision::Block);
-    let reason = outcome.reason.unwrap();
+    assert_eq!(outcome.effects.decision, Decision::Block);
+    let reason = outcome.effects.reason.unwrap();
     assert!(
         reason.contains(".claude/settings.json:1:12: invalid JSON: expected value does not load"),
         "{reason}"
@@ -422,11 +447,11 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
     let prompt = engine
         .dispatch(&EventContext::new(BuiltinEvent::UserPromptSubmit).with("prompt", "hi"))
         .await;
-    assert_eq!(prompt.decision, Decision::Block);
+    assert_eq!(prompt.effects.decision, Decision::Block);
     let ran: Vec<(&str, hooks::core::HookStatus)> = prompt
         .hooks
         .iter()
-        .map(|h| (h.id.as_str(), h.status))
+        .map(|h| (h.id.as_str(), h.run.status))
         .collect();
     assert_eq!(
         ran,
@@ -440,13 +465,16 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
         .dispatch(&EventContext::new(BuiltinEvent::SessionEnd))
         .await;
     assert_eq!(
-        end.decision,
+        end.effects.decision,
         Decision::None,
         "an event that cannot be blocked"
     );
     // Still broken: the reload is refused and the set in force (failing closed) stays.
     assert!(engine.reload().await.is_err());
-    assert_eq!(engine.dispatch(&rm_rf()).await.decision, Decision::Block);
+    assert_eq!(
+        engine.dispatch(&rm_rf()).await.effects.decision,
+        Decision::Block
+    );
     // Fixed: the guard it held runs.
     write(
         &broken,
@@ -458,7 +486,7 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
     );
     assert!(!engine.loaded().fails_closed());
     let outcome = engine.dispatch(&rm_rf()).await;
-    assert_eq!(outcome.reason.as_deref(), Some("fixed guard"));
+    assert_eq!(outcome.effects.reason.as_deref(), Some("fixed guard"));
 
     // Told to fail open, the engine skips the broken file.
     write(&broken, "{\"hooks\": [}");
@@ -468,6 +496,9 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
         .build()
         .unwrap();
     assert!(!open.loaded().fails_closed());
-    assert_eq!(open.dispatch(&rm_rf()).await.decision, Decision::None);
+    assert_eq!(
+        open.dispatch(&rm_rf()).await.effects.decision,
+        Decision::None
+    );
     assert_eq!(open.reload().await.unwrap(), Reload::Applied { active: 1 });
 }

@@ -68,8 +68,8 @@ async fn agent_hooks_ask_the_hosts_evaluator_with_their_model_and_rounds() {
         let outcome = engine
             .dispatch(&EventContext::stage(StageEvent::Start, "b", "agent"))
             .await;
-        assert_eq!(outcome.decision, Decision::Block, "{hook}");
-        assert_eq!(outcome.reason.as_deref(), Some("marker says stop"));
+        assert_eq!(outcome.effects.decision, Decision::Block, "{hook}");
+        assert_eq!(outcome.effects.reason.as_deref(), Some("marker says stop"));
         assert_eq!(*recorder.asked.lock().unwrap(), [expect], "{hook}");
     }
 }
@@ -119,7 +119,7 @@ sandbox = false
         let outcome = engine
             .dispatch(&EventContext::new(hooks::core::BuiltinEvent::RunStart))
             .await;
-        assert_eq!(outcome.decision, Decision::Block, "{vars:?}");
-        assert_eq!(outcome.reason.as_deref(), Some(expect), "{vars:?}");
+        assert_eq!(outcome.effects.decision, Decision::Block, "{vars:?}");
+        assert_eq!(outcome.effects.reason.as_deref(), Some(expect), "{vars:?}");
     }
 }

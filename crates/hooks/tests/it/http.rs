@@ -128,7 +128,10 @@ async fn a_reload_that_changes_the_allow_list_changes_what_is_sent() {
         } else {
             Decision::None
         };
-        assert_eq!(outcome.decision, expected, "after {list:?}: {outcome:#?}");
+        assert_eq!(
+            outcome.effects.decision, expected,
+            "after {list:?}: {outcome:#?}"
+        );
     }
 }
 
