@@ -180,7 +180,10 @@ mod tests {
             .iter()
             .find(|r| r.starts_with("| `PostToolUse` |"))
             .expect("a PostToolUse row");
-        assert!(post.contains("| no | `additional_context` |"), "{post}");
+        assert!(
+            post.contains("| no | `additional_context`, `updated_tool_output` |"),
+            "{post}"
+        );
     }
 
     /// The config reference has a section per schema and a row per top-level key.

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::context::EventContext;
 use crate::event::{Event, Fields};
 use crate::outcome::{
     Decision, Effects, FailureKind, FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
@@ -187,19 +188,127 @@ impl Serialize for HookReport {
 ///    groups), two *different* rewrites are a [`Conflict`]: the later-declared one wins and
 ///    the conflict is reported. Fabro's `override` edge follows the same rule.
 /// 6. **Text**: `additional_context`, `messages` and `system_message` are concatenated in
-///    declaration order.
-pub fn aggregate(event: &Event, mut entries: Vec<AggregateEntry>) -> Aggregate {
+///    declaration order; so are `terminal_sequence`s.
+/// 7. **Claude Code's per-event fields**, each only where the event honours it (else
+///    listed in [`Aggregate::ignored`]): `updated_permissions` go with `allow` and are
+///    concatenated in declaration order, and dropped (listed as ignored) when the
+///    aggregate decision is not `allow`; `updated_tool_output`,
+///    `updated_mcp_tool_output`, `session_title`, `initial_user_message` and
+///    `worktree_path` take one value: the later-declared of two different values wins and
+///    the pair is a [`Conflict`]; `watch_paths` is the union of every hook's list in
+///    declaration order; `reload_skills` is true when any hook asks; of several
+///    `elicitation` answers the most restrictive action wins (`cancel > decline >
+///    accept`), the first declared among equals, with its content. Fields a dialect's
+///    reader dropped ([`HookOutcome::dropped`]) are listed as ignored.
+///
+/// Whether a hook can block is [`Blocking`]'s rule: the event can block, or the hook's
+/// decisions count on every event; [`aggregate_context`] also reads the payload (a
+/// ConfigChange from `policy_settings` cannot be blocked).
+pub fn aggregate(event: &Event, entries: Vec<AggregateEntry>) -> Aggregate {
+    fold(event, Blocking::of_event(event), entries)
+}
+
+/// [`aggregate`] for one dispatch of an event: as [`aggregate`], with what the payload
+/// says of blocking ([`Blocking::of`]: a ConfigChange from `policy_settings` cannot be
+/// blocked).
+pub fn aggregate_context(ctx: &EventContext, entries: Vec<AggregateEntry>) -> Aggregate {
+    fold(ctx.event(), Blocking::of(ctx), entries)
+}
+
+fn fold(event: &Event, blocking: Blocking, mut entries: Vec<AggregateEntry>) -> Aggregate {
     entries.sort_by_key(|e| e.index);
-    let mut fold = Fold::new(event);
+    let mut fold = Fold::new(event, blocking);
     for entry in &entries {
         fold.add(entry);
     }
     fold.finish()
 }
 
+/// Whether hooks can block one dispatch of an event: the one owner of the rule, used by
+/// the aggregation and by the dispatcher (a sequential group, or Fabro's blocking hooks,
+/// stop at the first hook that blocks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blocking {
+    can_block: bool,
+    /// Why the event cannot be blocked, when the payload rules it out.
+    why_not: Option<&'static str>,
+}
+
+impl Blocking {
+    /// For one dispatch: the event can block (see [`Event::can_block`]), except where its
+    /// payload says it cannot: a ConfigChange whose `source` is `policy_settings`
+    /// (managed policy cannot be blocked).
+    pub fn of(ctx: &EventContext) -> Blocking {
+        if ctx.event().name() == "ConfigChange" && ctx.get_str("source") == Some("policy_settings")
+        {
+            return Blocking {
+                can_block: false,
+                why_not: Some("a ConfigChange from policy_settings cannot be blocked"),
+            };
+        }
+        Blocking::of_event(ctx.event())
+    }
+
+    /// For the event whatever its payload.
+    pub fn of_event(event: &Event) -> Blocking {
+        Blocking {
+            can_block: event.can_block(),
+            why_not: None,
+        }
+    }
+
+    /// Whether a hook whose decisions count on every event (`decides`, Fabro's blocking
+    /// hooks) or any other hook can block.
+    pub fn allows(self, decides: bool) -> bool {
+        self.can_block || decides
+    }
+
+    /// Whether `outcome` blocks: a block or deny that counts, or a failure under
+    /// `on_failure: block`.
+    pub fn blocks(self, decides: bool, on_failure: FailurePolicy, outcome: &HookOutcome) -> bool {
+        if !self.allows(decides) {
+            return false;
+        }
+        match outcome.run.status {
+            HookStatus::Ok | HookStatus::Blocked => outcome.effects.decision.is_blocking(),
+            HookStatus::Failed | HookStatus::TimedOut => on_failure == FailurePolicy::Block,
+            HookStatus::Skipped => false,
+        }
+    }
+
+    /// Why a block does not count here.
+    fn why_not(self, event: &Event) -> String {
+        self.why_not
+            .map_or_else(|| format!("{event} cannot be blocked"), str::to_owned)
+    }
+}
+
+/// Keeps `value` from `hook` in `slot` (a single-valued field: the later declared wins);
+/// replacing a different value is a [`Conflict`].
+fn keep<T: PartialEq + Clone>(
+    conflicts: &mut Vec<Conflict>,
+    slot: &mut Option<(String, T)>,
+    field: OutputField,
+    hook: &str,
+    value: &Option<T>,
+) {
+    let Some(value) = value else { return };
+    if let Some((previous, old)) = slot.as_ref()
+        && old != value
+    {
+        conflicts.push(Conflict {
+            field,
+            overridden: previous.clone(),
+            kept: hook.to_owned(),
+        });
+    }
+    *slot = Some((hook.to_owned(), value.clone()));
+}
+
 /// The running state of one aggregation.
 struct Fold<'a> {
     event: &'a Event,
+    blocking: Blocking,
     out: Aggregate,
     system_messages: Vec<String>,
     /// Winning decision so far, with its hook and reason.
@@ -211,12 +320,22 @@ struct Fold<'a> {
     edge: Option<(String, String)>,
     /// The reason of the first hook whose skip or override counted.
     skip_reason: Option<String>,
+    /// Single-valued fields: the hook whose value is kept so far, with the value.
+    tool_output: Option<(String, Value)>,
+    mcp_tool_output: Option<(String, Value)>,
+    session_title: Option<(String, String)>,
+    initial_user_message: Option<(String, String)>,
+    worktree_path: Option<(String, String)>,
+    /// Permission updates, with the hook that gave them.
+    permissions: Vec<(String, Vec<Value>)>,
+    terminal_sequences: Vec<String>,
 }
 
 impl<'a> Fold<'a> {
-    fn new(event: &'a Event) -> Fold<'a> {
+    fn new(event: &'a Event, blocking: Blocking) -> Fold<'a> {
         Fold {
             event,
+            blocking,
             out: Aggregate::empty(event),
             system_messages: Vec::new(),
             best: (Decision::None, None),
@@ -224,6 +343,13 @@ impl<'a> Fold<'a> {
             unit_of_group: HashMap::new(),
             edge: None,
             skip_reason: None,
+            tool_output: None,
+            mcp_tool_output: None,
+            session_title: None,
+            initial_user_message: None,
+            worktree_path: None,
+            permissions: Vec::new(),
+            terminal_sequences: Vec::new(),
         }
     }
 
@@ -280,17 +406,14 @@ impl<'a> Fold<'a> {
             None => "failed".to_owned(),
         };
         match entry.on_failure {
-            FailurePolicy::Block if self.event.can_block() || entry.decides => {
+            FailurePolicy::Block if self.blocking.allows(entry.decides) => {
                 let reason = format!("hook `{}` failed and fails closed: {what}", entry.id);
                 self.propose(Decision::Block, Some(reason));
                 Decision::Block
             }
             FailurePolicy::Block => {
-                self.ignore(
-                    &entry.id,
-                    OutputField::OnFailure,
-                    format!("{} cannot be blocked", self.event),
-                );
+                let why = self.blocking.why_not(self.event);
+                self.ignore(&entry.id, OutputField::OnFailure, why);
                 self.out
                     .effects
                     .messages
@@ -311,6 +434,10 @@ impl<'a> Fold<'a> {
         let o = &entry.outcome;
         let id = entry.id.as_str();
         let contributed = self.add_decision(entry);
+        for dropped in &o.dropped {
+            self.ignore(id, dropped.field, dropped.reason.clone());
+        }
+        self.add_claude_fields(entry);
 
         if !o.effects.continue_ {
             self.out.effects.continue_ = false;
@@ -405,11 +532,158 @@ impl<'a> Fold<'a> {
         contributed
     }
 
+    /// Claude Code's per-event fields (rule 7 of [`aggregate`]).
+    fn add_claude_fields(&mut self, entry: &AggregateEntry) {
+        let (id, e) = (entry.id.as_str(), &entry.outcome.effects);
+        if !e.updated_permissions.is_empty() {
+            if !self.honours(Fields::UPDATED_PERMISSIONS) {
+                self.ignore(
+                    id,
+                    OutputField::UpdatedPermissions,
+                    format!("{} takes no permission updates", self.event),
+                );
+            } else if e.decision != Decision::Allow {
+                self.ignore(
+                    id,
+                    OutputField::UpdatedPermissions,
+                    "permission updates go with `allow` only",
+                );
+            } else {
+                self.permissions
+                    .push((id.to_owned(), e.updated_permissions.clone()));
+            }
+        }
+        let tool_output = self.honours(Fields::UPDATED_TOOL_OUTPUT);
+        let title = self.honours(Fields::SESSION_TITLE);
+        let setup = self.honours(Fields::SESSION_SETUP);
+        let worktree = self.honours(Fields::WORKTREE_PATH);
+        let unhonoured = [
+            (
+                OutputField::UpdatedToolOutput,
+                tool_output,
+                e.updated_tool_output.is_some(),
+            ),
+            (
+                OutputField::UpdatedMcpToolOutput,
+                tool_output,
+                e.updated_mcp_tool_output.is_some(),
+            ),
+            (OutputField::SessionTitle, title, e.session_title.is_some()),
+            (
+                OutputField::InitialUserMessage,
+                setup,
+                e.initial_user_message.is_some(),
+            ),
+            (
+                OutputField::WorktreePath,
+                worktree,
+                e.worktree_path.is_some(),
+            ),
+        ];
+        for (field, honoured, given) in unhonoured {
+            if given && !honoured {
+                self.ignore(id, field, format!("{} takes no {field}", self.event));
+            }
+        }
+        let conflicts = &mut self.out.conflicts;
+        if tool_output {
+            keep(
+                conflicts,
+                &mut self.tool_output,
+                OutputField::UpdatedToolOutput,
+                id,
+                &e.updated_tool_output,
+            );
+            keep(
+                conflicts,
+                &mut self.mcp_tool_output,
+                OutputField::UpdatedMcpToolOutput,
+                id,
+                &e.updated_mcp_tool_output,
+            );
+        }
+        if title {
+            keep(
+                conflicts,
+                &mut self.session_title,
+                OutputField::SessionTitle,
+                id,
+                &e.session_title,
+            );
+        }
+        if setup {
+            keep(
+                conflicts,
+                &mut self.initial_user_message,
+                OutputField::InitialUserMessage,
+                id,
+                &e.initial_user_message,
+            );
+        }
+        if worktree {
+            keep(
+                conflicts,
+                &mut self.worktree_path,
+                OutputField::WorktreePath,
+                id,
+                &e.worktree_path,
+            );
+        }
+        if let Some(paths) = &e.watch_paths {
+            if self.honours(Fields::WATCH_PATHS) {
+                let all = self.out.effects.watch_paths.get_or_insert_with(Vec::new);
+                for path in paths {
+                    if !all.contains(path) {
+                        all.push(path.clone());
+                    }
+                }
+            } else {
+                self.ignore(
+                    id,
+                    OutputField::WatchPaths,
+                    format!("{} takes no watch paths", self.event),
+                );
+            }
+        }
+        if e.reload_skills {
+            if setup {
+                self.out.effects.reload_skills = true;
+            } else {
+                self.ignore(
+                    id,
+                    OutputField::ReloadSkills,
+                    format!("{} takes no reload_skills", self.event),
+                );
+            }
+        }
+        if let Some(answer) = &e.elicitation {
+            if !self.honours(Fields::ELICITATION) {
+                self.ignore(
+                    id,
+                    OutputField::Elicitation,
+                    format!("{} takes no elicitation answer", self.event),
+                );
+            } else if self
+                .out
+                .effects
+                .elicitation
+                .as_ref()
+                .is_none_or(|kept| answer.action > kept.action)
+            {
+                // The most restrictive action wins; the first declared among equals.
+                self.out.effects.elicitation = Some(answer.clone());
+            }
+        }
+        if let Some(sequence) = &e.terminal_sequence {
+            self.terminal_sequences.push(sequence.clone());
+        }
+    }
+
     /// Applies the per-event rules to a hook's decision and proposes what remains.
     fn add_decision(&mut self, entry: &AggregateEntry) -> Decision {
         let (id, o) = (entry.id.as_str(), &entry.outcome);
         let d = o.effects.decision;
-        let blocks = self.event.can_block() || entry.decides;
+        let blocks = self.blocking.allows(entry.decides);
         let honoured = match d {
             Decision::None => return Decision::None,
             Decision::Block => blocks,
@@ -421,7 +695,7 @@ impl<'a> Fold<'a> {
             return d;
         }
         let why = if d.is_blocking() {
-            format!("{} cannot be blocked", self.event)
+            self.blocking.why_not(self.event)
         } else {
             format!("{} takes no permission decision", self.event)
         };
@@ -468,6 +742,28 @@ impl<'a> Fold<'a> {
         }
         self.out.effects.updated_input = current.map(|(_, v)| v);
         self.out.effects.override_edge = self.edge.map(|(_, e)| e);
+        let effects = &mut self.out.effects;
+        effects.updated_tool_output = self.tool_output.map(|(_, v)| v);
+        effects.updated_mcp_tool_output = self.mcp_tool_output.map(|(_, v)| v);
+        effects.session_title = self.session_title.map(|(_, v)| v);
+        effects.initial_user_message = self.initial_user_message.map(|(_, v)| v);
+        effects.worktree_path = self.worktree_path.map(|(_, v)| v);
+        if !self.terminal_sequences.is_empty() {
+            effects.terminal_sequence = Some(self.terminal_sequences.concat());
+        }
+        if self.best.0 == Decision::Allow {
+            for (_, updates) in self.permissions {
+                effects.updated_permissions.extend(updates);
+            }
+        } else {
+            for (hook, _) in self.permissions {
+                self.out.ignored.push(IgnoredField {
+                    hook,
+                    field: OutputField::UpdatedPermissions,
+                    reason: format!("the permission was not allowed (`{}`)", self.best.0),
+                });
+            }
+        }
         self.out.effects.decision = self.best.0;
         self.out.effects.reason = if self.best.0 == Decision::None {
             self.skip_reason

@@ -16,10 +16,11 @@ use crate::error::{Error, ErrorKind};
 /// The outcome fields an event honours. A field a hook returns that its event does not
 /// honour is reported as ignored by the aggregation, never silently applied.
 ///
-/// `continue`, `stopReason`, `systemMessage` and messages are honoured by every event and
-/// so have no flag.
+/// `continue`, `stopReason`, `systemMessage`, `terminalSequence` and messages are honoured
+/// by every event and so have no flag (a dialect's reader drops those its dialect
+/// discards on an event, see [`parse_output_in`](crate::parse_output_in)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Fields(u16);
+pub struct Fields(u32);
 
 impl Fields {
     /// No optional field.
@@ -38,6 +39,21 @@ impl Fields {
     pub const SKIP: Fields = Fields(1 << 5);
     /// Fabro's `override` decision (choose another edge) is honoured.
     pub const OVERRIDE: Fields = Fields(1 << 6);
+    /// `updated_permissions` (Claude's PermissionRequest) is honoured.
+    pub const UPDATED_PERMISSIONS: Fields = Fields(1 << 7);
+    /// `updated_tool_output` and `updated_mcp_tool_output` (Claude's PostToolUse) are
+    /// honoured.
+    pub const UPDATED_TOOL_OUTPUT: Fields = Fields(1 << 8);
+    /// `session_title` (Claude's SessionStart, UserPromptSubmit) is honoured.
+    pub const SESSION_TITLE: Fields = Fields(1 << 9);
+    /// `initial_user_message` and `reload_skills` (Claude's SessionStart) are honoured.
+    pub const SESSION_SETUP: Fields = Fields(1 << 10);
+    /// `watch_paths` (Claude's SessionStart, CwdChanged, FileChanged) is honoured.
+    pub const WATCH_PATHS: Fields = Fields(1 << 11);
+    /// `elicitation` (an action and content, Claude's Elicitation events) is honoured.
+    pub const ELICITATION: Fields = Fields(1 << 12);
+    /// `worktree_path` (Claude's WorktreeCreate) is honoured.
+    pub const WORKTREE_PATH: Fields = Fields(1 << 13);
 
     /// The union of two sets.
     pub const fn union(self, other: Fields) -> Fields {
@@ -51,7 +67,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 7] = [
+        const NAMES: [(Fields, &str); 14] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -59,6 +75,13 @@ impl Fields {
             (Fields::RETRY, "retry"),
             (Fields::SKIP, "skip"),
             (Fields::OVERRIDE, "override"),
+            (Fields::UPDATED_PERMISSIONS, "updated_permissions"),
+            (Fields::UPDATED_TOOL_OUTPUT, "updated_tool_output"),
+            (Fields::SESSION_TITLE, "session_title"),
+            (Fields::SESSION_SETUP, "initial_user_message, reload_skills"),
+            (Fields::WATCH_PATHS, "watch_paths"),
+            (Fields::ELICITATION, "elicitation"),
+            (Fields::WORKTREE_PATH, "worktree_path"),
         ];
         NAMES
             .iter()
@@ -256,25 +279,25 @@ builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
     PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
     /// After a tool failed.
     PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use_failure"] }
     /// After a batch of parallel tool calls.
     PostToolBatch { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
     /// A permission dialog is about to be shown.
-    PermissionRequest { honours: [BLOCK, PERMISSION, UPDATED_INPUT], matcher: ["tool_name", "tool"], aliases: [Autohand "permission-request"] }
+    PermissionRequest { honours: [BLOCK, PERMISSION, UPDATED_INPUT, UPDATED_PERMISSIONS], matcher: ["tool_name", "tool"], aliases: [Autohand "permission-request"] }
     /// A permission was denied; hooks may ask for a retry.
     PermissionDenied { honours: [RETRY], matcher: ["tool_name"], aliases: [] }
     /// A session begins or resumes.
-    SessionStart { honours: [CONTEXT], matcher: ["source", "session_type"], aliases: [Autohand "session-start"] }
+    SessionStart { honours: [CONTEXT, SESSION_TITLE, SESSION_SETUP, WATCH_PATHS], matcher: ["source", "session_type"], aliases: [Autohand "session-start"] }
     /// A session ends.
     SessionEnd { honours: [], matcher: ["reason", "session_end_reason"], aliases: [Autohand "session-end"] }
     /// One-time setup of a repository or session.
     Setup { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
-    UserPromptSubmit { honours: [BLOCK, CONTEXT], matcher: [], aliases: [Autohand "pre-prompt"] }
+    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [], aliases: [Autohand "pre-prompt"] }
     /// The agent finished responding; blocking keeps it going.
-    Stop { honours: [BLOCK], matcher: [], aliases: [Autohand "stop"] }
+    Stop { honours: [BLOCK, CONTEXT], matcher: [], aliases: [Autohand "stop"] }
     /// The agent hit an unrecoverable error.
     StopFailure { honours: [], matcher: ["error_type"], aliases: [] }
     /// The agent needs the user's attention.
@@ -288,17 +311,17 @@ builtin_events! {
     /// Skills or instruction files were loaded.
     InstructionsLoaded { honours: [], matcher: ["load_reason"], aliases: [] }
     /// A file was created, modified or deleted.
-    FileChanged { honours: [], matcher: ["file_name", "file_path"], aliases: [Autohand "file-modified"] }
+    FileChanged { honours: [WATCH_PATHS], matcher: ["file_name", "file_path"], aliases: [Autohand "file-modified"] }
     /// The working directory changed.
-    CwdChanged { honours: [], matcher: [], aliases: [] }
+    CwdChanged { honours: [WATCH_PATHS], matcher: [], aliases: [] }
     /// A worktree is about to be created.
-    WorktreeCreate { honours: [BLOCK], matcher: [], aliases: [] }
+    WorktreeCreate { honours: [BLOCK, WORKTREE_PATH], matcher: [], aliases: [] }
     /// A worktree was removed.
     WorktreeRemove { honours: [], matcher: [], aliases: [] }
     /// An MCP server asks the user for input.
-    Elicitation { honours: [BLOCK, PERMISSION], matcher: ["mcp_server_name"], aliases: [] }
+    Elicitation { honours: [BLOCK, PERMISSION, ELICITATION], matcher: ["mcp_server_name"], aliases: [] }
     /// The user answered an MCP elicitation.
-    ElicitationResult { honours: [BLOCK], matcher: ["mcp_server_name"], aliases: [] }
+    ElicitationResult { honours: [BLOCK, ELICITATION], matcher: ["mcp_server_name"], aliases: [] }
     /// An error occurred in the session.
     SessionError { honours: [], matcher: ["error_code"], aliases: [Autohand "session-error"] }
     /// Before memory extraction on `/clear` or `/new`.

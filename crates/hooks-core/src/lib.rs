@@ -52,6 +52,7 @@
 mod aggregate;
 mod autohand;
 mod cancel;
+mod claude_output;
 mod context;
 mod dedupe;
 mod dialect;
@@ -69,7 +70,10 @@ mod sink;
 mod spec;
 mod url_pattern;
 
-pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
+pub use aggregate::{
+    Aggregate, AggregateEntry, Blocking, Conflict, HookReport, IgnoredField, aggregate,
+    aggregate_context,
+};
 pub use cancel::{CancellationToken, Cancelled};
 pub use context::{EventContext, StageEvent, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
@@ -81,8 +85,8 @@ pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
 pub use outcome::{
-    Decision, Effects, Failure, FailureKind, FailurePolicy, HookOutcome, HookStatus, OutputField,
-    RunInfo,
+    Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
+    FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{parse_output, parse_output_in, parse_response_body};
 pub use redact::Redactor;

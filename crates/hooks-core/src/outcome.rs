@@ -256,6 +256,87 @@ pub struct Effects {
     /// Fabro's `override`: the edge to take instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub override_edge: Option<String>,
+    /// Claude's PermissionRequest `updatedPermissions`: permission updates to apply with
+    /// an `allow` (`addRules`, `setMode`, ... entries), in declaration order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub updated_permissions: Vec<Value>,
+    /// Claude's PostToolUse `updatedToolOutput`: the tool output the model sees instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_tool_output: Option<Value>,
+    /// Claude's PostToolUse `updatedMCPToolOutput`: an MCP tool's output replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updated_mcp_tool_output: Option<Value>,
+    /// Claude's SessionStart and UserPromptSubmit `sessionTitle`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_title: Option<String>,
+    /// Claude's SessionStart `initialUserMessage` (the first prompt in `-p` mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initial_user_message: Option<String>,
+    /// Claude's `watchPaths` (SessionStart, CwdChanged, FileChanged): the paths to watch
+    /// for FileChanged, replacing the dynamic list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub watch_paths: Option<Vec<String>>,
+    /// Claude's SessionStart `reloadSkills`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reload_skills: bool,
+    /// Claude's Elicitation / ElicitationResult answer: `action` and `content`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elicitation: Option<ElicitationAnswer>,
+    /// Claude's WorktreeCreate path (a command hook's last line of stdout, an HTTP hook's
+    /// `worktreePath`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worktree_path: Option<String>,
+    /// Claude's `terminalSequence`: an OSC escape sequence for the user's terminal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terminal_sequence: Option<String>,
+}
+
+/// What an elicitation hook answered for the user: the action, and the form's content
+/// with `accept`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ElicitationAnswer {
+    /// `accept`, `decline` or `cancel`.
+    pub action: ElicitationAction,
+    /// The values submitted with `accept`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<Value>,
+}
+
+/// An elicitation hook's action, ordered from least to most restrictive: several hooks'
+/// actions fold to the most restrictive, `cancel > decline > accept`.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ElicitationAction {
+    /// Answer the elicitation with `content`.
+    Accept,
+    /// Decline to answer.
+    Decline,
+    /// Cancel the elicitation.
+    Cancel,
+}
+
+impl ElicitationAction {
+    /// The action named `word` (`accept`, `decline`, `cancel`), if it is one.
+    pub fn parse(word: &str) -> Option<ElicitationAction> {
+        match word {
+            "accept" => Some(ElicitationAction::Accept),
+            "decline" => Some(ElicitationAction::Decline),
+            "cancel" => Some(ElicitationAction::Cancel),
+            _ => None,
+        }
+    }
+}
+
+/// A field a dialect's reader dropped from a hook's answer, as the dialect discards it
+/// (Claude Code's Notification hooks cannot stop the agent). The aggregation lists it in
+/// [`Aggregate::ignored`](crate::Aggregate) with the hook.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DroppedField {
+    /// The field.
+    pub field: OutputField,
+    /// Why it was dropped.
+    pub reason: String,
 }
 
 impl Default for Effects {
@@ -273,6 +354,16 @@ impl Default for Effects {
             retry: None,
             skip: false,
             override_edge: None,
+            updated_permissions: Vec::new(),
+            updated_tool_output: None,
+            updated_mcp_tool_output: None,
+            session_title: None,
+            initial_user_message: None,
+            watch_paths: None,
+            reload_skills: false,
+            elicitation: None,
+            worktree_path: None,
+            terminal_sequence: None,
         }
     }
 }
@@ -303,6 +394,26 @@ pub enum OutputField {
     Override,
     /// The hook's failure policy (a fail-closed failure on an event that cannot block).
     OnFailure,
+    /// `updated_permissions`.
+    UpdatedPermissions,
+    /// `updated_tool_output`.
+    UpdatedToolOutput,
+    /// `updated_mcp_tool_output`.
+    UpdatedMcpToolOutput,
+    /// `session_title`.
+    SessionTitle,
+    /// `initial_user_message`.
+    InitialUserMessage,
+    /// `watch_paths`.
+    WatchPaths,
+    /// `reload_skills`.
+    ReloadSkills,
+    /// `elicitation` (its action and content).
+    Elicitation,
+    /// `worktree_path`.
+    WorktreePath,
+    /// `terminal_sequence`.
+    TerminalSequence,
 }
 
 impl OutputField {
@@ -319,6 +430,16 @@ impl OutputField {
             OutputField::Skip => "skip",
             OutputField::Override => "override",
             OutputField::OnFailure => "on_failure",
+            OutputField::UpdatedPermissions => "updated_permissions",
+            OutputField::UpdatedToolOutput => "updated_tool_output",
+            OutputField::UpdatedMcpToolOutput => "updated_mcp_tool_output",
+            OutputField::SessionTitle => "session_title",
+            OutputField::InitialUserMessage => "initial_user_message",
+            OutputField::WatchPaths => "watch_paths",
+            OutputField::ReloadSkills => "reload_skills",
+            OutputField::Elicitation => "elicitation",
+            OutputField::WorktreePath => "worktree_path",
+            OutputField::TerminalSequence => "terminal_sequence",
         }
     }
 }
@@ -344,6 +465,19 @@ pub struct HookOutcome {
     /// JSON fields the parser did not recognise, reported rather than dropped silently.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_fields: Vec<String>,
+    /// Fields the hook's dialect discards, dropped by its reader and reported.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<DroppedField>,
+}
+
+impl HookOutcome {
+    /// Drops `field` from the answer with `reason`, to be reported as ignored.
+    pub fn drop_field(&mut self, field: OutputField, reason: impl Into<String>) {
+        self.dropped.push(DroppedField {
+            field,
+            reason: reason.into(),
+        });
+    }
 }
 
 impl HookOutcome {

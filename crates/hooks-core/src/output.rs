@@ -16,7 +16,10 @@ use serde_json::{Map, Value};
 use crate::context::json_kind;
 use crate::dialect::Dialect;
 use crate::event::{Event, Fields};
-use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
+use crate::outcome::{
+    Decision, ElicitationAction, ElicitationAnswer, FailureKind, HookOutcome, HookStatus,
+    OutputField,
+};
 
 /// How much of malformed output a failure message quotes, in characters.
 const QUOTE_CHARS: usize = 200;
@@ -25,10 +28,13 @@ const QUOTE_CHARS: usize = 200;
 const STDERR_CHARS: usize = 500;
 
 /// The reason given for an exit code 2 with nothing on stderr.
-const EXIT_2_REASON: &str = "hook exited with code 2";
+pub(crate) const EXIT_2_REASON: &str = "hook exited with code 2";
 
 /// The words a top-level `decision` may hold.
 const TOP_LEVEL_WORDS: &str = "allow, approve, ask, block, defer, deny, override, proceed, skip";
+
+/// The words an elicitation `action` may hold.
+const ELICITATION_WORDS: &str = "accept, decline, cancel";
 
 /// The words a permission field (`permissionDecision`, `behavior`, `permission`) may hold.
 const PERMISSION_WORDS: &str = "allow, approve, ask, block, defer, deny";
@@ -68,7 +74,26 @@ pub fn parse_output(
 }
 
 /// Parses what a command hook written in `dialect` printed, as its home system reads it.
-/// Native, Claude Code and echo-agent hooks: [`parse_output`].
+/// Native and echo-agent hooks: [`parse_output`].
+///
+/// Claude Code, as its hooks reference says:
+/// - Stdout that is not a JSON object (an array, a quoted string, text starting with `{`
+///   that does not parse) is plain text, never a failure. Plain text on exit 0 is context
+///   for the model only on UserPromptSubmit, UserPromptExpansion and SessionStart;
+///   elsewhere it is a message (logged).
+/// - Exit code 2 blocks events that can block, whatever the JSON says; the reason is the
+///   JSON's `reason` when its JSON makes a blocking decision, else stderr. On events that
+///   cannot block the JSON is still read and stderr goes where Claude Code sends it: to
+///   the model (PostToolUse, PostToolUseFailure), to the user as the system message
+///   (SessionStart, Setup, SubagentStart, SessionEnd, CwdChanged, FileChanged,
+///   PostCompact), nowhere (PermissionRequest, whose flow exit 2 does not change without
+///   a JSON decision) or to the messages (the others).
+/// - Any other non-zero exit with a JSON object on stdout: the JSON decides, and the hook
+///   is not a failure. WorktreeCreate fails (blocks) on any non-zero exit; its command
+///   hooks print the worktree's path as their last line of stdout.
+/// - The fields an event discards (`continue`, `stopReason`, `systemMessage` on
+///   Notification, ConfigChange, PreCompact, ...) are dropped and listed in
+///   [`HookOutcome::dropped`]; a `defer` drops `updatedInput` and `additionalContext`.
 ///
 /// Autohand reads only JSON from a hook's stdout: plain text an Autohand hook prints on
 /// exit 0 is a message (shown to the user and logged), never context for the model.
@@ -95,15 +120,14 @@ pub fn parse_output_in(
     match dialect {
         Dialect::Fabro => parse_fabro(event, exit_code, stdout, stderr),
         Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
-        Dialect::Native | Dialect::Claude | Dialect::Echo => {
-            read_output(event, exit_code, stdout, stderr, true)
-        }
+        Dialect::Claude => crate::claude_output::parse(event, exit_code, stdout, stderr),
+        Dialect::Native | Dialect::Echo => read_output(event, exit_code, stdout, stderr, true),
     }
 }
 
 /// The common reading; `plain_text_is_context` says whether plain text on exit 0 may be
 /// context (on events that honour it) or is always a message.
-fn read_output(
+pub(crate) fn read_output(
     event: &Event,
     exit_code: Option<i32>,
     stdout: &[u8],
@@ -257,7 +281,7 @@ fn parse_non_blocking_exit_2(event: &Event, stderr: &[u8]) -> HookOutcome {
 }
 
 /// A run that answered nothing but `message`.
-fn note(message: String) -> HookOutcome {
+pub(crate) fn note(message: String) -> HookOutcome {
     let mut outcome = HookOutcome::ok();
     outcome.effects.messages.push(message);
     outcome
@@ -334,7 +358,7 @@ enum Source {
 }
 
 /// Reads a JSON object in the union of every dialect's schema.
-fn read_object(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, String> {
+pub(crate) fn read_object(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, String> {
     let mut reader = Reader {
         event,
         out: HookOutcome::ok(),
@@ -349,6 +373,8 @@ fn read_object(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, S
         user_messages: Vec::new(),
         error_message: None,
         message: None,
+        elicitation_action: None,
+        elicitation_content: None,
     };
     reader.top_level(map)?;
     reader.finish()
@@ -375,6 +401,10 @@ struct Reader<'e> {
     /// The top-level `message` (echo-agent, Autohand): the reason of a top-level decision
     /// that has no `reason`, else a message.
     message: Option<String>,
+    /// Claude's elicitation `action`.
+    elicitation_action: Option<ElicitationAction>,
+    /// Claude's elicitation `content`.
+    elicitation_content: Option<Value>,
 }
 
 impl Reader<'_> {
@@ -423,6 +453,11 @@ impl Reader<'_> {
                 "retry" => {
                     if let Some(b) = get_bool("retry", value)? {
                         self.out.effects.retry = Some(b);
+                    }
+                }
+                "terminalSequence" => {
+                    if let Some(s) = get_str("terminalSequence", value)? {
+                        self.terminal_sequence(s);
                     }
                 }
                 // echo-agent, Autohand, Cursor.
@@ -509,6 +544,43 @@ impl Reader<'_> {
                         self.out.effects.retry = Some(b);
                     }
                 }
+                // Claude's per-event fields.
+                "updatedToolOutput" => {
+                    self.out.effects.updated_tool_output = some_value(value);
+                }
+                "updatedMCPToolOutput" => {
+                    self.out.effects.updated_mcp_tool_output = some_value(value);
+                }
+                "sessionTitle" => {
+                    self.out.effects.session_title =
+                        get_str("hookSpecificOutput.sessionTitle", value)?.map(str::to_owned);
+                }
+                "initialUserMessage" => {
+                    self.out.effects.initial_user_message =
+                        get_str("hookSpecificOutput.initialUserMessage", value)?.map(str::to_owned);
+                }
+                "watchPaths" => {
+                    self.out.effects.watch_paths =
+                        get_strings("hookSpecificOutput.watchPaths", value)?;
+                }
+                "reloadSkills" => {
+                    self.out.effects.reload_skills =
+                        get_bool("hookSpecificOutput.reloadSkills", value)? == Some(true);
+                }
+                "action" => {
+                    const FIELD: &str = "hookSpecificOutput.action";
+                    if let Some(word) = get_str(FIELD, value)? {
+                        self.elicitation_action = Some(
+                            ElicitationAction::parse(word.trim())
+                                .ok_or_else(|| unknown_value(FIELD, word, ELICITATION_WORDS))?,
+                        );
+                    }
+                }
+                "content" => self.elicitation_content = some_value(value),
+                "worktreePath" => {
+                    self.out.effects.worktree_path =
+                        get_str("hookSpecificOutput.worktreePath", value)?.map(str::to_owned);
+                }
                 _ => self
                     .out
                     .unknown_fields
@@ -554,6 +626,22 @@ impl Reader<'_> {
                         self.out.effects.continue_ = false;
                     }
                 }
+                "updatedPermissions" => match value {
+                    Value::Null => {}
+                    Value::Array(items) => {
+                        self.out
+                            .effects
+                            .updated_permissions
+                            .extend(items.iter().cloned());
+                    }
+                    other => {
+                        return Err(wrong_type(
+                            "hookSpecificOutput.decision.updatedPermissions",
+                            "an array",
+                            other,
+                        ));
+                    }
+                },
                 _ => self
                     .out
                     .unknown_fields
@@ -592,6 +680,24 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// Claude's `terminalSequence`: kept when it is one OSC sequence Claude Code passes on
+    /// (OSC 0, 1, 2, 9, 99 or 777, ended by BEL), else dropped and reported.
+    fn terminal_sequence(&mut self, s: &str) {
+        let osc = s
+            .strip_prefix("\u{1b}]")
+            .and_then(|rest| rest.strip_suffix('\u{7}'))
+            .and_then(|body| body.split(';').next())
+            .is_some_and(|code| matches!(code, "0" | "1" | "2" | "9" | "99" | "777"));
+        if osc && !s[2..s.len() - 1].contains(['\u{7}', '\u{1b}']) {
+            self.out.effects.terminal_sequence = Some(s.to_owned());
+        } else {
+            self.out.drop_field(
+                OutputField::TerminalSequence,
+                "not one OSC 0, 1, 2, 9, 99 or 777 sequence ended by BEL",
+            );
+        }
+    }
+
     /// Text for the model; empty strings are dropped.
     fn context(&mut self, field: &str, value: &Value) -> Result<(), String> {
         if let Some(s) = get_str(field, value)?.filter(|s| !s.is_empty()) {
@@ -610,6 +716,14 @@ impl Reader<'_> {
 
     /// Settles the decision, the reason and the messages.
     fn finish(mut self) -> Result<HookOutcome, String> {
+        if let Some(action) = self.elicitation_action {
+            self.out.effects.elicitation = Some(ElicitationAnswer {
+                action,
+                content: self.elicitation_content.take(),
+            });
+        } else if self.elicitation_content.is_some() {
+            return Err("field `hookSpecificOutput.content` needs an `action`".to_owned());
+        }
         if self.override_requested {
             match self.edge.take() {
                 Some(edge) => self.out.effects.override_edge = Some(edge),
@@ -715,6 +829,26 @@ fn get_bool(field: &str, value: &Value) -> Result<Option<bool>, String> {
     }
 }
 
+/// A JSON value, `None` for `null`.
+fn some_value(value: &Value) -> Option<Value> {
+    (!value.is_null()).then(|| value.clone())
+}
+
+fn get_strings(field: &str, value: &Value) -> Result<Option<Vec<String>>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Array(items) => items
+            .iter()
+            .map(|item| match item {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(wrong_type(&format!("{field}[]"), "a string", other)),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some),
+        other => Err(wrong_type(field, "an array of strings", other)),
+    }
+}
+
 fn get_object<'v>(field: &str, value: &'v Value) -> Result<Option<&'v Map<String, Value>>, String> {
     match value {
         Value::Null => Ok(None),
@@ -735,12 +869,12 @@ fn unknown_value(field: &str, value: &str, accepted: &str) -> String {
 }
 
 /// Trims output for classification: a leading byte-order mark, then whitespace.
-fn trim_output(s: &str) -> &str {
+pub(crate) fn trim_output(s: &str) -> &str {
     s.strip_prefix('\u{feff}').unwrap_or(s).trim()
 }
 
 /// A stream as trimmed text, invalid UTF-8 replaced.
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     trim_output(&String::from_utf8_lossy(bytes)).to_owned()
 }
 

@@ -188,9 +188,13 @@ impl Redactor {
             run,
             effects,
             unknown_fields,
+            dropped,
         } = outcome;
         self.redact_effects(effects);
-        for s in unknown_fields.iter_mut() {
+        for s in unknown_fields
+            .iter_mut()
+            .chain(dropped.iter_mut().map(|d| &mut d.reason))
+        {
             self.redact_string(s);
         }
         if let Some(failure) = &mut run.failure {
@@ -199,7 +203,8 @@ impl Redactor {
     }
 
     /// Masks every string of `effects`: reason, messages, context, system message, stop
-    /// reason, rewritten input and edge.
+    /// reason, rewritten input, tool output and permissions, edge, session title and
+    /// message, paths, terminal sequence and elicitation content.
     pub fn redact_effects(&self, effects: &mut Effects) {
         if self.is_empty() {
             return;
@@ -218,18 +223,47 @@ impl Redactor {
             retry: _,
             skip: _,
             override_edge,
+            updated_permissions,
+            updated_tool_output,
+            updated_mcp_tool_output,
+            session_title,
+            initial_user_message,
+            watch_paths,
+            reload_skills: _,
+            elicitation,
+            worktree_path,
+            terminal_sequence,
         } = effects;
-        for s in [reason, stop_reason, system_message, override_edge]
-            .into_iter()
-            .flatten()
+        for s in [
+            reason,
+            stop_reason,
+            system_message,
+            override_edge,
+            session_title,
+            initial_user_message,
+            worktree_path,
+            terminal_sequence,
+        ]
+        .into_iter()
+        .flatten()
         {
             self.redact_string(s);
         }
-        for s in additional_context.iter_mut().chain(messages.iter_mut()) {
+        for s in additional_context
+            .iter_mut()
+            .chain(messages.iter_mut())
+            .chain(watch_paths.iter_mut().flatten())
+        {
             self.redact_string(s);
         }
-        if let Some(input) = updated_input {
-            self.redact_json(input);
+        let content = elicitation.as_mut().and_then(|e| e.content.as_mut());
+        for value in [updated_input, updated_tool_output, updated_mcp_tool_output]
+            .into_iter()
+            .flatten()
+            .chain(updated_permissions.iter_mut())
+            .chain(content)
+        {
+            self.redact_json(value);
         }
     }
 }

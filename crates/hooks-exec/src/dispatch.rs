@@ -9,8 +9,8 @@ use std::sync::{Arc, RwLock};
 use futures_util::StreamExt;
 use hooks_core::CancellationToken;
 use hooks_core::{
-    Aggregate, AggregateEntry, BoxFuture, DedupeKey, DedupeScope, Event, EventContext, EventSink,
-    FailurePolicy, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate,
+    Aggregate, AggregateEntry, Blocking, BoxFuture, DedupeKey, DedupeScope, EventContext,
+    EventSink, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate_context,
     find_duplicates,
 };
 
@@ -216,7 +216,7 @@ impl Dispatcher {
             .map(|(hook, outcome)| AggregateEntry::new(index.spec(hook), hook, outcome))
             .collect()
             .await;
-        let mut result = aggregate(ctx.event(), entries);
+        let mut result = aggregate_context(ctx, entries);
         result.effects.messages.extend(messages);
         inner.stop_loop.apply(ctx, &mut result);
         result
@@ -291,7 +291,7 @@ impl Dispatcher {
             let outcome = self
                 .run_one(spec, local.as_ref().unwrap_or(ctx), cancel)
                 .await;
-            if blocks(ctx.event(), spec, &outcome) {
+            if Blocking::of(ctx).blocks(spec.is_fabro_blocking(), spec.on_failure, &outcome) {
                 stopped_by = Some(spec.display_id());
             } else if let Order::Group(_) = order
                 && matches!(outcome.run.status, HookStatus::Ok | HookStatus::Blocked)
@@ -379,19 +379,6 @@ fn stamp<'a>(
             stamped.set_dispatched_at(now_rfc3339());
             stamped
         })
-}
-
-/// Whether `outcome` blocks `event` (so a sequential group, or Fabro's blocking hooks,
-/// stop there). A Fabro blocking hook blocks every event.
-fn blocks(event: &Event, spec: &HookSpec, outcome: &HookOutcome) -> bool {
-    if !event.can_block() && !spec.is_fabro_blocking() {
-        return false;
-    }
-    match outcome.run.status {
-        HookStatus::Ok | HookStatus::Blocked => outcome.effects.decision.is_blocking(),
-        HookStatus::Failed | HookStatus::TimedOut => spec.on_failure == FailurePolicy::Block,
-        _ => false,
-    }
 }
 
 /// One thing to run concurrently with the others.
