@@ -176,6 +176,51 @@ mod tests {
         );
     }
 
+    /// Whether a hook blocks an event has one owner, `hooks_core::Blocking`: outside the
+    /// catalog (which states the fact), the answer readers (which read exit code 2 as a
+    /// block where the event can block) and the owner, no library decides it from
+    /// `can_block()`.
+    #[test]
+    fn tidy_one_owner_of_blocking() {
+        let root = workspace_root();
+        let allowed = [
+            "crates/hooks-core/src/event.rs",
+            "crates/hooks-core/src/aggregate.rs",
+            "crates/hooks-core/src/output.rs",
+            "crates/hooks-core/src/claude_output.rs",
+            // `hooks events` prints the catalog's column.
+            "crates/hooks-cli/src/cmd/events.rs",
+        ];
+        let mut offenders = Vec::new();
+        for krate in [
+            "hooks-core",
+            "hooks-config",
+            "hooks-exec",
+            "hooks-orchestration",
+            "hooks",
+            "hooks-cli",
+        ] {
+            let mut files = Vec::new();
+            rust_files(&root.join("crates").join(krate).join("src"), &mut files);
+            for file in files {
+                let rel = file
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                let text = std::fs::read_to_string(&file).unwrap();
+                if text.contains("can_block()") && !allowed.contains(&rel.as_str()) {
+                    offenders.push(rel);
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "decides whether a hook blocks outside hooks_core::Blocking:\n{}",
+            offenders.join("\n")
+        );
+    }
+
     /// Every Rust file starts with a `//!` line saying what it holds.
     #[test]
     fn tidy_file_headers() {
