@@ -375,7 +375,7 @@ fn context_and_messages_concatenate_in_declaration_order() {
 #[test]
 fn context_is_ignored_where_not_honoured() {
     let agg = run(
-        Stop,
+        BuiltinEvent::Notification,
         vec![entry(
             0,
             HookOutcome {

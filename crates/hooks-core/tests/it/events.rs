@@ -275,7 +275,14 @@ fn honoured_fields() {
     let pre = BuiltinEvent::PreToolUse.info().honoured();
     assert!(pre.contains(Fields::PERMISSION | Fields::UPDATED_INPUT | Fields::CONTEXT));
     assert!(
-        !BuiltinEvent::Stop
+        !BuiltinEvent::Notification
+            .info()
+            .honoured()
+            .contains(Fields::CONTEXT)
+    );
+    // Claude Code's Stop takes `hookSpecificOutput.additionalContext`.
+    assert!(
+        BuiltinEvent::Stop
             .info()
             .honoured()
             .contains(Fields::CONTEXT)

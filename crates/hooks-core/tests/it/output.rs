@@ -131,7 +131,7 @@ fn plain_text_on_session_start_becomes_context() {
 #[test]
 fn plain_text_on_non_context_event_becomes_message() {
     check(
-        Stop,
+        Notification,
         Some(0),
         "all good\n",
         "",
@@ -153,7 +153,7 @@ fn bracketed_text_is_plain_text() {
 #[test]
 fn json_scalar_is_plain_text() {
     check(
-        Stop,
+        Notification,
         Some(0),
         r#""done""#,
         "",
@@ -164,7 +164,7 @@ fn json_scalar_is_plain_text() {
 #[test]
 fn text_before_json_makes_it_plain_text() {
     check(
-        Stop,
+        Notification,
         Some(0),
         "checking...\n{\"decision\":\"block\"}",
         "",
@@ -295,9 +295,9 @@ fn claude_permission_request_unknown_keys_reported() {
     check(
         PermissionRequest,
         Some(0),
-        r#"{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":[]}}}"#,
+        r#"{"hookSpecificOutput":{"decision":{"behavior":"allow","mystery":[]}}}"#,
         "",
-        r#"{"status":"ok","decision":"allow","unknown_fields":["hookSpecificOutput.decision.updatedPermissions"]}"#,
+        r#"{"status":"ok","decision":"allow","unknown_fields":["hookSpecificOutput.decision.mystery"]}"#,
     );
 }
 
@@ -1244,7 +1244,7 @@ fn invalid_utf8_json_array_is_malformed() {
 #[test]
 fn invalid_utf8_plain_text_is_converted_lossily() {
     check(
-        Stop,
+        Notification,
         Some(0),
         b"caf\xe9 ok",
         "",
@@ -1361,7 +1361,7 @@ fn deeply_nested_json_is_malformed_not_a_crash() {
 #[test]
 fn deeply_nested_array_is_text_not_a_crash() {
     let stdout = "[".repeat(100_000);
-    let outcome = parse(Stop, Some(0), stdout.as_bytes(), b"");
+    let outcome = parse(Notification, Some(0), stdout.as_bytes(), b"");
     assert_eq!(outcome.run.status, HookStatus::Ok);
     assert_eq!(outcome.effects.messages, [stdout]);
 }
@@ -1772,7 +1772,7 @@ fn plain_stdout_is_context_except_for_autohand() {
         ),
         (
             Dialect::Fabro,
-            Stop,
+            Notification,
             plain,
             &[],
             &["the tests live in tests/"],

@@ -197,18 +197,18 @@ async fn everything_over_stdio_echoes_the_templated_command() {
     assert_eq!(outcome.effects.decision, Decision::None);
 
     // On an event that takes no context, the text is a message; the connection is reused.
-    let stop = EventContext::stop(false);
+    let stop = EventContext::new(BuiltinEvent::Notification).with("message", "idle");
     let spec = HookSpec::new(
-        BuiltinEvent::Stop,
+        BuiltinEvent::Notification,
         Action::McpTool(McpToolAction {
             server: "everything".to_owned(),
             tool: "echo".to_owned(),
-            input: json!({"message": "stopping: {{ stop_hook_active }}"}),
+            input: json!({"message": "notified: {{ message }}"}),
         }),
     );
     let outcome = run_in(&executor, &spec, &stop, ANSWER_TIMEOUT).await;
     ok(&outcome);
-    assert_eq!(outcome.effects.messages, ["Echo: stopping: false"]);
+    assert_eq!(outcome.effects.messages, ["Echo: notified: idle"]);
     assert!(outcome.effects.additional_context.is_empty());
 }
 
