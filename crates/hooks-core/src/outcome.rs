@@ -142,7 +142,7 @@ pub enum FailureKind {
     /// The dispatch was cancelled while the hook ran.
     Cancelled,
     /// A policy refused to run the hook: an http hook's URL outside the allow-list (no
-    /// request was made).
+    /// request was made), or a prompt evaluator that declined to answer.
     Refused,
     /// The host set up nothing to run the hook with: no prompt evaluator for a prompt
     /// hook that asks a model, no http or mcp_tool executor.

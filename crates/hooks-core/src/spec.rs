@@ -325,6 +325,11 @@ pub enum PromptMode {
     Evaluate,
     /// Claude Code `agent` / Fabro `agent`: a model with tools evaluates the condition.
     Agent,
+    /// A free-text question: the model's answer is text, not a verdict. The host's prompt
+    /// evaluator gets this mode for the questions a command hook puts to it through its
+    /// prompt channel (`hooks builtin ask`); no config dialect spells it, so a prompt hook
+    /// has it only when a host builds one in code, and then the answer becomes context.
+    Answer,
 }
 
 /// A fixed permission decision.

@@ -21,6 +21,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin};
 
 use crate::budget;
+use crate::channel::{Channel, Offer, PROMPT_SOCKET_ENV, Serving};
 use crate::executor::{Executor, HookRun};
 use crate::reap::{self, RunProcesses};
 use crate::sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
@@ -47,7 +48,8 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus
 ///   `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a JSON file holding the
 ///   event context, mounted read-only in the sandbox and removed once the hook is over),
-///   plus the hook's own `env` (later wins).
+///   plus the hook's own `env` (later wins), plus `HOOKS_PROMPT_SOCKET` when the
+///   dispatcher has a prompt evaluator and the hook is not sandboxed (see below).
 /// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
 ///   event's `cwd` if it is an existing directory, else the engine's.
 /// - **Input**: the event JSON for the hook's dialect on stdin, followed by a newline,
@@ -74,6 +76,20 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 /// - **Answer**: [`hooks_core::parse_output_in`] for the hook's dialect. A hook that cannot be started (missing
 ///   program or interpreter, not executable, bad `#!` line, missing working directory) is
 ///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
+/// - **Asking the host's model**: run by a [`crate::Dispatcher`] that has a
+///   [`PromptEvaluator`](crate::PromptEvaluator), a hook that is not sandboxed gets a
+///   private channel to it for this run only: a Unix socket in a directory made fresh
+///   for the run (mode 0700, in the temporary directory), named in `HOOKS_PROMPT_SOCKET`,
+///   served while the run lasts and removed when it ends, however it ends. A hook asks
+///   with `hooks builtin ask` (or [`crate::ask_prompt_channel`]); the evaluator gets the
+///   question as a [`PromptMode::Answer`](hooks_core::PromptMode::Answer) request.
+///   Questions are served one at a time, each of at most
+///   [`MAX_QUESTION_BYTES`](crate::MAX_QUESTION_BYTES), at most
+///   [`MAX_QUESTIONS_PER_RUN`](crate::MAX_QUESTIONS_PER_RUN) per run, each bounded by
+///   what is left of the hook's timeout and by cancellation; the hook's secrets are masked
+///   in the question before the evaluator sees it and in the answer. A sandboxed hook gets
+///   no channel (it would be a way out of the sandbox), nor does any hook without an
+///   evaluator: then the run costs nothing extra.
 #[derive(Clone, Debug)]
 pub struct CommandExecutor {
     config: Arc<Config>,
@@ -150,7 +166,12 @@ impl CommandExecutor {
     }
 
     /// The argv, working directory, environment and stdin of one run.
-    fn prepare(&self, run: &HookRun<'_>, action: &CommandAction) -> Result<Prepared, String> {
+    fn prepare(
+        &self,
+        run: &HookRun<'_>,
+        action: &CommandAction,
+        offer: Option<Offer<'_>>,
+    ) -> Result<Prepared, String> {
         let spec = run.spec;
         let mut argv = match &action.command {
             CommandLine::Script(script) => {
@@ -185,7 +206,8 @@ impl CommandExecutor {
         let mut stdin = serde_json::to_vec(&ctx.to_json(spec.dialect))
             .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
         let mut context_file = None;
-        if self.is_sandboxed(spec) {
+        let sandboxed = self.is_sandboxed(spec);
+        if sandboxed {
             let dir = match cwd.take() {
                 Some(dir) => dir,
                 None => std::env::current_dir()
@@ -227,6 +249,23 @@ impl CommandExecutor {
             ));
         }
         env.extend(action.env.iter().cloned());
+        let channel = match offer {
+            Some(_) if !sandboxed => match Channel::open() {
+                Ok(channel) => {
+                    env.push((
+                        PROMPT_SOCKET_ENV.to_owned(),
+                        channel.path().to_string_lossy().into_owned(),
+                    ));
+                    Some(channel)
+                }
+                Err(err) => {
+                    // The hook runs without it, as it would without an evaluator.
+                    tracing::warn!(%err, "could not open a prompt channel for a hook");
+                    None
+                }
+            },
+            Some(_) | None => None,
+        };
 
         stdin.push(b'\n');
         let is_script = matches!(action.command, CommandLine::Script(_));
@@ -237,10 +276,38 @@ impl CommandExecutor {
             stdin,
             is_script,
             _context_file: context_file,
+            channel,
         })
     }
 
-    async fn run_process(&self, run: &HookRun<'_>, prepared: Prepared) -> HookOutcome {
+    /// Runs the hook, offering it a prompt channel when `offer` is given (see the type's
+    /// documentation).
+    pub(crate) async fn execute_offered(
+        &self,
+        run: HookRun<'_>,
+        offer: Option<Offer<'_>>,
+    ) -> HookOutcome {
+        let Action::Command(action) = &run.spec.action else {
+            return HookOutcome::failed(
+                FailureKind::Spawn,
+                format!(
+                    "the command executor cannot run a `{}` hook",
+                    run.spec.action.type_name()
+                ),
+            );
+        };
+        match self.prepare(&run, action, offer) {
+            Ok(prepared) => self.run_process(&run, prepared, offer).await,
+            Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
+        }
+    }
+
+    async fn run_process(
+        &self,
+        run: &HookRun<'_>,
+        mut prepared: Prepared,
+        offer: Option<Offer<'_>>,
+    ) -> HookOutcome {
         let mark = reap::next_mark();
         let request = SpawnRequest {
             argv: &prepared.argv,
@@ -291,6 +358,12 @@ impl CommandExecutor {
         });
         let deadline = tokio::time::Instant::now() + run.timeout;
         let mut timer = pin!(tokio::time::sleep_until(deadline));
+        // The prompt channel, served while the run lasts; dropping it removes it.
+        let mut serve: Option<Serving<'_>> = prepared
+            .channel
+            .take()
+            .zip(offer)
+            .map(|(channel, offer)| channel.serve(offer, run.ctx, deadline, run.cancel));
 
         let mut status: Option<io::Result<ExitStatus>> = None;
         let mut output: Option<()> = None;
@@ -314,6 +387,12 @@ impl CommandExecutor {
                     guard.procs.output_closed();
                 }
                 () = &mut feed, if !fed => fed = true,
+                () = async {
+                    match serve.as_mut() {
+                        Some(serving) => serving.await,
+                        None => std::future::pending().await,
+                    }
+                }, if serve.is_some() => serve = None,
                 () = run.cancel.cancelled(), if ending.is_none() => {
                     ending = Some(Ending::Cancelled);
                     signal = guard.escalate(signal);
@@ -334,6 +413,8 @@ impl CommandExecutor {
                 }
             }
         }
+        // The run is over: its channel closes now, before any wait below.
+        drop(serve);
         if status.is_none() {
             // Only reached after SIGKILL; the leader is dead or about to be.
             status = Some(child.wait().await);
@@ -452,19 +533,7 @@ impl CommandExecutor {
 #[async_trait]
 impl Executor for CommandExecutor {
     async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
-        let Action::Command(action) = &run.spec.action else {
-            return HookOutcome::failed(
-                FailureKind::Spawn,
-                format!(
-                    "the command executor cannot run a `{}` hook",
-                    run.spec.action.type_name()
-                ),
-            );
-        };
-        match self.prepare(&run, action) {
-            Ok(prepared) => self.run_process(&run, prepared).await,
-            Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
-        }
+        self.execute_offered(run, None).await
     }
 }
 
@@ -638,6 +707,8 @@ struct Prepared {
     is_script: bool,
     /// The context file of a sandboxed Fabro hook, removed when the run is over.
     _context_file: Option<ContextFile>,
+    /// The prompt channel offered to the hook, if any.
+    channel: Option<Channel>,
 }
 
 /// A sandboxed Fabro hook's `FABRO_HOOK_CONTEXT`: the event JSON in a file of its own in

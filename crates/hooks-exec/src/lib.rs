@@ -56,6 +56,7 @@
 
 mod audit;
 mod budget;
+mod channel;
 mod clock;
 mod command;
 mod dispatch;
@@ -78,6 +79,10 @@ mod stop_loop;
 mod timeouts;
 
 pub use audit::AuditLog;
+pub use channel::{
+    MAX_ANSWER_BYTES, MAX_QUESTION_BYTES, MAX_QUESTIONS_PER_RUN, PROMPT_SOCKET_ENV,
+    ask_prompt_channel,
+};
 pub use command::{
     CommandExecutor, CommandExecutorBuilder, DEFAULT_KILL_GRACE, DEFAULT_ORPHAN_GRACE,
     DEFAULT_OUTPUT_CAP,

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, Decision, EventContext, FailureKind, HookOutcome, HookSpec, PromptAction, PromptMode,
+    Action, CancellationToken, Decision, EventContext, Failure, FailureKind, HookOutcome, HookSpec,
+    PromptAction, PromptMode,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -25,8 +26,9 @@ pub struct PromptRequest<'a> {
     /// The hook's prompt with `$ARGUMENTS` replaced by the event JSON (or, without the
     /// placeholder, the event JSON appended after a blank line), as Claude Code does.
     pub prompt: String,
-    /// [`PromptMode::Evaluate`] (a single model call) or [`PromptMode::Agent`] (a model
-    /// with tools).
+    /// [`PromptMode::Evaluate`] (a single model call), [`PromptMode::Agent`] (a model
+    /// with tools) or [`PromptMode::Answer`] (a free-text question); never
+    /// [`PromptMode::Inject`], which asks no model.
     pub mode: PromptMode,
     /// The model the hook names, if any.
     pub model: Option<&'a str>,
@@ -71,12 +73,53 @@ impl PromptVerdict {
     }
 }
 
-/// The host's model: answers prompt hooks of the evaluate and agent modes. The engine makes
-/// no network call of its own to a model provider.
+/// The host's model: answers prompt hooks of the evaluate and agent modes, and the
+/// free-text questions command hooks ask through their prompt channel. The engine makes no
+/// network call of its own to a model provider.
+///
+/// What the answer means depends on [`PromptRequest::mode`]:
+///
+/// - [`PromptMode::Evaluate`] and [`PromptMode::Agent`]: a verdict. `ok: true` lets the
+///   event proceed; `ok: false` blocks it, with `reason` shown.
+/// - [`PromptMode::Answer`]: a free-text question (the prompt is the question as asked,
+///   with the hook's secrets masked; `request.spec` is the hook that asks, as loaded,
+///   without its secrets). The answer is `reason`, with `ok: true` (`None` is an empty
+///   answer). `ok: false` declines to answer, with `reason` saying why: a host that does
+///   not want hooks to ask its model, or not this hook, answers that.
+///
+/// An evaluator that does not know a mode (the enum grows) should decline it.
 #[async_trait]
 pub trait PromptEvaluator: Send + Sync {
-    /// Asks the model `request.prompt` and returns its verdict.
+    /// Asks the model `request.prompt` and returns its verdict (for
+    /// [`PromptMode::Answer`], its answer in `reason`).
     async fn evaluate(&self, request: PromptRequest<'_>) -> Result<PromptVerdict, BoxError>;
+}
+
+/// Asks `evaluator`, waiting at most `request.timeout` and never past `cancel`; a timeout,
+/// a cancellation or an error of the evaluator is a [`Failure`] saying which.
+pub(crate) async fn consult(
+    evaluator: &dyn PromptEvaluator,
+    request: PromptRequest<'_>,
+    cancel: &CancellationToken,
+) -> Result<PromptVerdict, Failure> {
+    let timeout = request.timeout;
+    let failure = |kind, message: String| Failure { kind, message };
+    tokio::select! {
+        answer = evaluator.evaluate(request) => answer.map_err(|err| {
+            failure(FailureKind::Transport, format!("the prompt evaluator failed: {err}"))
+        }),
+        () = tokio::time::sleep(timeout) => Err(failure(
+            FailureKind::Timeout,
+            format!(
+                "the prompt evaluator did not answer within {}",
+                humantime::format_duration(timeout)
+            ),
+        )),
+        () = cancel.cancelled() => Err(failure(
+            FailureKind::Cancelled,
+            "the dispatch was cancelled".to_owned(),
+        )),
+    }
 }
 
 /// Runs prompt hooks.
@@ -88,6 +131,9 @@ pub trait PromptEvaluator: Send + Sync {
 ///   reason (on events that cannot block, aggregation turns it into context). With no
 ///   evaluator configured, an evaluator error, a timeout or a cancellation, the hook fails
 ///   and its failure policy applies.
+/// - [`PromptMode::Answer`] (only a host builds such a hook): the evaluator's answer
+///   becomes `additional_context`; an evaluator that declines makes the hook fail
+///   ([`FailureKind::Refused`]), as do the failures above.
 #[derive(Clone, Default)]
 pub struct PromptExecutor {
     evaluator: Option<Arc<dyn PromptEvaluator>>,
@@ -105,6 +151,11 @@ impl PromptExecutor {
     /// A prompt executor asking `evaluator`; `None` runs inject-mode hooks only.
     pub fn new(evaluator: Option<Arc<dyn PromptEvaluator>>) -> PromptExecutor {
         PromptExecutor { evaluator }
+    }
+
+    /// The host's model, if one is configured.
+    pub(crate) fn evaluator(&self) -> Option<&Arc<dyn PromptEvaluator>> {
+        self.evaluator.as_ref()
     }
 
     async fn evaluate(&self, run: &HookRun<'_>, action: &PromptAction) -> HookOutcome {
@@ -125,32 +176,29 @@ impl PromptExecutor {
             spec: run.spec,
             timeout: run.timeout,
         };
-        let answer = tokio::select! {
-            answer = evaluator.evaluate(request) => answer,
-            () = tokio::time::sleep(run.timeout) => {
-                return HookOutcome::failed(
-                    FailureKind::Timeout,
-                    format!(
-                        "the prompt evaluator did not answer within {}",
-                        humantime::format_duration(run.timeout)
-                    ),
-                );
-            }
-            () = run.cancel.cancelled() => {
-                return HookOutcome::failed(FailureKind::Cancelled, "the dispatch was cancelled");
-            }
+        let verdict = match consult(evaluator.as_ref(), request, run.cancel).await {
+            Ok(verdict) => verdict,
+            Err(failure) => return HookOutcome::failed(failure.kind, failure.message),
         };
-        match answer {
-            Ok(PromptVerdict { ok: true, .. }) => HookOutcome::ok(),
-            Ok(PromptVerdict { ok: false, reason }) => HookOutcome::decided(
+        let answers = matches!(action.mode, PromptMode::Answer);
+        match verdict {
+            PromptVerdict { ok: true, reason } if answers => HookOutcome {
+                additional_context: reason.into_iter().filter(|r| !r.is_empty()).collect(),
+                ..HookOutcome::ok()
+            },
+            PromptVerdict { ok: false, reason } if answers => HookOutcome::failed(
+                FailureKind::Refused,
+                format!(
+                    "the prompt evaluator declined to answer: {}",
+                    reason.as_deref().unwrap_or("no reason given")
+                ),
+            ),
+            PromptVerdict { ok: true, .. } => HookOutcome::ok(),
+            PromptVerdict { ok: false, reason } => HookOutcome::decided(
                 Decision::Block,
                 Some(
                     reason.unwrap_or_else(|| "the prompt hook's model answered not ok".to_owned()),
                 ),
-            ),
-            Err(err) => HookOutcome::failed(
-                FailureKind::Transport,
-                format!("the prompt evaluator failed: {err}"),
             ),
         }
     }
@@ -173,7 +221,15 @@ impl Executor for PromptExecutor {
                 additional_context: vec![action.prompt.clone()],
                 ..HookOutcome::ok()
             },
-            _ => self.evaluate(&run, action).await,
+            PromptMode::Evaluate | PromptMode::Agent | PromptMode::Answer => {
+                self.evaluate(&run, action).await
+            }
+            // `PromptMode` is `non_exhaustive`; a mode this executor does not know asks
+            // nothing.
+            other => HookOutcome::failed(
+                FailureKind::NotConfigured,
+                format!("this engine cannot run prompt hooks of mode `{other:?}`"),
+            ),
         }
     }
 }

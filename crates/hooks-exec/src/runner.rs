@@ -10,6 +10,7 @@ use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutco
 use tracing::Instrument;
 
 use crate::audit::AuditLog;
+use crate::channel::Offer;
 use crate::command::CommandExecutor;
 use crate::executor::{Executor, HookRun};
 use crate::notify::NotificationSink;
@@ -76,7 +77,14 @@ impl Runner {
                     timeout,
                     cancel,
                 };
-                let mut outcome = self.execute(run).instrument(span.clone()).await;
+                // A command hook may ask the host's model through a channel of its own
+                // (`HOOKS_PROMPT_SOCKET`); without an evaluator there is none, at no cost.
+                let offer = self.prompt.evaluator().map(|evaluator| Offer {
+                    evaluator,
+                    spec,
+                    redactor: ready.as_ref().map(|p| &p.redactor),
+                });
+                let mut outcome = self.execute(run, offer).instrument(span.clone()).await;
                 // The values the hook was given never leave the run: everything below
                 // (tracing, the audit log, the sink, the aggregate, the caller) sees masks.
                 if let Some(prepared) = ready {
@@ -104,9 +112,9 @@ impl Runner {
         outcome
     }
 
-    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+    async fn execute(&self, run: HookRun<'_>, offer: Option<Offer<'_>>) -> HookOutcome {
         match &run.spec.action {
-            Action::Command(_) => self.command.execute(run).await,
+            Action::Command(_) => self.command.execute_offered(run, offer).await,
             Action::Prompt(_) => self.prompt.execute(run).await,
             Action::Permission(_) => self.permission.execute(run).await,
             Action::Http(_) => match &self.http {

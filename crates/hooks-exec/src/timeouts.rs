@@ -68,7 +68,10 @@ impl Timeouts {
             (Dialect::Echo, _) => 10,
             (Dialect::Autohand, _) => 5,
             (Dialect::Fabro, _) => 60,
-            (Dialect::Claude | Dialect::Native, Some(PromptMode::Evaluate)) => 30,
+            (
+                Dialect::Claude | Dialect::Native,
+                Some(PromptMode::Evaluate | PromptMode::Answer),
+            ) => 30,
             (Dialect::Claude, Some(PromptMode::Agent)) => 60,
             (Dialect::Claude, Some(PromptMode::Inject)) => 10,
             (Dialect::Claude, None) => 600,
