@@ -34,6 +34,7 @@ mod replay;
 mod run;
 mod schema;
 mod secrets;
+mod smart_commit;
 mod serve;
 mod support;
 mod test;
