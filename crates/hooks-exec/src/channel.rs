@@ -1,6 +1,7 @@
 //! The prompt channel: a command hook's private line to the host's [`PromptEvaluator`] for
-//! one run (a Unix socket in a fresh directory only the engine's user can enter, named in
-//! `HOOKS_PROMPT_SOCKET`), and the client that asks through it (`hooks builtin ask`).
+//! one run (a Unix socket of its own in a fresh directory only the engine's user can enter,
+//! named in `HOOKS_PROMPT_SOCKET`), and the client that asks through it (`hooks builtin
+//! ask`).
 //!
 //! The protocol is one question per connection: the client writes a JSON object
 //! `{"question": TEXT}` and shuts its side down; the engine answers `{"answer": TEXT}` or
@@ -12,8 +13,8 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use hooks_core::{CancellationToken, EventContext, HookSpec, PromptMode, Redactor};
 use serde::{Deserialize, Serialize};
@@ -67,25 +68,73 @@ pub(crate) struct Offer<'a> {
     /// The values to mask in the questions (before the evaluator sees them) and in the
     /// answers.
     pub(crate) redactor: Option<&'a Redactor>,
+    /// Where the channel's socket goes.
+    pub(crate) home: &'a ChannelHome,
 }
 
-/// A channel's directory and socket, removed when dropped, however the run ended.
-struct Place {
-    dir: PathBuf,
-    socket: PathBuf,
+/// Where a dispatcher's prompt channels live: a directory made fresh in the temporary
+/// directory on the first channel (never one that was there: a name taken is skipped),
+/// mode 0700 so that no other user can reach a socket in it, and removed with the
+/// dispatcher. Each run's socket in it is removed when the run ends, so a run costs a
+/// `bind` and an `unlink`, not a directory of its own.
+#[derive(Debug, Default)]
+pub(crate) struct ChannelHome {
+    dir: OnceLock<Result<PathBuf, String>>,
 }
 
-impl Drop for Place {
+impl ChannelHome {
+    /// The directory, made on first use.
+    fn dir(&self) -> io::Result<&Path> {
+        match self.dir.get_or_init(|| {
+            make_dir().map_err(|err| {
+                tracing::warn!(%err, "cannot make a directory for prompt channels; command hooks get none");
+                err.to_string()
+            })
+        }) {
+            Ok(dir) => Ok(dir),
+            Err(message) => Err(io::Error::other(message.clone())),
+        }
+    }
+}
+
+impl Drop for ChannelHome {
     fn drop(&mut self) {
-        for (what, result) in [
-            ("socket", std::fs::remove_file(&self.socket)),
-            ("directory", std::fs::remove_dir(&self.dir)),
-        ] {
-            if let Err(err) = result
-                && err.kind() != io::ErrorKind::NotFound
-            {
-                tracing::debug!(%err, path = %self.dir.display(), "could not remove a prompt channel's {what}");
-            }
+        if let Some(Ok(dir)) = self.dir.get()
+            && let Err(err) = std::fs::remove_dir(dir)
+        {
+            tracing::debug!(%err, path = %dir.display(), "could not remove the prompt channels' directory");
+        }
+    }
+}
+
+/// A directory for prompt channels, new, mode 0700, with a name nobody can guess.
+fn make_dir() -> io::Result<PathBuf> {
+    let base = std::env::temp_dir();
+    let mut last = io::Error::other("no name was free");
+    for attempt in 0..8u64 {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(attempt);
+        let dir = base.join(format!(
+            "hooks-prompt-{}-{:016x}",
+            std::process::id(),
+            hasher.finish()
+        ));
+        match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => last = err,
+            Err(err) => return Err(err),
+        }
+    }
+    Err(last)
+}
+
+/// A run's socket, removed when dropped, however the run ended.
+struct Socket(PathBuf);
+
+impl Drop for Socket {
+    fn drop(&mut self) {
+        if let Err(err) = std::fs::remove_file(&self.0) {
+            tracing::debug!(%err, path = %self.0.display(), "could not remove a prompt channel");
         }
     }
 }
@@ -93,50 +142,28 @@ impl Drop for Place {
 /// One run's channel: listening from its creation, served while the hook runs.
 pub(crate) struct Channel {
     listener: std::os::unix::net::UnixListener,
-    place: Place,
+    socket: Socket,
 }
 
 /// The serving of a channel, owning it: dropping it closes the socket and removes it.
 pub(crate) type Serving<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 
 impl Channel {
-    /// A new channel: a directory made fresh in the temporary directory (never one that
-    /// was there: a name taken is skipped), mode 0700, holding the listening socket.
-    pub(crate) fn open() -> io::Result<Channel> {
+    /// A new channel in `home`.
+    pub(crate) fn open(home: &ChannelHome) -> io::Result<Channel> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let base = std::env::temp_dir();
-        let mut last = io::Error::other("no name was free");
-        for _ in 0..8 {
-            // An unguessable part, so that names cannot be taken ahead of the engine.
-            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-            hasher.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
-            let dir = base.join(format!(
-                "hooks-prompt-{}-{:016x}",
-                std::process::id(),
-                hasher.finish()
-            ));
-            match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-                Ok(()) => {}
-                Err(err) if err.kind() == io::ErrorKind::AlreadyExists => {
-                    last = err;
-                    continue;
-                }
-                Err(err) => return Err(err),
-            }
-            let place = Place {
-                socket: dir.join("socket"),
-                dir,
-            };
-            let listener = std::os::unix::net::UnixListener::bind(&place.socket)?;
-            listener.set_nonblocking(true)?;
-            return Ok(Channel { listener, place });
-        }
-        Err(last)
+        let path = home
+            .dir()?
+            .join(format!("{}.sock", NEXT.fetch_add(1, Ordering::Relaxed)));
+        let listener = std::os::unix::net::UnixListener::bind(&path)?;
+        let socket = Socket(path);
+        listener.set_nonblocking(true)?;
+        Ok(Channel { listener, socket })
     }
 
     /// The socket's path, for [`PROMPT_SOCKET_ENV`].
     pub(crate) fn path(&self) -> &Path {
-        &self.place.socket
+        &self.socket.0
     }
 
     /// Serves the channel until it is dropped: one question at a time, each bounded by
@@ -149,8 +176,8 @@ impl Channel {
         cancel: &'a CancellationToken,
     ) -> Serving<'a> {
         Box::pin(async move {
-            let Channel { listener, place } = self;
-            let _place = place;
+            let Channel { listener, socket } = self;
+            let _socket = socket;
             let listener = match UnixListener::from_std(listener) {
                 Ok(listener) => listener,
                 Err(err) => {

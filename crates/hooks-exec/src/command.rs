@@ -78,9 +78,11 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
 /// - **Asking the host's model**: run by a [`crate::Dispatcher`] that has a
 ///   [`PromptEvaluator`](crate::PromptEvaluator), a hook that is not sandboxed gets a
-///   private channel to it for this run only: a Unix socket in a directory made fresh
-///   for the run (mode 0700, in the temporary directory), named in `HOOKS_PROMPT_SOCKET`,
-///   served while the run lasts and removed when it ends, however it ends. A hook asks
+///   private channel to it for this run only: a Unix socket of its own, named in
+///   `HOOKS_PROMPT_SOCKET`, served while the run lasts and removed when it ends, however it
+///   ends, in a directory the dispatcher makes fresh on its first channel (mode 0700, in
+///   the temporary directory, so no other user can reach it) and removes when it is
+///   dropped. A hook asks
 ///   with `hooks builtin ask` (or [`crate::ask_prompt_channel`]); the evaluator gets the
 ///   question as a [`PromptMode::Answer`](hooks_core::PromptMode::Answer) request.
 ///   Questions are served one at a time, each of at most
@@ -166,12 +168,7 @@ impl CommandExecutor {
     }
 
     /// The argv, working directory, environment and stdin of one run.
-    fn prepare(
-        &self,
-        run: &HookRun<'_>,
-        action: &CommandAction,
-        offer: Option<Offer<'_>>,
-    ) -> Result<Prepared, String> {
+    fn prepare(&self, run: &HookRun<'_>, action: &CommandAction) -> Result<Prepared, String> {
         let spec = run.spec;
         let mut argv = match &action.command {
             CommandLine::Script(script) => {
@@ -249,23 +246,6 @@ impl CommandExecutor {
             ));
         }
         env.extend(action.env.iter().cloned());
-        let channel = match offer {
-            Some(_) if !sandboxed => match Channel::open() {
-                Ok(channel) => {
-                    env.push((
-                        PROMPT_SOCKET_ENV.to_owned(),
-                        channel.path().to_string_lossy().into_owned(),
-                    ));
-                    Some(channel)
-                }
-                Err(err) => {
-                    // The hook runs without it, as it would without an evaluator.
-                    tracing::warn!(%err, "could not open a prompt channel for a hook");
-                    None
-                }
-            },
-            Some(_) | None => None,
-        };
 
         stdin.push(b'\n');
         let is_script = matches!(action.command, CommandLine::Script(_));
@@ -276,7 +256,7 @@ impl CommandExecutor {
             stdin,
             is_script,
             _context_file: context_file,
-            channel,
+            sandboxed,
         })
     }
 
@@ -296,7 +276,7 @@ impl CommandExecutor {
                 ),
             );
         };
-        match self.prepare(&run, action, offer) {
+        match self.prepare(&run, action) {
             Ok(prepared) => self.run_process(&run, prepared, offer).await,
             Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
         }
@@ -309,17 +289,35 @@ impl CommandExecutor {
         offer: Option<Offer<'_>>,
     ) -> HookOutcome {
         let mark = reap::next_mark();
-        let request = SpawnRequest {
-            argv: &prepared.argv,
-            cwd: prepared.cwd.as_deref(),
-            env: &prepared.env,
-            mark: &mark,
-        };
         // A slot of the process-wide budget, held until the hook's processes and pipes
         // are gone, so events in flight cannot exhaust the descriptors between them.
         let _slot = tokio::select! {
             slot = budget::budget().slot() => slot,
             () = run.cancel.cancelled() => return cancelled_before_start(),
+        };
+        // The prompt channel, opened once the slot is held (its descriptors count in it).
+        let channel = match offer {
+            Some(offer) if !prepared.sandboxed => match Channel::open(offer.home) {
+                Ok(channel) => {
+                    prepared.env.push((
+                        PROMPT_SOCKET_ENV.to_owned(),
+                        channel.path().to_string_lossy().into_owned(),
+                    ));
+                    Some((channel, offer))
+                }
+                Err(err) => {
+                    // The hook runs without it, as it would without an evaluator.
+                    tracing::debug!(%err, "could not open a prompt channel for a hook");
+                    None
+                }
+            },
+            Some(_) | None => None,
+        };
+        let request = SpawnRequest {
+            argv: &prepared.argv,
+            cwd: prepared.cwd.as_deref(),
+            env: &prepared.env,
+            mark: &mark,
         };
         let mut child = match start(run, &request).await {
             Ok(child) => child,
@@ -359,11 +357,8 @@ impl CommandExecutor {
         let deadline = tokio::time::Instant::now() + run.timeout;
         let mut timer = pin!(tokio::time::sleep_until(deadline));
         // The prompt channel, served while the run lasts; dropping it removes it.
-        let mut serve: Option<Serving<'_>> = prepared
-            .channel
-            .take()
-            .zip(offer)
-            .map(|(channel, offer)| channel.serve(offer, run.ctx, deadline, run.cancel));
+        let mut serve: Option<Serving<'_>> =
+            channel.map(|(channel, offer)| channel.serve(offer, run.ctx, deadline, run.cancel));
 
         let mut status: Option<io::Result<ExitStatus>> = None;
         let mut output: Option<()> = None;
@@ -707,8 +702,8 @@ struct Prepared {
     is_script: bool,
     /// The context file of a sandboxed Fabro hook, removed when the run is over.
     _context_file: Option<ContextFile>,
-    /// The prompt channel offered to the hook, if any.
-    channel: Option<Channel>,
+    /// Whether the hook runs in the sandbox (and so gets no prompt channel).
+    sandboxed: bool,
 }
 
 /// A sandboxed Fabro hook's `FABRO_HOOK_CONTEXT`: the event JSON in a file of its own in

@@ -15,6 +15,7 @@ use hooks_core::{
 };
 
 use crate::audit::AuditLog;
+use crate::channel::ChannelHome;
 use crate::clock::now_rfc3339;
 use crate::command::CommandExecutor;
 use crate::error::Error;
@@ -334,6 +335,7 @@ impl Dispatcher {
             audit: builder.audit,
             sink: builder.sink,
             prepare: builder.prepare,
+            channels: ChannelHome::default(),
         });
         Dispatcher {
             inner: Arc::new(Inner {

@@ -10,7 +10,7 @@ use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutco
 use tracing::Instrument;
 
 use crate::audit::AuditLog;
-use crate::channel::Offer;
+use crate::channel::{ChannelHome, Offer};
 use crate::command::CommandExecutor;
 use crate::executor::{Executor, HookRun};
 use crate::notify::NotificationSink;
@@ -31,6 +31,8 @@ pub(crate) struct Runner {
     pub(crate) audit: Option<AuditLog>,
     pub(crate) sink: Option<Arc<dyn NotificationSink>>,
     pub(crate) prepare: Option<Arc<dyn Prepare>>,
+    /// Where command hooks' prompt channels live (made on the first one).
+    pub(crate) channels: ChannelHome,
 }
 
 impl Runner {
@@ -83,6 +85,7 @@ impl Runner {
                     evaluator,
                     spec,
                     redactor: ready.as_ref().map(|p| &p.redactor),
+                    home: &self.channels,
                 });
                 let mut outcome = self.execute(run, offer).instrument(span.clone()).await;
                 // The values the hook was given never leave the run: everything below

@@ -193,11 +193,13 @@ async fn a_hook_asks_the_hosts_model_through_a_channel_of_its_own() {
     });
     assert_eq!(outcome.hooks[0].status, HookStatus::Ok, "{outcome:#?}");
 
-    // The run is over: its socket and directory are gone, and asking is refused.
+    // The run is over: its socket is gone, and asking is refused; the directory goes with
+    // the dispatcher.
     assert!(!socket.exists());
-    assert!(!socket.parent().unwrap().exists());
     let after = ask(&socket, "still there?").await.unwrap_err();
     assert!(after.contains(CLOSED), "{after}");
+    drop(dispatcher);
+    assert!(!socket.parent().unwrap().exists());
 
     let asked = model.asked.lock().unwrap().clone();
     assert_eq!(asked.len(), MAX_QUESTIONS_PER_RUN);
@@ -235,9 +237,13 @@ async fn another_run_gets_another_channel_and_an_ended_one_is_unreachable() {
                 socket
             }
         );
-        assert!(!socket.exists() && !socket.parent().unwrap().exists());
+        assert!(!socket.exists());
         sockets.push(socket);
     }
+    // One directory holds a dispatcher's channels; it goes with the dispatcher.
+    assert_eq!(sockets[0].parent(), sockets[1].parent());
+    drop(dispatcher);
+    assert!(!sockets[0].parent().unwrap().exists());
 }
 
 /// Runs hooks as they are, marking nothing: a sandbox as far as the executor knows.
