@@ -99,11 +99,19 @@ fn engine(config: &Path, model: Option<Arc<Model>>) -> Engine {
     builder.build().unwrap()
 }
 
+/// A row of the smart commit's table: the model's answer (an `Err` fails; `None`: no
+/// model), the commit's subject, a line its body has.
+type Case = (
+    Option<Result<&'static str, &'static str>>,
+    &'static str,
+    Option<&'static str>,
+);
+
 #[tokio::test]
 async fn smart_commit_asks_the_hosts_model_for_its_message() {
     const FALLBACK: &str = "Update notes.md";
     // (the model's answer, or none configured; the subject; a line of the body)
-    let cases: &[(Option<Result<&str, &str>>, &str, Option<&str>)] = &[
+    let cases: &[Case] = &[
         (
             Some(Ok(
                 "Add a note about the staged line\n\nThe note says hello to the reviewer.",
