@@ -82,9 +82,9 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   `HOOKS_PROMPT_SOCKET`, served while the run lasts and removed when it ends, however it
 ///   ends, in a directory the dispatcher makes fresh on its first channel (mode 0700, in
 ///   the temporary directory, so no other user can reach it) and removes when it is
-///   dropped. A hook asks
-///   with `hooks builtin ask` (or [`crate::ask_prompt_channel`]); the evaluator gets the
-///   question as a [`PromptMode::Answer`](hooks_core::PromptMode::Answer) request.
+///   dropped. A hook asks with `hooks builtin ask` (or [`crate::ask_prompt_channel`]);
+///   the evaluator gets the question as a
+///   [`PromptMode::Answer`](hooks_core::PromptMode::Answer) request.
 ///   Questions are served one at a time, each of at most
 ///   [`MAX_QUESTION_BYTES`](crate::MAX_QUESTION_BYTES), at most
 ///   [`MAX_QUESTIONS_PER_RUN`](crate::MAX_QUESTIONS_PER_RUN) per run, each bounded by
