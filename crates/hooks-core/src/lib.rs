@@ -67,6 +67,7 @@ mod redact;
 pub mod shell;
 mod sink;
 mod spec;
+mod stop_loop;
 mod url_pattern;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
@@ -88,4 +89,5 @@ pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance,
 };
+pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use url_pattern::{UrlAllowList, UrlPattern};

@@ -321,6 +321,15 @@ impl EngineBuilder {
         self
     }
 
+    /// How many consecutive blocked stops keep an agent going before the next block is
+    /// overridden (`0`: no cap; by default `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 8); see
+    /// [`DispatcherBuilder::stop_loop_cap`]. The engine's subagent dispatchers use it too.
+    #[must_use]
+    pub fn stop_loop_cap(mut self, cap: u32) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.stop_loop_cap(cap);
+        self
+    }
+
     /// Writes one JSONL line per hook run to `log`.
     #[must_use]
     pub fn audit_log(mut self, log: AuditLog) -> EngineBuilder {
@@ -1056,7 +1065,11 @@ impl Engine {
     }
 
     /// A subagent dispatcher around `runner` whose hooks are the engine's subagent hooks
-    /// and whose events (SubagentStart, SubagentStop) go to the engine's config hooks.
+    /// and whose events (SubagentStart, SubagentStop) go to the engine's config hooks. Its
+    /// stop-loop cap is the engine's ([`Dispatcher::stop_loop_cap`]); it alone counts the
+    /// blocks that keep its subagents going
+    /// ([`SubagentDispatcher::with_max_stop_blocks`](hooks_orchestration::SubagentDispatcher::with_max_stop_blocks)
+    /// changes it).
     #[cfg(feature = "orchestration")]
     pub fn subagent_dispatcher(
         &self,
@@ -1066,6 +1079,7 @@ impl Engine {
         hooks_orchestration::SubagentDispatcher::new(runner, timer)
             .with_hooks(Arc::new(self.inner.subagent_hooks.clone()))
             .with_sink(self.event_sink())
+            .with_stop_block_cap(self.dispatcher().stop_loop_cap())
     }
 }
 

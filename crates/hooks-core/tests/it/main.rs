@@ -13,3 +13,4 @@ mod output;
 mod properties;
 mod redact;
 mod shell;
+mod stop_loop;

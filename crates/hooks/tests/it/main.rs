@@ -8,3 +8,4 @@ mod echo_agent;
 mod engine;
 mod fabro;
 mod http;
+mod stop_loop;
