@@ -3,7 +3,7 @@
 //!
 //! The rules are written on [`aggregate`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -88,6 +88,10 @@ pub struct Aggregate {
     /// Fields hooks returned that the event does not honour.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<IgnoredField>,
+    /// The variables hooks exported in their `CLAUDE_ENV_FILE`, by name (rule 7 of
+    /// [`aggregate`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
     /// One report per hook, in declaration order.
     pub hooks: Vec<HookReport>,
 }
@@ -111,6 +115,7 @@ impl Aggregate {
             override_edge: None,
             conflicts: Vec::new(),
             ignored: Vec::new(),
+            env: BTreeMap::new(),
             hooks: Vec::new(),
         }
     }
@@ -205,6 +210,10 @@ pub struct HookReport {
 ///    the conflict is reported. Fabro's `override` edge follows the same rule.
 /// 6. **Text**: `additional_context`, `messages` and `system_message` are concatenated in
 ///    declaration order.
+/// 7. **Exported variables** (`env`, what hooks wrote to `CLAUDE_ENV_FILE`): every name any
+///    hook exported; where hooks exported one name with different values, the
+///    later-declared hook's value is kept and the [`Conflict`] reported (field `env`), as
+///    the file of the later hook, sourced after, would set it.
 pub fn aggregate(event: &Event, mut entries: Vec<AggregateEntry>) -> Aggregate {
     entries.sort_by_key(|e| e.index);
     let mut fold = Fold::new(event);
@@ -228,6 +237,8 @@ struct Fold<'a> {
     edge: Option<(String, String)>,
     /// The reason of the first hook whose skip or override counted.
     skip_reason: Option<String>,
+    /// The hook whose value each exported name has so far.
+    env_from: HashMap<String, String>,
 }
 
 impl<'a> Fold<'a> {
@@ -241,6 +252,7 @@ impl<'a> Fold<'a> {
             unit_of_group: HashMap::new(),
             edge: None,
             skip_reason: None,
+            env_from: HashMap::new(),
         }
     }
 
@@ -365,6 +377,7 @@ impl<'a> Fold<'a> {
             self.system_messages.push(m.clone());
         }
         self.out.messages.extend(o.messages.iter().cloned());
+        self.add_env(id, &o.env);
         self.out.suppress_output |= o.suppress_output;
         if let Some(retry) = o.retry {
             if self.honours(Fields::RETRY) {
@@ -432,6 +445,26 @@ impl<'a> Fold<'a> {
             self.feedback(reason.clone());
         }
         Decision::None
+    }
+
+    fn add_env(&mut self, id: &str, env: &BTreeMap<String, String>) {
+        for (name, value) in env {
+            if let Some(previous) = self.out.env.insert(name.clone(), value.clone())
+                && previous != *value
+                && let Some(overridden) = self.env_from.get(name)
+            {
+                let conflict = Conflict {
+                    field: "env".to_owned(),
+                    overridden: overridden.clone(),
+                    kept: id.to_owned(),
+                };
+                // One conflict per pair of hooks, however many names they both set.
+                if !self.out.conflicts.contains(&conflict) {
+                    self.out.conflicts.push(conflict);
+                }
+            }
+            self.env_from.insert(name.clone(), id.to_owned());
+        }
     }
 
     fn add_rewrite(&mut self, entry: &AggregateEntry, input: Value) {

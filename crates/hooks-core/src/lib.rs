@@ -75,7 +75,7 @@ pub use cancel::{CancellationToken, Cancelled};
 pub use context::{EventContext, StageEvent, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
-pub use env::{env_vars, provides_var};
+pub use env::{env_vars, parse_env_file, provides_var, takes_env_file};
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
 pub use filter::{Filter, IfCondition, lexical_segments};

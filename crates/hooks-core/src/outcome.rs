@@ -1,5 +1,6 @@
 //! What one hook run yields: its status, decision and the fields it returned.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -236,6 +237,10 @@ pub struct HookOutcome {
     /// JSON fields the parser did not recognise, reported rather than dropped silently.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown_fields: Vec<String>,
+    /// The variables the hook exported in its `CLAUDE_ENV_FILE` ([`crate::parse_env_file`]),
+    /// by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
 }
 
 impl Default for HookOutcome {
@@ -260,6 +265,7 @@ impl Default for HookOutcome {
             stdout_truncated: false,
             stderr_truncated: false,
             unknown_fields: Vec::new(),
+            env: BTreeMap::new(),
         }
     }
 }

@@ -178,7 +178,8 @@ impl Redactor {
     }
 
     /// Masks every string of `outcome`: reason, messages, context, system message, stop
-    /// reason, rewritten input, edge, unknown field names and the failure message.
+    /// reason, rewritten input, edge, unknown field names, exported values and the failure
+    /// message.
     pub fn redact_outcome(&self, outcome: &mut HookOutcome) {
         if self.is_empty() {
             return;
@@ -204,6 +205,7 @@ impl Redactor {
             stdout_truncated: _,
             stderr_truncated: _,
             unknown_fields,
+            env,
         } = outcome;
         for s in [reason, stop_reason, system_message, override_edge]
             .into_iter()
@@ -217,6 +219,9 @@ impl Redactor {
             .chain(unknown_fields.iter_mut())
         {
             self.redact_string(s);
+        }
+        for value in env.values_mut() {
+            self.redact_string(value);
         }
         if let Some(input) = updated_input {
             self.redact_json(input);

@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, EventContext, FailureKind,
-    HookOutcome, HookSpec, parse_output_in,
+    Action, CommandAction, CommandLine, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
+    HookStatus, parse_output_in, provides_var, takes_env_file,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -42,14 +42,19 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   are Bash), an argv exec'd directly, never joined into a shell string. A sandboxed
 ///   hook's argv is wrapped by the [`Sandbox`] first.
 /// - **Environment**: the engine's own, plus the dialect's variables
-///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one the
-///   kernel cannot take, over 128 KiB or holding a NUL byte, is left out and named in
-///   `HOOKS_OMITTED_ENV`), plus
-///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus
-///   `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a JSON file holding the
-///   event context, mounted read-only in the sandbox and removed once the hook is over),
-///   plus the hook's own `env` (later wins), plus `HOOKS_PROMPT_SOCKET` when the
-///   dispatcher has a prompt evaluator and the hook is not sandboxed (see below).
+///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, ...; one the kernel cannot take, over
+///   128 KiB or holding a NUL byte, is left out and named in `HOOKS_OMITTED_ENV`), plus
+///   `CLAUDE_PROJECT_DIR` for Claude Code, echo-agent and native hooks (the event's
+///   `project_dir`, else the executor's project root: see
+///   [`CommandExecutorBuilder::project_dir`]), plus `CLAUDE_ENV_FILE` for Claude Code and
+///   native hooks on SessionStart, Setup, CwdChanged and FileChanged
+///   ([`hooks_core::takes_env_file`]; not sandboxed: a new empty file of the hook's own,
+///   whose `export NAME=value` lines become the outcome's `env` once the hook answered,
+///   removed after), plus `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a
+///   JSON file holding the event context, mounted read-only in the sandbox and removed
+///   once the hook is over), plus the hook's own `env` (later wins), plus
+///   `HOOKS_PROMPT_SOCKET` when the dispatcher has a prompt evaluator and the hook is not
+///   sandboxed (see below).
 /// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
 ///   event's `cwd` if it is an existing directory, else the engine's.
 /// - **Input**: the event JSON for the hook's dialect on stdin, followed by a newline,
@@ -97,7 +102,7 @@ pub struct CommandExecutor {
     config: Arc<Config>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Config {
     stdout_cap: usize,
     stderr_cap: usize,
@@ -108,6 +113,9 @@ struct Config {
     sandbox_by_default: Vec<Dialect>,
     shells: Vec<(Dialect, String)>,
     env_file_dir: Option<PathBuf>,
+    /// `CLAUDE_PROJECT_DIR` for hooks whose event names none: the project root given, else
+    /// the working directory when the executor was built.
+    project_dir: Option<String>,
 }
 
 impl Default for CommandExecutor {
@@ -133,7 +141,19 @@ impl CommandExecutor {
                     .collect(),
                 shells: vec![(Dialect::Fabro, "bash".to_owned())],
                 env_file_dir: None,
+                project_dir: None,
             },
+        }
+    }
+
+    /// The same executor with `dir` as the project root its hooks get as
+    /// `CLAUDE_PROJECT_DIR` (see [`CommandExecutorBuilder::project_dir`]).
+    #[must_use]
+    pub fn with_project_dir(&self, dir: &Path) -> CommandExecutor {
+        let mut config = Config::clone(&self.config);
+        config.project_dir = Some(dir.to_string_lossy().into_owned());
+        CommandExecutor {
+            config: Arc::new(config),
         }
     }
 
@@ -148,9 +168,10 @@ impl CommandExecutor {
         }
     }
 
-    /// The `CLAUDE_ENV_FILE` a `SessionStart` hook of `session_id` gets, when an env-file
-    /// directory is configured: `<dir>/<session_id>.env` (`session.env` without a session
-    /// id). The host reads the `export` lines hooks appended there.
+    /// The session's env file, when an env-file directory is configured:
+    /// `<dir>/<session_id>.env` (`session.env` without a session id). Each hook gets a
+    /// `CLAUDE_ENV_FILE` of its own; once a hook that answered is over, what it wrote there
+    /// is appended to this file, so the host can source the session's `export` lines.
     pub fn env_file_for(&self, session_id: Option<&str>) -> Option<PathBuf> {
         let dir = self.config.env_file_dir.as_ref()?;
         let name: String = session_id
@@ -213,7 +234,7 @@ impl CommandExecutor {
             // Fabro gives a sandboxed hook its context as a file (`FABRO_HOOK_CONTEXT`).
             if spec.dialect == Dialect::Fabro {
                 context_file = Some(
-                    ContextFile::write(&stdin)
+                    RunFile::write("fabro-hook-context", ".json", &stdin)
                         .map_err(|e| format!("cannot write the hook's context file: {e}"))?,
                 );
             }
@@ -230,15 +251,27 @@ impl CommandExecutor {
         }
 
         let mut env = fit_env(hooks_core::env_vars(ctx, spec.dialect));
-        if matches!(spec.dialect, Dialect::Claude | Dialect::Native)
-            && run.ctx.event().builtin() == Some(BuiltinEvent::SessionStart)
-            && let Some(file) = self.env_file_for(run.ctx.get_str("session_id"))
+        if let Some(dir) = &self.config.project_dir
+            && provides_var(spec.dialect, PROJECT_DIR)
+            && ctx
+                .get("project_dir")
+                .is_none_or(serde_json::Value::is_null)
         {
+            env.push((PROJECT_DIR.to_owned(), dir.clone()));
+        }
+        // A sandboxed hook may write only in its working directory, so it gets no env file.
+        let env_file = if takes_env_file(spec.dialect, run.ctx.event()) && !self.is_sandboxed(spec)
+        {
+            let file = RunFile::write("hooks-env", ".sh", b"")
+                .map_err(|e| format!("cannot create the hook's CLAUDE_ENV_FILE: {e}"))?;
             env.push((
                 "CLAUDE_ENV_FILE".to_owned(),
-                file.to_string_lossy().into_owned(),
+                file.0.to_string_lossy().into_owned(),
             ));
-        }
+            Some(file)
+        } else {
+            None
+        };
         if let Some(file) = &context_file {
             env.push((
                 "FABRO_HOOK_CONTEXT".to_owned(),
@@ -257,6 +290,7 @@ impl CommandExecutor {
             is_script,
             _context_file: context_file,
             sandboxed,
+            env_file,
         })
     }
 
@@ -450,6 +484,9 @@ impl CommandExecutor {
                 outcome
             }
         };
+        if let Some(file) = &prepared.env_file {
+            self.read_env_file(run, file, &mut outcome);
+        }
         outcome.stdout_truncated = stdout.truncated;
         outcome.stderr_truncated = stderr.truncated;
         if stdout.truncated
@@ -461,6 +498,41 @@ impl CommandExecutor {
                 .push_str(&format!(" (stdout was cut at {} bytes)", cfg.stdout_cap));
         }
         outcome
+    }
+
+    /// Takes what a hook that answered wrote to its `CLAUDE_ENV_FILE` into its outcome (and
+    /// the session's env file, when there is one); a hook that failed, timed out or was
+    /// cancelled contributes nothing, as it contributes nothing of its output.
+    fn read_env_file(&self, run: &HookRun<'_>, file: &RunFile, outcome: &mut HookOutcome) {
+        if !matches!(outcome.status, HookStatus::Ok | HookStatus::Blocked) {
+            return;
+        }
+        let text = file.read(self.config.stdout_cap);
+        if text.trim().is_empty() {
+            return;
+        }
+        outcome.env = hooks_core::parse_env_file(&text);
+        if let Some(session) = self.env_file_for(run.ctx.get_str("session_id")) {
+            use std::io::Write as _;
+            let appended = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&session)
+                .and_then(|mut f| {
+                    let mut text = text.into_bytes();
+                    if text.last() != Some(&b'\n') {
+                        text.push(b'\n');
+                    }
+                    f.write_all(&text)
+                });
+            if let Err(err) = appended {
+                outcome.messages.push(format!(
+                    "hook `{}`: cannot add its exports to {}: {err}",
+                    run.spec.display_id(),
+                    session.display()
+                ));
+            }
+        }
     }
 
     /// The outcome of a run whose main process exited.
@@ -604,16 +676,31 @@ impl CommandExecutorBuilder {
         self
     }
 
-    /// Gives `SessionStart` hooks of the Claude and native dialects a `CLAUDE_ENV_FILE` in
-    /// `dir` (see [`CommandExecutor::env_file_for`]).
+    /// Also appends what each hook wrote to its `CLAUDE_ENV_FILE` to the session's file
+    /// in `dir` (see [`CommandExecutor::env_file_for`]).
     #[must_use]
     pub fn env_file_dir(mut self, dir: impl Into<PathBuf>) -> CommandExecutorBuilder {
         self.config.env_file_dir = Some(dir.into());
         self
     }
 
+    /// The project root, which Claude Code, echo-agent and native hooks get as
+    /// `CLAUDE_PROJECT_DIR` when their event names no `project_dir` (by default the
+    /// working directory when the executor is built; never the event's `cwd`, which
+    /// follows the agent's `cd` and worktrees).
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl AsRef<Path>) -> CommandExecutorBuilder {
+        self.config.project_dir = Some(dir.as_ref().to_string_lossy().into_owned());
+        self
+    }
+
     /// The executor.
-    pub fn build(self) -> CommandExecutor {
+    pub fn build(mut self) -> CommandExecutor {
+        if self.config.project_dir.is_none() {
+            self.config.project_dir = std::env::current_dir()
+                .ok()
+                .map(|d| d.to_string_lossy().into_owned());
+        }
         CommandExecutor {
             config: Arc::new(self.config),
         }
@@ -627,6 +714,9 @@ const MAX_ENV_ENTRY: usize = 128 * 1024 - 1;
 /// What all dialect variables together may take, well under the kernel's limit on argv
 /// plus environment (a quarter of the stack limit, 2 MiB by default).
 const ENV_BUDGET: usize = 1024 * 1024;
+
+/// Claude Code's project root variable.
+const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 
 /// The name of the variable listing dialect variables left out because the kernel could
 /// not take them.
@@ -701,23 +791,26 @@ struct Prepared {
     stdin: Vec<u8>,
     is_script: bool,
     /// The context file of a sandboxed Fabro hook, removed when the run is over.
-    _context_file: Option<ContextFile>,
+    _context_file: Option<RunFile>,
+    /// The hook's `CLAUDE_ENV_FILE`, read and removed when the run is over.
+    env_file: Option<RunFile>,
     /// Whether the hook runs in the sandbox (and so gets no prompt channel).
     sandboxed: bool,
 }
 
-/// A sandboxed Fabro hook's `FABRO_HOOK_CONTEXT`: the event JSON in a file of its own in
-/// the temporary directory (created new, readable by the engine's user only), removed when
-/// dropped, however the run ended.
-struct ContextFile(PathBuf);
+/// A file of one run in the temporary directory (created new, readable by the engine's
+/// user only), removed when dropped, however the run ended: a sandboxed Fabro hook's
+/// `FABRO_HOOK_CONTEXT` (the event JSON) or a Claude Code hook's `CLAUDE_ENV_FILE`
+/// (empty, for the hook to append `export` lines to).
+struct RunFile(PathBuf);
 
-impl ContextFile {
-    fn write(json: &[u8]) -> io::Result<ContextFile> {
+impl RunFile {
+    fn write(prefix: &str, suffix: &str, contents: &[u8]) -> io::Result<RunFile> {
         use std::io::Write as _;
         use std::os::unix::fs::OpenOptionsExt as _;
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
-            "fabro-hook-context-{}-{}.json",
+            "{prefix}-{}-{}{suffix}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
@@ -727,16 +820,31 @@ impl ContextFile {
             .create_new(true)
             .mode(0o600)
             .open(&path)?;
-        let file_guard = ContextFile(path);
-        file.write_all(json)?;
+        let file_guard = RunFile(path);
+        file.write_all(contents)?;
         Ok(file_guard)
+    }
+
+    /// What the file holds now, up to `cap` bytes, as text; nothing when the hook put
+    /// something other than a regular file there (a FIFO would never end the read).
+    fn read(&self, cap: usize) -> String {
+        use std::io::Read as _;
+        let regular = std::fs::symlink_metadata(&self.0).is_ok_and(|m| m.file_type().is_file());
+        let mut bytes = Vec::new();
+        if regular && let Ok(file) = std::fs::File::open(&self.0) {
+            let limit = u64::try_from(cap).unwrap_or(u64::MAX);
+            if let Err(err) = file.take(limit).read_to_end(&mut bytes) {
+                tracing::debug!(%err, path = %self.0.display(), "could not read a hook's env file");
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 
-impl Drop for ContextFile {
+impl Drop for RunFile {
     fn drop(&mut self) {
         if let Err(err) = std::fs::remove_file(&self.0) {
-            tracing::debug!(%err, path = %self.0.display(), "could not remove a hook's context file");
+            tracing::debug!(%err, path = %self.0.display(), "could not remove a hook's run file");
         }
     }
 }

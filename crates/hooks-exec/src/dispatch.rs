@@ -336,7 +336,10 @@ impl Dispatcher {
             Arc::new(exec.with_timeout(std::time::Duration::MAX))
         };
         let runner = Arc::new(Runner {
-            command: builder.command,
+            command: match &builder.project_dir {
+                Some(dir) => builder.command.with_project_dir(dir),
+                None => builder.command,
+            },
             http: builder.http.map(guard),
             mcp: builder.mcp.map(guard),
             prompt: PromptExecutor::new(builder.evaluator),
@@ -523,6 +526,7 @@ pub struct DispatcherBuilder {
     async_capacity: usize,
     async_concurrency: usize,
     stop_loop_cap: StopBlockCap,
+    project_dir: Option<std::path::PathBuf>,
     audit: Option<AuditLog>,
     sink: Option<Arc<dyn NotificationSink>>,
     prepare: Option<Arc<dyn Prepare>>,
@@ -554,6 +558,7 @@ impl Default for DispatcherBuilder {
             stop_loop_cap: StopBlockCap::from_env_value(
                 std::env::var(STOP_BLOCK_CAP_VAR).ok().as_deref(),
             ),
+            project_dir: None,
             audit: None,
             sink: None,
             prepare: None,
@@ -641,6 +646,15 @@ impl DispatcherBuilder {
             0 => StopBlockCap::NONE,
             n => StopBlockCap::at_most(n),
         };
+        self
+    }
+
+    /// The project root command hooks get as `CLAUDE_PROJECT_DIR` (see
+    /// [`CommandExecutorBuilder::project_dir`](crate::CommandExecutorBuilder::project_dir)),
+    /// whichever command executor is given.
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl Into<std::path::PathBuf>) -> DispatcherBuilder {
+        self.project_dir = Some(dir.into());
         self
     }
 

@@ -321,6 +321,15 @@ impl EngineBuilder {
         self
     }
 
+    /// The project root: what Claude Code, echo-agent and native command hooks get as
+    /// `CLAUDE_PROJECT_DIR` when an event names no `project_dir` (by default the working
+    /// directory when the engine is built; never an event's `cwd`, which follows the agent).
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.project_dir(dir);
+        self
+    }
+
     /// How many consecutive blocked stops keep an agent going before the next block is
     /// overridden (`0`: no cap; by default `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 8); see
     /// [`DispatcherBuilder::stop_loop_cap`]. The engine's subagent dispatchers use it too.

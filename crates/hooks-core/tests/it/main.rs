@@ -5,6 +5,7 @@
 mod aggregate;
 mod context;
 mod dedupe;
+mod env_file;
 mod events;
 mod filter;
 mod index;

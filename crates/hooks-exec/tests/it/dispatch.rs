@@ -12,8 +12,7 @@ use hooks_core::{
 };
 use hooks_exec::{
     BoxError, DEFAULT_STOP_LOOP_CAP, Dispatcher, Error, Executor, HookRun, NotificationSink,
-    PromptEvaluator,
-    PromptRequest, PromptVerdict,
+    PromptEvaluator, PromptRequest, PromptVerdict,
 };
 use serde_json::{Value, json};
 
@@ -416,10 +415,12 @@ fn check_stop_loop(cap: Option<u32>, stops: &[(&str, bool, bool, bool)]) {
             assert_eq!(agg.reason.as_deref(), Some("tests are failing"));
         } else {
             assert!(
-                agg.messages.iter().any(|m| m.starts_with("stop-loop cap: the Stop hooks blocked")
-                    && m.contains(&format!("more than the cap of {shown}"))
-                    && m.contains("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
-                    && m.contains("(last reason: tests are failing)")),
+                agg.messages
+                    .iter()
+                    .any(|m| m.starts_with("stop-loop cap: the Stop hooks blocked")
+                        && m.contains(&format!("more than the cap of {shown}"))
+                        && m.contains("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
+                        && m.contains("(last reason: tests are failing)")),
                 "stop #{}: {:?}",
                 n + 1,
                 agg.messages

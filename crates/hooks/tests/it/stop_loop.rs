@@ -37,7 +37,11 @@ struct Runs(AtomicU32);
 
 #[async_trait]
 impl SubagentRunner for Runs {
-    async fn run(&self, _run: &SubagentRun, _cancel: &CancellationToken) -> Result<String, BoxError> {
+    async fn run(
+        &self,
+        _run: &SubagentRun,
+        _cancel: &CancellationToken,
+    ) -> Result<String, BoxError> {
         self.0.fetch_add(1, Ordering::Relaxed);
         Ok("done".to_owned())
     }
