@@ -68,7 +68,7 @@ mod tree;
 mod trust;
 
 pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
-pub use detect::{dialect_from_path, layer_from_path};
+pub use detect::{dialect_from_path, layer_from_path, plugin_root};
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{

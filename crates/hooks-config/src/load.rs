@@ -478,8 +478,15 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         None => detect::detect(path.as_deref(), format, &root)
             .map_err(|d| Error::from(src.file_diag(d)))?,
     };
-    let skill_dir = if dialect == Dialect::Echo {
-        path.as_deref().and_then(skill_dir)
+    // The file's path placeholder: echo-agent's skill folder, a Claude Code plugin's root.
+    let path_var = if dialect == Dialect::Echo {
+        path.as_deref()
+            .and_then(skill_dir)
+            .map(|dir| ("${SKILL_DIR}", dir))
+    } else if dialect == Dialect::Claude {
+        path.as_deref()
+            .and_then(detect::plugin_root)
+            .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
     } else {
         None
     };
@@ -491,7 +498,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         structural: Vec::new(),
         notes: Vec::new(),
         file_vars: BTreeMap::new(),
-        skill_dir,
+        path_var,
         hook_label: None,
         hints_left: 200,
     };
@@ -648,7 +655,9 @@ pub(crate) struct Cx<'a> {
     /// Warnings for linters only ([`ConfigFile::notes`]).
     pub(crate) notes: Vec<Diagnostic>,
     pub(crate) file_vars: BTreeMap<String, String>,
-    pub(crate) skill_dir: Option<String>,
+    /// The file's path placeholder and its value (`${SKILL_DIR}` of a skill,
+    /// `${CLAUDE_PLUGIN_ROOT}` of a plugin's hooks file), substituted at load.
+    pub(crate) path_var: Option<(&'static str, String)>,
     /// The hook being read, named in interpolation errors.
     pub(crate) hook_label: Option<String>,
     /// How many more did-you-mean searches this file may cost (see `check::HINT_BUDGET`).
@@ -1005,6 +1014,14 @@ impl Cx<'_> {
         }
     }
 
+    /// The root of the Claude Code plugin whose hooks file this is, if it is one.
+    pub(crate) fn plugin_root(&self) -> Option<&str> {
+        match &self.path_var {
+            Some(("${CLAUDE_PLUGIN_ROOT}", root)) => Some(root),
+            _ => None,
+        }
+    }
+
     /// Interpolates a string written at `pos` (see [`crate::interpolate`]).
     pub(crate) fn interp(&mut self, s: &str, pos: Pos) -> String {
         self.interp_in(s, pos, EnvScope::All)
@@ -1017,7 +1034,7 @@ impl Cx<'_> {
             s,
             &self.opts.interpolation,
             &self.file_vars,
-            self.skill_dir.as_deref(),
+            self.path_var.as_ref().map(|(p, v)| (*p, v.as_str())),
             env,
             &mut warnings,
         );

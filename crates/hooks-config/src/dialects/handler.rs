@@ -284,6 +284,13 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 action.cwd = Some(cx.interp(cwd, pos).into());
             }
             action.env = cx.string_map(field(node, "env"));
+            // A plugin's hooks get its root, as Claude Code exports it (their own `env`,
+            // later, still wins).
+            if let Some(root) = cx.plugin_root() {
+                action
+                    .env
+                    .insert(0, ("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned()));
+            }
             action.sandbox = cx.boolean(field(node, "sandbox"));
             Some(Action::Command(action))
         }
