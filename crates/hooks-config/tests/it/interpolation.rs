@@ -174,7 +174,10 @@ fn a_plugins_hooks_file_binds_claude_plugin_root() {
         hooks_config::plugin_root(Path::new("/opt/plugins/fmt/hooks/hooks.json")),
         Some(Path::new("/opt/plugins/fmt").to_path_buf())
     );
-    assert_eq!(hooks_config::plugin_root(Path::new("/opt/hooks.json")), None);
+    assert_eq!(
+        hooks_config::plugin_root(Path::new("/opt/hooks.json")),
+        None
+    );
 }
 
 #[test]
