@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hooks_core::{
-    Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher, Provenance,
+    Action, Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher,
+    Provenance, TimeUnit,
 };
 use sha2::{Digest, Sha256};
 
@@ -18,10 +19,13 @@ use crate::parse::{self, Format};
 use crate::source::{self, Source};
 use crate::tree::{Node, Pos, Value};
 
-/// The default timeout of a native hook that names none: 10 s.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// The default maximum timeout: 300 s. Longer timeouts are clamped, with a warning.
-pub const DEFAULT_MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// The default timeout of a native command hook that names none: 10 s (from the one table,
+/// [`hooks_core::default_timeout`]).
+pub const DEFAULT_TIMEOUT: Duration =
+    hooks_core::default_timeout(Dialect::Native, hooks_core::HandlerType::Command, None);
+/// The default maximum timeout: 300 s ([`hooks_core::MAX_TIMEOUT`]). Longer timeouts are
+/// clamped, with a warning.
+pub const DEFAULT_MAX_TIMEOUT: Duration = hooks_core::MAX_TIMEOUT;
 /// The default maximum command length: 32 KiB.
 pub const DEFAULT_MAX_COMMAND_LEN: usize = 32 * 1024;
 
@@ -632,17 +636,6 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     out
 }
 
-/// How a dialect writes timeouts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TimeUnit {
-    /// A number of seconds (Claude, echo-agent), or also a duration string (native).
-    Seconds { strings: bool },
-    /// A number of milliseconds (Autohand).
-    Millis,
-    /// A duration string only (Fabro).
-    DurationString,
-}
-
 /// Loading state shared by the dialect loaders.
 pub(crate) struct Cx<'a> {
     pub(crate) src: &'a Source,
@@ -894,15 +887,12 @@ impl Cx<'_> {
         Some(filter)
     }
 
-    /// A timeout in the dialect's unit, clamped to the maximum.
-    pub(crate) fn timeout(
-        &mut self,
-        node: Option<&Node>,
-        unit: TimeUnit,
-    ) -> Option<Option<Duration>> {
+    /// A timeout in the dialect's unit ([`TimeUnit::of`]), clamped to the maximum.
+    pub(crate) fn timeout(&mut self, node: Option<&Node>) -> Option<Option<Duration>> {
         let Some(node) = node else {
             return Some(None);
         };
+        let unit = TimeUnit::of(self.dialect);
         let parsed: Result<Duration, String> = match (&node.value, unit) {
             (Value::Int(_) | Value::Float(_), TimeUnit::DurationString) => {
                 Err("a Fabro timeout is a duration string".to_owned())
@@ -968,10 +958,12 @@ impl Cx<'_> {
         }
     }
 
-    /// A dialect default timeout for the hook written at `pos`: used as is, or the maximum
-    /// if it is lower, with a note for linters, since the hook then gets less time than its dialect
+    /// The default timeout of the hook doing `action` on `event` written at `pos`, from the
+    /// one table ([`hooks_core::default_timeout`]): used as is, or the maximum if it is
+    /// lower, with a note for linters, since the hook then gets less time than its dialect
     /// promises (Claude Code's 600 s default against the 300 s maximum).
-    pub(crate) fn default_timeout(&mut self, d: Duration, pos: Pos) -> Duration {
+    pub(crate) fn default_timeout(&mut self, event: &Event, action: &Action, pos: Pos) -> Duration {
+        let d = hooks_core::default_timeout_for(self.dialect, action, event);
         let max = self.opts.max_timeout;
         if d > max {
             let note = Diagnostic::warning(

@@ -160,7 +160,7 @@ pub(crate) struct NativeHandler {
     decision: Option<DecisionSchema>,
     /// The reason given with a permission decision.
     reason: Option<String>,
-    /// Timeout in seconds or as a duration (`"30s"`); default 10 s, at most 300 s.
+    /// Timeout in seconds or as a duration (`"30s"`); default 10 s (prompts 30 s, agents 60 s), at most 300 s.
     timeout: Option<Seconds>,
     /// What a failure means: `allow` (fail open, default) or `block` (fail closed).
     on_failure: Option<OnFailureSchema>,
@@ -312,7 +312,7 @@ pub(crate) struct ClaudeHandler {
     kind: ClaudeType,
     /// The shell command of a command hook.
     command: Option<String>,
-    /// Timeout in seconds (default 600, 30 for prompts; at most 300 here).
+    /// Timeout in seconds (default 600, at most 300 here; UserPromptSubmit 30, MessageDisplay 10, SessionEnd 1.5; prompts 30, agents 60).
     timeout: Option<f64>,
     /// Run in the background.
     #[serde(rename = "async")]

@@ -68,6 +68,7 @@ pub mod shell;
 mod sink;
 mod spec;
 mod stop_loop;
+mod timeouts;
 mod url_pattern;
 
 pub use aggregate::{Aggregate, AggregateEntry, Conflict, HookReport, IgnoredField, aggregate};
@@ -90,4 +91,7 @@ pub use spec::{
     PermissionAction, PromptAction, PromptMode, Provenance,
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
+pub use timeouts::{
+    HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for,
+};
 pub use url_pattern::{UrlAllowList, UrlPattern};

@@ -218,13 +218,17 @@ impl Action {
         })
     }
 
-    /// The type name used in configs (`command`, `http`, `mcp_tool`, `prompt`, `permission`).
+    /// The type name used in configs (`command`, `http`, `mcp_tool`, `prompt`, `agent`,
+    /// `permission`): an agent-mode prompt hook is an `agent` hook.
     pub fn type_name(&self) -> &'static str {
         match self {
             Action::Command(_) => "command",
             Action::Http(_) => "http",
             Action::McpTool(_) => "mcp_tool",
-            Action::Prompt(_) => "prompt",
+            Action::Prompt(p) => match p.mode {
+                PromptMode::Agent => "agent",
+                PromptMode::Evaluate | PromptMode::Inject | PromptMode::Answer => "prompt",
+            },
             Action::Permission(_) => "permission",
         }
     }
@@ -238,7 +242,7 @@ impl Action {
             },
             Action::Http(h) => format!("http: {}", h.url),
             Action::McpTool(m) => format!("mcp_tool: {}/{}", m.server, m.tool),
-            Action::Prompt(p) => format!("prompt: {}", p.prompt),
+            Action::Prompt(p) => format!("{}: {}", self.type_name(), p.prompt),
             Action::Permission(p) => format!("permission: {}", p.decision),
         }
     }

@@ -1,7 +1,6 @@
 //! One hook handler in the shape Claude Code, echo-agent and the native format share:
 //! `{type, command | url | server + tool | prompt | decision, timeout, ...}`.
 
-use std::time::Duration;
 
 use hooks_core::{
     Action, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec,
@@ -10,7 +9,7 @@ use hooks_core::{
 
 use crate::error::DiagnosticKind;
 use crate::interpolate::EnvScope;
-use crate::load::{Cx, DEFAULT_TIMEOUT, Item, TimeUnit, field};
+use crate::load::{Cx, Item, field};
 use crate::tree::{Node, Value};
 
 /// Hook types and the keys that belong to each.
@@ -186,16 +185,7 @@ pub(crate) fn handler(
         }
     }
     let action = action(cx, node, &ty);
-    let time = match dialect {
-        Dialect::Native => TimeUnit::Seconds { strings: true },
-        _ => TimeUnit::Seconds { strings: false },
-    };
-    let timeout = cx.timeout(field(node, "timeout"), time);
-    let default = match (dialect, ty.as_str()) {
-        (Dialect::Claude, "prompt" | "agent") => Duration::from_secs(30),
-        (Dialect::Claude, _) => Duration::from_secs(600),
-        _ => DEFAULT_TIMEOUT,
-    };
+    let timeout = cx.timeout(field(node, "timeout"));
     let condition = cx.condition(field(node, "if"));
     let filter = cx.filter(field(node, "filter"));
     // Every part was checked (and its problems reported) before giving up on the hook.
@@ -204,7 +194,7 @@ pub(crate) fn handler(
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default, node.pos));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)

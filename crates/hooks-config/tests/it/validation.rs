@@ -332,7 +332,7 @@ fn dialect_can_be_named_explicitly() {
     let options = options().with_dialect(Dialect::Claude);
     let file = load_str(text, Some(Path::new("x.yaml")), &options).unwrap();
     assert_eq!(file.dialect, Dialect::Claude);
-    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 30);
+    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 60);
     // The same file as echo-agent rejects the `agent` type echo-agent does not have.
     check(
         "x.yaml",

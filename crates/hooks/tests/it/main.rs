@@ -9,3 +9,4 @@ mod engine;
 mod fabro;
 mod http;
 mod stop_loop;
+mod timeouts;
