@@ -719,7 +719,7 @@ impl Writer {
                 h.insert("type".into(), json!("command"));
                 let script = self.script(spec, &c.command);
                 h.insert("command".into(), json!(script));
-                            }
+            }
             Action::Http(x) => {
                 h.insert("type".into(), json!("http"));
                 h.insert("url".into(), json!(x.url));
@@ -729,13 +729,13 @@ impl Writer {
                 if !x.allowed_env_vars.is_empty() {
                     h.insert("allowedEnvVars".into(), json!(x.allowed_env_vars));
                 }
-                            }
+            }
             Action::McpTool(m) => {
                 h.insert("type".into(), json!("mcp_tool"));
                 h.insert("server".into(), json!(m.server));
                 h.insert("tool".into(), json!(m.tool));
                 h.insert("input".into(), m.input.clone());
-                            }
+            }
             Action::Prompt(p) if p.mode != PromptMode::Inject => {
                 let ty = if p.mode == PromptMode::Agent {
                     "agent"
@@ -747,7 +747,7 @@ impl Writer {
                 if let Some(m) = &p.model {
                     h.insert("model".into(), json!(m));
                 }
-                            }
+            }
             Action::Prompt(_) => {
                 self.skip(spec, "an injected prompt (its prompt hooks ask a model)");
                 return None;

@@ -425,6 +425,7 @@ pub(crate) fn map_action<E>(
             mode: p.mode,
             model: p.model.clone(),
             max_tool_rounds: p.max_tool_rounds,
+            continue_on_block: p.continue_on_block,
         }),
         Action::Permission(p) => Action::Permission(PermissionAction {
             decision: p.decision,

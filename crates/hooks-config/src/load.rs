@@ -769,26 +769,11 @@ impl Cx<'_> {
         out
     }
 
-    /// Resolves an event name written at `pos`.
+    /// Resolves an event name written at `pos`; an unknown one is an error there.
     pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
-        if let Some(event) = self.opts.catalog.get(name) {
-            return Some(event);
-        }
-        // Thousands of unknown events are not typos; stop searching for suggestions.
-        if self.hints_left == 0 {
-            self.error(
-                DiagnosticKind::UnknownEvent,
-                pos,
-                format!("unknown event `{name}`"),
-                None,
-            );
-            return None;
-        }
-        self.hints_left -= 1;
-        match self.opts.catalog.resolve(name) {
+        match self.lookup_event(name) {
             Ok(event) => Some(event),
-            Err(e) => {
-                let hint = e.hint();
+            Err(hint) => {
                 self.error(
                     DiagnosticKind::UnknownEvent,
                     pos,
@@ -798,6 +783,19 @@ impl Cx<'_> {
                 None
             }
         }
+    }
+
+    /// Resolves an event name, or gives the did-you-mean hint for an unknown one.
+    pub(crate) fn lookup_event(&mut self, name: &str) -> Result<Event, Option<String>> {
+        if let Some(event) = self.opts.catalog.get(name) {
+            return Ok(event);
+        }
+        // Thousands of unknown events are not typos; stop searching for suggestions.
+        if self.hints_left == 0 {
+            return Err(None);
+        }
+        self.hints_left -= 1;
+        self.opts.catalog.resolve(name).map_err(|e| e.hint())
     }
 
     /// Compiles a matcher: Claude's rules, or always a regex (Fabro, Autohand).

@@ -303,6 +303,16 @@ pub(crate) enum ClaudeType {
     Agent,
 }
 
+/// The shells a Claude Code command hook can name.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ClaudeShell {
+    /// `bash -c`.
+    Bash,
+    /// PowerShell (`pwsh`, else `powershell`).
+    Powershell,
+}
+
 /// One Claude Code hook handler.
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -310,8 +320,17 @@ pub(crate) struct ClaudeHandler {
     /// The handler type.
     #[serde(rename = "type")]
     kind: ClaudeType,
-    /// The shell command of a command hook.
+    /// The shell command of a command hook; with `args`, the program to run without a shell.
     command: Option<String>,
+    /// The arguments of a command hook: `command` is then run directly with them, no shell.
+    args: Option<Vec<String>>,
+    /// The shell a command hook's `command` runs in (ignored with `args`).
+    shell: Option<ClaudeShell>,
+    /// Run in the background, and wake the agent with stderr (or stdout) on exit 2.
+    async_rewake: Option<bool>,
+    /// A prompt hook's `ok: false` feeds the reason back and continues the turn (PreToolUse,
+    /// PostToolUse, TeammateIdle) instead of ending it.
+    continue_on_block: Option<bool>,
     /// Timeout in seconds (default 600, at most 300 here; UserPromptSubmit 30, MessageDisplay 10, SessionEnd 1.5; prompts 30, agents 60).
     timeout: Option<f64>,
     /// Run in the background.

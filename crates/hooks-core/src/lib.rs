@@ -88,10 +88,8 @@ pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
-    PermissionAction, PromptAction, PromptMode, Provenance,
+    PermissionAction, PromptAction, PromptMode, Provenance, Shell,
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
-pub use timeouts::{
-    HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for,
-};
+pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
 pub use url_pattern::{UrlAllowList, UrlPattern};

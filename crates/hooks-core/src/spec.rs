@@ -259,6 +259,12 @@ pub struct CommandAction {
     pub env: Vec<(String, String)>,
     /// Run inside the sandbox (`None`: the dialect's default).
     pub sandbox: Option<bool>,
+    /// The shell a [`CommandLine::Script`] runs in (`None`: the dialect's, `sh` unless the
+    /// host says otherwise); an argv runs without one. Claude Code's `shell`.
+    pub shell: Option<Shell>,
+    /// Claude Code's `asyncRewake`: the hook runs in the background, and exit 2 wakes the
+    /// agent with its stderr (or stdout when stderr is empty) as a reminder.
+    pub rewake: bool,
 }
 
 impl CommandAction {
@@ -269,8 +275,21 @@ impl CommandAction {
             cwd: None,
             env: Vec::new(),
             sandbox: None,
+            shell: None,
+            rewake: false,
         }
     }
+}
+
+/// A shell a script can name (Claude Code's `shell` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shell {
+    /// `bash -c SCRIPT`.
+    Bash,
+    /// PowerShell: `pwsh -NoProfile -NonInteractive -Command SCRIPT` (Windows PowerShell's
+    /// `powershell` when `pwsh` is not installed).
+    Powershell,
 }
 
 /// How a command is given.
@@ -316,6 +335,10 @@ pub struct PromptAction {
     /// The most tool-call rounds an agent ([`PromptMode::Agent`]) may use before it gives
     /// up (Fabro's `max_tool_rounds`); `None`: the evaluator's own limit.
     pub max_tool_rounds: Option<u32>,
+    /// Claude Code's `continueOnBlock`: on the events where a model's `ok: false` ends the
+    /// turn by default (PreToolUse, PostToolUse, TeammateIdle), feed the reason back and
+    /// go on instead. Agent hooks always behave so.
+    pub continue_on_block: bool,
 }
 
 /// The meanings of a prompt hook.

@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use hooks_core::{
     Action, CommandAction, CommandLine, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
-    HookStatus, parse_output_in, provides_var, takes_env_file,
+    HookStatus, Shell, parse_output_in, provides_var, takes_env_file,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -192,15 +192,25 @@ impl CommandExecutor {
     fn prepare(&self, run: &HookRun<'_>, action: &CommandAction) -> Result<Prepared, String> {
         let spec = run.spec;
         let mut argv = match &action.command {
-            CommandLine::Script(script) => {
-                let shell = self
-                    .config
-                    .shells
-                    .iter()
-                    .find(|(d, _)| *d == spec.dialect)
-                    .map_or("sh", |(_, s)| s.as_str());
-                vec![shell.to_owned(), "-c".to_owned(), script.clone()]
-            }
+            CommandLine::Script(script) => match action.shell {
+                Some(Shell::Bash) => vec!["bash".to_owned(), "-c".to_owned(), script.clone()],
+                Some(Shell::Powershell) => vec![
+                    powershell().to_owned(),
+                    "-NoProfile".to_owned(),
+                    "-NonInteractive".to_owned(),
+                    "-Command".to_owned(),
+                    script.clone(),
+                ],
+                None => {
+                    let shell = self
+                        .config
+                        .shells
+                        .iter()
+                        .find(|(d, _)| *d == spec.dialect)
+                        .map_or("sh", |(_, s)| s.as_str());
+                    vec![shell.to_owned(), "-c".to_owned(), script.clone()]
+                }
+            },
             CommandLine::Argv(argv) if argv.is_empty() => {
                 return Err("the hook's argv is empty".to_owned());
             }
@@ -585,6 +595,15 @@ impl CommandExecutor {
             &stdout.bytes,
             &stderr.bytes,
         );
+        // Claude Code's `asyncRewake`: exit 2 wakes the agent with stderr, or stdout when
+        // stderr is empty; the reason carries that text to the async queue.
+        if code == Some(2) && matches!(&run.spec.action, Action::Command(c) if c.rewake) {
+            let text = |c: &Captured| String::from_utf8_lossy(&c.bytes).trim().to_owned();
+            let message = Some(text(stderr))
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| text(stdout));
+            outcome.reason = Some(message);
+        }
         if code.is_none()
             && let Some(failure) = &mut outcome.failure
         {
@@ -995,4 +1014,15 @@ async fn write_stdin(stdin: Option<ChildStdin>, payload: &[u8]) {
         return;
     }
     let _ = stdin.shutdown().await;
+}
+
+/// The PowerShell to run a `shell: powershell` script with: `pwsh` (PowerShell 7) when it
+/// is on `PATH`, else Windows PowerShell's `powershell`, as Claude Code picks.
+fn powershell() -> &'static str {
+    static FOUND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    FOUND.get_or_init(|| {
+        let on_path = std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("pwsh").is_file()));
+        if on_path { "pwsh" } else { "powershell" }
+    })
 }

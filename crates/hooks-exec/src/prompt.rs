@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, CancellationToken, Decision, EventContext, Failure, FailureKind, HookOutcome, HookSpec,
-    PromptAction, PromptMode,
+    Action, BuiltinEvent, CancellationToken, Decision, Dialect, Event, EventContext, Failure,
+    FailureKind, HookOutcome, HookSpec, PromptAction, PromptMode,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -128,7 +128,11 @@ pub(crate) async fn consult(
 ///   is involved.
 /// - [`PromptMode::Evaluate`] and [`PromptMode::Agent`]: the evaluator is asked, within the
 ///   hook's timeout. `ok: true` proceeds with no decision; `ok: false` blocks with the
-///   reason (on events that cannot block, aggregation turns it into context). With no
+///   reason (on events that cannot block, aggregation turns it into context). A Claude
+///   Code hook's `ok: false` follows its reference per event: on PreToolUse, PostToolUse
+///   and TeammateIdle it also ends the turn (`continue: false`) unless the hook sets
+///   `continueOnBlock` or is an agent hook; on PermissionRequest and PermissionDenied it
+///   has no effect. With no
 ///   evaluator configured, an evaluator error, a timeout or a cancellation, the hook fails
 ///   and its failure policy applies.
 /// - [`PromptMode::Answer`] (only a host builds such a hook): the evaluator's answer
@@ -194,12 +198,15 @@ impl PromptExecutor {
                 ),
             ),
             PromptVerdict { ok: true, .. } => HookOutcome::ok(),
-            PromptVerdict { ok: false, reason } => HookOutcome::decided(
-                Decision::Block,
-                Some(
-                    reason.unwrap_or_else(|| "the prompt hook's model answered not ok".to_owned()),
-                ),
-            ),
+            PromptVerdict { ok: false, reason } => {
+                let reason =
+                    reason.unwrap_or_else(|| "the prompt hook's model answered not ok".to_owned());
+                if run.spec.dialect == Dialect::Claude {
+                    claude_not_ok(run.ctx.event(), action, reason)
+                } else {
+                    HookOutcome::decided(Decision::Block, Some(reason))
+                }
+            }
         }
     }
 }
@@ -231,6 +238,28 @@ impl Executor for PromptExecutor {
                 format!("this engine cannot run prompt hooks of mode `{other:?}`"),
             ),
         }
+    }
+}
+
+/// What a Claude Code prompt or agent hook's `ok: false` does on `event`, as its reference
+/// says: PreToolUse denies and PostToolUse feeds the reason back, and both (with
+/// TeammateIdle, which stops the teammate) also end the turn unless the hook sets
+/// `continueOnBlock` or is an agent hook; PermissionRequest and PermissionDenied take no
+/// effect from it; every other event blocks with the reason.
+fn claude_not_ok(event: &Event, action: &PromptAction, reason: String) -> HookOutcome {
+    let continues = action.continue_on_block || action.mode == PromptMode::Agent;
+    match event.builtin() {
+        Some(BuiltinEvent::PermissionRequest | BuiltinEvent::PermissionDenied) => HookOutcome::ok(),
+        Some(BuiltinEvent::PreToolUse | BuiltinEvent::PostToolUse | BuiltinEvent::TeammateIdle)
+            if !continues =>
+        {
+            HookOutcome {
+                continue_: false,
+                stop_reason: Some(reason.clone()),
+                ..HookOutcome::decided(Decision::Block, Some(reason))
+            }
+        }
+        _ => HookOutcome::decided(Decision::Block, Some(reason)),
     }
 }
 

@@ -309,6 +309,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 mode: PromptMode::Evaluate,
                 model: cx.string(field(node, "model")),
                 max_tool_rounds: None,
+                continue_on_block: false,
             }))
         }
         "agent" => {
@@ -347,6 +348,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 mode: PromptMode::Agent,
                 model: cx.string(field(node, "model")),
                 max_tool_rounds,
+                continue_on_block: false,
             }))
         }
         _ => None,

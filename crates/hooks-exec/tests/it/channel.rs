@@ -314,6 +314,7 @@ async fn a_prompt_hook_in_answer_mode_gives_the_answer_as_context() {
                 mode: PromptMode::Answer,
                 model: None,
                 max_tool_rounds: None,
+                continue_on_block: false,
             }),
         );
         let ctx = EventContext::new(BuiltinEvent::UserPromptSubmit);

@@ -523,6 +523,7 @@ fn prompt_hook(event: BuiltinEvent, mode: PromptMode, prompt: &str) -> HookSpec 
             mode,
             model: None,
             max_tool_rounds: None,
+            continue_on_block: false,
         }),
     )
 }
@@ -723,4 +724,100 @@ async fn the_index_can_be_swapped() {
     // The dispatcher is the orchestration layer's event sink.
     let sink: &dyn hooks_core::EventSink = &d;
     assert_eq!(sink.dispatch(ctx).await.decision, Decision::Deny);
+}
+
+/// What a Claude Code prompt or agent hook's `ok: false` does: `(event, mode,
+/// continueOnBlock, decision, continue)`.
+#[tokio::test(start_paused = true)]
+async fn claude_prompt_not_ok_follows_continue_on_block_per_event() {
+    use BuiltinEvent as E;
+    let model = Arc::new(TestModel::default());
+    let cases = [
+        // PreToolUse, PostToolUse and TeammateIdle end the turn unless told to go on.
+        (
+            E::PreToolUse,
+            PromptMode::Evaluate,
+            false,
+            Decision::Block,
+            false,
+        ),
+        (
+            E::PreToolUse,
+            PromptMode::Evaluate,
+            true,
+            Decision::Block,
+            true,
+        ),
+        (
+            E::PreToolUse,
+            PromptMode::Agent,
+            false,
+            Decision::Block,
+            true,
+        ),
+        // PostToolUse cannot be blocked: the reason is feedback for the model.
+        (
+            E::PostToolUse,
+            PromptMode::Evaluate,
+            false,
+            Decision::None,
+            false,
+        ),
+        (
+            E::PostToolUse,
+            PromptMode::Evaluate,
+            true,
+            Decision::None,
+            true,
+        ),
+        (
+            E::TeammateIdle,
+            PromptMode::Evaluate,
+            false,
+            Decision::Block,
+            false,
+        ),
+        (
+            E::TeammateIdle,
+            PromptMode::Evaluate,
+            true,
+            Decision::Block,
+            true,
+        ),
+        // Stop feeds the reason back whatever the flag; PermissionRequest takes nothing.
+        (E::Stop, PromptMode::Evaluate, false, Decision::Block, true),
+        (
+            E::PermissionRequest,
+            PromptMode::Evaluate,
+            false,
+            Decision::None,
+            true,
+        ),
+    ];
+    for (event, mode, continue_on_block, decision, continues) in cases {
+        let mut spec = prompt_hook(event, mode, "Is this safe? $ARGUMENTS");
+        if let Action::Prompt(p) = &mut spec.action {
+            p.continue_on_block = continue_on_block;
+        }
+        let spec = spec.with_dialect(hooks_core::Dialect::Claude);
+        let d = Dispatcher::builder()
+            .index(HookIndex::new(vec![spec]))
+            .prompt_evaluator(model.clone())
+            .build()
+            .unwrap();
+        let mut ctx = EventContext::new(event);
+        ctx.set("tool_name", json!("Bash"));
+        ctx.set("tool_input", json!({"command": "rm -rf /"}));
+        let result = d.dispatch(&ctx).await;
+        let case = format!("{event} {mode:?} continueOnBlock={continue_on_block}");
+        assert_eq!(result.decision, decision, "{case}: {result:#?}");
+        assert_eq!(result.continue_, continues, "{case}: {result:#?}");
+        if !continues {
+            assert_eq!(
+                result.stop_reason.as_deref(),
+                Some("destructive command"),
+                "{case}"
+            );
+        }
+    }
 }

@@ -11,13 +11,21 @@ fn prompt(mode: PromptMode) -> Action {
         mode,
         model: None,
         max_tool_rounds: None,
+        continue_on_block: false,
     })
 }
 
 /// Checks the timeout a hook of `dialect` doing `action`, with its own `timeout`, gets.
 #[track_caller]
 fn check(timeouts: &Timeouts, dialect: Dialect, action: Action, own: Option<u64>, expect: u64) {
-    check_on(timeouts, BuiltinEvent::PreToolUse, dialect, action, own, expect * 1000);
+    check_on(
+        timeouts,
+        BuiltinEvent::PreToolUse,
+        dialect,
+        action,
+        own,
+        expect * 1000,
+    );
 }
 
 /// The same on `event`, in milliseconds.
@@ -63,7 +71,11 @@ fn defaults_follow_each_dialect_and_are_clamped() {
     claude(BuiltinEvent::UserPromptSubmit, cmd(), 30_000);
     claude(BuiltinEvent::MessageDisplay, cmd(), 10_000);
     claude(BuiltinEvent::SessionEnd, cmd(), 1_500);
-    claude(BuiltinEvent::UserPromptSubmit, prompt(PromptMode::Agent), 60_000);
+    claude(
+        BuiltinEvent::UserPromptSubmit,
+        prompt(PromptMode::Agent),
+        60_000,
+    );
     claude(BuiltinEvent::Stop, cmd(), 300_000);
     // A hook's own timeout wins, within the ceiling.
     check(&t, Dialect::Autohand, cmd(), Some(42), 42);

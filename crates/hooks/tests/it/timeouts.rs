@@ -17,11 +17,19 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
     match dialect {
         Dialect::Native => format!(
             "hooks:\n  - event: {name}\n    {}\n",
-            action("command: 'true'", "prompt: ok?", "type: agent\n    prompt: ok?")
+            action(
+                "command: 'true'",
+                "prompt: ok?",
+                "type: agent\n    prompt: ok?"
+            )
         ),
         Dialect::Claude => format!(
             r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "{ty}", {}}}]}}]}}}}"#,
-            action(r#""command": "true""#, r#""prompt": "ok?""#, r#""prompt": "ok?""#)
+            action(
+                r#""command": "true""#,
+                r#""prompt": "ok?""#,
+                r#""prompt": "ok?""#
+            )
         ),
         Dialect::Echo => format!(
             "hooks:\n  {name}:\n    - hooks:\n        - type: command\n          command: 'true'\n"
@@ -66,7 +74,11 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
     for dialect in Dialect::ALL {
         for &event in &events {
             // Fabro runs only its own events.
-            let is_fabro_event = event.info().aliases().iter().any(|a| a.dialect == Dialect::Fabro);
+            let is_fabro_event = event
+                .info()
+                .aliases()
+                .iter()
+                .any(|a| a.dialect == Dialect::Fabro);
             if (dialect == Dialect::Fabro) != is_fabro_event && event != BuiltinEvent::PreToolUse {
                 continue;
             }
@@ -79,11 +91,16 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
                 let loaded = load_str(&text, None, &options)
                     .unwrap_or_else(|e| panic!("{dialect} {event} {ty}: {e}\n{text}"));
                 let spec = loaded.hooks().next().unwrap().clone();
-                let mut built = HookSpec::new(spec.event.clone(), spec.action.clone())
-                    .with_dialect(dialect);
+                let mut built =
+                    HookSpec::new(spec.event.clone(), spec.action.clone()).with_dialect(dialect);
                 built.timeout = None;
-                let table = default_timeout_for(dialect, &spec.action, &spec.event).min(MAX_TIMEOUT);
-                assert_eq!(spec.timeout, Some(table), "{dialect} {event} {ty}: the loader");
+                let table =
+                    default_timeout_for(dialect, &spec.action, &spec.event).min(MAX_TIMEOUT);
+                assert_eq!(
+                    spec.timeout,
+                    Some(table),
+                    "{dialect} {event} {ty}: the loader"
+                );
                 assert_eq!(
                     Timeouts::default().effective(&built),
                     table,
