@@ -736,7 +736,7 @@ impl Cx<'_> {
                         DiagnosticKind::InvalidValue,
                         item.pos,
                         e.to_string(),
-                        Some("an entry is `*` or an http(s) URL such as `https://hooks.example.com/` (`*.` may start the host, `*` may end the path)".to_owned()),
+                        Some("an entry is `*` or an http(s) URL such as `https://hooks.example.com/` or `http://localhost:*` (`*` stands for any run of characters)".to_owned()),
                     );
                 }
             }

@@ -229,7 +229,7 @@ pub(crate) struct NativeConfig {
     disable_all_hooks: Option<bool>,
     /// Managed layer only: run only the managed layer's hooks.
     managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
+    /// URL patterns http hooks may use: `*`, or an http(s) URL where `*` stands for any run of characters, the port included (`http://localhost:*`).
     allowed_http_hook_urls: Option<Vec<String>>,
     /// MCP servers `mcp_tool` hooks call by name: a stdio `command` (with `args`, `env`,
     /// `cwd`) or a streamable HTTP `url` (with `headers`).
@@ -383,7 +383,7 @@ pub(crate) struct ClaudeSettings {
     disable_all_hooks: Option<bool>,
     /// Managed settings only: run only managed hooks.
     allow_managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
+    /// URL patterns http hooks may use: `*`, or an http(s) URL where `*` stands for any run of characters, the port included (`http://localhost:*`).
     allowed_http_hook_urls: Option<Vec<String>>,
     /// MCP servers by name (`.mcp.json`, `~/.claude.json`).
     mcp_servers: Option<BTreeMap<String, ClaudeMcpServer>>,

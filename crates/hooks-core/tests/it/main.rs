@@ -15,3 +15,4 @@ mod properties;
 mod redact;
 mod shell;
 mod stop_loop;
+mod url_pattern;
