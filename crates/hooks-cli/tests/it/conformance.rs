@@ -48,6 +48,11 @@
 //! - `project`: a directory passed as `--project`; `cwd`: the directory `hooks` runs in
 //!   (both relative to the case's directory, and created). Paths in the outcome and on
 //!   stderr show the case's directory as `[dir]`.
+//! - `validate`: substrings that must appear in what `hooks validate` says of the settings
+//!   file (its load warnings, with file:line:col), and `validate_status` its exit code.
+//! - `list`: a subset of `hooks list --json` for the settings file (each hook's `type`,
+//!   `timeout_ms`, `state`, ...), compared as `expect` is.
+//! - an answer's `sleep`: seconds the hook waits before answering (to meet a timeout).
 
 use std::path::Path;
 use std::time::Duration;
@@ -114,10 +119,14 @@ fn run_case(case: &Value) -> Result<(), String> {
         let script = env.write(
             &format!("answer{i}.sh"),
             &format!(
-                "#!/bin/sh\ncat >/dev/null\n{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+                "#!/bin/sh\ncat >/dev/null\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
                 script = answer["script"].as_str().unwrap_or(""),
                 dir = env.path().display(),
-                code = answer["exit"].as_i64().unwrap_or(0)
+                code = answer["exit"].as_i64().unwrap_or(0),
+                sleep = answer["sleep"]
+                    .as_f64()
+                    .map(|s| format!("sleep {s}\n"))
+                    .unwrap_or_default()
             ),
         );
         commands.push(format!("sh {}", script.display()));
@@ -240,6 +249,38 @@ fn run_case(case: &Value) -> Result<(), String> {
     }
     if case["no_warnings"].as_bool() == Some(true) && !run.stderr.trim().is_empty() {
         return Err(format!("stderr is not empty:\n{}", run.stderr.trim_end()));
+    }
+    if case.get("validate").is_some() || case.get("validate_status").is_some() {
+        let out = env.finish(
+            env.command()
+                .args(["validate", "-c", ".claude/settings.json"])
+                .timeout(Duration::from_secs(60)),
+        );
+        let text = format!("{}{}", out.stdout, out.stderr);
+        if let Some(status) = case["validate_status"].as_i64()
+            && i64::from(out.code) != status
+        {
+            return Err(format!(
+                "`hooks validate` exited {} (expected {status}):\n{text}",
+                out.code
+            ));
+        }
+        for want in case["validate"].as_array().into_iter().flatten() {
+            let want = want.as_str().unwrap_or_default();
+            if !text.contains(want) {
+                return Err(format!("`hooks validate` lacks {want:?}:\n{text}"));
+            }
+        }
+    }
+    if let Some(expect) = case.get("list") {
+        let out = env.finish(
+            env.command()
+                .args(["list", "--json", "-c", ".claude/settings.json"])
+                .timeout(Duration::from_secs(60)),
+        );
+        let listed: Value = serde_json::from_str(&out.stdout)
+            .map_err(|e| format!("`hooks list --json` is not JSON ({e}): {}", out.stdout))?;
+        contains(&listed, expect, "list").map_err(|why| format!("{why}\n  list: {listed}"))?;
     }
     Ok(())
 }
