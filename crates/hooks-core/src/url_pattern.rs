@@ -140,7 +140,7 @@ impl UrlPattern {
         }
         let url = match Url::parse(trimmed) {
             Ok(url) => url,
-            Err(_) if trimmed.contains('*') => return wildcard(trimmed).map_err(|r| error(r)),
+            Err(_) if trimmed.contains('*') => return wildcard(trimmed).map_err(&error),
             Err(e) => {
                 return Err(error(&format!(
                     "{e}; write a full URL such as `https://hooks.example.com/` or `*` for any URL"
@@ -161,9 +161,9 @@ impl UrlPattern {
                 Some(domain) if !domain.is_empty() && !domain.contains('*') => {
                     HostPattern::Subdomains(format!(".{domain}"))
                 }
-                Some(_) => return wildcard(trimmed).map_err(|r| error(r)),
+                Some(_) => return wildcard(trimmed).map_err(&error),
                 None if host.contains('*') => {
-                    return wildcard(trimmed).map_err(|r| error(r));
+                    return wildcard(trimmed).map_err(&error);
                 }
                 None => HostPattern::Exact(host.trim_end_matches('.').to_owned()),
             },
@@ -172,8 +172,8 @@ impl UrlPattern {
         let path = url.path();
         let path = match path.strip_suffix('*') {
             Some(prefix) if !prefix.contains('*') => PathPattern::Raw(prefix.to_owned()),
-            Some(_) => return wildcard(trimmed).map_err(|r| error(r)),
-            None if path.contains('*') => return wildcard(trimmed).map_err(|r| error(r)),
+            Some(_) => return wildcard(trimmed).map_err(&error),
+            None if path.contains('*') => return wildcard(trimmed).map_err(&error),
             None => PathPattern::Segments(path.to_owned()),
         };
         Ok(UrlPattern(PatternKind::Url {
