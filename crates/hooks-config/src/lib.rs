@@ -80,7 +80,7 @@ pub use load::{
     LoadOptions, MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file,
     load_str, parse_duration, parse_value,
 };
-pub use mcp::{McpServer, McpTransport};
+pub use mcp::McpServer;
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};

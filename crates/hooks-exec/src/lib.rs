@@ -99,7 +99,7 @@ pub use hooks_core::CancellationToken;
 #[cfg(feature = "http")]
 pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
 #[cfg(feature = "mcp")]
-pub use mcp::{McpExecutor, McpServerConfig};
+pub use mcp::{McpExecutor, McpServerConfig, check_server};
 pub use notify::{JsonRpcSink, NotificationSink, autohand_notification, autohand_notifications};
 pub use permission::PermissionExecutor;
 pub use prepare::{Prepare, Prepared};

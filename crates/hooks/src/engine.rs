@@ -458,12 +458,12 @@ impl EngineBuilder {
         let mcp = {
             // The host's servers are its own settings: an unusable one fails the build.
             for (name, server) in &self.mcp_servers {
-                server
-                    .check()
-                    .map_err(|reason| hooks_exec::Error::McpServer {
+                hooks_exec::check_server(server).map_err(|reason| {
+                    hooks_exec::Error::McpServer {
                         server: name.clone(),
                         reason,
-                    })?;
+                    }
+                })?;
             }
             let host = self.mcp_servers;
             let (servers, withheld) = mcp_servers(&host, &config, &loaded);
@@ -539,7 +539,6 @@ fn mcp_servers(
     config: &Config,
     loaded: &Loaded,
 ) -> (NamedServers, Vec<(String, String)>) {
-    use hooks_config::McpTransport;
     use hooks_exec::McpServerConfig;
 
     let mut withheld: Vec<(String, String)> = loaded
@@ -568,21 +567,8 @@ fn mcp_servers(
                 continue;
             }
         };
-        let entry = match resolved.transport {
-            McpTransport::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            } => McpServerConfig::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            },
-            McpTransport::Http { url, headers } => McpServerConfig::Http { url, headers },
-        };
-        if let Err(reason) = entry.check() {
+        let entry = resolved.transport;
+        if let Err(reason) = hooks_exec::check_server(&entry) {
             let why = format!(
                 "its definition at {} is unusable: {reason}",
                 server.provenance

@@ -15,6 +15,8 @@ use hooks::core::{BuiltinEvent, EventContext, HookStatus, PromptMode};
 use hooks::exec::{BoxError, PROMPT_SOCKET_ENV, PromptEvaluator, PromptRequest, PromptVerdict};
 use hooks::orchestration::async_trait;
 
+use crate::support::git;
+
 /// A model that answers every question with `answer` (an `Err` fails), and records each
 /// question (mode, the asking hook's description, the prompt).
 struct Model {
@@ -38,20 +40,6 @@ impl PromptEvaluator for Model {
             Err(message) => Err(message.into()),
         }
     }
-}
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// A directory for PATH holding this `hooks` binary.
