@@ -378,6 +378,7 @@ async fn dispatcher_without_the_facade(state_dir: &Path) -> Result<()> {
                 mode: PromptMode::Evaluate,
                 model: None,
                 max_tool_rounds: None,
+                continue_on_block: false,
             }),
         )
         .with_id("secrets-check"),

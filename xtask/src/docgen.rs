@@ -132,7 +132,9 @@ pub(crate) fn events_markdown() -> String {
         let mut matcher = code_list(info.matcher_fields().iter().map(String::as_str));
         for d in Dialect::ALL {
             let wider = info.matcher_fields_in(d);
-            if wider.len() > info.matcher_fields().len() {
+            if wider.is_empty() && !info.matcher_fields().is_empty() {
+                let _ = write!(matcher, " ({} hooks take no matcher)", dialect_title(d));
+            } else if wider.len() > info.matcher_fields().len() {
                 let extra = &wider[info.matcher_fields().len()..];
                 let _ = write!(
                     matcher,

@@ -136,9 +136,9 @@ pub enum Command {
     /// List the event catalog: names, aliases, matcher fields, what each honours.
     #[command(after_help = "Examples:\n  hooks events\n  hooks events --json")]
     Events(EventsArgs),
-    /// Run a built-in hook on the event JSON read from stdin.
+    /// Run a built-in hook on the event JSON read from stdin; `ask`: ask the host's model.
     #[command(
-        after_help = "Examples:\n  echo '{\"tool_input\":{\"command\":\"rm -rf /\"}}' | hooks builtin security-guard"
+        after_help = "Examples:\n  echo '{\"tool_input\":{\"command\":\"rm -rf /\"}}' | hooks builtin security-guard\n  git diff --cached | hooks builtin ask   # inside a command hook, with a prompt evaluator"
     )]
     Builtin(BuiltinArgs),
     /// Install the built-in hooks (all disabled).
@@ -378,8 +378,11 @@ pub struct EventsArgs {
 /// `hooks builtin`.
 #[derive(Debug, Args)]
 pub struct BuiltinArgs {
-    /// The built-in hook (`security-guard`).
+    /// The built-in hook (`security-guard`), or `ask`: put a question to the host's model
+    /// from inside a command hook (through its `HOOKS_PROMPT_SOCKET`) and print the answer.
     pub name: String,
+    /// For `ask`: the question (default: read from stdin).
+    pub question: Option<String>,
 }
 
 /// `hooks init`.

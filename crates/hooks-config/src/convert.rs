@@ -21,7 +21,7 @@ use hooks_core::{
 use serde_json::{Map, Value, json};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
-use crate::load::{ConfigFile, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item, Settings};
+use crate::load::{ConfigFile, DEFAULT_MAX_TIMEOUT, Item, Settings};
 use crate::parse::{Format, yaml};
 
 /// The text of a converted config and what could not be expressed.
@@ -617,9 +617,7 @@ impl Writer {
             }
             other => put("type", json!(other.type_name())),
         }
-        if let Some(t) = spec.timeout
-            && t != DEFAULT_TIMEOUT
-        {
+        if let Some(t) = own_timeout(spec, Dialect::Native) {
             put(
                 "timeout",
                 if t.subsec_millis() == 0 && t.subsec_nanos() == 0 {
@@ -716,12 +714,11 @@ impl Writer {
             return None;
         }
         let mut h = Map::new();
-        let default = match &spec.action {
+        match &spec.action {
             Action::Command(c) => {
                 h.insert("type".into(), json!("command"));
                 let script = self.script(spec, &c.command);
                 h.insert("command".into(), json!(script));
-                Duration::from_secs(600)
             }
             Action::Http(x) => {
                 h.insert("type".into(), json!("http"));
@@ -732,14 +729,12 @@ impl Writer {
                 if !x.allowed_env_vars.is_empty() {
                     h.insert("allowedEnvVars".into(), json!(x.allowed_env_vars));
                 }
-                Duration::from_secs(600)
             }
             Action::McpTool(m) => {
                 h.insert("type".into(), json!("mcp_tool"));
                 h.insert("server".into(), json!(m.server));
                 h.insert("tool".into(), json!(m.tool));
                 h.insert("input".into(), m.input.clone());
-                Duration::from_secs(600)
             }
             Action::Prompt(p) if p.mode != PromptMode::Inject => {
                 let ty = if p.mode == PromptMode::Agent {
@@ -752,7 +747,6 @@ impl Writer {
                 if let Some(m) = &p.model {
                     h.insert("model".into(), json!(m));
                 }
-                Duration::from_secs(30)
             }
             Action::Prompt(_) => {
                 self.skip(spec, "an injected prompt (its prompt hooks ask a model)");
@@ -764,9 +758,7 @@ impl Writer {
                 return None;
             }
         };
-        if let Some(t) = spec.timeout
-            && t != default.min(DEFAULT_MAX_TIMEOUT)
-        {
+        if let Some(t) = own_timeout(spec, Dialect::Claude) {
             h.insert("timeout".into(), secs(t));
         }
         if spec.is_async {
@@ -839,9 +831,7 @@ impl Writer {
                 return None;
             }
         }
-        if let Some(t) = spec.timeout
-            && t != DEFAULT_TIMEOUT
-        {
+        if let Some(t) = own_timeout(spec, Dialect::Echo) {
             h.insert("timeout".into(), secs(t));
         }
         if spec.on_failure == FailurePolicy::Block {
@@ -898,7 +888,7 @@ impl Writer {
         }
         let event = self.event_name(spec);
         h.insert("event".into(), json!(event));
-        let (default_timeout, default_policy) = match &spec.action {
+        let default_policy = match &spec.action {
             Action::Command(c) => {
                 match &c.command {
                     CommandLine::Script(s) => h.insert("script".into(), json!(s)),
@@ -907,7 +897,7 @@ impl Writer {
                 if let Some(s) = self.sandbox_value(spec, c) {
                     h.insert("sandbox".into(), json!(s));
                 }
-                (Duration::from_secs(60), FailurePolicy::Block)
+                FailurePolicy::Block
             }
             Action::Http(x) => {
                 h.insert("url".into(), json!(x.url));
@@ -920,7 +910,7 @@ impl Writer {
                 if !x.allowed_env_vars.is_empty() {
                     h.insert("allowed_env_vars".into(), json!(x.allowed_env_vars));
                 }
-                (Duration::from_secs(60), FailurePolicy::Allow)
+                FailurePolicy::Allow
             }
             Action::Prompt(p) if p.mode != PromptMode::Inject => {
                 let agent = p.mode == PromptMode::Agent;
@@ -934,10 +924,7 @@ impl Writer {
                 if let (true, Some(rounds)) = (agent, p.max_tool_rounds) {
                     h.insert("max_tool_rounds".into(), json!(rounds));
                 }
-                (
-                    Duration::from_secs(if agent { 60 } else { 30 }),
-                    FailurePolicy::Allow,
-                )
+                FailurePolicy::Allow
             }
             Action::Prompt(_) => {
                 self.skip(spec, "an injected prompt");
@@ -965,9 +952,7 @@ impl Writer {
         if spec.is_async == blocking_default {
             h.insert("blocking".into(), json!(!spec.is_async));
         }
-        if let Some(t) = spec.timeout
-            && t != default_timeout
-        {
+        if let Some(t) = own_timeout(spec, Dialect::Fabro) {
             h.insert(
                 "timeout".into(),
                 json!(humantime::format_duration(t).to_string()),
@@ -1022,9 +1007,7 @@ impl Writer {
             if !spec.enabled {
                 h.insert("enabled".into(), json!(false));
             }
-            if let Some(t) = spec.timeout
-                && t != Duration::from_millis(5000)
-            {
+            if let Some(t) = own_timeout(spec, Dialect::Autohand) {
                 h.insert("timeout".into(), json!(t.as_millis() as u64));
                 if t.subsec_nanos() % 1_000_000 != 0 {
                     self.lost(spec, "the sub-millisecond part of the timeout");
@@ -1060,4 +1043,12 @@ impl Writer {
 fn headers_value(headers: &[(String, String)]) -> Option<Value> {
     (!headers.is_empty())
         .then(|| Value::Object(headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect()))
+}
+
+/// The timeout to write for `spec` in `dialect`: its own, unless it is what the hook would
+/// get there anyway (that dialect's default from the one table, within the maximum).
+fn own_timeout(spec: &HookSpec, dialect: Dialect) -> Option<Duration> {
+    let default = hooks_core::default_timeout_for(dialect, &spec.action, &spec.event);
+    spec.timeout
+        .filter(|t| *t != default.min(DEFAULT_MAX_TIMEOUT))
 }

@@ -1,8 +1,8 @@
 //! Telling a file's dialect from its name and, failing that, its shape.
 //!
 //! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
-//! `settings.local.json`, `managed-settings.json` and the MCP server files `.mcp.json`,
-//! `.claude.json` and `managed-mcp.json` are Claude Code; a `config.json` in an
+//! `settings.local.json`, `managed-settings.json`, the MCP server files `.mcp.json`,
+//! `.claude.json` and `managed-mcp.json`, and a plugin's `hooks/hooks.json` are Claude Code; a `config.json` in an
 //! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
 //! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro.
 //!
@@ -14,7 +14,7 @@
 //! top-level `hooks` list is native.
 //! [`crate::LoadOptions::dialect`] overrides all of this.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hooks_core::Dialect;
 
@@ -51,12 +51,24 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         // Claude Code's MCP server files: `.mcp.json` (a project's), `~/.claude.json`, and
         // the managed `managed-mcp.json`.
         ".mcp.json" | ".claude.json" | "managed-mcp.json" => Some(Dialect::Claude),
+        // A Claude Code plugin's hooks file, `<plugin>/hooks/hooks.json`.
+        "hooks.json" if parent == "hooks" => Some(Dialect::Claude),
         "config.json" if parent == ".autohand" => Some(Dialect::Autohand),
         "project.toml" | "settings.toml" if parent == ".fabro" => Some(Dialect::Fabro),
         "run.toml" | "workflow.toml" | "fabro.toml" => Some(Dialect::Fabro),
         _ if name.ends_with(".md") => Some(Dialect::Echo),
         _ => None,
     }
+}
+
+/// The plugin a Claude Code plugin hooks file belongs to: for `<plugin>/hooks/hooks.json`,
+/// the `<plugin>` folder, made absolute (what `${CLAUDE_PLUGIN_ROOT}` names).
+pub fn plugin_root(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let hooks = path.parent()?;
+    let is_plugin_file = path.file_name().is_some_and(|n| n == "hooks.json")
+        && hooks.file_name().is_some_and(|n| n == "hooks");
+    is_plugin_file.then(|| hooks.parent().map(Path::to_path_buf))?
 }
 
 /// The layer a file's name gives it in its dialect's own layering, for the dialects that

@@ -1,10 +1,12 @@
-//! Interpolation: `{{ vars.NAME }}`, `{{ env.NAME }}`, `{{ secrets.NAME }}` and
-//! `${SKILL_DIR}` in the strings of a hook's action.
+//! Interpolation: `{{ vars.NAME }}`, `{{ env.NAME }}`, `{{ secrets.NAME }}`, `${SKILL_DIR}`
+//! and `${CLAUDE_PLUGIN_ROOT}` in the strings of a hook's action.
 //!
 //! # When each token is resolved
 //!
-//! - `{{ vars.NAME }}`, `{{ env.NAME }}` and (echo-agent) `${SKILL_DIR}` are substituted
-//!   when the file is loaded. A missing variable is an error at the token's file:line:col.
+//! - `{{ vars.NAME }}`, `{{ env.NAME }}` and the file's path placeholder (echo-agent's
+//!   `${SKILL_DIR}`, a Claude Code plugin hooks file's `${CLAUDE_PLUGIN_ROOT}`) are
+//!   substituted when the file is loaded. A missing variable is an error at the token's
+//!   file:line:col.
 //! - In an http hook's URL and headers, `{{ env.NAME }}` obeys the hook's
 //!   `allowed_env_vars`: a variable it does not list is left empty, with a warning naming
 //!   the hook and the variable. A listed one is substituted in the URL; in a header it is
@@ -275,12 +277,12 @@ pub(crate) fn load_time(
     s: &str,
     interp: &Interpolation,
     file_vars: &BTreeMap<String, String>,
-    skill_dir: Option<&str>,
+    path_var: Option<(&str, &str)>,
     env: EnvScope<'_>,
     warnings: &mut Vec<TokenError>,
 ) -> Result<String, TokenError> {
-    let s = match skill_dir {
-        Some(dir) => s.replace("${SKILL_DIR}", dir),
+    let s = match path_var {
+        Some((placeholder, dir)) => s.replace(placeholder, dir),
         None => s.to_owned(),
     };
     let mut out = String::with_capacity(s.len());
@@ -423,6 +425,7 @@ pub(crate) fn map_action<E>(
             mode: p.mode,
             model: p.model.clone(),
             max_tool_rounds: p.max_tool_rounds,
+            continue_on_block: p.continue_on_block,
         }),
         Action::Permission(p) => Action::Permission(PermissionAction {
             decision: p.decision,

@@ -68,7 +68,7 @@ mod tree;
 mod trust;
 
 pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
-pub use detect::{dialect_from_path, layer_from_path};
+pub use detect::{dialect_from_path, layer_from_path, plugin_root};
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{
@@ -80,7 +80,7 @@ pub use load::{
     LoadOptions, MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file,
     load_str, parse_duration, parse_value,
 };
-pub use mcp::{McpServer, McpTransport};
+pub use mcp::McpServer;
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
 pub use schema::{SchemaFile, schema_files};

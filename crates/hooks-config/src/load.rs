@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hooks_core::{
-    Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher, Provenance,
+    Action, Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher,
+    Provenance, TimeUnit,
 };
 use sha2::{Digest, Sha256};
 
@@ -18,10 +19,13 @@ use crate::parse::{self, Format};
 use crate::source::{self, Source};
 use crate::tree::{Node, Pos, Value};
 
-/// The default timeout of a native hook that names none: 10 s.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-/// The default maximum timeout: 300 s. Longer timeouts are clamped, with a warning.
-pub const DEFAULT_MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// The default timeout of a native command hook that names none: 10 s (from the one table,
+/// [`hooks_core::default_timeout`]).
+pub const DEFAULT_TIMEOUT: Duration =
+    hooks_core::default_timeout(Dialect::Native, hooks_core::HandlerType::Command, None);
+/// The default maximum timeout: 300 s ([`hooks_core::MAX_TIMEOUT`]). Longer timeouts are
+/// clamped, with a warning.
+pub const DEFAULT_MAX_TIMEOUT: Duration = hooks_core::MAX_TIMEOUT;
 /// The default maximum command length: 32 KiB.
 pub const DEFAULT_MAX_COMMAND_LEN: usize = 32 * 1024;
 
@@ -478,8 +482,15 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         None => detect::detect(path.as_deref(), format, &root)
             .map_err(|d| Error::from(src.file_diag(d)))?,
     };
-    let skill_dir = if dialect == Dialect::Echo {
-        path.as_deref().and_then(skill_dir)
+    // The file's path placeholder: echo-agent's skill folder, a Claude Code plugin's root.
+    let path_var = if dialect == Dialect::Echo {
+        path.as_deref()
+            .and_then(skill_dir)
+            .map(|dir| ("${SKILL_DIR}", dir))
+    } else if dialect == Dialect::Claude {
+        path.as_deref()
+            .and_then(detect::plugin_root)
+            .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
     } else {
         None
     };
@@ -491,7 +502,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         structural: Vec::new(),
         notes: Vec::new(),
         file_vars: BTreeMap::new(),
-        skill_dir,
+        path_var,
         hook_label: None,
         hints_left: 200,
     };
@@ -625,17 +636,6 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     out
 }
 
-/// How a dialect writes timeouts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TimeUnit {
-    /// A number of seconds (Claude, echo-agent), or also a duration string (native).
-    Seconds { strings: bool },
-    /// A number of milliseconds (Autohand).
-    Millis,
-    /// A duration string only (Fabro).
-    DurationString,
-}
-
 /// Loading state shared by the dialect loaders.
 pub(crate) struct Cx<'a> {
     pub(crate) src: &'a Source,
@@ -648,7 +648,9 @@ pub(crate) struct Cx<'a> {
     /// Warnings for linters only ([`ConfigFile::notes`]).
     pub(crate) notes: Vec<Diagnostic>,
     pub(crate) file_vars: BTreeMap<String, String>,
-    pub(crate) skill_dir: Option<String>,
+    /// The file's path placeholder and its value (`${SKILL_DIR}` of a skill,
+    /// `${CLAUDE_PLUGIN_ROOT}` of a plugin's hooks file), substituted at load.
+    pub(crate) path_var: Option<(&'static str, String)>,
     /// The hook being read, named in interpolation errors.
     pub(crate) hook_label: Option<String>,
     /// How many more did-you-mean searches this file may cost (see `check::HINT_BUDGET`).
@@ -734,7 +736,7 @@ impl Cx<'_> {
                         DiagnosticKind::InvalidValue,
                         item.pos,
                         e.to_string(),
-                        Some("an entry is `*` or an http(s) URL such as `https://hooks.example.com/` (`*.` may start the host, `*` may end the path)".to_owned()),
+                        Some("an entry is `*` or an http(s) URL such as `https://hooks.example.com/` or `http://localhost:*` (`*` stands for any run of characters)".to_owned()),
                     );
                 }
             }
@@ -767,26 +769,11 @@ impl Cx<'_> {
         out
     }
 
-    /// Resolves an event name written at `pos`.
+    /// Resolves an event name written at `pos`; an unknown one is an error there.
     pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
-        if let Some(event) = self.opts.catalog.get(name) {
-            return Some(event);
-        }
-        // Thousands of unknown events are not typos; stop searching for suggestions.
-        if self.hints_left == 0 {
-            self.error(
-                DiagnosticKind::UnknownEvent,
-                pos,
-                format!("unknown event `{name}`"),
-                None,
-            );
-            return None;
-        }
-        self.hints_left -= 1;
-        match self.opts.catalog.resolve(name) {
+        match self.lookup_event(name) {
             Ok(event) => Some(event),
-            Err(e) => {
-                let hint = e.hint();
+            Err(hint) => {
                 self.error(
                     DiagnosticKind::UnknownEvent,
                     pos,
@@ -796,6 +783,19 @@ impl Cx<'_> {
                 None
             }
         }
+    }
+
+    /// Resolves an event name, or gives the did-you-mean hint for an unknown one.
+    pub(crate) fn lookup_event(&mut self, name: &str) -> Result<Event, Option<String>> {
+        if let Some(event) = self.opts.catalog.get(name) {
+            return Ok(event);
+        }
+        // Thousands of unknown events are not typos; stop searching for suggestions.
+        if self.hints_left == 0 {
+            return Err(None);
+        }
+        self.hints_left -= 1;
+        self.opts.catalog.resolve(name).map_err(|e| e.hint())
     }
 
     /// Compiles a matcher: Claude's rules, or always a regex (Fabro, Autohand).
@@ -885,15 +885,12 @@ impl Cx<'_> {
         Some(filter)
     }
 
-    /// A timeout in the dialect's unit, clamped to the maximum.
-    pub(crate) fn timeout(
-        &mut self,
-        node: Option<&Node>,
-        unit: TimeUnit,
-    ) -> Option<Option<Duration>> {
+    /// A timeout in the dialect's unit ([`TimeUnit::of`]), clamped to the maximum.
+    pub(crate) fn timeout(&mut self, node: Option<&Node>) -> Option<Option<Duration>> {
         let Some(node) = node else {
             return Some(None);
         };
+        let unit = TimeUnit::of(self.dialect);
         let parsed: Result<Duration, String> = match (&node.value, unit) {
             (Value::Int(_) | Value::Float(_), TimeUnit::DurationString) => {
                 Err("a Fabro timeout is a duration string".to_owned())
@@ -959,10 +956,12 @@ impl Cx<'_> {
         }
     }
 
-    /// A dialect default timeout for the hook written at `pos`: used as is, or the maximum
-    /// if it is lower, with a note for linters, since the hook then gets less time than its dialect
+    /// The default timeout of the hook doing `action` on `event` written at `pos`, from the
+    /// one table ([`hooks_core::default_timeout`]): used as is, or the maximum if it is
+    /// lower, with a note for linters, since the hook then gets less time than its dialect
     /// promises (Claude Code's 600 s default against the 300 s maximum).
-    pub(crate) fn default_timeout(&mut self, d: Duration, pos: Pos) -> Duration {
+    pub(crate) fn default_timeout(&mut self, event: &Event, action: &Action, pos: Pos) -> Duration {
+        let d = hooks_core::default_timeout_for(self.dialect, action, event);
         let max = self.opts.max_timeout;
         if d > max {
             let note = Diagnostic::warning(
@@ -1005,6 +1004,14 @@ impl Cx<'_> {
         }
     }
 
+    /// The root of the Claude Code plugin whose hooks file this is, if it is one.
+    pub(crate) fn plugin_root(&self) -> Option<&str> {
+        match &self.path_var {
+            Some(("${CLAUDE_PLUGIN_ROOT}", root)) => Some(root),
+            _ => None,
+        }
+    }
+
     /// Interpolates a string written at `pos` (see [`crate::interpolate`]).
     pub(crate) fn interp(&mut self, s: &str, pos: Pos) -> String {
         self.interp_in(s, pos, EnvScope::All)
@@ -1017,7 +1024,7 @@ impl Cx<'_> {
             s,
             &self.opts.interpolation,
             &self.file_vars,
-            self.skill_dir.as_deref(),
+            self.path_var.as_ref().map(|(p, v)| (*p, v.as_str())),
             env,
             &mut warnings,
         );

@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::{Dialect, Layer, Provenance};
+use hooks_core::{Dialect, Layer, McpServerConfig, Provenance};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::interpolate::{SecretProvider, tokens};
@@ -30,33 +30,9 @@ pub struct McpServer {
     /// The name `mcp_tool` hooks give as `server`.
     pub name: String,
     /// How to reach it.
-    pub transport: McpTransport,
+    pub transport: McpServerConfig,
     /// Where it was defined; its layer decides which of two same-named servers wins.
     pub provenance: Provenance,
-}
-
-/// How to reach an MCP server (exhaustive: the transports hooks can reach, matched in
-/// full by the engine that starts them).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum McpTransport {
-    /// A child process speaking MCP on stdin and stdout.
-    Stdio {
-        /// The program.
-        command: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Extra environment variables.
-        env: Vec<(String, String)>,
-        /// Its working directory (the engine's when `None`).
-        cwd: Option<PathBuf>,
-    },
-    /// MCP's streamable HTTP transport.
-    Http {
-        /// The endpoint.
-        url: String,
-        /// Headers sent with every request.
-        headers: Vec<(String, String)>,
-    },
 }
 
 impl McpServer {
@@ -89,18 +65,18 @@ impl McpServer {
                 .collect::<Vec<_>>()
         };
         let transport = match &self.transport {
-            McpTransport::Stdio {
+            McpServerConfig::Stdio {
                 command,
                 args,
                 env,
                 cwd,
-            } => McpTransport::Stdio {
+            } => McpServerConfig::Stdio {
                 command: fill(command),
                 args: args.iter().map(|a| fill(a)).collect(),
                 env: pairs(env, &mut fill),
                 cwd: cwd.clone(),
             },
-            McpTransport::Http { url, headers } => McpTransport::Http {
+            McpServerConfig::Http { url, headers } => McpServerConfig::Http {
                 url: fill(url),
                 headers: pairs(headers, &mut fill),
             },
@@ -190,7 +166,7 @@ pub(crate) fn servers(
                     .string(field(node, "cwd"))
                     .map(PathBuf::from)
                     .or_else(|| default_cwd.map(Path::to_path_buf));
-                McpTransport::Stdio {
+                McpServerConfig::Stdio {
                     command,
                     args,
                     env,
@@ -204,7 +180,7 @@ pub(crate) fn servers(
                 let Some(headers) = pairs(cx, field(node, "headers"), claude) else {
                     continue;
                 };
-                McpTransport::Http { url, headers }
+                McpServerConfig::Http { url, headers }
             }
             (_, command, _) => {
                 let both = command.is_some();
@@ -273,7 +249,7 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
                 };
                 let url = cx.interp(url, node.pos);
                 let headers = cx.string_map(field(node, "headers"));
-                McpTransport::Http { url, headers }
+                McpServerConfig::Http { url, headers }
             }
             _ => {
                 let argv = match (field(node, "script"), field(node, "command")) {
@@ -297,7 +273,7 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
                     continue;
                 };
                 let env = cx.string_map(field(node, "env"));
-                McpTransport::Stdio {
+                McpServerConfig::Stdio {
                     command,
                     args,
                     env,
@@ -318,20 +294,20 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
 fn checked(
     cx: &mut Cx<'_>,
     name: String,
-    transport: McpTransport,
+    transport: McpServerConfig,
     provenance: Provenance,
     node: &Node,
 ) -> Option<McpServer> {
     let problem = match &transport {
-        McpTransport::Stdio { command, .. } if command.trim().is_empty() => {
+        McpServerConfig::Stdio { command, .. } if command.trim().is_empty() => {
             Some("its command is empty".to_owned())
         }
-        McpTransport::Http { url, .. }
+        McpServerConfig::Http { url, .. }
             if !(url.starts_with("http://") || url.starts_with("https://")) =>
         {
             Some(format!("its URL `{url}` is not an http(s) URL"))
         }
-        McpTransport::Stdio { .. } | McpTransport::Http { .. } => None,
+        McpServerConfig::Stdio { .. } | McpServerConfig::Http { .. } => None,
     };
     if let Some(problem) = problem {
         cx.error(

@@ -160,7 +160,7 @@ pub(crate) struct NativeHandler {
     decision: Option<DecisionSchema>,
     /// The reason given with a permission decision.
     reason: Option<String>,
-    /// Timeout in seconds or as a duration (`"30s"`); default 10 s, at most 300 s.
+    /// Timeout in seconds or as a duration (`"30s"`); default 10 s (prompts 30 s, agents 60 s), at most 300 s.
     timeout: Option<Seconds>,
     /// What a failure means: `allow` (fail open, default) or `block` (fail closed).
     on_failure: Option<OnFailureSchema>,
@@ -229,7 +229,7 @@ pub(crate) struct NativeConfig {
     disable_all_hooks: Option<bool>,
     /// Managed layer only: run only the managed layer's hooks.
     managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
+    /// URL patterns http hooks may use: `*`, or an http(s) URL where `*` stands for any run of characters, the port included (`http://localhost:*`).
     allowed_http_hook_urls: Option<Vec<String>>,
     /// MCP servers `mcp_tool` hooks call by name: a stdio `command` (with `args`, `env`,
     /// `cwd`) or a streamable HTTP `url` (with `headers`).
@@ -303,6 +303,16 @@ pub(crate) enum ClaudeType {
     Agent,
 }
 
+/// The shells a Claude Code command hook can name.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum ClaudeShell {
+    /// `bash -c`.
+    Bash,
+    /// PowerShell (`pwsh`, else `powershell`).
+    Powershell,
+}
+
 /// One Claude Code hook handler.
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -310,9 +320,18 @@ pub(crate) struct ClaudeHandler {
     /// The handler type.
     #[serde(rename = "type")]
     kind: ClaudeType,
-    /// The shell command of a command hook.
+    /// The shell command of a command hook; with `args`, the program to run without a shell.
     command: Option<String>,
-    /// Timeout in seconds (default 600, 30 for prompts; at most 300 here).
+    /// The arguments of a command hook: `command` is then run directly with them, no shell.
+    args: Option<Vec<String>>,
+    /// The shell a command hook's `command` runs in (ignored with `args`).
+    shell: Option<ClaudeShell>,
+    /// Run in the background, and wake the agent with stderr (or stdout) on exit 2.
+    async_rewake: Option<bool>,
+    /// A prompt hook's `ok: false` feeds the reason back and continues the turn (PreToolUse,
+    /// PostToolUse, TeammateIdle) instead of ending it.
+    continue_on_block: Option<bool>,
+    /// Timeout in seconds (default 600, at most 300 here; UserPromptSubmit 30, MessageDisplay 10, SessionEnd 1.5; prompts 30, agents 60).
     timeout: Option<f64>,
     /// Run in the background.
     #[serde(rename = "async")]
@@ -364,7 +383,7 @@ pub(crate) struct ClaudeSettings {
     disable_all_hooks: Option<bool>,
     /// Managed settings only: run only managed hooks.
     allow_managed_hooks_only: Option<bool>,
-    /// URL patterns http hooks may use: `*`, or an http(s) URL whose host may start with `*.` and whose path may end with `*`.
+    /// URL patterns http hooks may use: `*`, or an http(s) URL where `*` stands for any run of characters, the port included (`http://localhost:*`).
     allowed_http_hook_urls: Option<Vec<String>>,
     /// MCP servers by name (`.mcp.json`, `~/.claude.json`).
     mcp_servers: Option<BTreeMap<String, ClaudeMcpServer>>,

@@ -3,7 +3,7 @@
 //!
 //! The rules are written on [`aggregate`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -70,6 +70,10 @@ pub struct Aggregate {
     /// Fields hooks returned that the event does not honour.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<IgnoredField>,
+    /// The variables hooks exported in their `CLAUDE_ENV_FILE`, by name (rule 7 of
+    /// [`aggregate`]).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
     /// One report per hook, in declaration order.
     pub hooks: Vec<HookReport>,
 }
@@ -82,6 +86,7 @@ impl Aggregate {
             effects: Effects::default(),
             conflicts: Vec::new(),
             ignored: Vec::new(),
+            env: BTreeMap::new(),
             hooks: Vec::new(),
         }
     }
@@ -189,7 +194,11 @@ impl Serialize for HookReport {
 ///    the conflict is reported. Fabro's `override` edge follows the same rule.
 /// 6. **Text**: `additional_context`, `messages` and `system_message` are concatenated in
 ///    declaration order; so are `terminal_sequence`s.
-/// 7. **Claude Code's per-event fields**, each only where the event honours it (else
+/// 7. **Exported variables** (`env`, what hooks wrote to `CLAUDE_ENV_FILE`): every name any
+///    hook exported; where hooks exported one name with different values, the
+///    later-declared hook's value is kept and the [`Conflict`] reported (field `env`), as
+///    the file of the later hook, sourced after, would set it.
+/// 8. **Claude Code's per-event fields**, each only where the event honours it (else
 ///    listed in [`Aggregate::ignored`]): `updated_permissions` go with `allow` and are
 ///    concatenated in declaration order, and dropped (listed as ignored) when the
 ///    aggregate decision is not `allow`; `updated_tool_output`,
@@ -329,6 +338,8 @@ struct Fold<'a> {
     /// Permission updates, with the hook that gave them.
     permissions: Vec<(String, Vec<Value>)>,
     terminal_sequences: Vec<String>,
+    /// The hook whose value each exported name has so far.
+    env_from: HashMap<String, String>,
 }
 
 impl<'a> Fold<'a> {
@@ -350,6 +361,7 @@ impl<'a> Fold<'a> {
             worktree_path: None,
             permissions: Vec::new(),
             terminal_sequences: Vec::new(),
+            env_from: HashMap::new(),
         }
     }
 
@@ -480,6 +492,7 @@ impl<'a> Fold<'a> {
             .effects
             .messages
             .extend(o.effects.messages.iter().cloned());
+        self.add_env(id, &o.effects.env);
         self.out.effects.suppress_output |= o.effects.suppress_output;
         if let Some(retry) = o.effects.retry {
             if self.honours(Fields::RETRY) {
@@ -706,6 +719,26 @@ impl<'a> Fold<'a> {
             self.feedback(reason.clone());
         }
         Decision::None
+    }
+
+    fn add_env(&mut self, id: &str, env: &BTreeMap<String, String>) {
+        for (name, value) in env {
+            if let Some(previous) = self.out.effects.env.insert(name.clone(), value.clone())
+                && previous != *value
+                && let Some(overridden) = self.env_from.get(name)
+            {
+                let conflict = Conflict {
+                    field: OutputField::Env,
+                    overridden: overridden.clone(),
+                    kept: id.to_owned(),
+                };
+                // One conflict per pair of hooks, however many names they both set.
+                if !self.out.conflicts.contains(&conflict) {
+                    self.out.conflicts.push(conflict);
+                }
+            }
+            self.env_from.insert(name.clone(), id.to_owned());
+        }
     }
 
     fn add_rewrite(&mut self, entry: &AggregateEntry, input: Value) {

@@ -21,6 +21,9 @@ pub struct EventContext {
     /// When the engine dispatched the event (RFC 3339), for the dialects whose hooks are
     /// documented to get a `timestamp`; not a field, so other dialects never see it.
     dispatched_at: Option<Arc<str>>,
+    /// Whether the emitter bounds this stop's loop itself (see
+    /// [`EventContext::set_stop_loop_owned`]); not a field, so no hook sees it.
+    stop_loop_owned: bool,
 }
 
 /// Keys the engine writes itself; a payload's own values for them are replaced.
@@ -33,6 +36,7 @@ impl EventContext {
             event: event.into(),
             fields: Map::new(),
             dispatched_at: None,
+            stop_loop_owned: false,
         }
     }
 
@@ -48,6 +52,7 @@ impl EventContext {
                     event: event.into(),
                     fields,
                     dispatched_at: None,
+                    stop_loop_owned: false,
                 })
             }
             Value::Null => Ok(EventContext::new(event)),
@@ -144,6 +149,19 @@ impl EventContext {
     /// When the event was dispatched, if the dispatcher recorded it.
     pub fn dispatched_at(&self) -> Option<&str> {
         self.dispatched_at.as_deref()
+    }
+
+    /// Marks a `Stop` or `SubagentStop` whose emitter keeps the agent going on a block and
+    /// bounds that loop itself (orchestration's subagent dispatcher): the dispatcher's
+    /// stop-loop cap ([`crate::StopBlockCap`]) does not count it, so one loop has one cap.
+    pub fn set_stop_loop_owned(&mut self) {
+        self.stop_loop_owned = true;
+    }
+
+    /// Whether the emitter bounds this stop's loop itself
+    /// ([`EventContext::set_stop_loop_owned`]).
+    pub fn stop_loop_owned(&self) -> bool {
+        self.stop_loop_owned
     }
 
     /// Fabro's run identity: `run_id` and `workflow_name` (the keys of Fabro's hook

@@ -1,11 +1,15 @@
 //! Environment variables for command hooks: Autohand's `HOOK_*`, Fabro's `FABRO_*` and
-//! Claude Code's `CLAUDE_*`, computed from an event context by a pure function.
+//! Claude Code's `CLAUDE_*`, computed from an event context by a pure function; and what a
+//! hook wrote to its `CLAUDE_ENV_FILE` ([`parse_env_file`]).
+
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use crate::autohand::{self, FIELDS as AUTOHAND};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
+use crate::event::{BuiltinEvent, Event};
 
 /// Fabro's documented variables (besides `FABRO_EVENT`).
 const FABRO: &[(&str, &[&str])] = &[
@@ -14,12 +18,89 @@ const FABRO: &[(&str, &[&str])] = &[
     ("FABRO_NODE_ID", &["node_id"]),
 ];
 
-/// Claude Code's context variables. `CLAUDE_ENV_FILE` is a file the executor creates, so it
-/// is not computed here.
+/// Claude Code's context variables. `CLAUDE_PROJECT_DIR` is the project root, never the
+/// event's `cwd` (which follows the agent's `cd` and worktrees): a host that names it per
+/// event sets `project_dir`; otherwise the command executor gives its own project root.
+/// `CLAUDE_ENV_FILE` is a file the executor creates, so it is not computed here.
 const CLAUDE: &[(&str, &[&str])] = &[
-    ("CLAUDE_PROJECT_DIR", &["project_dir", "cwd"]),
+    ("CLAUDE_PROJECT_DIR", &["project_dir"]),
     ("CLAUDE_PLUGIN_ROOT", &["plugin_root"]),
 ];
+
+/// The events whose command hooks get a `CLAUDE_ENV_FILE` in Claude Code.
+const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
+    BuiltinEvent::SessionStart,
+    BuiltinEvent::Setup,
+    BuiltinEvent::CwdChanged,
+    BuiltinEvent::FileChanged,
+];
+
+/// Whether a command hook written in `dialect` gets a `CLAUDE_ENV_FILE` on `event`: Claude
+/// Code's and native hooks on SessionStart, Setup, CwdChanged and FileChanged, as in
+/// Claude Code.
+pub fn takes_env_file(dialect: Dialect, event: &Event) -> bool {
+    let dialect_has = match dialect {
+        Dialect::Claude | Dialect::Native => true,
+        Dialect::Echo | Dialect::Autohand | Dialect::Fabro => false,
+    };
+    dialect_has
+        && event
+            .builtin()
+            .is_some_and(|e| ENV_FILE_EVENTS.contains(&e))
+}
+
+/// The variables a hook's `CLAUDE_ENV_FILE` sets, as a shell sourcing it would see them:
+/// every `NAME=value` argument of an `export` command (and of `declare -x` / `typeset -x`,
+/// which `export -p` prints), quotes removed, nothing expanded (`"$PATH:./bin"` stays
+/// `$PATH:./bin`); a later assignment of a name replaces an earlier one. Anything else in
+/// the file (comments, other commands, `export NAME` without a value) sets nothing here.
+/// A file that does not parse as a whole is read line by line, as a shell sourcing it runs
+/// the lines before the one in error; a line that does not parse sets nothing.
+pub fn parse_env_file(text: &str) -> BTreeMap<String, String> {
+    let whole = crate::shell::split(text);
+    let commands = if whole.complete {
+        whole.commands
+    } else {
+        text.lines()
+            .flat_map(|line| crate::shell::split(line).commands)
+            .filter(|c| c.parsed)
+            .collect()
+    };
+    let mut out = BTreeMap::new();
+    for command in commands {
+        if !command.wrappers.is_empty() || command.substituted_in.is_some() {
+            continue;
+        }
+        let args = match command.argv.split_first() {
+            Some((program, rest)) if program == "export" => rest,
+            Some((program, rest)) if program == "declare" || program == "typeset" => {
+                let flags: Vec<&String> = rest.iter().take_while(|a| a.starts_with('-')).collect();
+                if !flags.iter().any(|f| f.contains('x')) {
+                    continue;
+                }
+                &rest[flags.len()..]
+            }
+            _ => continue,
+        };
+        for arg in args.iter().filter(|a| !a.starts_with('-')) {
+            if let Some((name, value)) = arg.split_once('=')
+                && is_name(name)
+            {
+                out.insert(name.to_owned(), value.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// A shell variable name: a letter or `_`, then letters, digits and `_`.
+fn is_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
 
 /// A context value as an environment variable: strings as they are, booleans and numbers
 /// as JSON writes them, arrays and objects as compact JSON, null as absent.
@@ -68,9 +149,10 @@ fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
 }
 
 /// Whether the engine gives a command hook written in `dialect` the variable `name`, for
-/// some event: one of those [`env_vars`] computes, or the `CLAUDE_ENV_FILE` the command
-/// executor adds for Claude Code and native `SessionStart` hooks. A hook whose command reads
-/// a variable its new dialect is not given does something else once converted.
+/// some event: one of those [`env_vars`] computes (`CLAUDE_PROJECT_DIR` the command
+/// executor always gives these dialects), or the `CLAUDE_ENV_FILE` it adds for Claude Code
+/// and native hooks ([`takes_env_file`]). A hook whose command reads a variable its new
+/// dialect is not given does something else once converted.
 pub fn provides_var(dialect: Dialect, name: &str) -> bool {
     let listed = |table: &[(&str, &[&str])]| table.iter().any(|(n, _)| *n == name);
     let claude = listed(CLAUDE);
@@ -97,8 +179,10 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 /// - Fabro: `FABRO_EVENT` (the snake_case name), `FABRO_RUN_ID`, `FABRO_WORKFLOW` (the
 ///   context's `workflow_name`, Fabro's key, else `workflow`), `FABRO_NODE_ID`. The
 ///   command executor adds `FABRO_HOOK_CONTEXT` for sandboxed hooks.
-/// - Claude Code and echo-agent: `CLAUDE_PROJECT_DIR` (the context's `project_dir`, else
-///   `cwd`) and `CLAUDE_PLUGIN_ROOT` when known.
+/// - Claude Code and echo-agent: `CLAUDE_PROJECT_DIR` when the context names a
+///   `project_dir` (else the command executor gives its project root, never the `cwd`)
+///   and `CLAUDE_PLUGIN_ROOT` when the context names a `plugin_root` (a plugin's hooks
+///   get theirs from the loader).
 /// - Native: all of the above, so a native hook can use any dialect's scripts.
 ///
 /// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);

@@ -218,7 +218,21 @@ impl EventInfo {
             .map_or(&self.matcher_fields, |(_, fields)| fields)
     }
 
-    /// Whether some dialect's hooks match this event against more fields than
+    /// Says that the matchers of `dialect`'s hooks are matched against exactly `fields`
+    /// (none: the event takes no matcher in that dialect, so one written there is ignored,
+    /// as Claude Code ignores a matcher on TaskCreated).
+    pub fn dialect_matcher_fields<I, S>(mut self, dialect: Dialect, fields: I) -> EventInfo
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let fields: Vec<String> = fields.into_iter().map(Into::into).collect();
+        self.dialect_matcher_fields.retain(|(d, _)| *d != dialect);
+        self.dialect_matcher_fields.push((dialect, fields));
+        self
+    }
+
+    /// Whether some dialect's hooks match this event against other fields than
     /// [`EventInfo::matcher_fields`].
     pub fn has_dialect_matcher_fields(&self) -> bool {
         !self.dialect_matcher_fields.is_empty()
@@ -245,7 +259,7 @@ macro_rules! builtin_events {
         $(#[doc = $doc:literal])+
         $variant:ident {
             honours: [$($h:ident),*],
-            matcher: [$($m:literal),*] $(+ $md:ident [$($mm:literal),*])*,
+            matcher: [$($m:literal),*] $(+ $md:ident [$($mm:literal),*])* $(= $od:ident [$($om:literal),*])*,
             aliases: [$($d:ident $a:literal),*] $(,)?
         }
     )*) => {
@@ -269,6 +283,10 @@ macro_rules! builtin_events {
                     .honours(Fields::NONE $(| Fields::$h)*)
                     $(.matcher_field($m))*
                     $($(.dialect_matcher_field(Dialect::$md, $mm))*)*
+                    $(.dialect_matcher_fields(Dialect::$od, {
+                        let fields: &[&str] = &[$($om),*];
+                        fields.iter().copied()
+                    }))*
                     $(.alias(Dialect::$d, $a))*,
             )*]
         }
@@ -296,10 +314,14 @@ builtin_events! {
     Setup { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
     UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [], aliases: [Autohand "pre-prompt"] }
+    /// A slash command or MCP prompt is about to be expanded into a prompt.
+    UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"], aliases: [] }
+    /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
+    MessageDisplay { honours: [], matcher: [], aliases: [] }
     /// The agent finished responding; blocking keeps it going.
     Stop { honours: [BLOCK, CONTEXT], matcher: [], aliases: [Autohand "stop"] }
     /// The agent hit an unrecoverable error.
-    StopFailure { honours: [], matcher: ["error_type"], aliases: [] }
+    StopFailure { honours: [], matcher: ["error"], aliases: [] }
     /// The agent needs the user's attention.
     Notification { honours: [], matcher: ["notification_type"], aliases: [Autohand "notification"] }
     /// Before the context is compacted.
@@ -314,6 +336,8 @@ builtin_events! {
     FileChanged { honours: [WATCH_PATHS], matcher: ["file_name", "file_path"], aliases: [Autohand "file-modified"] }
     /// The working directory changed.
     CwdChanged { honours: [WATCH_PATHS], matcher: [], aliases: [] }
+    /// A directory was added to the session's workspace (runs in the background).
+    DirectoryAdded { honours: [], matcher: ["source"], aliases: [] }
     /// A worktree is about to be created.
     WorktreeCreate { honours: [BLOCK, WORKTREE_PATH], matcher: [], aliases: [] }
     /// A worktree was removed.
@@ -334,12 +358,12 @@ builtin_events! {
     SubagentStop { honours: [BLOCK, CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [Autohand "subagent-stop"] }
     /// A task was created or scheduled; blocking rolls it back; context goes to the agent
     /// that executes it.
-    TaskCreated { honours: [BLOCK, CONTEXT], matcher: ["task_id"], aliases: [] }
+    TaskCreated { honours: [BLOCK, CONTEXT], matcher: ["task_id"] = Claude [], aliases: [] }
     /// A task was completed; blocking keeps it from completing; context is added to its
     /// result.
-    TaskCompleted { honours: [BLOCK, CONTEXT], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"], aliases: [Autohand "task-completed"] }
+    TaskCompleted { honours: [BLOCK, CONTEXT], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"] = Claude [], aliases: [Autohand "task-completed"] }
     /// A teammate is about to go idle; blocking keeps it working.
-    TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"], aliases: [Autohand "teammate-idle"] }
+    TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"] = Claude [], aliases: [Autohand "teammate-idle"] }
     /// A team was created.
     TeamCreated { honours: [], matcher: ["team_name"], aliases: [Autohand "team-created"] }
     /// A teammate process started.

@@ -27,9 +27,10 @@ const REGEX_SET_SIZE_LIMIT: usize = 64 << 20;
 ///
 /// 1. its event is the context's event;
 /// 2. it is enabled;
-/// 3. its matcher matches: when the event declares no matcher fields
-///    ([`EventInfo::matcher_fields`](crate::EventInfo::matcher_fields) is empty) the
-///    matcher is ignored; otherwise it must match the value of at least one of those
+/// 3. its matcher matches: when the event declares no matcher fields for the hook's
+///    dialect ([`EventInfo::matcher_fields_in`](crate::EventInfo::matcher_fields_in) is
+///    empty: no field at all, or a dialect where the event takes no matcher, as Claude
+///    Code's TaskCreated) the matcher is ignored; otherwise it must match the value of at least one of those
 ///    fields present in the context ([`EventContext::matcher_subjects`]), and when the
 ///    context has none of them it is matched against the empty string (so `*` matches and
 ///    `Bash` does not). The fields are those of the hook's dialect
@@ -112,7 +113,9 @@ impl Bucket {
     fn add(&mut self, id: usize, spec: &HookSpec) {
         let info = spec.event.info();
         let fields = info.matcher_fields_in(spec.dialect);
-        if fields.len() != info.matcher_fields().len() && !spec.matcher.is_all() {
+        // A dialect where the event takes no matcher (Claude Code's TaskCreated) ignores
+        // the one written, as an event without matcher fields does.
+        if !fields.is_empty() && fields != info.matcher_fields() && !spec.matcher.is_all() {
             if self.first > self.last {
                 self.first = id;
             }

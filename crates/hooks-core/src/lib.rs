@@ -62,12 +62,15 @@ mod event;
 mod filter;
 mod index;
 mod matcher;
+mod mcp_server;
 mod outcome;
 mod output;
 mod redact;
 pub mod shell;
 mod sink;
 mod spec;
+mod stop_loop;
+mod timeouts;
 mod url_pattern;
 
 pub use aggregate::{
@@ -78,12 +81,13 @@ pub use cancel::{CancellationToken, Cancelled};
 pub use context::{EventContext, StageEvent, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
-pub use env::{env_vars, provides_var};
+pub use env::{env_vars, parse_env_file, provides_var, takes_env_file};
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
 pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
+pub use mcp_server::McpServerConfig;
 pub use outcome::{
     Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
@@ -93,6 +97,8 @@ pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{
     Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
-    PermissionAction, PromptAction, PromptMode, Provenance,
+    PermissionAction, PromptAction, PromptMode, Provenance, Shell,
 };
+pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
+pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
 pub use url_pattern::{UrlAllowList, UrlPattern};

@@ -1,5 +1,6 @@
 //! What one hook run yields: its status, decision and the fields it returned.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -142,7 +143,7 @@ pub enum FailureKind {
     /// The dispatch was cancelled while the hook ran.
     Cancelled,
     /// A policy refused to run the hook: an http hook's URL outside the allow-list (no
-    /// request was made).
+    /// request was made), or a prompt evaluator that declined to answer.
     Refused,
     /// The host set up nothing to run the hook with: no prompt evaluator for a prompt
     /// hook that asks a model, no http or mcp_tool executor.
@@ -289,6 +290,10 @@ pub struct Effects {
     /// Claude's `terminalSequence`: an OSC escape sequence for the user's terminal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal_sequence: Option<String>,
+    /// The variables the hook exported in its `CLAUDE_ENV_FILE` ([`crate::parse_env_file`]),
+    /// by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
 }
 
 /// What an elicitation hook answered for the user: the action, and the form's content
@@ -364,6 +369,7 @@ impl Default for Effects {
             elicitation: None,
             worktree_path: None,
             terminal_sequence: None,
+            env: BTreeMap::new(),
         }
     }
 }
@@ -414,6 +420,8 @@ pub enum OutputField {
     WorktreePath,
     /// `terminal_sequence`.
     TerminalSequence,
+    /// `env` (the variables exported in `CLAUDE_ENV_FILE`).
+    Env,
 }
 
 impl OutputField {
@@ -440,6 +448,7 @@ impl OutputField {
             OutputField::Elicitation => "elicitation",
             OutputField::WorktreePath => "worktree_path",
             OutputField::TerminalSequence => "terminal_sequence",
+            OutputField::Env => "env",
         }
     }
 }

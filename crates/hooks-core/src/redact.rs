@@ -233,6 +233,7 @@ impl Redactor {
             elicitation,
             worktree_path,
             terminal_sequence,
+            env,
         } = effects;
         for s in [
             reason,
@@ -255,6 +256,9 @@ impl Redactor {
             .chain(watch_paths.iter_mut().flatten())
         {
             self.redact_string(s);
+        }
+        for value in env.values_mut() {
+            self.redact_string(value);
         }
         let content = elicitation.as_mut().and_then(|e| e.content.as_mut());
         for value in [updated_input, updated_tool_output, updated_mcp_tool_output]

@@ -218,13 +218,17 @@ impl Action {
         })
     }
 
-    /// The type name used in configs (`command`, `http`, `mcp_tool`, `prompt`, `permission`).
+    /// The type name used in configs (`command`, `http`, `mcp_tool`, `prompt`, `agent`,
+    /// `permission`): an agent-mode prompt hook is an `agent` hook.
     pub fn type_name(&self) -> &'static str {
         match self {
             Action::Command(_) => "command",
             Action::Http(_) => "http",
             Action::McpTool(_) => "mcp_tool",
-            Action::Prompt(_) => "prompt",
+            Action::Prompt(p) => match p.mode {
+                PromptMode::Agent => "agent",
+                PromptMode::Evaluate | PromptMode::Inject | PromptMode::Answer => "prompt",
+            },
             Action::Permission(_) => "permission",
         }
     }
@@ -238,7 +242,7 @@ impl Action {
             },
             Action::Http(h) => format!("http: {}", h.url),
             Action::McpTool(m) => format!("mcp_tool: {}/{}", m.server, m.tool),
-            Action::Prompt(p) => format!("prompt: {}", p.prompt),
+            Action::Prompt(p) => format!("{}: {}", self.type_name(), p.prompt),
             Action::Permission(p) => format!("permission: {}", p.decision),
         }
     }
@@ -255,6 +259,12 @@ pub struct CommandAction {
     pub env: Vec<(String, String)>,
     /// Run inside the sandbox (`None`: the dialect's default).
     pub sandbox: Option<bool>,
+    /// The shell a [`CommandLine::Script`] runs in (`None`: the dialect's, `sh` unless the
+    /// host says otherwise); an argv runs without one. Claude Code's `shell`.
+    pub shell: Option<Shell>,
+    /// Claude Code's `asyncRewake`: the hook runs in the background, and exit 2 wakes the
+    /// agent with its stderr (or stdout when stderr is empty) as a reminder.
+    pub rewake: bool,
 }
 
 impl CommandAction {
@@ -265,8 +275,21 @@ impl CommandAction {
             cwd: None,
             env: Vec::new(),
             sandbox: None,
+            shell: None,
+            rewake: false,
         }
     }
+}
+
+/// A shell a script can name (Claude Code's `shell` field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Shell {
+    /// `bash -c SCRIPT`.
+    Bash,
+    /// PowerShell: `pwsh -NoProfile -NonInteractive -Command SCRIPT` (Windows PowerShell's
+    /// `powershell` when `pwsh` is not installed).
+    Powershell,
 }
 
 /// How a command is given.
@@ -312,6 +335,10 @@ pub struct PromptAction {
     /// The most tool-call rounds an agent ([`PromptMode::Agent`]) may use before it gives
     /// up (Fabro's `max_tool_rounds`); `None`: the evaluator's own limit.
     pub max_tool_rounds: Option<u32>,
+    /// Claude Code's `continueOnBlock`: on the events where a model's `ok: false` ends the
+    /// turn by default (PreToolUse, PostToolUse, TeammateIdle), feed the reason back and
+    /// go on instead. Agent hooks always behave so.
+    pub continue_on_block: bool,
 }
 
 /// The meanings of a prompt hook.
@@ -325,6 +352,11 @@ pub enum PromptMode {
     Evaluate,
     /// Claude Code `agent` / Fabro `agent`: a model with tools evaluates the condition.
     Agent,
+    /// A free-text question: the model's answer is text, not a verdict. The host's prompt
+    /// evaluator gets this mode for the questions a command hook puts to it through its
+    /// prompt channel (`hooks builtin ask`); no config dialect spells it, so a prompt hook
+    /// has it only when a host builds one in code, and then the answer becomes context.
+    Answer,
 }
 
 /// A fixed permission decision.

@@ -24,8 +24,15 @@ use crate::error::{Error, ErrorKind};
 /// - A path ending in `*` is a raw prefix: `http://127.0.0.1:8080/hook*` allows
 ///   `/hook`, `/hooks` and `/hook-2`.
 ///
+/// - Any other entry with `*` is Claude Code's own form, a wildcard anywhere, the port
+///   included: `http://localhost:*` allows every `http://localhost` URL, whatever its port
+///   and path. `*` then stands for any run of characters of the URL written as
+///   `scheme://host[:port]/path[?query]`.
+///
 /// URLs are normalised before matching (`/ci/../admin` is `/admin`), so dot segments cannot
-/// walk out of an allowed path. Entries take no query, fragment or credentials.
+/// walk out of an allowed path; host names match case-insensitively, and a trailing dot
+/// (`hooks.example.com.`) is the name without it, as DNS treats them. Entries take no
+/// query, fragment or credentials.
 ///
 /// ```
 /// use hooks_core::UrlAllowList;
@@ -53,6 +60,10 @@ enum PatternKind {
         port: Option<u16>,
         path: PathPattern,
     },
+    /// Claude Code's wildcard form: `*` is any run of characters of the URL (see
+    /// [`wildcard_subject`]); scheme and host already lower-cased, the host's trailing dot
+    /// dropped.
+    Wildcard(String),
 }
 
 /// How an entry's host matches.
@@ -127,11 +138,15 @@ impl UrlPattern {
         if trimmed == "*" {
             return Ok(UrlPattern(PatternKind::Any));
         }
-        let url = Url::parse(trimmed).map_err(|e| {
-            error(&format!(
-                "{e}; write a full URL such as `https://hooks.example.com/` or `*` for any URL"
-            ))
-        })?;
+        let url = match Url::parse(trimmed) {
+            Ok(url) => url,
+            Err(_) if trimmed.contains('*') => return wildcard(trimmed).map_err(&error),
+            Err(e) => {
+                return Err(error(&format!(
+                    "{e}; write a full URL such as `https://hooks.example.com/` or `*` for any URL"
+                )));
+            }
+        };
         if !matches!(url.scheme(), "http" | "https") {
             return Err(error("only http and https URLs can be allowed"));
         }
@@ -146,23 +161,19 @@ impl UrlPattern {
                 Some(domain) if !domain.is_empty() && !domain.contains('*') => {
                     HostPattern::Subdomains(format!(".{domain}"))
                 }
-                Some(_) => return Err(error("`*.` must be followed by a domain")),
+                Some(_) => return wildcard(trimmed).map_err(&error),
                 None if host.contains('*') => {
-                    return Err(error(
-                        "`*` is allowed only as the first label (`*.example.com`)",
-                    ));
+                    return wildcard(trimmed).map_err(&error);
                 }
-                None => HostPattern::Exact(host.to_owned()),
+                None => HostPattern::Exact(host.trim_end_matches('.').to_owned()),
             },
             None => return Err(error("the URL has no host")),
         };
         let path = url.path();
         let path = match path.strip_suffix('*') {
             Some(prefix) if !prefix.contains('*') => PathPattern::Raw(prefix.to_owned()),
-            Some(_) => return Err(error("`*` is allowed only at the end of the path")),
-            None if path.contains('*') => {
-                return Err(error("`*` is allowed only at the end of the path"));
-            }
+            Some(_) => return wildcard(trimmed).map_err(&error),
+            None if path.contains('*') => return wildcard(trimmed).map_err(&error),
             None => PathPattern::Segments(path.to_owned()),
         };
         Ok(UrlPattern(PatternKind::Url {
@@ -185,11 +196,87 @@ impl UrlPattern {
             } => {
                 url.scheme() == scheme
                     && url.port_or_known_default() == *port
-                    && url.host_str().is_some_and(|h| host.matches(h))
+                    && url
+                        .host_str()
+                        .is_some_and(|h| host.matches(h.trim_end_matches('.')))
                     && path.matches(url.path())
+            }
+            PatternKind::Wildcard(pattern) => {
+                wildcard_subject(url).is_some_and(|subject| glob_matches(pattern, &subject))
             }
         }
     }
+}
+
+/// Compiles Claude Code's wildcard form: an http(s) URL where `*` may stand anywhere.
+fn wildcard(pattern: &str) -> Result<UrlPattern, &'static str> {
+    let Some((scheme, rest)) = pattern.split_once("://") else {
+        return Err("write a full URL such as `https://hooks.example.com/*` or `*` for any URL");
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if !matches!(scheme.as_str(), "http" | "https") {
+        return Err("only http and https URLs can be allowed");
+    }
+    let (authority, path) = rest.find('/').map_or((rest, ""), |at| rest.split_at(at));
+    if authority.contains('@') {
+        return Err("a pattern takes no user name or password");
+    }
+    if path.contains('#') {
+        return Err("a pattern takes no fragment");
+    }
+    // The host's trailing dot goes, as it does from the URLs matched.
+    let authority = authority.to_ascii_lowercase();
+    let authority = match authority.rsplit_once(':') {
+        Some((host, port)) => format!("{}:{port}", host.trim_end_matches('.')),
+        None => authority.trim_end_matches('.').to_owned(),
+    };
+    if authority.is_empty() {
+        return Err("the URL has no host");
+    }
+    Ok(UrlPattern(PatternKind::Wildcard(format!(
+        "{scheme}://{authority}{path}"
+    ))))
+}
+
+/// The text a wildcard entry is matched against: `scheme://host[:port]/path[?query]` of
+/// the normalised URL (never its credentials or fragment), the host without a trailing
+/// dot; `None` for a URL that is not http(s) or has no host.
+fn wildcard_subject(url: &Url) -> Option<String> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let host = url.host_str()?.trim_end_matches('.');
+    let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+    let query = url.query().map(|q| format!("?{q}")).unwrap_or_default();
+    Some(format!(
+        "{}://{host}{port}{}{query}",
+        url.scheme(),
+        url.path()
+    ))
+}
+
+/// Whether `text` matches `pattern`, where `*` is any run of characters (none included)
+/// and every other character stands for itself. Linear in practice: one backtrack point.
+fn glob_matches(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
 }
 
 impl HostPattern {

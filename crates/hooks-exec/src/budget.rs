@@ -19,7 +19,8 @@ use rustix::process::{Resource, getrlimit};
 use tokio::sync::{Notify, Semaphore, SemaphorePermit};
 
 /// The descriptors one running hook may hold: its three pipe ends and a pidfd, plus the
-/// three other pipe ends while it starts, rounded up.
+/// three other pipe ends while it starts, plus a prompt channel's listening socket (and,
+/// once the hook runs and the other pipe ends are closed, one connection to it).
 const DESCRIPTORS_PER_HOOK: u64 = 8;
 
 /// The fewest descriptors left to the rest of the engine (the runtime, sockets of HTTP and

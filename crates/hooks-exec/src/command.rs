@@ -13,14 +13,15 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, EventContext, FailureKind,
-    HookOutcome, HookSpec, parse_output_in,
+    Action, CommandAction, CommandLine, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
+    HookStatus, Shell, parse_output_in, provides_var, takes_env_file,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin};
 
 use crate::budget;
+use crate::channel::{Channel, Offer, PROMPT_SOCKET_ENV, Serving};
 use crate::executor::{Executor, HookRun};
 use crate::reap::{self, RunProcesses};
 use crate::sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
@@ -41,13 +42,19 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 ///   are Bash), an argv exec'd directly, never joined into a shell string. A sandboxed
 ///   hook's argv is wrapped by the [`Sandbox`] first.
 /// - **Environment**: the engine's own, plus the dialect's variables
-///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, `CLAUDE_PROJECT_DIR`, ...; one the
-///   kernel cannot take, over 128 KiB or holding a NUL byte, is left out and named in
-///   `HOOKS_OMITTED_ENV`), plus
-///   `CLAUDE_ENV_FILE` on `SessionStart` when an env-file directory is configured, plus
-///   `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a JSON file holding the
-///   event context, mounted read-only in the sandbox and removed once the hook is over),
-///   plus the hook's own `env` (later wins).
+///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, ...; one the kernel cannot take, over
+///   128 KiB or holding a NUL byte, is left out and named in `HOOKS_OMITTED_ENV`), plus
+///   `CLAUDE_PROJECT_DIR` for Claude Code, echo-agent and native hooks (the event's
+///   `project_dir`, else the executor's project root: see
+///   [`CommandExecutorBuilder::project_dir`]), plus `CLAUDE_ENV_FILE` for Claude Code and
+///   native hooks on SessionStart, Setup, CwdChanged and FileChanged
+///   ([`hooks_core::takes_env_file`]; not sandboxed: a new empty file of the hook's own,
+///   whose `export NAME=value` lines become the outcome's `env` once the hook answered,
+///   removed after), plus `FABRO_HOOK_CONTEXT` for a sandboxed Fabro hook (the path of a
+///   JSON file holding the event context, mounted read-only in the sandbox and removed
+///   once the hook is over), plus the hook's own `env` (later wins), plus
+///   `HOOKS_PROMPT_SOCKET` when the dispatcher has a prompt evaluator and the hook is not
+///   sandboxed (see below).
 /// - **Working directory**: the hook's `cwd` (relative to the event's `cwd`), else the
 ///   event's `cwd` if it is an existing directory, else the engine's.
 /// - **Input**: the event JSON for the hook's dialect on stdin, followed by a newline,
@@ -74,12 +81,28 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 /// - **Answer**: [`hooks_core::parse_output_in`] for the hook's dialect. A hook that cannot be started (missing
 ///   program or interpreter, not executable, bad `#!` line, missing working directory) is
 ///   a [`FailureKind::Spawn`]; so is a script the shell could not run (exit 126 or 127).
+/// - **Asking the host's model**: run by a [`crate::Dispatcher`] that has a
+///   [`PromptEvaluator`](crate::PromptEvaluator), a hook that is not sandboxed gets a
+///   private channel to it for this run only: a Unix socket of its own, named in
+///   `HOOKS_PROMPT_SOCKET`, served while the run lasts and removed when it ends, however it
+///   ends, in a directory the dispatcher makes fresh on its first channel (mode 0700, in
+///   the temporary directory, so no other user can reach it) and removes when it is
+///   dropped. A hook asks with `hooks builtin ask` (or [`crate::ask_prompt_channel`]);
+///   the evaluator gets the question as a
+///   [`PromptMode::Answer`](hooks_core::PromptMode::Answer) request.
+///   Questions are served one at a time, each of at most
+///   [`MAX_QUESTION_BYTES`](crate::MAX_QUESTION_BYTES), at most
+///   [`MAX_QUESTIONS_PER_RUN`](crate::MAX_QUESTIONS_PER_RUN) per run, each bounded by
+///   what is left of the hook's timeout and by cancellation; the hook's secrets are masked
+///   in the question before the evaluator sees it and in the answer. A sandboxed hook gets
+///   no channel (it would be a way out of the sandbox), nor does any hook without an
+///   evaluator: then the run costs nothing extra.
 #[derive(Clone, Debug)]
 pub struct CommandExecutor {
     config: Arc<Config>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Config {
     stdout_cap: usize,
     stderr_cap: usize,
@@ -90,6 +113,9 @@ struct Config {
     sandbox_by_default: Vec<Dialect>,
     shells: Vec<(Dialect, String)>,
     env_file_dir: Option<PathBuf>,
+    /// `CLAUDE_PROJECT_DIR` for hooks whose event names none: the project root given, else
+    /// the working directory when the executor was built.
+    project_dir: Option<String>,
 }
 
 impl Default for CommandExecutor {
@@ -115,7 +141,19 @@ impl CommandExecutor {
                     .collect(),
                 shells: vec![(Dialect::Fabro, "bash".to_owned())],
                 env_file_dir: None,
+                project_dir: None,
             },
+        }
+    }
+
+    /// The same executor with `dir` as the project root its hooks get as
+    /// `CLAUDE_PROJECT_DIR` (see [`CommandExecutorBuilder::project_dir`]).
+    #[must_use]
+    pub fn with_project_dir(&self, dir: &Path) -> CommandExecutor {
+        let mut config = Config::clone(&self.config);
+        config.project_dir = Some(dir.to_string_lossy().into_owned());
+        CommandExecutor {
+            config: Arc::new(config),
         }
     }
 
@@ -130,9 +168,10 @@ impl CommandExecutor {
         }
     }
 
-    /// The `CLAUDE_ENV_FILE` a `SessionStart` hook of `session_id` gets, when an env-file
-    /// directory is configured: `<dir>/<session_id>.env` (`session.env` without a session
-    /// id). The host reads the `export` lines hooks appended there.
+    /// The session's env file, when an env-file directory is configured:
+    /// `<dir>/<session_id>.env` (`session.env` without a session id). Each hook gets a
+    /// `CLAUDE_ENV_FILE` of its own; once a hook that answered is over, what it wrote there
+    /// is appended to this file, so the host can source the session's `export` lines.
     pub fn env_file_for(&self, session_id: Option<&str>) -> Option<PathBuf> {
         let dir = self.config.env_file_dir.as_ref()?;
         let name: String = session_id
@@ -153,15 +192,25 @@ impl CommandExecutor {
     fn prepare(&self, run: &HookRun<'_>, action: &CommandAction) -> Result<Prepared, String> {
         let spec = run.spec;
         let mut argv = match &action.command {
-            CommandLine::Script(script) => {
-                let shell = self
-                    .config
-                    .shells
-                    .iter()
-                    .find(|(d, _)| *d == spec.dialect)
-                    .map_or("sh", |(_, s)| s.as_str());
-                vec![shell.to_owned(), "-c".to_owned(), script.clone()]
-            }
+            CommandLine::Script(script) => match action.shell {
+                Some(Shell::Bash) => vec!["bash".to_owned(), "-c".to_owned(), script.clone()],
+                Some(Shell::Powershell) => vec![
+                    powershell().to_owned(),
+                    "-NoProfile".to_owned(),
+                    "-NonInteractive".to_owned(),
+                    "-Command".to_owned(),
+                    script.clone(),
+                ],
+                None => {
+                    let shell = self
+                        .config
+                        .shells
+                        .iter()
+                        .find(|(d, _)| *d == spec.dialect)
+                        .map_or("sh", |(_, s)| s.as_str());
+                    vec![shell.to_owned(), "-c".to_owned(), script.clone()]
+                }
+            },
             CommandLine::Argv(argv) if argv.is_empty() => {
                 return Err("the hook's argv is empty".to_owned());
             }
@@ -185,7 +234,8 @@ impl CommandExecutor {
         let mut stdin = serde_json::to_vec(&ctx.to_json(spec.dialect))
             .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
         let mut context_file = None;
-        if self.is_sandboxed(spec) {
+        let sandboxed = self.is_sandboxed(spec);
+        if sandboxed {
             let dir = match cwd.take() {
                 Some(dir) => dir,
                 None => std::env::current_dir()
@@ -194,7 +244,7 @@ impl CommandExecutor {
             // Fabro gives a sandboxed hook its context as a file (`FABRO_HOOK_CONTEXT`).
             if spec.dialect == Dialect::Fabro {
                 context_file = Some(
-                    ContextFile::write(&stdin)
+                    RunFile::write("fabro-hook-context", ".json", &stdin)
                         .map_err(|e| format!("cannot write the hook's context file: {e}"))?,
                 );
             }
@@ -211,15 +261,27 @@ impl CommandExecutor {
         }
 
         let mut env = fit_env(hooks_core::env_vars(ctx, spec.dialect));
-        if matches!(spec.dialect, Dialect::Claude | Dialect::Native)
-            && run.ctx.event().builtin() == Some(BuiltinEvent::SessionStart)
-            && let Some(file) = self.env_file_for(run.ctx.get_str("session_id"))
+        if let Some(dir) = &self.config.project_dir
+            && provides_var(spec.dialect, PROJECT_DIR)
+            && ctx
+                .get("project_dir")
+                .is_none_or(serde_json::Value::is_null)
         {
+            env.push((PROJECT_DIR.to_owned(), dir.clone()));
+        }
+        // A sandboxed hook may write only in its working directory, so it gets no env file.
+        let env_file = if takes_env_file(spec.dialect, run.ctx.event()) && !self.is_sandboxed(spec)
+        {
+            let file = RunFile::write("hooks-env", ".sh", b"")
+                .map_err(|e| format!("cannot create the hook's CLAUDE_ENV_FILE: {e}"))?;
             env.push((
                 "CLAUDE_ENV_FILE".to_owned(),
-                file.to_string_lossy().into_owned(),
+                file.0.to_string_lossy().into_owned(),
             ));
-        }
+            Some(file)
+        } else {
+            None
+        };
         if let Some(file) = &context_file {
             env.push((
                 "FABRO_HOOK_CONTEXT".to_owned(),
@@ -237,22 +299,69 @@ impl CommandExecutor {
             stdin,
             is_script,
             _context_file: context_file,
+            sandboxed,
+            env_file,
         })
     }
 
-    async fn run_process(&self, run: &HookRun<'_>, prepared: Prepared) -> HookOutcome {
-        let mark = reap::next_mark();
-        let request = SpawnRequest {
-            argv: &prepared.argv,
-            cwd: prepared.cwd.as_deref(),
-            env: &prepared.env,
-            mark: &mark,
+    /// Runs the hook, offering it a prompt channel when `offer` is given (see the type's
+    /// documentation).
+    pub(crate) async fn execute_offered(
+        &self,
+        run: HookRun<'_>,
+        offer: Option<Offer<'_>>,
+    ) -> HookOutcome {
+        let Action::Command(action) = &run.spec.action else {
+            return HookOutcome::failed(
+                FailureKind::Spawn,
+                format!(
+                    "the command executor cannot run a `{}` hook",
+                    run.spec.action.type_name()
+                ),
+            );
         };
+        match self.prepare(&run, action) {
+            Ok(prepared) => self.run_process(&run, prepared, offer).await,
+            Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
+        }
+    }
+
+    async fn run_process(
+        &self,
+        run: &HookRun<'_>,
+        mut prepared: Prepared,
+        offer: Option<Offer<'_>>,
+    ) -> HookOutcome {
+        let mark = reap::next_mark();
         // A slot of the process-wide budget, held until the hook's processes and pipes
         // are gone, so events in flight cannot exhaust the descriptors between them.
         let _slot = tokio::select! {
             slot = budget::budget().slot() => slot,
             () = run.cancel.cancelled() => return cancelled_before_start(),
+        };
+        // The prompt channel, opened once the slot is held (its descriptors count in it).
+        let channel = match offer {
+            Some(offer) if !prepared.sandboxed => match Channel::open(offer.home) {
+                Ok(channel) => {
+                    prepared.env.push((
+                        PROMPT_SOCKET_ENV.to_owned(),
+                        channel.path().to_string_lossy().into_owned(),
+                    ));
+                    Some((channel, offer))
+                }
+                Err(err) => {
+                    // The hook runs without it, as it would without an evaluator.
+                    tracing::debug!(%err, "could not open a prompt channel for a hook");
+                    None
+                }
+            },
+            Some(_) | None => None,
+        };
+        let request = SpawnRequest {
+            argv: &prepared.argv,
+            cwd: prepared.cwd.as_deref(),
+            env: &prepared.env,
+            mark: &mark,
         };
         let mut child = match start(run, &request).await {
             Ok(child) => child,
@@ -291,6 +400,9 @@ impl CommandExecutor {
         });
         let deadline = tokio::time::Instant::now() + run.timeout;
         let mut timer = pin!(tokio::time::sleep_until(deadline));
+        // The prompt channel, served while the run lasts; dropping it removes it.
+        let mut serve: Option<Serving<'_>> =
+            channel.map(|(channel, offer)| channel.serve(offer, run.ctx, deadline, run.cancel));
 
         let mut status: Option<io::Result<ExitStatus>> = None;
         let mut output: Option<()> = None;
@@ -314,6 +426,12 @@ impl CommandExecutor {
                     guard.procs.output_closed();
                 }
                 () = &mut feed, if !fed => fed = true,
+                () = async {
+                    match serve.as_mut() {
+                        Some(serving) => serving.await,
+                        None => std::future::pending().await,
+                    }
+                }, if serve.is_some() => serve = None,
                 () = run.cancel.cancelled(), if ending.is_none() => {
                     ending = Some(Ending::Cancelled);
                     signal = guard.escalate(signal);
@@ -334,6 +452,8 @@ impl CommandExecutor {
                 }
             }
         }
+        // The run is over: its channel closes now, before any wait below.
+        drop(serve);
         if status.is_none() {
             // Only reached after SIGKILL; the leader is dead or about to be.
             status = Some(child.wait().await);
@@ -374,6 +494,9 @@ impl CommandExecutor {
                 outcome
             }
         };
+        if let Some(file) = &prepared.env_file {
+            self.read_env_file(run, file, &mut outcome);
+        }
         outcome.run.stdout_truncated = stdout.truncated;
         outcome.run.stderr_truncated = stderr.truncated;
         if stdout.truncated
@@ -385,6 +508,41 @@ impl CommandExecutor {
                 .push_str(&format!(" (stdout was cut at {} bytes)", cfg.stdout_cap));
         }
         outcome
+    }
+
+    /// Takes what a hook that answered wrote to its `CLAUDE_ENV_FILE` into its outcome (and
+    /// the session's env file, when there is one); a hook that failed, timed out or was
+    /// cancelled contributes nothing, as it contributes nothing of its output.
+    fn read_env_file(&self, run: &HookRun<'_>, file: &RunFile, outcome: &mut HookOutcome) {
+        if !matches!(outcome.run.status, HookStatus::Ok | HookStatus::Blocked) {
+            return;
+        }
+        let text = file.read(self.config.stdout_cap);
+        if text.trim().is_empty() {
+            return;
+        }
+        outcome.effects.env = hooks_core::parse_env_file(&text);
+        if let Some(session) = self.env_file_for(run.ctx.get_str("session_id")) {
+            use std::io::Write as _;
+            let appended = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&session)
+                .and_then(|mut f| {
+                    let mut text = text.into_bytes();
+                    if text.last() != Some(&b'\n') {
+                        text.push(b'\n');
+                    }
+                    f.write_all(&text)
+                });
+            if let Err(err) = appended {
+                outcome.effects.messages.push(format!(
+                    "hook `{}`: cannot add its exports to {}: {err}",
+                    run.spec.display_id(),
+                    session.display()
+                ));
+            }
+        }
     }
 
     /// The outcome of a run whose main process exited.
@@ -437,6 +595,15 @@ impl CommandExecutor {
             &stdout.bytes,
             &stderr.bytes,
         );
+        // Claude Code's `asyncRewake`: exit 2 wakes the agent with stderr, or stdout when
+        // stderr is empty; the reason carries that text to the async queue.
+        if code == Some(2) && matches!(&run.spec.action, Action::Command(c) if c.rewake) {
+            let text = |c: &Captured| String::from_utf8_lossy(&c.bytes).trim().to_owned();
+            let message = Some(text(stderr))
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| text(stdout));
+            outcome.effects.reason = Some(message);
+        }
         if code.is_none()
             && let Some(failure) = &mut outcome.run.failure
         {
@@ -452,19 +619,7 @@ impl CommandExecutor {
 #[async_trait]
 impl Executor for CommandExecutor {
     async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
-        let Action::Command(action) = &run.spec.action else {
-            return HookOutcome::failed(
-                FailureKind::Spawn,
-                format!(
-                    "the command executor cannot run a `{}` hook",
-                    run.spec.action.type_name()
-                ),
-            );
-        };
-        match self.prepare(&run, action) {
-            Ok(prepared) => self.run_process(&run, prepared).await,
-            Err(message) => HookOutcome::failed(FailureKind::Spawn, message),
-        }
+        self.execute_offered(run, None).await
     }
 }
 
@@ -540,16 +695,31 @@ impl CommandExecutorBuilder {
         self
     }
 
-    /// Gives `SessionStart` hooks of the Claude and native dialects a `CLAUDE_ENV_FILE` in
-    /// `dir` (see [`CommandExecutor::env_file_for`]).
+    /// Also appends what each hook wrote to its `CLAUDE_ENV_FILE` to the session's file
+    /// in `dir` (see [`CommandExecutor::env_file_for`]).
     #[must_use]
     pub fn env_file_dir(mut self, dir: impl Into<PathBuf>) -> CommandExecutorBuilder {
         self.config.env_file_dir = Some(dir.into());
         self
     }
 
+    /// The project root, which Claude Code, echo-agent and native hooks get as
+    /// `CLAUDE_PROJECT_DIR` when their event names no `project_dir` (by default the
+    /// working directory when the executor is built; never the event's `cwd`, which
+    /// follows the agent's `cd` and worktrees).
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl AsRef<Path>) -> CommandExecutorBuilder {
+        self.config.project_dir = Some(dir.as_ref().to_string_lossy().into_owned());
+        self
+    }
+
     /// The executor.
-    pub fn build(self) -> CommandExecutor {
+    pub fn build(mut self) -> CommandExecutor {
+        if self.config.project_dir.is_none() {
+            self.config.project_dir = std::env::current_dir()
+                .ok()
+                .map(|d| d.to_string_lossy().into_owned());
+        }
         CommandExecutor {
             config: Arc::new(self.config),
         }
@@ -563,6 +733,9 @@ const MAX_ENV_ENTRY: usize = 128 * 1024 - 1;
 /// What all dialect variables together may take, well under the kernel's limit on argv
 /// plus environment (a quarter of the stack limit, 2 MiB by default).
 const ENV_BUDGET: usize = 1024 * 1024;
+
+/// Claude Code's project root variable.
+const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 
 /// The name of the variable listing dialect variables left out because the kernel could
 /// not take them.
@@ -637,21 +810,26 @@ struct Prepared {
     stdin: Vec<u8>,
     is_script: bool,
     /// The context file of a sandboxed Fabro hook, removed when the run is over.
-    _context_file: Option<ContextFile>,
+    _context_file: Option<RunFile>,
+    /// The hook's `CLAUDE_ENV_FILE`, read and removed when the run is over.
+    env_file: Option<RunFile>,
+    /// Whether the hook runs in the sandbox (and so gets no prompt channel).
+    sandboxed: bool,
 }
 
-/// A sandboxed Fabro hook's `FABRO_HOOK_CONTEXT`: the event JSON in a file of its own in
-/// the temporary directory (created new, readable by the engine's user only), removed when
-/// dropped, however the run ended.
-struct ContextFile(PathBuf);
+/// A file of one run in the temporary directory (created new, readable by the engine's
+/// user only), removed when dropped, however the run ended: a sandboxed Fabro hook's
+/// `FABRO_HOOK_CONTEXT` (the event JSON) or a Claude Code hook's `CLAUDE_ENV_FILE`
+/// (empty, for the hook to append `export` lines to).
+struct RunFile(PathBuf);
 
-impl ContextFile {
-    fn write(json: &[u8]) -> io::Result<ContextFile> {
+impl RunFile {
+    fn write(prefix: &str, suffix: &str, contents: &[u8]) -> io::Result<RunFile> {
         use std::io::Write as _;
         use std::os::unix::fs::OpenOptionsExt as _;
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
-            "fabro-hook-context-{}-{}.json",
+            "{prefix}-{}-{}{suffix}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
@@ -661,16 +839,31 @@ impl ContextFile {
             .create_new(true)
             .mode(0o600)
             .open(&path)?;
-        let file_guard = ContextFile(path);
-        file.write_all(json)?;
+        let file_guard = RunFile(path);
+        file.write_all(contents)?;
         Ok(file_guard)
+    }
+
+    /// What the file holds now, up to `cap` bytes, as text; nothing when the hook put
+    /// something other than a regular file there (a FIFO would never end the read).
+    fn read(&self, cap: usize) -> String {
+        use std::io::Read as _;
+        let regular = std::fs::symlink_metadata(&self.0).is_ok_and(|m| m.file_type().is_file());
+        let mut bytes = Vec::new();
+        if regular && let Ok(file) = std::fs::File::open(&self.0) {
+            let limit = u64::try_from(cap).unwrap_or(u64::MAX);
+            if let Err(err) = file.take(limit).read_to_end(&mut bytes) {
+                tracing::debug!(%err, path = %self.0.display(), "could not read a hook's env file");
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
     }
 }
 
-impl Drop for ContextFile {
+impl Drop for RunFile {
     fn drop(&mut self) {
         if let Err(err) = std::fs::remove_file(&self.0) {
-            tracing::debug!(%err, path = %self.0.display(), "could not remove a hook's context file");
+            tracing::debug!(%err, path = %self.0.display(), "could not remove a hook's run file");
         }
     }
 }
@@ -821,4 +1014,15 @@ async fn write_stdin(stdin: Option<ChildStdin>, payload: &[u8]) {
         return;
     }
     let _ = stdin.shutdown().await;
+}
+
+/// The PowerShell to run a `shell: powershell` script with: `pwsh` (PowerShell 7) when it
+/// is on `PATH`, else Windows PowerShell's `powershell`, as Claude Code picks.
+fn powershell() -> &'static str {
+    static FOUND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    FOUND.get_or_init(|| {
+        let on_path = std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("pwsh").is_file()));
+        if on_path { "pwsh" } else { "powershell" }
+    })
 }

@@ -10,11 +10,12 @@ use futures_util::StreamExt;
 use hooks_core::CancellationToken;
 use hooks_core::{
     Aggregate, AggregateEntry, Blocking, BoxFuture, DedupeKey, DedupeScope, EventContext,
-    EventSink, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, aggregate_context,
-    find_duplicates,
+    EventSink, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, STOP_BLOCK_CAP_VAR,
+    StopBlockCap, aggregate_context, find_duplicates,
 };
 
 use crate::audit::AuditLog;
+use crate::channel::ChannelHome;
 use crate::clock::now_rfc3339;
 use crate::command::CommandExecutor;
 use crate::error::Error;
@@ -37,8 +38,9 @@ pub const DEFAULT_ASYNC_CAPACITY: usize = 64;
 /// The default number of async hooks running at once.
 pub const DEFAULT_ASYNC_CONCURRENCY: usize = 4;
 
-/// The default stop-loop cap: the third consecutive blocked stop is let through.
-pub const DEFAULT_STOP_LOOP_CAP: u32 = 3;
+/// The default stop-loop cap, Claude Code's: 8 consecutive blocked stops keep the agent
+/// going, the ninth is overridden ([`hooks_core::DEFAULT_STOP_BLOCK_CAP`]).
+pub const DEFAULT_STOP_LOOP_CAP: u32 = hooks_core::DEFAULT_STOP_BLOCK_CAP;
 
 /// Runs the hooks an event matches and folds their outcomes into one [`Aggregate`].
 ///
@@ -69,10 +71,13 @@ pub const DEFAULT_STOP_LOOP_CAP: u32 = 3;
 ///    concurrently.
 /// 6. Each outcome gets its duration, and the outcomes are folded by
 ///    [`hooks_core::aggregate`] in declaration order, whatever order they finished in.
-/// 7. **Stop-loop cap**: on `Stop` and `SubagentStop`, consecutive blocked dispatches are
-///    counted per session (and agent). When the count reaches the cap (3 by default) on a
-///    dispatch whose context has `stop_hook_active: true`, the block is lifted, and a
-///    message says why. A dispatch that does not block resets the count.
+/// 7. **Stop-loop cap** ([`hooks_core::StopBlockCap`], Claude Code's rule): on `Stop` and
+///    `SubagentStop`, consecutive blocked dispatches are counted per session (and agent):
+///    a block with `stop_hook_active` false starts a count at 1, one with it true adds
+///    one, a dispatch that does not block resets it. The block that takes the count past
+///    the cap (8 by default, or `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`) is overridden: the
+///    decision becomes none and a message says why. Stops whose emitter bounds the loop
+///    itself ([`EventContext::stop_loop_owned`]) are not counted.
 ///
 /// Every hook runs in a `hook` tracing span (event, hook id, dialect, type, timeout, and
 /// at the end status, decision and duration) and, with an [`AuditLog`], writes one line.
@@ -118,6 +123,12 @@ impl Dispatcher {
     /// A builder.
     pub fn builder() -> DispatcherBuilder {
         DispatcherBuilder::default()
+    }
+
+    /// The stop-loop cap this dispatcher applies (see [`DispatcherBuilder::stop_loop_cap`]),
+    /// for a runner that keeps agents going itself and should use the same one.
+    pub fn stop_loop_cap(&self) -> StopBlockCap {
+        self.inner.stop_loop.cap()
     }
 
     /// The current index.
@@ -325,7 +336,10 @@ impl Dispatcher {
             Arc::new(exec.with_timeout(std::time::Duration::MAX))
         };
         let runner = Arc::new(Runner {
-            command: builder.command,
+            command: match &builder.project_dir {
+                Some(dir) => builder.command.with_project_dir(dir),
+                None => builder.command,
+            },
             http: builder.http.map(guard),
             mcp: builder.mcp.map(guard),
             prompt: PromptExecutor::new(builder.evaluator),
@@ -334,6 +348,7 @@ impl Dispatcher {
             audit: builder.audit,
             sink: builder.sink,
             prepare: builder.prepare,
+            channels: ChannelHome::default(),
         });
         Dispatcher {
             inner: Arc::new(Inner {
@@ -497,7 +512,8 @@ pub struct DispatcherBuilder {
     max_concurrency: usize,
     async_capacity: usize,
     async_concurrency: usize,
-    stop_loop_cap: u32,
+    stop_loop_cap: StopBlockCap,
+    project_dir: Option<std::path::PathBuf>,
     audit: Option<AuditLog>,
     sink: Option<Arc<dyn NotificationSink>>,
     prepare: Option<Arc<dyn Prepare>>,
@@ -526,7 +542,10 @@ impl Default for DispatcherBuilder {
             max_concurrency: DEFAULT_MAX_CONCURRENCY,
             async_capacity: DEFAULT_ASYNC_CAPACITY,
             async_concurrency: DEFAULT_ASYNC_CONCURRENCY,
-            stop_loop_cap: DEFAULT_STOP_LOOP_CAP,
+            stop_loop_cap: StopBlockCap::from_env_value(
+                std::env::var(STOP_BLOCK_CAP_VAR).ok().as_deref(),
+            ),
+            project_dir: None,
             audit: None,
             sink: None,
             prepare: None,
@@ -604,11 +623,25 @@ impl DispatcherBuilder {
         self
     }
 
-    /// After how many consecutive blocked stops the stop happens anyway (3 by default;
-    /// 0 turns the cap off).
+    /// How many consecutive blocked stops keep the agent going; the next block is
+    /// overridden and the stop happens. `0` turns the cap off. The default is the value of
+    /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` when the builder is made (read as Claude Code
+    /// reads it, see [`StopBlockCap::from_env_value`]), else 8; this call overrides it.
     #[must_use]
     pub fn stop_loop_cap(mut self, cap: u32) -> DispatcherBuilder {
-        self.stop_loop_cap = cap;
+        self.stop_loop_cap = match cap {
+            0 => StopBlockCap::NONE,
+            n => StopBlockCap::at_most(n),
+        };
+        self
+    }
+
+    /// The project root command hooks get as `CLAUDE_PROJECT_DIR` (see
+    /// [`CommandExecutorBuilder::project_dir`](crate::CommandExecutorBuilder::project_dir)),
+    /// whichever command executor is given.
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl Into<std::path::PathBuf>) -> DispatcherBuilder {
+        self.project_dir = Some(dir.into());
         self
     }
 

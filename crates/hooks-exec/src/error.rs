@@ -55,6 +55,14 @@ pub enum Error {
     #[cfg(feature = "http")]
     #[error("could not build the HTTP client")]
     HttpClient(#[source] reqwest::Error),
+    /// A question put through a command hook's prompt channel got no answer: the channel
+    /// is gone (its hook run ended) or unreachable, the question is too large, the run has
+    /// asked its questions, or the host's evaluator failed, declined or timed out.
+    #[error("{message}")]
+    PromptChannel {
+        /// What happened, in words for the hook's user.
+        message: String,
+    },
     /// An MCP server entry is unusable (an invalid URL or header, an empty command).
     #[error("MCP server `{server}`: {reason}")]
     McpServer {

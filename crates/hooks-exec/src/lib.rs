@@ -56,6 +56,7 @@
 
 mod audit;
 mod budget;
+mod channel;
 mod clock;
 mod command;
 mod dispatch;
@@ -78,6 +79,10 @@ mod stop_loop;
 mod timeouts;
 
 pub use audit::AuditLog;
+pub use channel::{
+    MAX_ANSWER_BYTES, MAX_QUESTION_BYTES, MAX_QUESTIONS_PER_RUN, PROMPT_SOCKET_ENV,
+    ask_prompt_channel,
+};
 pub use command::{
     CommandExecutor, CommandExecutorBuilder, DEFAULT_KILL_GRACE, DEFAULT_ORPHAN_GRACE,
     DEFAULT_OUTPUT_CAP,
@@ -94,7 +99,7 @@ pub use hooks_core::CancellationToken;
 #[cfg(feature = "http")]
 pub use http::{DEFAULT_MAX_RESPONSE_BYTES, EnvLookup, HttpConfig, HttpExecutor};
 #[cfg(feature = "mcp")]
-pub use mcp::{McpExecutor, McpServerConfig};
+pub use mcp::{McpExecutor, McpServerConfig, check_server};
 pub use notify::{JsonRpcSink, NotificationSink, autohand_notification, autohand_notifications};
 pub use permission::PermissionExecutor;
 pub use prepare::{Prepare, Prepared};

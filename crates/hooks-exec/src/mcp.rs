@@ -34,6 +34,8 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
 use tokio::sync::{Mutex, watch};
 
+pub use hooks_core::McpServerConfig;
+
 use crate::error::Error;
 use crate::executor::{Executor, HookRun};
 use crate::http::{humanize, quote};
@@ -47,85 +49,31 @@ const STDERR_GRACE: Duration = Duration::from_millis(500);
 /// How much of a tool's error text a failure message quotes, in characters.
 const ERROR_TEXT_CHARS: usize = 1000;
 
-/// How to reach one MCP server.
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum McpServerConfig {
-    /// A server started as a child process, speaking MCP on its stdin and stdout.
-    ///
-    /// The process inherits the engine's environment plus `env`, runs in `cwd` (the
-    /// engine's working directory when `None`) in its own process group, and its stderr
-    /// is logged (`tracing`, debug level) and quoted in failure messages.
-    Stdio {
-        /// The program (looked up in `PATH` when it has no slash).
-        command: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Extra environment variables.
-        env: Vec<(String, String)>,
-        /// The working directory.
-        cwd: Option<PathBuf>,
-    },
-    /// A server reached over MCP's streamable HTTP transport.
-    Http {
-        /// The endpoint (`http://127.0.0.1:3001/mcp`).
-        url: String,
-        /// Headers sent with every request (`Authorization`, ...).
-        headers: Vec<(String, String)>,
-    },
-}
-
-impl McpServerConfig {
-    /// A stdio server: `command` with `args`, no extra environment, the engine's directory.
-    pub fn stdio<I, S>(command: impl Into<String>, args: I) -> McpServerConfig
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        McpServerConfig::Stdio {
-            command: command.into(),
-            args: args.into_iter().map(Into::into).collect(),
-            env: Vec::new(),
-            cwd: None,
-        }
-    }
-
-    /// A streamable HTTP server at `url`, with no extra headers.
-    pub fn http(url: impl Into<String>) -> McpServerConfig {
-        McpServerConfig::Http {
-            url: url.into(),
-            headers: Vec::new(),
-        }
-    }
-
-    /// What [`McpExecutor::new`] would refuse in this entry, without starting or building
-    /// anything: an empty command, a URL that is not http(s) (or https without the `tls`
-    /// feature), an invalid header.
-    ///
-    /// # Errors
-    ///
-    /// The reason, in words.
-    pub fn check(&self) -> Result<(), String> {
-        match self {
-            McpServerConfig::Stdio { command, .. } => {
-                if command.trim().is_empty() {
-                    return Err("the command is empty".to_owned());
-                }
-                Ok(())
+/// What [`McpExecutor::new`] would refuse in `config`, without starting or building
+/// anything: an empty command, a URL that is not http(s) (or https without the `tls`
+/// feature), an invalid header.
+///
+/// # Errors
+///
+/// The reason, in words.
+pub fn check_server(config: &McpServerConfig) -> Result<(), String> {
+    match config {
+        McpServerConfig::Stdio { command, .. } => {
+            if command.trim().is_empty() {
+                return Err("the command is empty".to_owned());
             }
-            McpServerConfig::Http { url, headers } => {
-                let parsed =
-                    reqwest::Url::parse(url).map_err(|e| format!("invalid URL `{url}`: {e}"))?;
-                if !matches!(parsed.scheme(), "http" | "https") {
-                    return Err(format!("unsupported URL scheme `{}`", parsed.scheme()));
-                }
-                if parsed.scheme() == "https" && !cfg!(feature = "tls") {
-                    return Err(
-                        "https needs TLS: build hooks-exec with the `tls` feature".to_owned()
-                    );
-                }
-                header_map(headers).map(|_| ())
+            Ok(())
+        }
+        McpServerConfig::Http { url, headers } => {
+            let parsed =
+                reqwest::Url::parse(url).map_err(|e| format!("invalid URL `{url}`: {e}"))?;
+            if !matches!(parsed.scheme(), "http" | "https") {
+                return Err(format!("unsupported URL scheme `{}`", parsed.scheme()));
             }
+            if parsed.scheme() == "https" && !cfg!(feature = "tls") {
+                return Err("https needs TLS: build hooks-exec with the `tls` feature".to_owned());
+            }
+            header_map(headers).map(|_| ())
         }
     }
 }
@@ -436,7 +384,7 @@ impl Target {
             server: name.to_owned(),
             reason,
         };
-        config.check().map_err(error)?;
+        check_server(&config).map_err(error)?;
         match config {
             McpServerConfig::Stdio {
                 command,

@@ -31,6 +31,14 @@ pub trait NotificationSink: Send + Sync {
         let _ = (ctx, spec, outcome);
     }
 
+    /// A background hook of the event `ctx` with Claude Code's `asyncRewake` exited 2: the
+    /// agent should be woken now, even when idle, with `message` (the hook's stderr, or its
+    /// stdout when stderr was empty) as a reminder. Called after
+    /// [`NotificationSink::async_outcome`].
+    fn rewake(&self, ctx: &EventContext, spec: &HookSpec, message: &str) {
+        let _ = (ctx, spec, message);
+    }
+
     /// A background hook of the event `ctx` was dropped: the queue was full.
     /// `dropped_total` counts every drop since the dispatcher was built.
     fn async_dropped(&self, ctx: &EventContext, spec: &HookSpec, dropped_total: u64) {
@@ -45,7 +53,8 @@ const ASYNC_WRITER_QUEUE: usize = 1024;
 ///
 /// Events become Autohand's notifications (see [`autohand_notifications`]); background hook
 /// results become `hooks.asyncHook.completed` (`{event, hookId, source, status, decision,
-/// reason?, exitCode?, durationMs?, failure?, timestamp}`) and drops
+/// reason?, exitCode?, durationMs?, failure?, timestamp}`), an `asyncRewake` hook's exit 2
+/// also `hooks.asyncHook.rewake` (`{event, hookId, source, message, timestamp}`), and drops
 /// `hooks.asyncHook.dropped` (`{event, hookId, source, droppedTotal, timestamp}`).
 /// Events Autohand has no notification for are not written.
 ///
@@ -179,6 +188,16 @@ impl NotificationSink for JsonRpcSink {
         }
         params.insert("timestamp".into(), now_rfc3339().into());
         self.send(&notification("hooks.asyncHook.completed", params));
+    }
+
+    fn rewake(&self, ctx: &EventContext, spec: &HookSpec, message: &str) {
+        let mut params = Map::new();
+        params.insert("event".into(), ctx.event().name().into());
+        params.insert("hookId".into(), spec.display_id().into());
+        params.insert("source".into(), spec.provenance.to_string().into());
+        params.insert("message".into(), message.into());
+        params.insert("timestamp".into(), now_rfc3339().into());
+        self.send(&notification("hooks.asyncHook.rewake", params));
     }
 
     fn async_dropped(&self, ctx: &EventContext, spec: &HookSpec, dropped_total: u64) {

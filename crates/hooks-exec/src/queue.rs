@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use hooks_core::CancellationToken;
-use hooks_core::{EventContext, HookIndex, HookOutcome};
+use hooks_core::{Action, EventContext, HookIndex, HookOutcome, HookSpec};
 use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::runner::Runner;
@@ -152,9 +152,21 @@ async fn worker(
             };
             if let Some(sink) = &runner.sink {
                 sink.async_outcome(&job.ctx, spec, &outcome);
+                if let Some(message) = rewake_message(spec, &outcome) {
+                    sink.rewake(&job.ctx, spec, message);
+                }
             }
             drop(slot);
             pending.done();
         });
     }
+}
+
+/// The reminder an `asyncRewake` hook wakes the agent with: set when it exited 2 (the
+/// command executor put its stderr, or stdout, in the reason).
+fn rewake_message<'o>(spec: &HookSpec, outcome: &'o HookOutcome) -> Option<&'o str> {
+    let rewake = matches!(&spec.action, Action::Command(c) if c.rewake);
+    (rewake && outcome.run.exit_code == Some(2))
+        .then_some(outcome.effects.reason.as_deref())
+        .flatten()
 }

@@ -10,6 +10,7 @@ use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutco
 use tracing::Instrument;
 
 use crate::audit::AuditLog;
+use crate::channel::{ChannelHome, Offer};
 use crate::command::CommandExecutor;
 use crate::executor::{Executor, HookRun};
 use crate::notify::NotificationSink;
@@ -30,6 +31,8 @@ pub(crate) struct Runner {
     pub(crate) audit: Option<AuditLog>,
     pub(crate) sink: Option<Arc<dyn NotificationSink>>,
     pub(crate) prepare: Option<Arc<dyn Prepare>>,
+    /// Where command hooks' prompt channels live (made on the first one).
+    pub(crate) channels: ChannelHome,
 }
 
 impl Runner {
@@ -76,7 +79,15 @@ impl Runner {
                     timeout,
                     cancel,
                 };
-                let mut outcome = self.execute(run).instrument(span.clone()).await;
+                // A command hook may ask the host's model through a channel of its own
+                // (`HOOKS_PROMPT_SOCKET`); without an evaluator there is none, at no cost.
+                let offer = self.prompt.evaluator().map(|evaluator| Offer {
+                    evaluator,
+                    spec,
+                    redactor: ready.as_ref().map(|p| &p.redactor),
+                    home: &self.channels,
+                });
+                let mut outcome = self.execute(run, offer).instrument(span.clone()).await;
                 // The values the hook was given never leave the run: everything below
                 // (tracing, the audit log, the sink, the aggregate, the caller) sees masks.
                 if let Some(prepared) = ready {
@@ -104,9 +115,9 @@ impl Runner {
         outcome
     }
 
-    async fn execute(&self, run: HookRun<'_>) -> HookOutcome {
+    async fn execute(&self, run: HookRun<'_>, offer: Option<Offer<'_>>) -> HookOutcome {
         match &run.spec.action {
-            Action::Command(_) => self.command.execute(run).await,
+            Action::Command(_) => self.command.execute_offered(run, offer).await,
             Action::Prompt(_) => self.prompt.execute(run).await,
             Action::Permission(_) => self.permission.execute(run).await,
             Action::Http(_) => match &self.http {

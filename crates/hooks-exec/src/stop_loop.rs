@@ -1,35 +1,46 @@
-//! The stop-loop cap: a Stop (or SubagentStop) hook that keeps blocking would keep the agent
-//! running forever; after N consecutive blocks the engine lets the stop happen.
+//! The dispatcher's stop-loop count: consecutive blocked stops per session (and subagent),
+//! with the block past the cap ([`hooks_core::StopBlockCap`], Claude Code's rule) overridden.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use hooks_core::{Aggregate, BuiltinEvent, Decision, EventContext};
+use hooks_core::{Aggregate, BuiltinEvent, Decision, EventContext, StopBlockCap};
 
 /// Counts consecutive blocked stops per session (and subagent).
 #[derive(Debug)]
 pub(crate) struct StopLoop {
-    cap: u32,
+    cap: StopBlockCap,
     streaks: Mutex<HashMap<String, u32>>,
 }
 
 impl StopLoop {
-    pub(crate) fn new(cap: u32) -> StopLoop {
+    pub(crate) fn new(cap: StopBlockCap) -> StopLoop {
         StopLoop {
             cap,
             streaks: Mutex::new(HashMap::new()),
         }
     }
 
-    /// Updates the streak of `ctx`'s session with `aggregate`, and lifts the block when it
-    /// is the cap-th consecutive one and the agent says a Stop hook already kept it going
-    /// (`stop_hook_active`).
+    pub(crate) fn cap(&self) -> StopBlockCap {
+        self.cap
+    }
+
+    /// Updates the streak of `ctx`'s session with `aggregate`, and overrides the block that
+    /// goes past the cap.
+    ///
+    /// A streak is the blocks of one turn: a block with `stop_hook_active` false (or
+    /// absent) is the turn's first and starts the streak at 1; a block with it true (the
+    /// agent is going on because of a stop hook) extends it; a dispatch that does not block
+    /// ends it. So only blocks with `stop_hook_active: true` ever add to a streak or are
+    /// overridden, and agents that say every stop is a new turn are never capped. Stops
+    /// whose emitter bounds the loop itself ([`EventContext::stop_loop_owned`]) are not
+    /// counted.
     pub(crate) fn apply(&self, ctx: &EventContext, aggregate: &mut Aggregate) {
         let event = match ctx.event().builtin() {
             Some(e @ (BuiltinEvent::Stop | BuiltinEvent::SubagentStop)) => e,
             _ => return,
         };
-        if self.cap == 0 {
+        if self.cap == StopBlockCap::NONE || ctx.stop_loop_owned() {
             return;
         }
         let key = format!(
@@ -50,26 +61,22 @@ impl StopLoop {
             streaks.remove(&key);
             return;
         }
-        // A block with `stop_hook_active` false starts a new streak.
-        let streak = if active {
-            streaks.get(&key).copied().unwrap_or(0) + 1
+        let block = if active {
+            streaks.get(&key).copied().unwrap_or(0).saturating_add(1)
         } else {
             1
         };
-        if active && streak >= self.cap {
+        if self.cap.overrides(block) {
             streaks.remove(&key);
             let reason = aggregate.effects.reason.take();
             aggregate.effects.decision = Decision::None;
-            aggregate.effects.messages.push(format!(
-                "stop-loop cap: the {} hooks blocked {streak} consecutive times while \
-                 stop_hook_active was set; letting the agent stop{}",
+            aggregate.effects.messages.push(self.cap.message(
                 event.name(),
-                reason
-                    .map(|r| format!(" (last reason: {r})"))
-                    .unwrap_or_default()
+                block,
+                reason.as_deref(),
             ));
         } else {
-            streaks.insert(key, streak);
+            streaks.insert(key, block);
         }
     }
 }

@@ -1,24 +1,22 @@
-//! Default timeouts per dialect and hook type, and the ceiling every timeout is clamped to.
+//! How long a hook may run: its own timeout, else the default of the one table in
+//! `hooks-core` ([`hooks_core::default_timeout`]), never more than a ceiling.
 
 use std::time::Duration;
 
-use hooks_core::{Action, Dialect, HookSpec, PromptMode};
+use hooks_core::{Dialect, HookSpec};
 
-/// The largest timeout any hook gets, unless changed with [`Timeouts::with_max`].
-pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
+/// The largest timeout any hook gets, unless changed with [`Timeouts::with_max`]
+/// (`hooks_core::MAX_TIMEOUT`, 300 s).
+pub use hooks_core::MAX_TIMEOUT;
 
-/// How long a hook may run: its own `timeout`, else its dialect's default, never more than
-/// a ceiling (300 s unless changed).
+/// How long a hook may run: its own `timeout`, else its default, never more than a
+/// ceiling (300 s unless changed).
 ///
-/// The built-in defaults follow each seed system's documentation:
-///
-/// | dialect   | command, http, mcp_tool | prompt (evaluate) | prompt (agent) | prompt (inject), permission |
-/// |-----------|-------------------------|-------------------|----------------|-----------------------------|
-/// | claude    | 600 s (clamped to 300 s) | 30 s             | 60 s           | no process: 10 s            |
-/// | echo      | 10 s                    | 10 s              | 10 s           | 10 s                        |
-/// | autohand  | 5 s                     | 5 s               | 5 s            | 5 s                         |
-/// | fabro     | 60 s                    | 60 s              | 60 s           | 60 s                        |
-/// | native    | 60 s                    | 30 s              | 60 s           | 60 s                        |
+/// The defaults are [`hooks_core::default_timeout`]'s, per dialect, handler type and event
+/// (the table is in its docs); the config loaders give a loaded hook that names no timeout
+/// the same value, so a hook gets the same time whether it came from a file or from code.
+/// [`Timeouts::with_default`] replaces every default of one dialect for hooks without a
+/// `timeout` of their own.
 #[derive(Clone, Debug)]
 pub struct Timeouts {
     overrides: Vec<(Dialect, Duration)>,
@@ -55,32 +53,18 @@ impl Timeouts {
         self.max
     }
 
-    /// The default for a hook of `dialect` doing `action`, before clamping.
-    pub fn default_for(&self, dialect: Dialect, action: &Action) -> Duration {
-        if let Some((_, t)) = self.overrides.iter().find(|(d, _)| *d == dialect) {
+    /// The default for `spec` (its dialect, handler type and event), before clamping.
+    pub fn default_for(&self, spec: &HookSpec) -> Duration {
+        if let Some((_, t)) = self.overrides.iter().find(|(d, _)| *d == spec.dialect) {
             return *t;
         }
-        let prompt_mode = match action {
-            Action::Prompt(p) => Some(p.mode),
-            _ => None,
-        };
-        let secs = match (dialect, prompt_mode) {
-            (Dialect::Echo, _) => 10,
-            (Dialect::Autohand, _) => 5,
-            (Dialect::Fabro, _) => 60,
-            (Dialect::Claude | Dialect::Native, Some(PromptMode::Evaluate)) => 30,
-            (Dialect::Claude, Some(PromptMode::Agent)) => 60,
-            (Dialect::Claude, Some(PromptMode::Inject)) => 10,
-            (Dialect::Claude, None) => 600,
-            _ => 60,
-        };
-        Duration::from_secs(secs)
+        hooks_core::default_timeout_for(spec.dialect, &spec.action, &spec.event)
     }
 
     /// The timeout `spec` runs with: its own, else the default, clamped to the ceiling.
     pub fn effective(&self, spec: &HookSpec) -> Duration {
         spec.timeout
-            .unwrap_or_else(|| self.default_for(spec.dialect, &spec.action))
+            .unwrap_or_else(|| self.default_for(spec))
             .min(self.max)
     }
 }

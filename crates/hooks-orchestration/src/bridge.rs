@@ -132,10 +132,12 @@ pub(crate) fn subagent_stop(
     stop_hook_active: bool,
     answer: Result<&str, &str>,
 ) -> EventContext {
-    let out = subagent_fields(
+    let mut out = subagent_fields(
         EventContext::subagent_stop(agent_id, ctx.subagent_name.clone(), stop_hook_active),
         ctx,
     );
+    // The dispatcher keeps the subagent going on a block and caps that loop itself.
+    out.set_stop_loop_owned();
     match answer {
         Ok(output) => out.with("last_assistant_message", output),
         Err(error) => out.with("error", error),

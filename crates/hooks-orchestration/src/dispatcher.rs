@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
-use hooks_core::{Aggregate, BoxError, BoxFuture, CancellationToken, EventContext, EventSink};
+use hooks_core::{
+    Aggregate, BoxError, BoxFuture, BuiltinEvent, CancellationToken, EventContext, EventSink,
+    StopBlockCap,
+};
 use serde_json::{Map, Value};
 
 use crate::bridge::{self, Bridge};
@@ -95,8 +98,9 @@ impl SubagentRequest {
 /// The default bound on delegations in one dispatch.
 pub const DEFAULT_MAX_DELEGATION_DEPTH: u32 = 3;
 
-/// The default bound on consecutive stop-hook blocks that keep one subagent going.
-pub const DEFAULT_MAX_STOP_BLOCKS: u32 = 3;
+/// The default bound on consecutive stop-hook blocks that keep one subagent going: Claude
+/// Code's 8 ([`hooks_core::DEFAULT_STOP_BLOCK_CAP`]).
+pub const DEFAULT_MAX_STOP_BLOCKS: u32 = hooks_core::DEFAULT_STOP_BLOCK_CAP;
 
 /// Dispatches subagents.
 ///
@@ -107,7 +111,10 @@ pub const DEFAULT_MAX_STOP_BLOCKS: u32 = 3;
 /// `TeammateIdle` first). A block from a stop event keeps the subagent going: the runner
 /// is called again with the hook's reason as [`SubagentRun::feedback`], at most
 /// `max_stop_blocks` times in a row; then the stop is let through and
-/// [`SubagentResult::stop_cap_reason`] says why. The context of the `SubagentStop` that let
+/// [`SubagentResult::stop_cap_reason`] says why. This dispatcher is the one owner of that
+/// loop's cap: its `SubagentStop` events are marked
+/// ([`EventContext::set_stop_loop_owned`]), so an engine's own stop-loop cap does not count
+/// them as well. The context of the `SubagentStop` that let
 /// the answer through is [`SubagentResult::additional_context`]. On success,
 /// [`SubagentHooks::after_dispatch`] sees the result.
 ///
@@ -137,7 +144,7 @@ pub struct SubagentDispatcher {
     timer: Arc<dyn Timer>,
     max_retries: u32,
     max_delegation_depth: u32,
-    max_stop_blocks: u32,
+    stop_cap: StopBlockCap,
     max_retry_delay: Duration,
     next_id: Arc<AtomicU64>,
 }
@@ -148,7 +155,7 @@ impl std::fmt::Debug for SubagentDispatcher {
             .field("hooks", &self.hooks)
             .field("max_retries", &self.max_retries)
             .field("max_delegation_depth", &self.max_delegation_depth)
-            .field("max_stop_blocks", &self.max_stop_blocks)
+            .field("stop_cap", &self.stop_cap)
             .field("max_retry_delay", &self.max_retry_delay)
             .finish_non_exhaustive()
     }
@@ -167,7 +174,7 @@ impl SubagentDispatcher {
             timer,
             max_retries: DEFAULT_MAX_RETRIES,
             max_delegation_depth: DEFAULT_MAX_DELEGATION_DEPTH,
-            max_stop_blocks: DEFAULT_MAX_STOP_BLOCKS,
+            stop_cap: StopBlockCap::at_most(DEFAULT_MAX_STOP_BLOCKS),
             max_retry_delay: DEFAULT_MAX_RETRY_DELAY,
             next_id: Arc::new(AtomicU64::new(1)),
         }
@@ -210,10 +217,19 @@ impl SubagentDispatcher {
         self
     }
 
-    /// At most `n` consecutive stop-hook blocks keep a subagent going.
+    /// At most `n` consecutive stop-hook blocks keep a subagent going (default
+    /// [`DEFAULT_MAX_STOP_BLOCKS`]; `0`: none does).
     #[must_use]
     pub fn with_max_stop_blocks(mut self, n: u32) -> SubagentDispatcher {
-        self.max_stop_blocks = n;
+        self.stop_cap = StopBlockCap::at_most(n);
+        self
+    }
+
+    /// The stop-loop cap as a [`StopBlockCap`], which can also be no cap at all: what an
+    /// engine passes on so that its subagents are capped as its own stops are.
+    #[must_use]
+    pub fn with_stop_block_cap(mut self, cap: StopBlockCap) -> SubagentDispatcher {
+        self.stop_cap = cap;
         self
     }
 
@@ -382,17 +398,17 @@ impl SubagentDispatcher {
             }
             let mut stop_cap_reason = None;
             if let Some(reason) = block {
-                if run.continuation < self.max_stop_blocks {
-                    run.continuation += 1;
+                let nth = run.continuation.saturating_add(1);
+                if !self.stop_cap.overrides(nth) {
+                    run.continuation = nth;
                     run.feedback = Some(reason);
                     run.previous_output = Some(output);
                     continue;
                 }
-                stop_cap_reason = Some(format!(
-                    "stop hooks blocked {} times in a row and the cap of {} continuations \
-                     was reached; the subagent stopped anyway (last reason: {reason})",
-                    run.continuation + 1,
-                    self.max_stop_blocks
+                stop_cap_reason = Some(self.stop_cap.message(
+                    BuiltinEvent::SubagentStop.name(),
+                    nth,
+                    Some(&reason),
                 ));
             }
             let result = SubagentResult {

@@ -321,6 +321,24 @@ impl EngineBuilder {
         self
     }
 
+    /// The project root: what Claude Code, echo-agent and native command hooks get as
+    /// `CLAUDE_PROJECT_DIR` when an event names no `project_dir` (by default the working
+    /// directory when the engine is built; never an event's `cwd`, which follows the agent).
+    #[must_use]
+    pub fn project_dir(mut self, dir: impl Into<PathBuf>) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.project_dir(dir);
+        self
+    }
+
+    /// How many consecutive blocked stops keep an agent going before the next block is
+    /// overridden (`0`: no cap; by default `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, else 8); see
+    /// [`DispatcherBuilder::stop_loop_cap`]. The engine's subagent dispatchers use it too.
+    #[must_use]
+    pub fn stop_loop_cap(mut self, cap: u32) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.stop_loop_cap(cap);
+        self
+    }
+
     /// Writes one JSONL line per hook run to `log`.
     #[must_use]
     pub fn audit_log(mut self, log: AuditLog) -> EngineBuilder {
@@ -440,12 +458,12 @@ impl EngineBuilder {
         let mcp = {
             // The host's servers are its own settings: an unusable one fails the build.
             for (name, server) in &self.mcp_servers {
-                server
-                    .check()
-                    .map_err(|reason| hooks_exec::Error::McpServer {
+                hooks_exec::check_server(server).map_err(|reason| {
+                    hooks_exec::Error::McpServer {
                         server: name.clone(),
                         reason,
-                    })?;
+                    }
+                })?;
             }
             let host = self.mcp_servers;
             let (servers, withheld) = mcp_servers(&host, &config, &loaded);
@@ -521,7 +539,6 @@ fn mcp_servers(
     config: &Config,
     loaded: &Loaded,
 ) -> (NamedServers, Vec<(String, String)>) {
-    use hooks_config::McpTransport;
     use hooks_exec::McpServerConfig;
 
     let mut withheld: Vec<(String, String)> = loaded
@@ -550,21 +567,8 @@ fn mcp_servers(
                 continue;
             }
         };
-        let entry = match resolved.transport {
-            McpTransport::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            } => McpServerConfig::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            },
-            McpTransport::Http { url, headers } => McpServerConfig::Http { url, headers },
-        };
-        if let Err(reason) = entry.check() {
+        let entry = resolved.transport;
+        if let Err(reason) = hooks_exec::check_server(&entry) {
             let why = format!(
                 "its definition at {} is unusable: {reason}",
                 server.provenance
@@ -1057,7 +1061,11 @@ impl Engine {
     }
 
     /// A subagent dispatcher around `runner` whose hooks are the engine's subagent hooks
-    /// and whose events (SubagentStart, SubagentStop) go to the engine's config hooks.
+    /// and whose events (SubagentStart, SubagentStop) go to the engine's config hooks. Its
+    /// stop-loop cap is the engine's ([`Dispatcher::stop_loop_cap`]); it alone counts the
+    /// blocks that keep its subagents going
+    /// ([`SubagentDispatcher::with_max_stop_blocks`](hooks_orchestration::SubagentDispatcher::with_max_stop_blocks)
+    /// changes it).
     #[cfg(feature = "orchestration")]
     pub fn subagent_dispatcher(
         &self,
@@ -1067,6 +1075,7 @@ impl Engine {
         hooks_orchestration::SubagentDispatcher::new(runner, timer)
             .with_hooks(Arc::new(self.inner.subagent_hooks.clone()))
             .with_sink(self.event_sink())
+            .with_stop_block_cap(self.dispatcher().stop_loop_cap())
     }
 }
 

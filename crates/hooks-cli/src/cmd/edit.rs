@@ -278,6 +278,7 @@ fn new_hook(args: &AddArgs, dialect: Dialect) -> Result<HookSpec> {
             },
             model: None,
             max_tool_rounds: None,
+            continue_on_block: false,
         }),
         (None, None, None, None) => {
             bail!("say what the hook does: `--command`, `--url`, `--decision` or `--prompt`")

@@ -116,11 +116,15 @@ pub fn engine_builder_with(args: &ConfigArgs, store: Option<TrustStore>) -> Resu
             "--dialect needs the files it names the dialect of: --config <FILE> or --with <FILE>"
         );
     }
+    let project = project_dir(args)?;
+    // `CLAUDE_PROJECT_DIR` is the project root, as an absolute path, whatever `cwd` a
+    // payload gives.
+    let root = std::path::absolute(&project).unwrap_or_else(|_| project.clone());
     let mut builder = Engine::builder()
         .interpolation(interpolation_for(args)?)
-        .on_broken_config(on_broken_config(args)?);
+        .on_broken_config(on_broken_config(args)?)
+        .project_dir(root);
     if args.config.is_empty() {
-        let project = project_dir(args)?;
         builder = builder.discover(Some(&project));
         if let Some(store) = store {
             builder = builder.trust_store(store);
@@ -355,7 +359,8 @@ fn piped_stdin() -> Result<Option<String>> {
 }
 
 /// Gives `ctx` the project root as its `cwd` when its payload has none, as an agent would:
-/// `CLAUDE_PROJECT_DIR`, `HOOK_WORKSPACE` and the hooks' working directory follow it.
+/// `HOOK_WORKSPACE` and the hooks' working directory follow it (`CLAUDE_PROJECT_DIR` is the
+/// project root whatever the `cwd`: see [`engine_builder_with`]).
 pub fn default_cwd(ctx: &mut EventContext, project: &Path) {
     if ctx.get("cwd").is_none() {
         ctx.set("cwd", project.display().to_string());

@@ -2,9 +2,11 @@
 //! hooks and prints the outcome.
 
 use std::io::Write;
+use std::sync::Arc;
 
 use anyhow::Result;
-use hooks::core::Aggregate;
+use hooks::core::{Aggregate, EventContext, HookSpec};
+use hooks::exec::NotificationSink;
 use serde_json::Value;
 
 use super::notes::{Note, Why};
@@ -21,7 +23,9 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     let event = render::resolve_event(&args.event)?;
     let mut ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
-    let engine = render::load_engine(&args.config)?;
+    let engine = render::load_engine_from(
+        super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr)),
+    )?;
     // A file that does not load is skipped (or blocks the event); say so where a script
     // reading the outcome on stdout still gets one object.
     let mut err = std::io::stderr().lock();
@@ -81,4 +85,21 @@ pub fn with_notes(agg: &Aggregate, notes: &[Note]) -> Result<Value> {
 /// 2 when the event is blocked or denied, else 0.
 pub fn exit_code(agg: &Aggregate) -> u8 {
     if agg.is_blocked() { 2 } else { 0 }
+}
+
+/// Says on stderr when a background `asyncRewake` hook exits 2: the agent `hooks run`
+/// stands in for would be woken with the message now.
+struct RewakeToStderr;
+
+impl NotificationSink for RewakeToStderr {
+    fn rewake(&self, ctx: &EventContext, spec: &HookSpec, message: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(
+            err,
+            "hooks: async hook `{}` ({}) on {} exited 2 and wakes the agent: {message}",
+            spec.display_id(),
+            spec.provenance,
+            ctx.event().name()
+        );
+    }
 }

@@ -11,6 +11,8 @@ use std::process::{Command, Output, Stdio};
 
 use assert_cmd::Command as Bin;
 
+use crate::support::git;
+
 /// Installs the built-ins into a fresh temp dir and returns it.
 fn installed() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -44,20 +46,6 @@ fn run(path: &Path, cwd: &Path, env: &[(&str, &str)], stdin: &str) -> Output {
         other => other.unwrap(),
     }
     child.wait_with_output().unwrap()
-}
-
-fn git(repo: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(repo)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn repo() -> tempfile::TempDir {

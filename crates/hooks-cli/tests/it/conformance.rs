@@ -34,6 +34,25 @@
 //! - `warnings`: substrings that must appear on stderr; `no_warnings: true` says stderr
 //!   is empty.
 //! - `status`: the exit code of `hooks run` (default: not checked).
+//!
+//! Optional, for rules about sequences, the environment and where files are:
+//!
+//! - `steps`: payloads of one session, replayed in order by one `hooks replay --json`
+//!   (instead of `payload`); `expect` is matched against the last outcome, and
+//!   `expect_steps` (one expectation or `null` per step) against each.
+//! - an answer's `script`: shell run by that hook before it prints its answer, with the
+//!   hook's environment (`$CLAUDE_ENV_FILE`, `$CLAUDE_PROJECT_DIR`, ...).
+//! - `env`: environment variables of the `hooks` process.
+//! - `config`: where the settings file is written and named with `-c` (default
+//!   `.claude/settings.json`); `files`: more files to write, by path.
+//! - `project`: a directory passed as `--project`; `cwd`: the directory `hooks` runs in
+//!   (both relative to the case's directory, and created). Paths in the outcome and on
+//!   stderr show the case's directory as `[dir]`.
+//! - `validate`: substrings that must appear in what `hooks validate` says of the settings
+//!   file (its load warnings, with file:line:col), and `validate_status` its exit code.
+//! - `list`: a subset of `hooks list --json` for the settings file (each hook's `type`,
+//!   `timeout_ms`, `state`, ...), compared as `expect` is.
+//! - an answer's `sleep`: seconds the hook waits before answering (to meet a timeout).
 
 use std::path::Path;
 use std::time::Duration;
@@ -79,7 +98,10 @@ fn claude_code_reference_cases() {
 }
 
 fn run_case(case: &Value) -> Result<(), String> {
-    let env = Env::new();
+    let mut env = Env::new();
+    if let Some(cwd) = case["cwd"].as_str() {
+        env = env.in_dir(cwd);
+    }
     let event = case["event"].as_str().ok_or("a case needs an `event`")?;
     let answers = case["answers"].as_array().cloned().unwrap_or_default();
     let mut commands = Vec::new();
@@ -97,9 +119,14 @@ fn run_case(case: &Value) -> Result<(), String> {
         let script = env.write(
             &format!("answer{i}.sh"),
             &format!(
-                "#!/bin/sh\ncat >/dev/null\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+                "#!/bin/sh\ncat >/dev/null\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+                script = answer["script"].as_str().unwrap_or(""),
                 dir = env.path().display(),
-                code = answer["exit"].as_i64().unwrap_or(0)
+                code = answer["exit"].as_i64().unwrap_or(0),
+                sleep = answer["sleep"]
+                    .as_f64()
+                    .map(|s| format!("sleep {s}\n"))
+                    .unwrap_or_default()
             ),
         );
         commands.push(format!("sh {}", script.display()));
@@ -130,25 +157,39 @@ fn run_case(case: &Value) -> Result<(), String> {
         }
         given => fill_answers(given, &commands),
     };
-    env.write(
-        ".claude/settings.json",
-        &serde_json::to_string_pretty(&settings).unwrap(),
-    );
-    let payload = case.get("payload").cloned().unwrap_or_else(|| json!({}));
-    env.write("payload.json", &payload.to_string());
-    let run = env.finish(
-        env.command()
-            .args([
-                "run",
-                event,
-                "--json",
-                "-c",
-                ".claude/settings.json",
-                "-p",
-                "payload.json",
-            ])
-            .timeout(Duration::from_secs(60)),
-    );
+    let config = case["config"].as_str().unwrap_or(".claude/settings.json");
+    let config = env.write(config, &serde_json::to_string_pretty(&settings).unwrap());
+    for (path, text) in case["files"].as_object().into_iter().flatten() {
+        env.write(path, text.as_str().unwrap_or_default());
+    }
+    let mut command = env.command();
+    command.timeout(Duration::from_secs(60));
+    for (name, value) in case["env"].as_object().into_iter().flatten() {
+        command.env(name, value.as_str().unwrap_or_default());
+    }
+    let steps = case["steps"].as_array();
+    match steps {
+        Some(steps) => {
+            let lines: Vec<String> = steps
+                .iter()
+                .map(|p| json!({"event": event, "payload": p}).to_string())
+                .collect();
+            let session = env.write("session.jsonl", &(lines.join("\n") + "\n"));
+            command.arg("replay").arg(session).arg("--json");
+        }
+        None => {
+            let payload = case.get("payload").cloned().unwrap_or_else(|| json!({}));
+            let payload = env.write("payload.json", &payload.to_string());
+            command.args(["run", event, "--json", "-p"]).arg(payload);
+        }
+    }
+    command.arg("-c").arg(&config);
+    if let Some(project) = case["project"].as_str() {
+        let dir = env.path().join(project);
+        std::fs::create_dir_all(&dir).unwrap();
+        command.arg("--project").arg(dir);
+    }
+    let run = env.finish(&mut command);
     if let Some(status) = case["status"].as_i64()
         && i64::from(run.code) != status
     {
@@ -157,12 +198,41 @@ fn run_case(case: &Value) -> Result<(), String> {
             run.code, run.stderr
         ));
     }
-    let actual: Value = serde_json::from_str(&run.stdout).map_err(|e| {
-        format!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            run.stdout, run.stderr
-        )
-    })?;
+    let outcomes: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(serde_json::from_str)
+        .collect::<Result<_, _>>()
+        .map_err(|e| {
+            format!(
+                "stdout is not JSON lines ({e}): {}\nstderr: {}",
+                run.stdout, run.stderr
+            )
+        })?;
+    let expected_lines = steps.map_or(1, Vec::len);
+    if outcomes.len() != expected_lines {
+        return Err(format!(
+            "expected {expected_lines} outcome(s), got {}: {}\nstderr: {}",
+            outcomes.len(),
+            run.stdout,
+            run.stderr
+        ));
+    }
+    for (n, (outcome, expect)) in outcomes
+        .iter()
+        .zip(case["expect_steps"].as_array().into_iter().flatten())
+        .enumerate()
+    {
+        if !expect.is_null() {
+            contains(outcome, expect, &format!("step {}", n + 1)).map_err(|why| {
+                format!(
+                    "{why}\n  outcome: {outcome}\n  stderr: {}",
+                    run.stderr.trim_end()
+                )
+            })?;
+        }
+    }
+    let actual = outcomes.last().cloned().unwrap_or_default();
     if let Some(expect) = case.get("expect") {
         contains(&actual, expect, "$").map_err(|why| {
             format!(
@@ -179,6 +249,38 @@ fn run_case(case: &Value) -> Result<(), String> {
     }
     if case["no_warnings"].as_bool() == Some(true) && !run.stderr.trim().is_empty() {
         return Err(format!("stderr is not empty:\n{}", run.stderr.trim_end()));
+    }
+    if case.get("validate").is_some() || case.get("validate_status").is_some() {
+        let out = env.finish(
+            env.command()
+                .args(["validate", "-c", ".claude/settings.json"])
+                .timeout(Duration::from_secs(60)),
+        );
+        let text = format!("{}{}", out.stdout, out.stderr);
+        if let Some(status) = case["validate_status"].as_i64()
+            && i64::from(out.code) != status
+        {
+            return Err(format!(
+                "`hooks validate` exited {} (expected {status}):\n{text}",
+                out.code
+            ));
+        }
+        for want in case["validate"].as_array().into_iter().flatten() {
+            let want = want.as_str().unwrap_or_default();
+            if !text.contains(want) {
+                return Err(format!("`hooks validate` lacks {want:?}:\n{text}"));
+            }
+        }
+    }
+    if let Some(expect) = case.get("list") {
+        let out = env.finish(
+            env.command()
+                .args(["list", "--json", "-c", ".claude/settings.json"])
+                .timeout(Duration::from_secs(60)),
+        );
+        let listed: Value = serde_json::from_str(&out.stdout)
+            .map_err(|e| format!("`hooks list --json` is not JSON ({e}): {}", out.stdout))?;
+        contains(&listed, expect, "list").map_err(|why| format!("{why}\n  list: {listed}"))?;
     }
     Ok(())
 }

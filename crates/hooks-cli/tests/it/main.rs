@@ -35,6 +35,7 @@ mod run;
 mod schema;
 mod secrets;
 mod serve;
+mod smart_commit;
 mod support;
 mod test;
 mod trust;

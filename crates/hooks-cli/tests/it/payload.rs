@@ -1,8 +1,8 @@
 //! How a payload reaches `hooks run`, `explain` and `test`: JSON text, `@FILE`, a bare path
 //! of an existing file, `-p -`, or piped on stdin without `-p` (an open stdin that stays
 //! silent is ignored with a note, never waited on); and the `cwd` a payload without one
-//! gets: the project root, which `CLAUDE_PROJECT_DIR`, `HOOK_WORKSPACE` and the hook's
-//! working directory follow.
+//! gets: the project root, which `HOOK_WORKSPACE` and the hook's working directory follow;
+//! `CLAUDE_PROJECT_DIR` is the project root whatever the payload's `cwd`.
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -142,10 +142,11 @@ fn a_payload_without_cwd_runs_in_the_project_root() {
             "[dir]/p|[dir]/p|[dir]/p",
         ),
         ("p", r#"{"prompt": "hi"}"#, "[dir]/p|[dir]/p|[dir]/p"),
+        // The agent moved: its `cwd` is followed, but the project root stays put.
         (
             "p/src",
             with_cwd.as_str(),
-            "[dir]/elsewhere|[dir]/elsewhere|[dir]/elsewhere",
+            "[dir]/p|[dir]/elsewhere|[dir]/elsewhere",
         ),
     ];
     for (cwd, payload, expect) in cases {

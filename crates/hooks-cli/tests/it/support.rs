@@ -290,3 +290,21 @@ pub(crate) fn read_request(conn: &mut TcpStream) -> Option<String> {
         }
     }
 }
+
+/// Runs `git ARGS` in `repo` (a real git, for the built-ins that drive one) and returns its
+/// stdout; a failing git fails the test with its stderr.
+// The test runs git itself, as a real child process.
+#[allow(clippy::disallowed_methods)]
+pub(crate) fn git(repo: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(repo)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -71,7 +71,7 @@ fn discovered_project_configs_are_checked() {
     let env = Env::new();
     env.write(
         ".claude/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "comand", "command": "x"}]}]}}"#,
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": 5}]}]}}"#,
     );
     let run = env.run(&["validate"]);
     assert_eq!(run.code, 1, "{run:?}");

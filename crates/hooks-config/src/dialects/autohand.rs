@@ -3,15 +3,10 @@
 //! with tool names and path globs, `async`, and the file-wide `enabled` switch (`false`
 //! turns every hook of the file off).
 
-use std::time::Duration;
-
 use hooks_core::{Action, Dialect, HookSpec};
 
-use crate::load::{ConfigFile, Cx, Item, TimeUnit, field};
+use crate::load::{ConfigFile, Cx, Item, field};
 use crate::tree::Node;
-
-/// Autohand's default hook timeout.
-const DEFAULT: Duration = Duration::from_millis(5000);
 
 /// Autohand's hints for unknown keys.
 pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
@@ -59,15 +54,16 @@ fn autohand_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         Some(cx.interp(s, c.pos))
     });
     let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
-    let timeout = cx.timeout(field(node, "timeout"), TimeUnit::Millis);
+    let timeout = cx.timeout(field(node, "timeout"));
     let filter = cx.filter(field(node, "filter"));
     let (Some(event), Some(command), Some(matcher), Some(timeout), Some(filter)) =
         (event, command, matcher, timeout, filter)
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(DEFAULT, node.pos));
-    let mut spec = HookSpec::new(event, Action::script(command))
+    let action = Action::script(command);
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
+    let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)
         .with_timeout(timeout)

@@ -11,7 +11,6 @@
 //! config's folder, as Fabro resolves the paths a run config names), when it is set.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Event, FailurePolicy, HookSpec, HttpAction,
@@ -20,7 +19,7 @@ use hooks_core::{
 
 use crate::error::DiagnosticKind;
 use crate::interpolate::EnvScope;
-use crate::load::{ConfigFile, Cx, Item, TimeUnit, field};
+use crate::load::{ConfigFile, Cx, Item, field};
 use crate::tree::{Node, Value};
 
 /// Keys that moved in Fabro's v2 run config, with where they went.
@@ -174,15 +173,13 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         }
     };
     let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
-    let timeout = cx.timeout(field(node, "timeout"), TimeUnit::DurationString);
+    let timeout = cx.timeout(field(node, "timeout"));
     let (Some(event), Some(action), Some(matcher), Some(timeout)) =
         (event, action, matcher, timeout)
     else {
         return None;
     };
-    let is_prompt = matches!(&action, Action::Prompt(p) if p.mode == PromptMode::Evaluate);
-    let default = Duration::from_secs(if is_prompt { 30 } else { 60 });
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default, node.pos));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let blocking = cx
         .boolean(field(node, "blocking"))
         .unwrap_or_else(|| blocking_by_default(&event));
@@ -312,6 +309,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 mode: PromptMode::Evaluate,
                 model: cx.string(field(node, "model")),
                 max_tool_rounds: None,
+                continue_on_block: false,
             }))
         }
         "agent" => {
@@ -350,6 +348,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 mode: PromptMode::Agent,
                 model: cx.string(field(node, "model")),
                 max_tool_rounds,
+                continue_on_block: false,
             }))
         }
         _ => None,

@@ -1,27 +1,45 @@
 //! One hook handler in the shape Claude Code, echo-agent and the native format share:
 //! `{type, command | url | server + tool | prompt | decision, timeout, ...}`.
 
-use std::time::Duration;
-
 use hooks_core::{
     Action, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec,
-    HttpAction, Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode,
+    HttpAction, Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode, Shell,
 };
 
 use crate::error::DiagnosticKind;
 use crate::interpolate::EnvScope;
-use crate::load::{Cx, DEFAULT_TIMEOUT, Item, TimeUnit, field};
+use crate::load::{Cx, Item, field};
 use crate::tree::{Node, Value};
 
 /// Hook types and the keys that belong to each.
 const TYPE_KEYS: [(&str, &[&str]); 6] = [
-    ("command", &["command", "args", "cwd", "env", "sandbox"]),
+    (
+        "command",
+        &[
+            "command",
+            "args",
+            "cwd",
+            "env",
+            "sandbox",
+            "shell",
+            "asyncRewake",
+        ],
+    ),
     (
         "http",
         &["url", "headers", "allowed_env_vars", "allowedEnvVars"],
     ),
     ("mcp_tool", &["server", "tool", "input"]),
-    ("prompt", &["prompt", "model", "mode", "max_tool_rounds"]),
+    (
+        "prompt",
+        &[
+            "prompt",
+            "model",
+            "mode",
+            "max_tool_rounds",
+            "continueOnBlock",
+        ],
+    ),
     ("agent", &["prompt", "model", "max_tool_rounds"]),
     ("permission", &["decision", "reason"]),
 ];
@@ -177,25 +195,29 @@ pub(crate) fn handler(
             .iter()
             .any(|(t, keys)| *t != ty && keys.contains(&entry.key.as_str()));
         if foreign && !own.contains(&entry.key.as_str()) {
-            cx.error(
-                DiagnosticKind::Conflict,
-                entry.key_pos,
-                format!("`{}` does not apply to a {ty} hook", entry.key),
-                None,
-            );
+            // Claude Code ignores what does not apply; other dialects refuse it.
+            if dialect == Dialect::Claude {
+                cx.warn(
+                    DiagnosticKind::Conflict,
+                    entry.key_pos,
+                    format!(
+                        "`{}` does not apply to a {ty} hook; it is ignored",
+                        entry.key
+                    ),
+                    None,
+                );
+            } else {
+                cx.error(
+                    DiagnosticKind::Conflict,
+                    entry.key_pos,
+                    format!("`{}` does not apply to a {ty} hook", entry.key),
+                    None,
+                );
+            }
         }
     }
     let action = action(cx, node, &ty);
-    let time = match dialect {
-        Dialect::Native => TimeUnit::Seconds { strings: true },
-        _ => TimeUnit::Seconds { strings: false },
-    };
-    let timeout = cx.timeout(field(node, "timeout"), time);
-    let default = match (dialect, ty.as_str()) {
-        (Dialect::Claude, "prompt" | "agent") => Duration::from_secs(30),
-        (Dialect::Claude, _) => Duration::from_secs(600),
-        _ => DEFAULT_TIMEOUT,
-    };
+    let timeout = cx.timeout(field(node, "timeout"));
     let condition = cx.condition(field(node, "if"));
     let filter = cx.filter(field(node, "filter"));
     // Every part was checked (and its problems reported) before giving up on the hook.
@@ -204,7 +226,7 @@ pub(crate) fn handler(
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(default, node.pos));
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)
@@ -217,7 +239,8 @@ pub(crate) fn handler(
         .string(field(node, "description"))
         .or_else(|| cx.string(field(node, "statusMessage")));
     spec.condition = condition;
-    spec.is_async = cx.boolean(field(node, "async")).unwrap_or(false);
+    let rewake = matches!(&spec.action, Action::Command(c) if c.rewake);
+    spec.is_async = rewake || cx.boolean(field(node, "async")).unwrap_or(false);
     spec.enabled = cx.boolean(field(node, "enabled")).unwrap_or(true);
     // `true` is the event's one ordered group, named after the event.
     spec.sequential = match field(node, "sequential") {
@@ -253,7 +276,18 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
         "command" => {
             let command = field(node, "command");
             let args = field(node, "args");
+            let claude = cx.dialect == Dialect::Claude;
             let line = match (command, args) {
+                // Claude Code's exec form: `command` is the program, `args` its arguments.
+                (Some(c), Some(a)) if claude => {
+                    let mut argv = vec![Node::new(c.pos, c.value.clone())];
+                    argv.extend(a.as_seq()?.iter().cloned());
+                    argv_of(cx, &argv, c.pos)?
+                }
+                (None, Some(_)) if claude => {
+                    missing(cx, "command");
+                    return None;
+                }
                 (Some(_), Some(a)) => {
                     let pos = node.get("args").map_or(a.pos, |e| e.key_pos);
                     cx.error(
@@ -284,7 +318,32 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 action.cwd = Some(cx.interp(cwd, pos).into());
             }
             action.env = cx.string_map(field(node, "env"));
+            // A plugin's hooks get its root, as Claude Code exports it (their own `env`,
+            // later, still wins).
+            if let Some(root) = cx.plugin_root() {
+                action
+                    .env
+                    .insert(0, ("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned()));
+            }
             action.sandbox = cx.boolean(field(node, "sandbox"));
+            action.rewake = cx.boolean(field(node, "asyncRewake")).unwrap_or(false);
+            if let Some(shell) = field(node, "shell") {
+                action.shell = match shell.as_str() {
+                    Some("bash") => Some(Shell::Bash),
+                    Some("powershell") => Some(Shell::Powershell),
+                    // The schema check reported other values.
+                    _ => None,
+                };
+                if matches!(action.command, CommandLine::Argv(_)) {
+                    cx.warn(
+                        DiagnosticKind::Conflict,
+                        shell.pos,
+                        "`shell` is ignored with `args`: the program runs without a shell",
+                        None,
+                    );
+                    action.shell = None;
+                }
+            }
             Some(Action::Command(action))
         }
         "http" => {
@@ -355,6 +414,9 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 mode,
                 model: cx.string(field(node, "model")),
                 max_tool_rounds,
+                // Agent hooks always feed the reason back (the executor knows).
+                continue_on_block: mode == PromptMode::Evaluate
+                    && cx.boolean(field(node, "continueOnBlock")) == Some(true),
             }))
         }
         "permission" => {
@@ -382,11 +444,15 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
 /// An argv command (a list of strings, at least the program), length-checked and
 /// interpolated; shared by every dialect that has one.
 pub(crate) fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
-    let items = node.as_seq()?;
+    argv_of(cx, node.as_seq()?, node.pos)
+}
+
+/// [`argv`] of the items written at `pos`.
+fn argv_of(cx: &mut Cx<'_>, items: &[Node], pos: crate::tree::Pos) -> Option<CommandLine> {
     if items.is_empty() {
         cx.error(
             DiagnosticKind::InvalidValue,
-            node.pos,
+            pos,
             "an argv command needs at least the program",
             None,
         );
@@ -397,7 +463,7 @@ pub(crate) fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
         .filter_map(Node::as_str)
         .map(|s| s.len() + 1)
         .sum();
-    cx.check_command_len(len, node.pos).then_some(())?;
+    cx.check_command_len(len, pos).then_some(())?;
     let mut out = Vec::with_capacity(items.len());
     for item in items {
         out.push(cx.interp(item.as_str()?, item.pos));

@@ -2,6 +2,7 @@
 //! the hooks into [`hooks_core::HookSpec`]s with provenance.
 
 mod autohand;
+mod claude;
 mod fabro;
 mod fabro_run;
 mod handler;
@@ -39,7 +40,18 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         // An empty document: nothing to check or read.
         return;
     }
+    // Claude Code skips what it does not know and loads the rest; so does its loader here.
+    let pruned;
+    let root = if cx.dialect == Dialect::Claude {
+        pruned = claude::prune(cx, root);
+        &pruned
+    } else {
+        root
+    };
     check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
+    if cx.dialect == Dialect::Claude {
+        claude::soften_unknown_keys(&mut cx.structural);
+    }
     match cx.dialect {
         Dialect::Fabro => {
             fabro::load(cx, root, file);

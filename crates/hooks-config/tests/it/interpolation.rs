@@ -127,6 +127,59 @@ fn skill_dir_is_bound_for_echo_agent_only() {
     );
 }
 
+/// A Claude Code plugin's `hooks/hooks.json`: `(where the file is, command, the command
+/// loaded, the `CLAUDE_PLUGIN_ROOT` its hook gets)`.
+#[track_caller]
+fn check_plugin(path: &str, command: &str, expect: &str, root: Option<&str>) {
+    let text = format!(
+        r#"{{"description": "Automatic code formatting", "hooks": {{"PostToolUse": [{{"matcher": "Write|Edit", "hooks": [{{"type": "command", "command": "{command}", "timeout": 30}}]}}]}}}}"#
+    );
+    let file = load_str(&text, Some(Path::new(path)), &options()).unwrap();
+    assert_eq!(file.dialect, hooks_config::core::Dialect::Claude, "{path}");
+    let Action::Command(c) = &file.hooks().next().unwrap().action else {
+        panic!("not a command hook")
+    };
+    assert_eq!(c.command, CommandLine::Script(expect.to_owned()), "{path}");
+    let given = c
+        .env
+        .iter()
+        .find(|(k, _)| k == "CLAUDE_PLUGIN_ROOT")
+        .map(|(_, v)| v.as_str());
+    assert_eq!(given, root, "{path}");
+}
+
+#[test]
+fn a_plugins_hooks_file_binds_claude_plugin_root() {
+    check_plugin(
+        "/opt/plugins/fmt/hooks/hooks.json",
+        "${CLAUDE_PLUGIN_ROOT}/scripts/format.sh",
+        "/opt/plugins/fmt/scripts/format.sh",
+        Some("/opt/plugins/fmt"),
+    );
+    // Quoted, as the reference advises for shell form.
+    check_plugin(
+        "/opt/plugins/fmt/hooks/hooks.json",
+        r#"node \"${CLAUDE_PLUGIN_ROOT}\"/scripts/format.js --fix"#,
+        r#"node "/opt/plugins/fmt"/scripts/format.js --fix"#,
+        Some("/opt/plugins/fmt"),
+    );
+    // Any other Claude Code file is no plugin's: the placeholder stays for the shell.
+    check_plugin(
+        "/repo/.claude/settings.json",
+        "${CLAUDE_PLUGIN_ROOT}/x.sh",
+        "${CLAUDE_PLUGIN_ROOT}/x.sh",
+        None,
+    );
+    assert_eq!(
+        hooks_config::plugin_root(Path::new("/opt/plugins/fmt/hooks/hooks.json")),
+        Some(Path::new("/opt/plugins/fmt").to_path_buf())
+    );
+    assert_eq!(
+        hooks_config::plugin_root(Path::new("/opt/hooks.json")),
+        None
+    );
+}
+
 #[test]
 fn secrets_are_resolved_right_before_running_and_never_shown() {
     let file = load_str(HOOK, Some(Path::new("hooks.yaml")), &with_secret()).unwrap();

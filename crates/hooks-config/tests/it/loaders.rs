@@ -256,7 +256,8 @@ fn claude_settings_local_and_managed() {
             ("PreToolUse", "Edit|Write|MultiEdit", 10_000, 25),
             ("PreToolUse", "mcp__github__.*", 300_000, 37),
             ("PostToolUse", "Edit|Write", 300_000, 50),
-            ("UserPromptSubmit", "", 300_000, 61),
+            // UserPromptSubmit lowers the command default to 30 s.
+            ("UserPromptSubmit", "", 30_000, 61),
             ("Stop", "", 20_000, 68),
             ("Stop", "", 120_000, 73),
             ("SessionStart", "startup|resume", 300_000, 85),

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use hooks_config::core::Layer;
-use hooks_config::{LoadOptions, McpTransport, Origin, TrustPolicy, merge};
+use hooks_config::core::McpServerConfig;
+use hooks_config::{LoadOptions, Origin, TrustPolicy, merge};
 
 use crate::support::options;
 
@@ -14,7 +15,7 @@ use crate::support::options;
 /// `name: http URL [H: V..] (LAYER)`.
 fn summary(server: &hooks_config::McpServer) -> String {
     let what = match &server.transport {
-        McpTransport::Stdio {
+        McpServerConfig::Stdio {
             command,
             args,
             env,
@@ -33,7 +34,7 @@ fn summary(server: &hooks_config::McpServer) -> String {
             }
             s
         }
-        McpTransport::Http { url, headers } => {
+        McpServerConfig::Http { url, headers } => {
             let mut s = format!("http {url}");
             for (k, v) in headers {
                 s.push_str(&format!(" {k}: {v}"));

@@ -122,7 +122,9 @@ fn the_schemas_reject_what_the_loaders_reject() {
         (
             Dialect::Claude,
             "settings.json",
-            r#"{"hooks": {"Stop": [{"hooks": [{"type": "comand", "command": "a"}]}]}}"#,
+            // (An unknown type is a warning for the loader, which skips the hook, as
+            // Claude Code does; a value of the wrong type is an error for both.)
+            r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": 5}]}]}}"#,
         ),
         (
             Dialect::Echo,

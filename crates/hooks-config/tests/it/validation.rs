@@ -103,19 +103,15 @@ settings.json:4:19: error: invalid matcher `Bash(`: unclosed group
 settings.json:4:88: error: expected a number, found a string
  4 |       {"matcher": "Bash(", "hooks": [{"type": "command", "command": "a.sh", "timeout": "5"}]},
    |                                                                                        ^
-  hint: Timeout in seconds (default 600, 30 for prompts; at most 300 here).
-settings.json:5:46: error: `comand` is not one of: command, http, mcp_tool, prompt, agent
+  hint: Timeout in seconds (default 600, at most 300 here; UserPromptSubmit 30, MessageDisplay 10, SessionEnd 1.5; prompts 30, agents 60).
+settings.json:5:46: warning: unknown hook type `comand`; this hook is skipped
  5 |       {"matcher": "Edit", "hooks": [{"type": "comand", "command": "b.sh"}]}
    |                                              ^
   hint: did you mean `command`?
-settings.json:7:5: error: unknown event `PostToolUze`
+settings.json:7:5: warning: unknown event `PostToolUze`; its hooks are skipped, and the rest of the file loads
  7 |     "PostToolUze": [{"hooks": [{"type": "command", "command": "c.sh", "if": "Bash(git *"}]}]
    |     ^
-  hint: did you mean `PostToolUse`?
-settings.json:7:77: error: invalid `if` condition `Bash(git *`: it is missing the closing `)`
- 7 |     "PostToolUze": [{"hooks": [{"type": "command", "command": "c.sh", "if": "Bash(git *"}]}]
-   |                                                                             ^
-  hint: an `if` condition looks like `Bash(git *)` or `Edit(*.ts)`"#,
+  hint: did you mean `PostToolUse`?"#,
     );
 }
 
@@ -264,7 +260,7 @@ hooks.yaml:2:5: error: the hook has no action
 settings.json:1:32: error: a command hook needs `command`
  1 | {"hooks": {"Stop": [{"hooks": [{"type": "command", "url": "https://x"}]}]}}
    |                                ^
-settings.json:1:52: error: `url` does not apply to a command hook
+settings.json:1:52: warning: `url` does not apply to a command hook; it is ignored
  1 | {"hooks": {"Stop": [{"hooks": [{"type": "command", "url": "https://x"}]}]}}
    |                                                    ^"#,
     );
@@ -332,7 +328,7 @@ fn dialect_can_be_named_explicitly() {
     let options = options().with_dialect(Dialect::Claude);
     let file = load_str(text, Some(Path::new("x.yaml")), &options).unwrap();
     assert_eq!(file.dialect, Dialect::Claude);
-    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 30);
+    assert_eq!(file.hooks().next().unwrap().timeout.unwrap().as_secs(), 60);
     // The same file as echo-agent rejects the `agent` type echo-agent does not have.
     check(
         "x.yaml",

@@ -606,3 +606,44 @@ fn aggregate_json_is_the_cli_contract() {
     );
     insta::assert_json_snapshot!(agg);
 }
+
+fn exported(pairs: &[(&str, &str)]) -> HookOutcome {
+    let mut outcome = HookOutcome::ok();
+    outcome.effects.env = pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    outcome
+}
+
+#[test]
+fn rule_7_exported_variables_merge_and_the_later_declared_value_wins() {
+    // Finish order does not matter: h1 is declared after h0.
+    let agg = run(
+        BuiltinEvent::SessionStart,
+        vec![
+            entry(1, exported(&[("NODE_ENV", "test"), ("B", "2")])),
+            entry(0, exported(&[("NODE_ENV", "production"), ("A", "1")])),
+            entry(2, exported(&[("B", "2")])),
+        ],
+    );
+    assert_eq!(
+        serde_json::to_value(&agg.effects.env).unwrap(),
+        json!({"A": "1", "B": "2", "NODE_ENV": "test"})
+    );
+    // The same value twice is no conflict.
+    assert_eq!(
+        serde_json::to_value(&agg.conflicts).unwrap(),
+        json!([{"field": "env", "overridden": "h0", "kept": "h1"}])
+    );
+}
+
+#[test]
+fn rule_7_a_failed_hook_exports_nothing() {
+    let mut failed = exported(&[("A", "1")]);
+    failed.run.status = HookStatus::Failed;
+    let agg = run(BuiltinEvent::SessionStart, vec![entry(0, failed)]);
+    assert!(agg.effects.env.is_empty(), "{agg:#?}");
+    // No variables: no `env` key in the JSON.
+    assert!(serde_json::to_value(&agg).unwrap().get("env").is_none());
+}

@@ -332,11 +332,10 @@ fn fabro_environment() {
 
 #[test]
 fn claude_environment() {
-    let ctx = EventContext::stop(false).cwd("/repo");
-    assert_eq!(
-        pairs(&env_vars(&ctx, Dialect::Claude)),
-        [("CLAUDE_PROJECT_DIR", "/repo")]
-    );
+    // The `cwd` follows the agent (a `cd`, a worktree): it is never the project root, which
+    // the command executor gives when the event names none.
+    let ctx = EventContext::stop(false).cwd("/repo/worktree");
+    assert_eq!(pairs(&env_vars(&ctx, Dialect::Claude)), []);
     let ctx = ctx
         .with("project_dir", "/root")
         .with("plugin_root", "/plugins/x");
@@ -356,15 +355,7 @@ fn native_environment_is_the_union() {
         .into_iter()
         .map(|(k, _)| k)
         .collect();
-    assert_eq!(
-        names,
-        [
-            "CLAUDE_PROJECT_DIR",
-            "HOOK_EVENT",
-            "HOOK_WORKSPACE",
-            "FABRO_EVENT"
-        ]
-    );
+    assert_eq!(names, ["HOOK_EVENT", "HOOK_WORKSPACE", "FABRO_EVENT"]);
 }
 
 #[test]

@@ -5,6 +5,7 @@
 mod aggregate;
 mod context;
 mod dedupe;
+mod env_file;
 mod events;
 mod filter;
 mod index;
@@ -13,3 +14,5 @@ mod output;
 mod properties;
 mod redact;
 mod shell;
+mod stop_loop;
+mod url_pattern;

@@ -1,6 +1,7 @@
 //! The command executor against real processes: every dialect's answers, environment and
 //! stdin, timeouts with group kill, output caps, stdin floods, crashes and spawn failures.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hooks_core::CancellationToken;
@@ -247,7 +248,9 @@ async fn each_dialect_gets_its_stdin_environment_and_working_directory() {
         let fabro = has("FABRO_EVENT=pre_tool_use")
             && has("FABRO_RUN_ID=run-1")
             && has("FABRO_NODE_ID=build");
-        let claude = has(&format!("CLAUDE_PROJECT_DIR={}", fx.dir()));
+        // The project root is the executor's (the engine's directory here), not the `cwd`.
+        let root = std::env::current_dir().unwrap();
+        let claude = has(&format!("CLAUDE_PROJECT_DIR={}", root.display()));
         let expected = match dialect {
             Dialect::Autohand => (true, false, false),
             Dialect::Fabro => (false, true, false),
@@ -302,20 +305,116 @@ async fn argv_is_passed_verbatim_never_through_a_shell() {
 }
 
 #[tokio::test]
-async fn claude_session_start_hooks_get_an_env_file() {
+async fn claude_project_dir_is_the_project_root_never_the_cwd() {
+    let fx = Fixture::new();
+    let root = fx.file("project");
+    std::fs::create_dir_all(root.join("worktree")).unwrap();
+    let exec = CommandExecutor::builder().project_dir(&root).build();
+    let spec = script_hook(
+        BuiltinEvent::UserPromptSubmit,
+        Dialect::Claude,
+        r#"printf '%s' "$CLAUDE_PROJECT_DIR""#,
+    );
+    // The agent moved into a worktree: `cwd` follows it, the project root stays.
+    let moved =
+        EventContext::user_prompt_submit("hi").cwd(root.join("worktree").display().to_string());
+    let outcome = run_with(&exec, &spec, &moved, Duration::from_secs(30)).await;
+    assert_eq!(
+        outcome.effects.additional_context,
+        [root.display().to_string()]
+    );
+    // A host that names the project root per event is followed.
+    let named = moved.with("project_dir", "/elsewhere");
+    let outcome = run_with(&exec, &spec, &named, Duration::from_secs(30)).await;
+    assert_eq!(outcome.effects.additional_context, ["/elsewhere"]);
+    // Without a root given, the engine's working directory, never empty.
+    let outcome = run(
+        &spec,
+        &EventContext::user_prompt_submit("hi").cwd(root.join("worktree").display().to_string()),
+    )
+    .await;
+    assert_eq!(
+        outcome.effects.additional_context,
+        [std::env::current_dir().unwrap().display().to_string()]
+    );
+}
+
+/// `(event, dialect, what the hook writes to its env file, the outcome's env)`.
+#[track_caller]
+fn check_env_file(event: BuiltinEvent, dialect: Dialect, script: &str, expect: &[(&str, &str)]) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let spec = script_hook(event, dialect, script);
+    let ctx = EventContext::new(event).session_id("s");
+    let outcome = runtime.block_on(run(&spec, &ctx));
+    let got: Vec<(&str, &str)> = outcome
+        .effects
+        .env
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(got, expect, "{event} {dialect:?}: {outcome:#?}");
+}
+
+#[test]
+fn claude_env_file_exports_are_in_the_outcome() {
+    let write = r#"[ -f "$CLAUDE_ENV_FILE" ] && echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE""#;
+    for event in [
+        BuiltinEvent::SessionStart,
+        BuiltinEvent::Setup,
+        BuiltinEvent::CwdChanged,
+        BuiltinEvent::FileChanged,
+    ] {
+        check_env_file(event, Dialect::Claude, write, &[("FOO", "bar")]);
+        check_env_file(event, Dialect::Native, write, &[("FOO", "bar")]);
+    }
+    // Other events and dialects get no file.
+    check_env_file(BuiltinEvent::UserPromptSubmit, Dialect::Claude, write, &[]);
+    check_env_file(BuiltinEvent::SessionStart, Dialect::Echo, write, &[]);
+    // A hook that fails exports nothing.
+    check_env_file(
+        BuiltinEvent::SessionStart,
+        Dialect::Claude,
+        &format!("{write}; exit 1"),
+        &[],
+    );
+    // A file replaced by a FIFO is not read (the read would never end).
+    check_env_file(
+        BuiltinEvent::SessionStart,
+        Dialect::Claude,
+        r#"rm "$CLAUDE_ENV_FILE" && mkfifo "$CLAUDE_ENV_FILE""#,
+        &[],
+    );
+}
+
+#[tokio::test]
+async fn claude_env_files_are_removed_and_added_to_the_session_file() {
     let fx = Fixture::new();
     let exec = CommandExecutor::builder().env_file_dir(fx.path()).build();
     let spec = script_hook(
         BuiltinEvent::SessionStart,
         Dialect::Claude,
-        r#"echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE""#,
+        &format!(
+            r#"echo "$CLAUDE_ENV_FILE" > '{}/path'; echo 'export FOO=bar' >> "$CLAUDE_ENV_FILE""#,
+            fx.dir()
+        ),
     );
     let ctx = EventContext::session_start("startup").session_id("abc/1");
-    let outcome = run_with(&exec, &spec, &ctx, Duration::from_secs(30)).await;
-    assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
+    for _ in 0..2 {
+        let outcome = run_with(&exec, &spec, &ctx, Duration::from_secs(30)).await;
+        assert_eq!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
+        assert_eq!(
+            outcome.effects.env.get("FOO").map(String::as_str),
+            Some("bar")
+        );
+        let own = fx.read("path");
+        assert!(!Path::new(own.trim()).exists(), "{own} was left behind");
+    }
     let file = exec.env_file_for(Some("abc/1")).unwrap();
     assert_eq!(file, fx.file("abc_1.env"));
-    assert_eq!(std::fs::read_to_string(file).unwrap(), "export FOO=bar\n");
+    assert_eq!(
+        std::fs::read_to_string(file).unwrap(),
+        "export FOO=bar\nexport FOO=bar\n"
+    );
 }
 
 #[tokio::test]
@@ -648,11 +747,11 @@ esac"#
             "cwd",
             base().cwd(format!("{dir}/\u{0}/elsewhere")),
             Dialect::Native,
-            "CLAUDE_PROJECT_DIR,HOOK_WORKSPACE",
+            "HOOK_WORKSPACE",
         ),
         (
-            "cwd",
-            base().cwd(format!("{dir}\u{0}")),
+            "project_dir",
+            base().cwd(&dir).with("project_dir", format!("{dir}\u{0}")),
             Dialect::Claude,
             "CLAUDE_PROJECT_DIR",
         ),

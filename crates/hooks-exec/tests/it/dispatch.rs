@@ -11,8 +11,8 @@ use hooks_core::{
     FailurePolicy, HookIndex, HookOutcome, HookSpec, HookStatus, Matcher, PromptAction, PromptMode,
 };
 use hooks_exec::{
-    BoxError, Dispatcher, Error, Executor, HookRun, NotificationSink, PromptEvaluator,
-    PromptRequest, PromptVerdict,
+    BoxError, DEFAULT_STOP_LOOP_CAP, Dispatcher, Error, Executor, HookRun, NotificationSink,
+    PromptEvaluator, PromptRequest, PromptVerdict,
 };
 use serde_json::{Value, json};
 
@@ -403,53 +403,112 @@ async fn cancelling_a_dispatch_kills_its_hooks_and_skips_the_rest() {
     }
 }
 
-#[tokio::test]
-async fn the_stop_loop_is_capped() {
+/// A dispatcher whose one Stop hook always blocks, with stop-loop cap `cap` (none: the
+/// builder's default).
+fn always_blocking_stop(cap: Option<u32>) -> Dispatcher {
     let stop = HookSpec::new(
         BuiltinEvent::Stop,
         Action::script("echo 'tests are failing' >&2; exit 2"),
     );
-    let d = Dispatcher::builder()
-        .index(HookIndex::new(vec![stop]))
-        .stop_loop_cap(3)
-        .build()
-        .unwrap();
-    let stop = |active: bool, session: &str| EventContext::stop(active).session_id(session);
+    let mut builder = Dispatcher::builder().index(HookIndex::new(vec![stop]));
+    if let Some(cap) = cap {
+        builder = builder.stop_loop_cap(cap);
+    }
+    builder.build().unwrap()
+}
 
-    let first = d.dispatch(&stop(false, "s1")).await;
-    assert_eq!(first.effects.decision, Decision::Block);
-    assert_eq!(first.effects.reason.as_deref(), Some("tests are failing"));
-    assert_eq!(
-        d.dispatch(&stop(true, "s1")).await.effects.decision,
-        Decision::Block
+/// Dispatches Stop `(session, stop_hook_active, owned by the emitter)` in order and checks
+/// each decision: `true` blocked, `false` let through by the cap (with its message).
+#[track_caller]
+fn check_stop_loop(cap: Option<u32>, stops: &[(&str, bool, bool, bool)]) {
+    let d = always_blocking_stop(cap);
+    let shown = cap.unwrap_or(DEFAULT_STOP_LOOP_CAP);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for (n, &(session, active, owned, blocked)) in stops.iter().enumerate() {
+        let mut ctx = EventContext::stop(active).session_id(session);
+        if owned {
+            ctx.set_stop_loop_owned();
+        }
+        let agg = runtime.block_on(d.dispatch(&ctx));
+        assert_eq!(agg.is_blocked(), blocked, "stop #{}: {agg:#?}", n + 1);
+        if blocked {
+            assert_eq!(agg.effects.reason.as_deref(), Some("tests are failing"));
+        } else {
+            assert!(
+                agg.effects.messages.iter().any(|m| m
+                    .starts_with("stop-loop cap: the Stop hooks blocked")
+                    && m.contains(&format!("more than the cap of {shown}"))
+                    && m.contains("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP")
+                    && m.contains("(last reason: tests are failing)")),
+                "stop #{}: {:?}",
+                n + 1,
+                agg.effects.messages
+            );
+        }
+    }
+}
+
+#[test]
+fn the_stop_loop_cap_overrides_the_block_past_it() {
+    // Three blocks keep the agent going; the fourth is overridden; the count starts again.
+    check_stop_loop(
+        Some(3),
+        &[
+            ("s1", false, false, true),
+            ("s1", true, false, true),
+            ("s1", true, false, true),
+            ("s1", true, false, false),
+            ("s1", true, false, true),
+        ],
     );
-    // Another session has its own count.
-    assert_eq!(
-        d.dispatch(&stop(false, "s2")).await.effects.decision,
-        Decision::Block
+}
+
+#[test]
+fn the_stop_loop_counts_per_session_and_only_continued_stops() {
+    check_stop_loop(
+        Some(2),
+        &[
+            ("s1", false, false, true),
+            // Another session has its own count.
+            ("s2", false, false, true),
+            ("s1", true, false, true),
+            // stop_hook_active false: a new turn, the count starts again at 1.
+            ("s1", false, false, true),
+            ("s1", true, false, true),
+            ("s1", true, false, false),
+            ("s2", true, false, true),
+            ("s2", true, false, false),
+        ],
     );
-    let third = d.dispatch(&stop(true, "s1")).await;
-    assert_eq!(third.effects.decision, Decision::None, "{third:#?}");
-    assert!(
-        third
-            .effects
-            .messages
-            .iter()
-            .any(|m| m.contains("stop-loop cap")
-                && m.contains("3 consecutive times")
-                && m.contains("tests are failing")),
-        "{:?}",
-        third.effects.messages
+}
+
+#[test]
+fn stops_whose_emitter_caps_the_loop_are_not_counted() {
+    check_stop_loop(
+        Some(1),
+        &[
+            ("s1", false, true, true),
+            ("s1", true, true, true),
+            ("s1", true, true, true),
+        ],
     );
-    // The cap lifted one block; the count starts again.
-    assert_eq!(
-        d.dispatch(&stop(true, "s1")).await.effects.decision,
-        Decision::Block
-    );
-    assert_eq!(
-        d.dispatch(&stop(true, "s2")).await.effects.decision,
-        Decision::Block
-    );
+}
+
+#[test]
+fn the_stop_loop_cap_defaults_to_claude_codes_eight() {
+    let mut stops = vec![("s1", false, false, true)];
+    stops.extend([("s1", true, false, true); 7]);
+    stops.push(("s1", true, false, false));
+    // The builder's default (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP` is not set in tests).
+    check_stop_loop(None, &stops);
+    assert_eq!(DEFAULT_STOP_LOOP_CAP, 8);
+}
+
+#[test]
+fn a_stop_loop_cap_of_zero_is_no_cap() {
+    let mut stops = vec![("s1", false, false, true)];
+    stops.extend([("s1", true, false, true); 20]);
+    check_stop_loop(Some(0), &stops);
 }
 
 /// A model that blocks prompts mentioning `rm` and fails on `error`.
@@ -483,6 +542,7 @@ fn prompt_hook(event: BuiltinEvent, mode: PromptMode, prompt: &str) -> HookSpec 
             mode,
             model: None,
             max_tool_rounds: None,
+            continue_on_block: false,
         }),
     )
 }
@@ -687,4 +747,100 @@ async fn the_index_can_be_swapped() {
     // The dispatcher is the orchestration layer's event sink.
     let sink: &dyn hooks_core::EventSink = &d;
     assert_eq!(sink.dispatch(ctx).await.effects.decision, Decision::Deny);
+}
+
+/// What a Claude Code prompt or agent hook's `ok: false` does: `(event, mode,
+/// continueOnBlock, decision, continue)`.
+#[tokio::test(start_paused = true)]
+async fn claude_prompt_not_ok_follows_continue_on_block_per_event() {
+    use BuiltinEvent as E;
+    let model = Arc::new(TestModel::default());
+    let cases = [
+        // PreToolUse, PostToolUse and TeammateIdle end the turn unless told to go on.
+        (
+            E::PreToolUse,
+            PromptMode::Evaluate,
+            false,
+            Decision::Block,
+            false,
+        ),
+        (
+            E::PreToolUse,
+            PromptMode::Evaluate,
+            true,
+            Decision::Block,
+            true,
+        ),
+        (
+            E::PreToolUse,
+            PromptMode::Agent,
+            false,
+            Decision::Block,
+            true,
+        ),
+        // PostToolUse cannot be blocked: the reason is feedback for the model.
+        (
+            E::PostToolUse,
+            PromptMode::Evaluate,
+            false,
+            Decision::None,
+            false,
+        ),
+        (
+            E::PostToolUse,
+            PromptMode::Evaluate,
+            true,
+            Decision::None,
+            true,
+        ),
+        (
+            E::TeammateIdle,
+            PromptMode::Evaluate,
+            false,
+            Decision::Block,
+            false,
+        ),
+        (
+            E::TeammateIdle,
+            PromptMode::Evaluate,
+            true,
+            Decision::Block,
+            true,
+        ),
+        // Stop feeds the reason back whatever the flag; PermissionRequest takes nothing.
+        (E::Stop, PromptMode::Evaluate, false, Decision::Block, true),
+        (
+            E::PermissionRequest,
+            PromptMode::Evaluate,
+            false,
+            Decision::None,
+            true,
+        ),
+    ];
+    for (event, mode, continue_on_block, decision, continues) in cases {
+        let mut spec = prompt_hook(event, mode, "Is this safe? $ARGUMENTS");
+        if let Action::Prompt(p) = &mut spec.action {
+            p.continue_on_block = continue_on_block;
+        }
+        let spec = spec.with_dialect(hooks_core::Dialect::Claude);
+        let d = Dispatcher::builder()
+            .index(HookIndex::new(vec![spec]))
+            .prompt_evaluator(model.clone())
+            .build()
+            .unwrap();
+        let mut ctx = EventContext::new(event);
+        ctx.set("tool_name", json!("Bash"));
+        ctx.set("tool_input", json!({"command": "rm -rf /"}));
+        let result = d.dispatch(&ctx).await;
+        let case = format!("{event} {mode:?} continueOnBlock={continue_on_block}");
+        assert_eq!(result.effects.decision, decision, "{case}: {result:#?}");
+        assert_eq!(result.effects.continue_, continues, "{case}: {result:#?}");
+        if !continues {
+            assert_eq!(
+                result.effects.stop_reason.as_deref(),
+                Some("destructive command"),
+                "{case}"
+            );
+        }
+    }
 }

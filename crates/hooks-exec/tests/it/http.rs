@@ -875,13 +875,14 @@ fn invalid_patterns_are_errors() {
         "https://example.com/?token=1",
         "invalid allowed URL pattern `https://example.com/?token=1`: a pattern takes no query or fragment",
     );
+    // `*` anywhere else is Claude Code's wildcard form, with the same rules.
     check_invalid_pattern(
-        "https://a.*.example.com/",
-        "invalid allowed URL pattern `https://a.*.example.com/`: `*` is allowed only as the first label (`*.example.com`)",
+        "ftp://localhost:*",
+        "invalid allowed URL pattern `ftp://localhost:*`: only http and https URLs can be allowed",
     );
     check_invalid_pattern(
-        "https://example.com/*/x",
-        "invalid allowed URL pattern `https://example.com/*/x`: `*` is allowed only at the end of the path",
+        "http://u@localhost:*",
+        "invalid allowed URL pattern `http://u@localhost:*`: a pattern takes no user name or password",
     );
     check_invalid_pattern(
         "https://u:p@example.com/",

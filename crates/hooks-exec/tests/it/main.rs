@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod audit;
+mod channel;
 mod command;
 mod dispatch;
 mod notify;

@@ -11,15 +11,36 @@ fn prompt(mode: PromptMode) -> Action {
         mode,
         model: None,
         max_tool_rounds: None,
+        continue_on_block: false,
     })
 }
 
 /// Checks the timeout a hook of `dialect` doing `action`, with its own `timeout`, gets.
 #[track_caller]
 fn check(timeouts: &Timeouts, dialect: Dialect, action: Action, own: Option<u64>, expect: u64) {
-    let mut spec = HookSpec::new(BuiltinEvent::PreToolUse, action).with_dialect(dialect);
+    check_on(
+        timeouts,
+        BuiltinEvent::PreToolUse,
+        dialect,
+        action,
+        own,
+        expect * 1000,
+    );
+}
+
+/// The same on `event`, in milliseconds.
+#[track_caller]
+fn check_on(
+    timeouts: &Timeouts,
+    event: BuiltinEvent,
+    dialect: Dialect,
+    action: Action,
+    own: Option<u64>,
+    expect_ms: u64,
+) {
+    let mut spec = HookSpec::new(event, action).with_dialect(dialect);
     spec.timeout = own.map(Duration::from_secs);
-    assert_eq!(timeouts.effective(&spec), Duration::from_secs(expect));
+    assert_eq!(timeouts.effective(&spec), Duration::from_millis(expect_ms));
 }
 
 #[test]
@@ -33,15 +54,29 @@ fn defaults_follow_each_dialect_and_are_clamped() {
     check(&t, Dialect::Echo, cmd(), None, 10);
     check(&t, Dialect::Autohand, cmd(), None, 5);
     check(&t, Dialect::Fabro, cmd(), None, 60);
-    check(&t, Dialect::Native, cmd(), None, 60);
+    check(&t, Dialect::Fabro, prompt(PromptMode::Evaluate), None, 30);
+    check(&t, Dialect::Fabro, prompt(PromptMode::Agent), None, 60);
+    check(&t, Dialect::Native, cmd(), None, 10);
     check(&t, Dialect::Native, prompt(PromptMode::Evaluate), None, 30);
+    check(&t, Dialect::Native, prompt(PromptMode::Agent), None, 60);
     check(
         &t,
         Dialect::Native,
         Action::permission(Decision::Allow),
         None,
-        60,
+        10,
     );
+    // Claude Code's per-event defaults for command, http and mcp_tool hooks.
+    let claude = |event, action, ms| check_on(&t, event, Dialect::Claude, action, None, ms);
+    claude(BuiltinEvent::UserPromptSubmit, cmd(), 30_000);
+    claude(BuiltinEvent::MessageDisplay, cmd(), 10_000);
+    claude(BuiltinEvent::SessionEnd, cmd(), 1_500);
+    claude(
+        BuiltinEvent::UserPromptSubmit,
+        prompt(PromptMode::Agent),
+        60_000,
+    );
+    claude(BuiltinEvent::Stop, cmd(), 300_000);
     // A hook's own timeout wins, within the ceiling.
     check(&t, Dialect::Autohand, cmd(), Some(42), 42);
     check(&t, Dialect::Native, cmd(), Some(3600), 300);

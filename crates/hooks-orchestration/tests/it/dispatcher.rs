@@ -419,8 +419,9 @@ async fn stop_blocks_are_capped() {
     assert_eq!(
         result.stop_cap_reason.as_deref(),
         Some(
-            "stop hooks blocked 3 times in a row and the cap of 2 continuations was reached; \
-             the subagent stopped anyway (last reason: keep going: tests still fail)"
+            "stop-loop cap: the SubagentStop hooks blocked 3 consecutive times, more than the \
+             cap of 2 (CLAUDE_CODE_STOP_HOOK_BLOCK_CAP); the block is overridden and the agent \
+             stops (last reason: keep going: tests still fail)"
         )
     );
 }

@@ -8,3 +8,5 @@ mod echo_agent;
 mod engine;
 mod fabro;
 mod http;
+mod stop_loop;
+mod timeouts;

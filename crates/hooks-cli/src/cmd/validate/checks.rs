@@ -57,6 +57,7 @@ fn script_problem(
 ) -> Option<(String, String)> {
     let mut ctx = sample(spec);
     ctx.set("cwd", project.display().to_string());
+    ctx.set("project_dir", project.display().to_string());
     let mut env = hooks::core::env_vars(&ctx, spec.dialect);
     env.extend(action.env.iter().cloned());
     let lookup = |name: &str| {

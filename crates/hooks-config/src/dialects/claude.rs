@@ -1,0 +1,160 @@
+//! What is true of Claude Code settings files only: a file with an event or a handler type
+//! the engine does not know loads the rest (the unknown part is skipped with a warning, as
+//! Claude Code skips it), unknown handler keys are ignored with a warning, and the handler
+//! types each event runs.
+
+use hooks_core::{BuiltinEvent, Event};
+
+use crate::error::{Diagnostic, DiagnosticKind, Severity};
+use crate::load::{Cx, field};
+use crate::tree::{Entry, Node, Value};
+
+/// Claude Code's handler types.
+const TYPES: [&str; 5] = ["command", "http", "mcp_tool", "prompt", "agent"];
+
+/// The handler types Claude Code runs on `event`, where the reference limits them:
+/// SessionStart and Setup run command and mcp_tool hooks; the events of the second list
+/// run command, http and mcp_tool hooks; every other event runs all five.
+fn types_on(event: &Event) -> &'static [&'static str] {
+    use BuiltinEvent as E;
+    const COMMAND_MCP: &[&str] = &["command", "mcp_tool"];
+    const NO_MODEL: &[&str] = &["command", "http", "mcp_tool"];
+    const NO_MODEL_EVENTS: [BuiltinEvent; 16] = [
+        E::ConfigChange,
+        E::CwdChanged,
+        E::DirectoryAdded,
+        E::Elicitation,
+        E::ElicitationResult,
+        E::FileChanged,
+        E::InstructionsLoaded,
+        E::MessageDisplay,
+        E::Notification,
+        E::PostCompact,
+        E::PreCompact,
+        E::SessionEnd,
+        E::StopFailure,
+        E::SubagentStart,
+        E::WorktreeCreate,
+        E::WorktreeRemove,
+    ];
+    match event.builtin() {
+        Some(E::SessionStart | E::Setup) => COMMAND_MCP,
+        Some(b) if NO_MODEL_EVENTS.contains(&b) => NO_MODEL,
+        _ => &TYPES,
+    }
+}
+
+/// `root` without the events and handlers the engine does not run: an unknown event, a
+/// handler of an unknown type, and a handler of a type its event does not run are each
+/// dropped with a warning at their line and column, and the rest of the file loads.
+pub(crate) fn prune(cx: &mut Cx<'_>, root: &Node) -> Node {
+    let mut root = root.clone();
+    let Value::Map(top) = &mut root.value else {
+        return root;
+    };
+    let Some(hooks) = top.iter_mut().find(|e| e.key == "hooks") else {
+        return root;
+    };
+    let Value::Map(events) = &mut hooks.value.value else {
+        return root;
+    };
+    events.retain_mut(|entry| {
+        let Some(event) = known_event(cx, entry) else {
+            return false;
+        };
+        if let Value::Seq(groups) = &mut entry.value.value {
+            for group in groups {
+                prune_group(cx, &event, group);
+            }
+        }
+        true
+    });
+    root
+}
+
+/// The event `entry` is under, or `None` (reported) when the engine does not know it.
+fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> Option<Event> {
+    match cx.lookup_event(&entry.key) {
+        Ok(event) => Some(event),
+        Err(hint) => {
+            cx.warn(
+                DiagnosticKind::UnknownEvent,
+                entry.key_pos,
+                format!(
+                    "unknown event `{}`; its hooks are skipped, and the rest of the file loads",
+                    entry.key
+                ),
+                hint,
+            );
+            None
+        }
+    }
+}
+
+fn prune_group(cx: &mut Cx<'_>, event: &Event, group: &mut Node) {
+    let Value::Map(entries) = &mut group.value else {
+        return;
+    };
+    let Some(handlers) = entries.iter_mut().find(|e| e.key == "hooks") else {
+        return;
+    };
+    let Value::Seq(handlers) = &mut handlers.value.value else {
+        return;
+    };
+    handlers.retain(|handler| runs(cx, event, handler));
+}
+
+/// Whether `handler` is of a type the engine runs on `event` (reported when it is not).
+/// A handler without a string `type` stays, for the schema check to report.
+fn runs(cx: &mut Cx<'_>, event: &Event, handler: &Node) -> bool {
+    let Some(ty_node) = field(handler, "type") else {
+        return true;
+    };
+    let Some(ty) = ty_node.as_str() else {
+        return true;
+    };
+    if !TYPES.contains(&ty) {
+        cx.warn(
+            DiagnosticKind::InvalidValue,
+            ty_node.pos,
+            format!("unknown hook type `{ty}`; this hook is skipped"),
+            hooks_core::did_you_mean(ty, TYPES).map(|s| format!("did you mean `{s}`?")),
+        );
+        return false;
+    }
+    let allowed = types_on(event);
+    if !allowed.contains(&ty) {
+        cx.warn(
+            DiagnosticKind::InvalidValue,
+            ty_node.pos,
+            format!(
+                "Claude Code runs only {} hooks on {}; this {ty} hook is skipped",
+                words(allowed),
+                event.name()
+            ),
+            None,
+        );
+        return false;
+    }
+    true
+}
+
+/// Unknown keys are ignored, as Claude Code ignores them: each schema error about one
+/// becomes a warning saying so.
+pub(crate) fn soften_unknown_keys(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if d.kind == DiagnosticKind::UnknownKey && d.is_error() {
+            d.severity = Severity::Warning;
+            d.message.push_str("; it is ignored");
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn words(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}

@@ -1,0 +1,134 @@
+//! Default timeouts: the one table, per dialect, per handler type and per event, that the
+//! config loaders and the executors both read, with the engine's ceiling and each
+//! dialect's time unit.
+//!
+//! A loaded hook that names no `timeout` gets [`default_timeout`] from its loader; a hook a
+//! host builds in code without one gets the same value from the executor. Nothing else
+//! holds a default, so the two cannot disagree.
+
+use std::time::Duration;
+
+use crate::dialect::Dialect;
+use crate::event::{BuiltinEvent, Event};
+use crate::spec::{Action, PromptMode};
+
+/// The largest timeout any hook gets unless the host changes it: 300 s. Longer timeouts
+/// (Claude Code's 600 s default among them) are clamped to it.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// What a hook does, as far as its default timeout is concerned. (Exhaustive, so that a
+/// new handler type makes every table that reads it say its number.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HandlerType {
+    /// A command (script or argv).
+    Command,
+    /// An HTTP POST.
+    Http,
+    /// An MCP tool call.
+    McpTool,
+    /// A question put to a model (`prompt`, [`PromptMode::Evaluate`]).
+    Prompt,
+    /// A model with tools (`agent`, [`PromptMode::Agent`]).
+    Agent,
+    /// Text injected as context (echo-agent's `prompt`, [`PromptMode::Inject`]): runs nothing.
+    Inject,
+    /// A fixed permission decision: runs nothing.
+    Permission,
+}
+
+impl HandlerType {
+    /// The handler type of `action`.
+    pub fn of(action: &Action) -> HandlerType {
+        match action {
+            Action::Command(_) => HandlerType::Command,
+            Action::Http(_) => HandlerType::Http,
+            Action::McpTool(_) => HandlerType::McpTool,
+            Action::Prompt(p) => match p.mode {
+                PromptMode::Evaluate | PromptMode::Answer => HandlerType::Prompt,
+                PromptMode::Agent => HandlerType::Agent,
+                PromptMode::Inject => HandlerType::Inject,
+            },
+            Action::Permission(_) => HandlerType::Permission,
+        }
+    }
+}
+
+/// How a dialect's files write a timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// A number of seconds (Claude Code, echo-agent); `strings`: a duration string such as
+    /// `"30s"` is accepted too (the native format).
+    Seconds {
+        /// Whether a duration string is accepted as well.
+        strings: bool,
+    },
+    /// A number of milliseconds (Autohand).
+    Millis,
+    /// A duration string only, as in `"30s"` (Fabro).
+    DurationString,
+}
+
+impl TimeUnit {
+    /// The unit `dialect`'s files write timeouts in.
+    pub const fn of(dialect: Dialect) -> TimeUnit {
+        match dialect {
+            Dialect::Native => TimeUnit::Seconds { strings: true },
+            Dialect::Claude | Dialect::Echo => TimeUnit::Seconds { strings: false },
+            Dialect::Autohand => TimeUnit::Millis,
+            Dialect::Fabro => TimeUnit::DurationString,
+        }
+    }
+}
+
+/// The default timeout of a hook of `dialect` and handler type `handler` on `event`
+/// (`None`: a host's custom event), before the ceiling ([`MAX_TIMEOUT`]) is applied.
+///
+/// | dialect  | command, http, mcp_tool | prompt | agent | inject, permission |
+/// |----------|-------------------------|--------|-------|--------------------|
+/// | claude   | 600 s; UserPromptSubmit 30 s, MessageDisplay 10 s, SessionEnd 1.5 s | 30 s | 60 s | 10 s |
+/// | native   | 10 s                    | 30 s   | 60 s  | 10 s               |
+/// | echo     | 10 s                    | 10 s   | 10 s  | 10 s               |
+/// | fabro    | 60 s                    | 30 s   | 60 s  | 60 s               |
+/// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
+///
+/// The sources: Claude Code's hooks reference (the `timeout` common field, and the
+/// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
+/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms. Native hooks keep the
+/// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
+/// 10 s budget would often cut short.
+pub const fn default_timeout(
+    dialect: Dialect,
+    handler: HandlerType,
+    event: Option<BuiltinEvent>,
+) -> Duration {
+    use HandlerType as H;
+    let millis: u64 = match dialect {
+        Dialect::Claude => match (handler, event) {
+            // SessionEnd hooks share a 1.5 s budget, whatever they are.
+            (_, Some(BuiltinEvent::SessionEnd)) => 1_500,
+            (H::Command | H::Http | H::McpTool, Some(BuiltinEvent::UserPromptSubmit)) => 30_000,
+            (H::Command | H::Http | H::McpTool, Some(BuiltinEvent::MessageDisplay)) => 10_000,
+            (H::Command | H::Http | H::McpTool, _) => 600_000,
+            (H::Prompt, _) => 30_000,
+            (H::Agent, _) => 60_000,
+            (H::Inject | H::Permission, _) => 10_000,
+        },
+        Dialect::Native => match handler {
+            H::Command | H::Http | H::McpTool | H::Inject | H::Permission => 10_000,
+            H::Prompt => 30_000,
+            H::Agent => 60_000,
+        },
+        Dialect::Echo => 10_000,
+        Dialect::Fabro => match handler {
+            H::Prompt => 30_000,
+            H::Command | H::Http | H::McpTool | H::Agent | H::Inject | H::Permission => 60_000,
+        },
+        Dialect::Autohand => 5_000,
+    };
+    Duration::from_millis(millis)
+}
+
+/// [`default_timeout`] for a hook of `dialect` doing `action` on `event`.
+pub fn default_timeout_for(dialect: Dialect, action: &Action, event: &Event) -> Duration {
+    default_timeout(dialect, HandlerType::of(action), event.builtin())
+}
