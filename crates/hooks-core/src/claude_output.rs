@@ -2,15 +2,14 @@
 //! event discards, as its hooks reference says. The rules are on
 //! [`parse_output_in`](crate::parse_output_in); the JSON schema is the common reader's.
 //!
-//! The per-event tables go by the event's canonical name, so that events another part of
-//! the catalog adds (UserPromptExpansion, MessageDisplay, DirectoryAdded) are covered by
-//! name.
+//! The per-event tables are matches on [`BuiltinEvent`], so a misspelt event does not
+//! compile; a host's own event is in none of them.
 
 use serde_json::{Map, Value};
 
-use crate::event::{Event, Fields};
+use crate::event::{BuiltinEvent, Event, Fields};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus, OutputField};
-use crate::output::{EXIT_2_REASON, note, read_object, read_output, text, trim_output};
+use crate::output::{EXIT_2_REASON, Stdout, note, read_object, read_output, text, trim_output};
 
 /// Where Claude Code sends the stderr of an exit code 2 on an event that cannot block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,38 +25,59 @@ enum Exit2Stderr {
 }
 
 /// The exit-code table of the reference, for events that cannot block.
-fn exit_2_stderr(name: &str) -> Exit2Stderr {
-    match name {
-        "PostToolUse" | "PostToolUseFailure" => Exit2Stderr::Model,
-        "SessionStart" | "Setup" | "SubagentStart" | "SessionEnd" | "CwdChanged"
-        | "FileChanged" | "PostCompact" => Exit2Stderr::User,
-        "PermissionRequest" => Exit2Stderr::Discarded,
+fn exit_2_stderr(event: Option<BuiltinEvent>) -> Exit2Stderr {
+    use BuiltinEvent as B;
+    match event {
+        Some(B::PostToolUse | B::PostToolUseFailure) => Exit2Stderr::Model,
+        Some(
+            B::SessionStart
+            | B::Setup
+            | B::SubagentStart
+            | B::SessionEnd
+            | B::CwdChanged
+            | B::FileChanged
+            | B::PostCompact,
+        ) => Exit2Stderr::User,
+        Some(B::PermissionRequest) => Exit2Stderr::Discarded,
         _ => Exit2Stderr::Log,
     }
 }
 
 /// Whether plain stdout on exit 0 is context for the model on this event.
-fn plain_text_is_context(name: &str) -> bool {
+fn plain_text_is_context(event: Option<BuiltinEvent>) -> bool {
+    use BuiltinEvent as B;
     matches!(
-        name,
-        "UserPromptSubmit" | "UserPromptExpansion" | "SessionStart"
+        event,
+        Some(B::UserPromptSubmit | B::UserPromptExpansion | B::SessionStart)
     )
 }
 
 /// The universal fields an event discards.
-fn discarded(name: &str) -> &'static [OutputField] {
+fn discarded(event: Option<BuiltinEvent>) -> &'static [OutputField] {
+    use BuiltinEvent as B;
     const ALL: &[OutputField] = &[
         OutputField::Continue,
         OutputField::StopReason,
         OutputField::SystemMessage,
     ];
     const STOP: &[OutputField] = &[OutputField::Continue, OutputField::StopReason];
-    match name {
-        "Notification" | "MessageDisplay" | "ConfigChange" | "PreCompact" | "PostCompact"
-        | "SessionEnd" | "InstructionsLoaded" | "WorktreeCreate" | "WorktreeRemove"
-        | "Elicitation" | "ElicitationResult" | "StopFailure" => ALL,
+    match event {
+        Some(
+            B::Notification
+            | B::MessageDisplay
+            | B::ConfigChange
+            | B::PreCompact
+            | B::PostCompact
+            | B::SessionEnd
+            | B::InstructionsLoaded
+            | B::WorktreeCreate
+            | B::WorktreeRemove
+            | B::Elicitation
+            | B::ElicitationResult
+            | B::StopFailure,
+        ) => ALL,
         // These keep `systemMessage` (a brief notice; DirectoryAdded's goes to Claude).
-        "CwdChanged" | "FileChanged" | "DirectoryAdded" | "TaskCreated" => STOP,
+        Some(B::CwdChanged | B::FileChanged | B::DirectoryAdded | B::TaskCreated) => STOP,
         _ => &[],
     }
 }
@@ -69,15 +89,15 @@ pub(crate) fn parse(
     stdout: &[u8],
     stderr: &[u8],
 ) -> HookOutcome {
-    let name = event.name();
+    let builtin = event.builtin();
     let mut outcome = match exit_code {
-        Some(0) if name == "WorktreeCreate" => worktree_path(event, stdout),
+        Some(0) if builtin == Some(BuiltinEvent::WorktreeCreate) => worktree_path(event, stdout),
         Some(0) => success(event, stdout),
         Some(2) => exit_2(event, stdout, stderr),
         Some(code) => other_exit(event, code, stdout, stderr),
         None => read_output(event, exit_code, stdout, stderr, true),
     };
-    if name == "WorktreeCreate"
+    if builtin == Some(BuiltinEvent::WorktreeCreate)
         && let Some(code) = exit_code.filter(|c| *c != 0)
     {
         fail_creation(&mut outcome, code, stderr);
@@ -86,16 +106,8 @@ pub(crate) fn parse(
     outcome
 }
 
-/// What stdout holds, as Claude Code classifies it.
-enum Stdout {
-    /// Nothing but whitespace.
-    Empty,
-    /// A JSON object.
-    Object(Map<String, Value>),
-    /// Anything else: plain text, trimmed.
-    Text(String),
-}
-
+/// Stdout as Claude Code classifies it: a JSON object, else plain text (an array, a
+/// quoted string or `{` text that does not parse included).
 fn classify(stdout: &[u8]) -> Stdout {
     let decoded = String::from_utf8_lossy(stdout);
     let trimmed = trim_output(&decoded);
@@ -123,7 +135,7 @@ fn success(event: &Event, stdout: &[u8]) -> HookOutcome {
         Stdout::Empty => HookOutcome::ok(),
         Stdout::Text(text) => {
             let mut outcome = HookOutcome::ok();
-            if plain_text_is_context(event.name()) && event.honours(Fields::CONTEXT) {
+            if plain_text_is_context(event.builtin()) && event.honours(Fields::CONTEXT) {
                 outcome.effects.additional_context.push(text);
             } else {
                 outcome.effects.messages.push(text);
@@ -150,7 +162,7 @@ fn json_after_exit(event: &Event, stdout: &[u8], code: i32) -> Option<HookOutcom
 fn exit_2(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let mut outcome = json_after_exit(event, stdout, 2).unwrap_or_default();
     let stderr = text(stderr);
-    let route = exit_2_stderr(event.name());
+    let route = exit_2_stderr(event.builtin());
     if event.can_block() && route != Exit2Stderr::Discarded {
         let effects = &mut outcome.effects;
         let json_reason = effects.reason.take();
@@ -230,7 +242,7 @@ fn fail_creation(outcome: &mut HookOutcome, code: i32, stderr: &[u8]) {
 /// Drops the fields the event discards, and what a `defer` does not take.
 fn apply_discards(event: &Event, outcome: &mut HookOutcome) {
     let name = event.name();
-    for &field in discarded(name) {
+    for &field in discarded(event.builtin()) {
         let effects = &mut outcome.effects;
         let present = match field {
             OutputField::Continue => !std::mem::replace(&mut effects.continue_, true),

@@ -287,8 +287,9 @@ pub(crate) fn note(message: String) -> HookOutcome {
     outcome
 }
 
-/// What stdout holds, once classified.
-enum Stdout {
+/// What stdout holds, once classified (by [`read_stdout`] here, by Claude Code's more
+/// lenient rule in `claude_output`).
+pub(crate) enum Stdout {
     /// Nothing but whitespace.
     Empty,
     /// A JSON object.

@@ -127,62 +127,43 @@ fn script_problem(
     }
 }
 
-/// The first two words of a shell script as the shell would see them, each `None` when
-/// it depends on more than variables (a command substitution, a glob, an unset
-/// variable). Leading assignments (`FOO=1 ./x.sh`) are skipped.
+/// The first two words of a shell script's first command, as the shell parser reads them
+/// ([`hooks::core::shell::split`]: leading assignments such as `FOO=1 ./x.sh` are not
+/// words), each expanded as the shell would, or `None` when it depends on more than
+/// variables (a command substitution, a glob, an unset variable).
 fn first_words(script: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Vec<Option<String>> {
-    let mut chars = script.chars().peekable();
-    let mut words = Vec::new();
-    while words.len() < 2 {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if chars.peek().is_none_or(|c| ";&|<>()#".contains(*c)) {
-            break;
-        }
-        let (word, assignment) = word(&mut chars, lookup);
-        if !assignment {
-            words.push(word);
-        }
-    }
-    words
+    let split = hooks::core::shell::split(script);
+    let Some(first) = split.commands.first() else {
+        return Vec::new();
+    };
+    first
+        .words
+        .iter()
+        .take(2)
+        .map(|w| expand(w, lookup))
+        .collect()
 }
 
-/// One word from `chars`, expanded (`None`: it cannot be known before the hook runs), and
-/// whether it is an assignment (`NAME=value`).
-fn word(
-    chars: &mut Peekable<Chars<'_>>,
-    lookup: &dyn Fn(&str) -> Option<String>,
-) -> (Option<String>, bool) {
+/// One word as written, expanded (`None`: it cannot be known before the hook runs).
+fn expand(written: &str, lookup: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    let mut chars = written.chars().peekable();
+    let chars = &mut chars;
     let mut word = Some(String::new());
-    let mut raw = String::new();
-    let mut quoted = false;
-    while let Some(&c) = chars.peek() {
-        if c.is_whitespace() || ";&|<>()".contains(c) {
-            break;
-        }
-        chars.next();
-        let first = raw.is_empty();
-        raw.push(c);
+    let mut first = true;
+    while let Some(c) = chars.next() {
         let piece: Option<String> = match c {
-            '\'' => {
-                quoted = true;
-                Some(chars.by_ref().take_while(|c| *c != '\'').collect())
-            }
-            '"' => {
-                quoted = true;
-                double_quoted(chars, lookup)
-            }
+            '\'' => Some(chars.by_ref().take_while(|c| *c != '\'').collect()),
+            '"' => double_quoted(chars, lookup),
             '\\' => chars.next().map(String::from),
             '$' => variable(chars, lookup),
             '`' | '*' | '?' | '[' => None,
             '~' if first => lookup("HOME"),
             c => Some(c.to_string()),
         };
+        first = false;
         word = word.zip(piece).map(|(a, b)| a + &b);
     }
-    let assignment = !quoted && raw.split_once('=').is_some_and(|(name, _)| is_name(name));
-    (word, assignment)
+    word
 }
 
 /// The rest of a `"..."` string after its opening quote.
