@@ -1,8 +1,10 @@
-//! The Claude Code protocol, case by case: each case of `tests/conformance/claude/*.json` is
-//! a settings file, a payload and the answers of the hooks (stdout, stderr, exit code) in,
-//! and the outcome `hooks run --json` prints (and the warnings it gives) out. The cases
-//! follow the rules of Claude Code's hooks reference, one or more per event, per output
-//! field and per cross-cutting rule; each names the rule it checks.
+//! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
+//! (`claude` for Claude Code, `cursor`, `cline`) is a config in the agent's own form, a
+//! payload and the answers of the hooks (stdout, stderr, exit code) in, and the outcome
+//! `hooks run --json` prints (and the warnings it gives), and what each hook was given on
+//! stdin and in its environment, out. The cases follow the rules of the agent's hooks
+//! reference, one or more per event, per output field and per cross-cutting rule; each
+//! names the rule it checks.
 //!
 //! A case file is a JSON array of cases:
 //!
@@ -19,9 +21,9 @@
 //! }
 //! ```
 //!
-//! - `answers`: one command hook per answer, in this order, each printing `stdout` (a JSON
-//!   value is printed as JSON, a string as it is), `stderr`, and exiting with `exit`
-//!   (default 0).
+//! - `answers`: one command hook per answer, in this order, each saving its stdin and
+//!   environment, printing `stdout` (a JSON value is printed as JSON, a string as it is),
+//!   `stderr`, and exiting with `exit` (default 0).
 //! - `hook`: the matcher group's `matcher` and extra keys of every handler (`timeout`,
 //!   `async`, ...). Without `settings`, the file is `{"hooks": {EVENT: [{"matcher": ..,
 //!   "hooks": [handler per answer]}]}}`.
@@ -31,8 +33,14 @@
 //!   value (objects compared key by key, arrays element by element and by length);
 //!   `{"$has": "text"}` matches a string containing `text`, `{"$absent": true}` a key
 //!   that is not there or is `null`.
+//!   `{"$type": "string"}` (or `number`, `boolean`, `array`, `object`) a value of that
+//!   JSON type.
 //! - `warnings`: substrings that must appear on stderr; `no_warnings: true` says stderr
 //!   is empty.
+//! - `stdin`: a subset of the JSON the first hook read on its stdin, compared as `expect`
+//!   is (`stdins`: one per answer, `null` for one not checked); the hook must have run.
+//! - `hook_env`: a subset of the first hook's environment (name to value, or
+//!   `{"$absent": true}`).
 //! - `status`: the exit code of `hooks run` (default: not checked).
 //!
 //! Optional, for rules about sequences, the environment and where files are:
@@ -44,7 +52,20 @@
 //!   hook's environment (`$CLAUDE_ENV_FILE`, `$CLAUDE_PROJECT_DIR`, ...).
 //! - `env`: environment variables of the `hooks` process.
 //! - `config`: where the settings file is written and named with `-c` (default
-//!   `.claude/settings.json`); `files`: more files to write, by path.
+//!   `.claude/settings.json`); `files`: more files to write, by path; `discover: true`
+//!   names no file and lets discovery find it, with the case's directory as the project.
+//!
+//! Per agent, the config is made from the answers this way (`hook_event`, default `event`,
+//! is the agent's name of the event the hooks are registered on):
+//!
+//! - `claude`: the settings file above.
+//! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
+//!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
+//!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
+//! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
+//!   `.clinerules/hooks/` (or at `config`), the second in the global
+//!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
+//!   named with `-c`.
 //! - `project`: a directory passed as `--project`; `cwd`: the directory `hooks` runs in
 //!   (both relative to the case's directory, and created). Paths in the outcome and on
 //!   stderr show the case's directory as `[dir]`.
@@ -61,10 +82,55 @@ use serde_json::{Map, Value, json};
 
 use crate::support::Env;
 
-/// Every case of every file, with the failures listed together.
+/// Every Claude Code case, with the failures listed together.
 #[test]
 fn claude_code_reference_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/claude");
+    run_suite(Agent::Claude);
+}
+
+/// Every Cursor case, with the failures listed together.
+#[test]
+fn cursor_reference_cases() {
+    run_suite(Agent::Cursor);
+}
+
+/// Every Cline case, with the failures listed together.
+#[test]
+fn cline_reference_cases() {
+    run_suite(Agent::Cline);
+}
+
+/// The agent whose protocol a suite checks, which decides how its config is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agent {
+    Claude,
+    Cursor,
+    Cline,
+}
+
+impl Agent {
+    fn dir(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Cursor => "cursor",
+            Agent::Cline => "cline",
+        }
+    }
+
+    fn default_config(self, hook_event: &str) -> String {
+        match self {
+            Agent::Claude => ".claude/settings.json".to_owned(),
+            Agent::Cursor => ".cursor/hooks.json".to_owned(),
+            Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
+        }
+    }
+}
+
+/// Every case of every file of `agent`'s suite, with the failures listed together.
+fn run_suite(agent: Agent) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance")
+        .join(agent.dir());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -81,7 +147,7 @@ fn claude_code_reference_cases() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for case in &cases {
             count += 1;
-            if let Err(why) = run_case(case) {
+            if let Err(why) = run_case(agent, case) {
                 failures.push(format!(
                     "{stem}: {}: {why}",
                     case["name"].as_str().unwrap_or("?")
@@ -97,14 +163,19 @@ fn claude_code_reference_cases() {
     );
 }
 
-fn run_case(case: &Value) -> Result<(), String> {
+fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
     let mut env = Env::new();
     if let Some(cwd) = case["cwd"].as_str() {
         env = env.in_dir(cwd);
     }
     let event = case["event"].as_str().ok_or("a case needs an `event`")?;
+    let hook_event = case["hook_event"].as_str().unwrap_or(event);
     let answers = case["answers"].as_array().cloned().unwrap_or_default();
+    let config_at = case["config"]
+        .as_str()
+        .map_or_else(|| agent.default_config(hook_event), str::to_owned);
     let mut commands = Vec::new();
+    let mut configs = Vec::new();
     for (i, answer) in answers.iter().enumerate() {
         let out = match &answer["stdout"] {
             Value::Null => String::new(),
@@ -116,52 +187,57 @@ fn run_case(case: &Value) -> Result<(), String> {
             &format!("answer{i}.err"),
             answer["stderr"].as_str().unwrap_or(""),
         );
-        let script = env.write(
-            &format!("answer{i}.sh"),
-            &format!(
-                "#!/bin/sh\ncat >/dev/null\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
-                script = answer["script"].as_str().unwrap_or(""),
-                dir = env.path().display(),
-                code = answer["exit"].as_i64().unwrap_or(0),
-                sleep = answer["sleep"]
-                    .as_f64()
-                    .map(|s| format!("sleep {s}\n"))
-                    .unwrap_or_default()
-            ),
+        let text = format!(
+            "#!/bin/sh\ncat > '{dir}/answer{i}.in'\nenv > '{dir}/answer{i}.env'\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+            script = answer["script"].as_str().unwrap_or(""),
+            dir = env.path().display(),
+            code = answer["exit"].as_i64().unwrap_or(0),
+            sleep = answer["sleep"]
+                .as_f64()
+                .map(|s| format!("sleep {s}\n"))
+                .unwrap_or_default()
         );
-        commands.push(format!("sh {}", script.display()));
-    }
-    let settings = match &case["settings"] {
-        Value::Null => {
-            let extra = case["hook"].as_object().cloned().unwrap_or_default();
-            let mut group = Map::new();
-            if let Some(m) = extra.get("matcher") {
-                group.insert("matcher".to_owned(), m.clone());
-            }
-            let handlers: Vec<Value> = commands
-                .iter()
-                .map(|c| {
-                    let mut h = Map::new();
-                    h.insert("type".to_owned(), json!("command"));
-                    h.insert("command".to_owned(), json!(c));
-                    for (k, v) in &extra {
-                        if k != "matcher" {
-                            h.insert(k.clone(), v.clone());
-                        }
-                    }
-                    Value::Object(h)
-                })
-                .collect();
-            group.insert("hooks".to_owned(), Value::Array(handlers));
-            json!({ "hooks": { event: [Value::Object(group)] } })
+        if agent == Agent::Cline {
+            // A Cline hook is the executable file itself, named after its event.
+            let at = match i {
+                0 => config_at.clone(),
+                1 => format!("home/Documents/Cline/Hooks/{hook_event}"),
+                _ => return Err("a Cline case has at most two hook files".to_owned()),
+            };
+            let path = env.write(&at, &text);
+            let mode = u32::from_str_radix(case["mode"].as_str().unwrap_or("755"), 8)
+                .map_err(|e| format!("`mode`: {e}"))?;
+            std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(mode))
+                .unwrap();
+            configs.push(path);
+        } else {
+            let script = env.write(&format!("answer{i}.sh"), &text);
+            commands.push(format!("sh {}", script.display()));
         }
-        given => fill_answers(given, &commands),
-    };
-    let config = case["config"].as_str().unwrap_or(".claude/settings.json");
-    let config = env.write(config, &serde_json::to_string_pretty(&settings).unwrap());
+    }
+    if agent != Agent::Cline {
+        let settings = match &case["settings"] {
+            Value::Null => default_settings(agent, hook_event, case, &commands),
+            given => fill_answers(given, &commands),
+        };
+        configs.push(env.write(
+            &config_at,
+            &serde_json::to_string_pretty(&settings).unwrap(),
+        ));
+    }
     for (path, text) in case["files"].as_object().into_iter().flatten() {
         env.write(path, text.as_str().unwrap_or_default());
     }
+    let discover = case["discover"].as_bool() == Some(true);
+    let config_args = |command: &mut assert_cmd::Command| {
+        if discover {
+            command.arg("--project").arg(env.path());
+        } else {
+            for config in &configs {
+                command.arg("-c").arg(config);
+            }
+        }
+    };
     let mut command = env.command();
     command.timeout(Duration::from_secs(60));
     for (name, value) in case["env"].as_object().into_iter().flatten() {
@@ -183,7 +259,7 @@ fn run_case(case: &Value) -> Result<(), String> {
             command.args(["run", event, "--json", "-p"]).arg(payload);
         }
     }
-    command.arg("-c").arg(&config);
+    config_args(&mut command);
     if let Some(project) = case["project"].as_str() {
         let dir = env.path().join(project);
         std::fs::create_dir_all(&dir).unwrap();
@@ -251,11 +327,10 @@ fn run_case(case: &Value) -> Result<(), String> {
         return Err(format!("stderr is not empty:\n{}", run.stderr.trim_end()));
     }
     if case.get("validate").is_some() || case.get("validate_status").is_some() {
-        let out = env.finish(
-            env.command()
-                .args(["validate", "-c", ".claude/settings.json"])
-                .timeout(Duration::from_secs(60)),
-        );
+        let mut validate = env.command();
+        validate.arg("validate").timeout(Duration::from_secs(60));
+        config_args(&mut validate);
+        let out = env.finish(&mut validate);
         let text = format!("{}{}", out.stdout, out.stderr);
         if let Some(status) = case["validate_status"].as_i64()
             && i64::from(out.code) != status
@@ -273,16 +348,98 @@ fn run_case(case: &Value) -> Result<(), String> {
         }
     }
     if let Some(expect) = case.get("list") {
-        let out = env.finish(
-            env.command()
-                .args(["list", "--json", "-c", ".claude/settings.json"])
-                .timeout(Duration::from_secs(60)),
-        );
+        let mut list = env.command();
+        list.args(["list", "--json"])
+            .timeout(Duration::from_secs(60));
+        config_args(&mut list);
+        let out = env.finish(&mut list);
         let listed: Value = serde_json::from_str(&out.stdout)
             .map_err(|e| format!("`hooks list --json` is not JSON ({e}): {}", out.stdout))?;
         contains(&listed, expect, "list").map_err(|why| format!("{why}\n  list: {listed}"))?;
     }
+    let stdins = match (&case["stdin"], &case["stdins"]) {
+        (Value::Null, Value::Array(each)) => each.clone(),
+        (Value::Null, _) => Vec::new(),
+        (first, _) => vec![first.clone()],
+    };
+    for (i, expect) in stdins.iter().enumerate() {
+        if expect.is_null() {
+            continue;
+        }
+        let given = read_json(&env, &format!("answer{i}.in"))?;
+        contains(&given, expect, &format!("stdin{i}"))
+            .map_err(|why| format!("{why}\n  stdin: {given}\n  stderr: {}", run.stderr))?;
+    }
+    if let Some(expect) = case.get("hook_env") {
+        let text = std::fs::read_to_string(env.path().join("answer0.env"))
+            .map_err(|e| format!("the hook did not run ({e})\n  stderr: {}", run.stderr))?;
+        let vars: Map<String, Value> = mask_dir(&env, &text)
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_owned(), Value::String(v.to_owned())))
+            .collect();
+        let vars = Value::Object(vars);
+        contains(&vars, expect, "env").map_err(|why| format!("{why}\n  env: {vars}"))?;
+    }
     Ok(())
+}
+
+/// The config a case without `settings` is given: the answers' commands as hooks on
+/// `hook_event`, in the agent's own form.
+fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[String]) -> Value {
+    let extra = case["hook"].as_object().cloned().unwrap_or_default();
+    match agent {
+        Agent::Claude | Agent::Cline => {
+            let mut group = Map::new();
+            if let Some(m) = extra.get("matcher") {
+                group.insert("matcher".to_owned(), m.clone());
+            }
+            let handlers: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut h = Map::new();
+                    h.insert("type".to_owned(), json!("command"));
+                    h.insert("command".to_owned(), json!(c));
+                    for (k, v) in &extra {
+                        if k != "matcher" {
+                            h.insert(k.clone(), v.clone());
+                        }
+                    }
+                    Value::Object(h)
+                })
+                .collect();
+            group.insert("hooks".to_owned(), Value::Array(handlers));
+            json!({ "hooks": { hook_event: [Value::Object(group)] } })
+        }
+        Agent::Cursor => {
+            let entries: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut entry = extra.clone();
+                    entry.insert("command".to_owned(), json!(c));
+                    Value::Object(entry)
+                })
+                .collect();
+            json!({ "version": 1, "hooks": { hook_event: entries } })
+        }
+    }
+}
+
+/// The JSON in `rel` under the case's directory (paths in it shown as `[dir]`).
+fn read_json(env: &Env, rel: &str) -> Result<Value, String> {
+    let text = std::fs::read_to_string(env.path().join(rel))
+        .map_err(|e| format!("{rel}: the hook did not run ({e})"))?;
+    serde_json::from_str(&mask_dir(env, &text))
+        .map_err(|e| format!("{rel} is not JSON ({e}): {text}"))
+}
+
+/// `text` with the case's directory shown as `[dir]` (and nothing else masked: a hook's
+/// input keeps its durations).
+fn mask_dir(env: &Env, text: &str) -> String {
+    let dir = env.path().display().to_string();
+    let canonical =
+        std::fs::canonicalize(env.path()).map_or_else(|_| dir.clone(), |p| p.display().to_string());
+    text.replace(&canonical, "[dir]").replace(&dir, "[dir]")
 }
 
 /// `settings` with every `{{answer N}}` replaced by answer N's command.
@@ -310,6 +467,22 @@ fn fill_answers(settings: &Value, commands: &[String]) -> Value {
 /// Whether `actual` holds `expect` (see the module's docs), or where it does not.
 fn contains(actual: &Value, expect: &Value, at: &str) -> Result<(), String> {
     match expect {
+        Value::Object(e) if e.contains_key("$type") => {
+            let want = e["$type"].as_str().unwrap_or_default();
+            let kind = match actual {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            if kind == want {
+                Ok(())
+            } else {
+                Err(format!("{at}: expected a {want}, got {actual}"))
+            }
+        }
         Value::Object(e) if e.contains_key("$has") => {
             let want = e["$has"].as_str().unwrap_or_default();
             match actual.as_str() {
