@@ -408,8 +408,45 @@ impl EventContext {
     /// from `prompt`, `session_type` from `source`, ... when only those are set), then the
     /// other fields.
     pub fn to_json(&self, dialect: Dialect) -> Value {
-        if dialect == Dialect::Autohand {
-            return crate::autohand::input_json(self);
+        self.to_json_as(dialect, None)
+    }
+
+    /// The JSON `spec` receives on stdin: [`EventContext::to_json`] in its dialect, for
+    /// the event name it was registered under ([`HookSpec::home_event`]).
+    ///
+    /// [`HookSpec::home_event`]: crate::HookSpec::home_event
+    pub fn input_for(&self, spec: &crate::HookSpec) -> Value {
+        self.to_json_as(spec.dialect, spec.home_event)
+    }
+
+    /// [`EventContext::to_json`], for a hook registered under `home` (the event's name in
+    /// `dialect`, when it has several). Cursor hooks are given Cursor's JSON for that name
+    /// (or for the event's first Cursor name), Cline hooks Cline's proto JSON.
+    fn to_json_as(&self, dialect: Dialect, home: Option<&str>) -> Value {
+        match dialect {
+            Dialect::Autohand => return crate::autohand::input_json(self),
+            Dialect::Cursor => {
+                let named = home.and_then(crate::profile::cursor::event);
+                let cursor = named.or_else(|| {
+                    self.event
+                        .builtin()
+                        .and_then(crate::profile::cursor::default_for)
+                });
+                if let Some(cursor) = cursor {
+                    return crate::profile::cursor::input_json(self, cursor);
+                }
+            }
+            Dialect::Cline => {
+                let name = home
+                    .or_else(|| {
+                        self.event
+                            .builtin()
+                            .and_then(crate::profile::cline::name_of)
+                    })
+                    .unwrap_or_else(|| self.event.name());
+                return crate::profile::cline::input_json(self, name);
+            }
+            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Fabro => {}
         }
         let mut out = Map::with_capacity(self.fields.len() + 3);
         let info = self.event.info();
@@ -427,7 +464,11 @@ impl EventContext {
                     Value::String(info.name_in(dialect).to_owned()),
                 );
             }
-            Dialect::Native | Dialect::Claude | Dialect::Autohand => {}
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Autohand
+            | Dialect::Cursor
+            | Dialect::Cline => {}
         }
         for (k, v) in &self.fields {
             out.insert(k.clone(), v.clone());

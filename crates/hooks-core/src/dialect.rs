@@ -26,16 +26,23 @@ pub enum Dialect {
     Fabro,
     /// Autohand `config.json` hooks.
     Autohand,
+    /// Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).
+    Cursor,
+    /// Cline hook files: executables named after their event (`.clinerules/hooks/`,
+    /// `~/Documents/Cline/Hooks/`).
+    Cline,
 }
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Echo,
         Dialect::Fabro,
         Dialect::Autohand,
+        Dialect::Cursor,
+        Dialect::Cline,
     ];
 
     /// The dialect's short name, as used on the command line (`--to fabro`).
@@ -46,6 +53,8 @@ impl Dialect {
             Dialect::Echo => "echo",
             Dialect::Fabro => "fabro",
             Dialect::Autohand => "autohand",
+            Dialect::Cursor => "cursor",
+            Dialect::Cline => "cline",
         }
     }
 
@@ -55,18 +64,28 @@ impl Dialect {
     pub fn sandboxed_by_default(self) -> bool {
         match self {
             Dialect::Fabro => true,
-            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => false,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Autohand
+            | Dialect::Cursor
+            | Dialect::Cline => false,
         }
     }
 
     /// Whether the dialect documents a `timestamp` (RFC 3339) in a hook's input: echo-agent
     /// does (`event`, `tool_name`, `tool_input`, `session_id`, `timestamp`), so its hooks
     /// get the dispatch time when the host sends none. Autohand's timestamps are in its
-    /// notifications, which add them themselves; the others document none.
+    /// notifications, which add them themselves; Cline's (milliseconds since the epoch,
+    /// as a string) is in every hook's input; the others document none.
     pub fn documents_timestamp(self) -> bool {
         match self {
-            Dialect::Echo => true,
-            Dialect::Native | Dialect::Claude | Dialect::Fabro | Dialect::Autohand => false,
+            Dialect::Echo | Dialect::Cline => true,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Fabro
+            | Dialect::Autohand
+            | Dialect::Cursor => false,
         }
     }
 

@@ -27,6 +27,15 @@ const CLAUDE: &[(&str, &[&str])] = &[
     ("CLAUDE_PLUGIN_ROOT", &["plugin_root"]),
 ];
 
+/// Cursor's variables: `CURSOR_PROJECT_DIR` (and its alias `CLAUDE_PROJECT_DIR`, given
+/// with it), `CURSOR_VERSION`, `CURSOR_USER_EMAIL`.
+const CURSOR: &[(&str, &[&str])] = &[
+    ("CURSOR_PROJECT_DIR", &["project_dir"]),
+    ("CLAUDE_PROJECT_DIR", &["project_dir"]),
+    ("CURSOR_VERSION", &["cursor_version"]),
+    ("CURSOR_USER_EMAIL", &["user_email"]),
+];
+
 /// The events whose command hooks get a `CLAUDE_ENV_FILE` in Claude Code.
 const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
     BuiltinEvent::SessionStart,
@@ -41,7 +50,9 @@ const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
 pub fn takes_env_file(dialect: Dialect, event: &Event) -> bool {
     let dialect_has = match dialect {
         Dialect::Claude | Dialect::Native => true,
-        Dialect::Echo | Dialect::Autohand | Dialect::Fabro => false,
+        Dialect::Echo | Dialect::Autohand | Dialect::Fabro | Dialect::Cursor | Dialect::Cline => {
+            false
+        }
     };
     dialect_has
         && event
@@ -166,6 +177,21 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
         Dialect::Autohand => autohand,
         Dialect::Fabro => fabro,
         Dialect::Native => claude || env_file || autohand || fabro,
+        Dialect::Cursor => listed(CURSOR) || name == "CLAUDE_PROJECT_DIR",
+        Dialect::Cline => false,
+    }
+}
+
+/// The variables that name the project root for a command hook of `dialect` when its
+/// event names no `project_dir`: the command executor gives each its project root.
+/// Claude Code's `CLAUDE_PROJECT_DIR` (to Claude Code, echo-agent and native hooks), and
+/// Cursor's `CURSOR_PROJECT_DIR` with its alias `CLAUDE_PROJECT_DIR`; Cline gives its
+/// hooks no variable of its own.
+pub fn project_dir_vars(dialect: Dialect) -> &'static [&'static str] {
+    match dialect {
+        Dialect::Claude | Dialect::Echo | Dialect::Native => &["CLAUDE_PROJECT_DIR"],
+        Dialect::Cursor => &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+        Dialect::Autohand | Dialect::Fabro | Dialect::Cline => &[],
     }
 }
 
@@ -183,7 +209,11 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 ///   `project_dir` (else the command executor gives its project root, never the `cwd`)
 ///   and `CLAUDE_PLUGIN_ROOT` when the context names a `plugin_root` (a plugin's hooks
 ///   get theirs from the loader).
-/// - Native: all of the above, so a native hook can use any dialect's scripts.
+/// - Cursor: `CURSOR_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (the same as for Claude Code),
+///   `CURSOR_VERSION` and `CURSOR_USER_EMAIL` when the context names them.
+/// - Cline: none (Cline's hooks get the inherited environment only).
+/// - Native: Claude Code's, Autohand's and Fabro's, so a native hook can use any of
+///   those dialects' scripts.
 ///
 /// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);
 /// arrays and objects as compact JSON; null or absent fields produce no variable.
@@ -193,6 +223,8 @@ pub fn env_vars(ctx: &EventContext, dialect: Dialect) -> Vec<(String, String)> {
         Dialect::Autohand => push_autohand(ctx, &mut out),
         Dialect::Fabro => push_fabro(ctx, &mut out),
         Dialect::Claude | Dialect::Echo => push_table(ctx, CLAUDE, &mut out),
+        Dialect::Cursor => push_table(ctx, CURSOR, &mut out),
+        Dialect::Cline => {}
         Dialect::Native => {
             push_table(ctx, CLAUDE, &mut out);
             push_autohand(ctx, &mut out);

@@ -438,6 +438,24 @@ builtin_events! {
     SandboxCleanup { honours: [], matcher: [], aliases: [Fabro "sandbox_cleanup"] }
     /// A checkpoint was saved.
     CheckpointSaved { honours: [], matcher: ["node_id"], aliases: [Fabro "checkpoint_saved"] }
+    /// The agent finished a response (Cursor's `afterAgentResponse`): its text.
+    AfterAgentResponse { honours: [], matcher: [], aliases: [Cursor "afterAgentResponse"] }
+    /// The agent finished a thinking block (Cursor's `afterAgentThought`): its text.
+    AfterAgentThought { honours: [], matcher: [], aliases: [Cursor "afterAgentThought"] }
+    /// Tab completion is about to read a file (Cursor's `beforeTabFileRead`); hooks may
+    /// refuse it.
+    BeforeTabFileRead { honours: [BLOCK, PERMISSION], matcher: ["file_path"] = Cursor [], aliases: [Cursor "beforeTabFileRead"] }
+    /// Tab completion edited a file (Cursor's `afterTabFileEdit`).
+    AfterTabFileEdit { honours: [], matcher: ["file_path"] = Cursor [], aliases: [Cursor "afterTabFileEdit"] }
+    /// A new task starts (Cline's `TaskStart`); blocking cancels it; context is given to
+    /// the model.
+    TaskStart { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
+    /// An existing task is resumed (Cline's `TaskResume`); blocking cancels it.
+    TaskResume { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
+    /// A task was cancelled (Cline's `TaskCancel`).
+    TaskCancel { honours: [], matcher: [], aliases: [] }
+    /// A task was completed (Cline's `TaskComplete`).
+    TaskComplete { honours: [], matcher: [], aliases: [] }
 }
 
 static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
@@ -446,6 +464,14 @@ static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
     table[BuiltinEvent::Stop as usize] = table[BuiltinEvent::Stop as usize]
         .clone()
         .alias(Dialect::Autohand, "post-response");
+    // Cursor's names, several for one event (`beforeShellExecution` is PreToolUse on the
+    // shell tool); the first of each is the one `name_in` gives.
+    for cursor in crate::profile::cursor::EVENTS {
+        let slot = &mut table[cursor.event as usize];
+        if !slot.aliases.iter().any(|a| a.name == cursor.name) {
+            *slot = slot.clone().alias(Dialect::Cursor, cursor.name);
+        }
+    }
     table
 });
 

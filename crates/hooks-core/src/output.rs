@@ -122,6 +122,8 @@ pub fn parse_output_in(
         Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
         Dialect::Claude => crate::claude_output::parse(event, exit_code, stdout, stderr),
         Dialect::Native | Dialect::Echo => read_output(event, exit_code, stdout, stderr, true),
+        Dialect::Cursor => crate::profile::cursor::parse(event, exit_code, stdout, stderr),
+        Dialect::Cline => crate::profile::cline::parse(event, exit_code, stdout, stderr),
     }
 }
 
@@ -138,6 +140,17 @@ pub(crate) fn read_output(
         Some(0) => parse_success(event, stdout, plain_text_is_context),
         Some(2) if event.can_block() => parse_block(event, stdout, stderr),
         Some(2) => parse_non_blocking_exit_2(event, stderr),
+        Some(_) | None => failed_exit(exit_code, stderr),
+    };
+    outcome.run.exit_code = exit_code;
+    outcome
+}
+
+/// A hook that exited with a non-zero `exit_code` ([`FailureKind::NonZeroExit`], with the
+/// head of stderr) or was killed by a signal (`None`: [`FailureKind::Crash`], with its
+/// tail); stdout is not read.
+pub(crate) fn failed_exit(exit_code: Option<i32>, stderr: &[u8]) -> HookOutcome {
+    match exit_code {
         Some(code) => HookOutcome::failed(
             FailureKind::NonZeroExit,
             with_detail(
@@ -152,9 +165,7 @@ pub(crate) fn read_output(
                 &tail(&text(stderr), STDERR_CHARS),
             ),
         ),
-    };
-    outcome.run.exit_code = exit_code;
-    outcome
+    }
 }
 
 /// Fabro's reading (see [`parse_output_in`]).
@@ -299,7 +310,7 @@ pub(crate) enum Stdout {
 }
 
 /// Classifies stdout; `Err` is a malformed-output message.
-fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
+pub(crate) fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
     let decoded = String::from_utf8_lossy(stdout);
     let valid_utf8 = matches!(decoded, Cow::Borrowed(_));
     let trimmed = trim_output(&decoded);

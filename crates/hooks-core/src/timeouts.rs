@@ -73,7 +73,9 @@ impl TimeUnit {
     pub const fn of(dialect: Dialect) -> TimeUnit {
         match dialect {
             Dialect::Native => TimeUnit::Seconds { strings: true },
-            Dialect::Claude | Dialect::Echo => TimeUnit::Seconds { strings: false },
+            Dialect::Claude | Dialect::Echo | Dialect::Cursor | Dialect::Cline => {
+                TimeUnit::Seconds { strings: false }
+            }
             Dialect::Autohand => TimeUnit::Millis,
             Dialect::Fabro => TimeUnit::DurationString,
         }
@@ -90,10 +92,14 @@ impl TimeUnit {
 /// | echo     | 10 s                    | 10 s   | 10 s  | 10 s               |
 /// | fabro    | 60 s                    | 30 s   | 60 s  | 60 s               |
 /// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
+/// | cursor   | 60 s                    | 30 s   | 60 s  | 60 s               |
+/// | cline    | 30 s                    | 30 s   | 30 s  | 30 s               |
 ///
 /// The sources: Claude Code's hooks reference (the `timeout` common field, and the
 /// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
-/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms. Native hooks keep the
+/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms, Cline's 30 s
+/// (`HOOK_EXECUTION_TIMEOUT_MS`). Cursor documents a "platform default" without a number:
+/// 60 s, as Fabro's, with Claude Code's 30 s for prompt hooks. Native hooks keep the
 /// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
 /// 10 s budget would often cut short.
 pub const fn default_timeout(
@@ -124,6 +130,11 @@ pub const fn default_timeout(
             H::Command | H::Http | H::McpTool | H::Agent | H::Inject | H::Permission => 60_000,
         },
         Dialect::Autohand => 5_000,
+        Dialect::Cursor => match handler {
+            H::Prompt => 30_000,
+            H::Command | H::Http | H::McpTool | H::Agent | H::Inject | H::Permission => 60_000,
+        },
+        Dialect::Cline => 30_000,
     };
     Duration::from_millis(millis)
 }
