@@ -357,9 +357,7 @@ impl BrokenFile {
 /// Every problem of the file is reported at once: the error holds one diagnostic per
 /// problem, each with file:line:col.
 pub fn load_file(path: impl AsRef<Path>, options: &LoadOptions) -> Result<ConfigFile, Error> {
-    let path = path.as_ref();
-    let src = source::read_file(path, None, options.max_file_size)?;
-    load_source(src, options)
+    load_file_within(path.as_ref(), None, options)
 }
 
 /// Loads a discovered file, which must lie inside `within` once symlinks are resolved.
@@ -368,6 +366,14 @@ pub(crate) fn load_file_within(
     within: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<ConfigFile, Error> {
+    // A Cline hook is an executable, never a config to parse.
+    let cline = match options.dialect {
+        Some(d) => d == Dialect::Cline,
+        None => crate::dialects::cline::in_hooks_dir(path),
+    };
+    if cline {
+        return crate::dialects::cline::load(path, within, options);
+    }
     let src = source::read_file(path, within, options.max_file_size)?;
     load_source(src, options)
 }

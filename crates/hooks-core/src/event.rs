@@ -701,42 +701,23 @@ impl EventCatalog {
 }
 
 /// Event names of agents whose hooks no dialect reads yet, by agent. Names these agents
-/// share with the catalog (`SessionStart`, Cursor's `stop`) resolve as usual.
-const OTHER_AGENTS: &[(&str, &[&str])] = &[
-    (
-        "Gemini CLI",
-        &[
-            "BeforeTool",
-            "AfterTool",
-            "BeforeAgent",
-            "AfterAgent",
-            "BeforeModel",
-            "AfterModel",
-            "BeforeToolSelection",
-            "PreCompress",
-        ],
-    ),
-    (
-        "Cursor",
-        &[
-            "beforeShellExecution",
-            "afterShellExecution",
-            "beforeMCPExecution",
-            "afterMCPExecution",
-            "beforeReadFile",
-            "afterFileEdit",
-            "beforeSubmitPrompt",
-            "afterAgentResponse",
-            "afterAgentThought",
-            "beforeTabFileRead",
-            "afterTabFileEdit",
-        ],
-    ),
-];
+/// share with the catalog (`SessionStart`) resolve as usual.
+const OTHER_AGENTS: &[(&str, &[&str])] = &[(
+    "Gemini CLI",
+    &[
+        "BeforeTool",
+        "AfterTool",
+        "BeforeAgent",
+        "AfterAgent",
+        "BeforeModel",
+        "AfterModel",
+        "BeforeToolSelection",
+        "PreCompress",
+    ],
+)];
 
 /// The agent whose event `name` is (compared loosely, as lookups are), when it is one of
-/// an agent whose hooks no dialect reads yet: `Gemini CLI` for `BeforeTool`, `Cursor` for
-/// `beforeShellExecution`.
+/// an agent whose hooks no dialect reads yet: `Gemini CLI` for `BeforeTool`.
 fn other_agent(name: &str) -> Option<&'static str> {
     let folded = fold(name);
     OTHER_AGENTS

@@ -263,7 +263,7 @@ pub(crate) fn handler(
     Some(Item::Hook(spec))
 }
 
-fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
+pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
     let missing = |cx: &mut Cx<'_>, key: &str| {
         cx.error(
             DiagnosticKind::MissingKey,

@@ -3,6 +3,8 @@
 
 mod autohand;
 mod claude;
+pub(crate) mod cline;
+mod cursor;
 mod fabro;
 mod fabro_run;
 mod handler;
@@ -22,6 +24,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
         Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
         Dialect::Echo => (FileSchema::Echo, handler::rename_hint),
+        Dialect::Cursor => (FileSchema::Cursor, cursor::rename_hint),
         _ => (FileSchema::Native, handler::rename_hint),
     };
     if root.as_map().is_none() && root.value != crate::tree::Value::Null {
@@ -59,6 +62,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             file.settings.run_environment = fabro_run::run_environment(cx, root);
         }
         Dialect::Autohand => autohand::load(cx, root, file),
+        Dialect::Cursor => cursor::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
         _ => native::load(cx, root, file),
     }
