@@ -38,9 +38,9 @@ pub struct Converted {
 /// The syntax a dialect is written in by default (native: YAML).
 pub fn default_format(dialect: Dialect) -> Format {
     match dialect {
-        Dialect::Claude | Dialect::Autohand => Format::Json,
+        Dialect::Claude | Dialect::Autohand | Dialect::Cursor | Dialect::Cline => Format::Json,
         Dialect::Fabro => Format::Toml,
-        _ => Format::Yaml,
+        Dialect::Native | Dialect::Echo => Format::Yaml,
     }
 }
 
@@ -57,14 +57,22 @@ pub fn convert_items(
     to: Dialect,
     format: Option<Format>,
 ) -> Result<Converted, Error> {
+    if to == Dialect::Cline {
+        return Err(Diagnostic::error(
+            DiagnosticKind::Convert,
+            "Cline has no config file to write: its hooks are executables named after their events (`.clinerules/hooks/PreToolUse`, ...)",
+        )
+        .with_hint("write the hook's script to that file and make it executable; `hooks convert` reads Cline hook files, to any other dialect")
+        .into());
+    }
     let mut w = Writer {
         to,
         warnings: Vec::new(),
     };
     let own = default_format(to);
-    let format = match (to, format) {
-        (Dialect::Native, Some(f)) => f,
-        (_, Some(f)) if f != own => {
+    let format = match format {
+        Some(f) if to == Dialect::Native => f,
+        Some(f) if f != own => {
             w.warnings.push(Diagnostic::warning(
                 DiagnosticKind::Convert,
                 format!(
@@ -76,14 +84,17 @@ pub fn convert_items(
             ));
             own
         }
-        _ => own,
+        Some(_) | None => own,
     };
     let value = match to {
         Dialect::Claude => w.nested(items, settings, true),
         Dialect::Echo => w.nested(items, settings, false),
         Dialect::Fabro => w.fabro(items, settings),
         Dialect::Autohand => w.autohand(items, settings),
-        _ => w.native(items, settings),
+        Dialect::Native => w.native(items, settings),
+        Dialect::Cursor => w.cursor(items, settings),
+        // Refused above: a Cline hook is a file, not a config.
+        Dialect::Cline => Value::Null,
     };
     let text = match format {
         Format::Json => {
@@ -106,74 +117,10 @@ pub fn convert_items(
     })
 }
 
-/// The events Claude Code has.
-const CLAUDE_EVENTS: [BuiltinEvent; 28] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Setup,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::FileChanged,
-    BuiltinEvent::CwdChanged,
-    BuiltinEvent::WorktreeCreate,
-    BuiltinEvent::WorktreeRemove,
-    BuiltinEvent::Elicitation,
-    BuiltinEvent::ElicitationResult,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-    BuiltinEvent::TeammateIdle,
-];
-
-/// The 20 events of echo-agent.
-const ECHO_EVENTS: [BuiltinEvent; 20] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-];
-
 fn has_event(dialect: Dialect, event: &Event) -> bool {
-    let Some(b) = event.builtin() else {
-        return false;
-    };
-    match dialect {
-        Dialect::Claude => CLAUDE_EVENTS.contains(&b),
-        Dialect::Echo => ECHO_EVENTS.contains(&b),
-        Dialect::Fabro | Dialect::Autohand => {
-            event.info().aliases().iter().any(|a| a.dialect == dialect)
-        }
-        _ => true,
-    }
+    event
+        .builtin()
+        .is_some_and(|b| dialect.profile().has_event(b))
 }
 
 /// Quotes one argument for `sh`: as it is when it holds only characters the shell takes
@@ -477,6 +424,27 @@ impl Writer {
         }
         if !spec.filter.is_empty() && !has("filter") {
             self.lost(spec, "the tool/path filter (the hook now fires more often)");
+        }
+        if let Some(pattern) = spec.filter.command()
+            && !has("command_filter")
+        {
+            let what = format!(
+                "the matcher over the command text (`{pattern}`, Cursor's), so the hook now fires for every shell command,"
+            );
+            self.lost(spec, &what);
+        }
+        if spec.dialect != self.to
+            && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
+            && matches!(spec.action, Action::Command(_))
+        {
+            let what = format!(
+                "the hook's command was written for {}'s input (its JSON on stdin); {} hooks are given {}'s, so a script reading {}'s fields must be changed",
+                spec.dialect.profile().display_name,
+                self.to,
+                self.to.profile().display_name,
+                spec.dialect.profile().display_name,
+            );
+            self.warn(spec, &what);
         }
         if spec.condition.is_some() && !has("if") {
             self.lost(spec, "the `if` condition (the hook now fires more often)");
@@ -1036,6 +1004,107 @@ impl Writer {
             hooks.push(Value::Object(h));
         }
         json!({"hooks": {"enabled": true, "hooks": hooks}})
+    }
+
+    /// Cursor's `{"version": 1, "hooks": {event: [entry]}}`: command and prompt hooks, each
+    /// under the Cursor name it was registered on, else the event's first Cursor name with
+    /// its tool matcher in Cursor's tool types (`Bash` is `Shell`).
+    fn cursor(&mut self, items: &[Item], settings: &Settings) -> Value {
+        self.directives(items);
+        self.settings_lost(settings);
+        let mut hooks: Map<String, Value> = Map::new();
+        for spec in items.iter().filter_map(Item::hook) {
+            if !spec.enabled {
+                self.skip(spec, "a disabled hook");
+                continue;
+            }
+            let mut h = Map::new();
+            match &spec.action {
+                Action::Command(c) => {
+                    let script = self.script(spec, &c.command);
+                    h.insert("command".into(), json!(script));
+                }
+                Action::Prompt(p) if p.mode == PromptMode::Evaluate => {
+                    h.insert("type".into(), json!("prompt"));
+                    h.insert("prompt".into(), json!(p.prompt));
+                    if let Some(m) = &p.model {
+                        h.insert("model".into(), json!(m));
+                    }
+                }
+                other => {
+                    let why = format!("`{}` hooks", other.type_name());
+                    self.skip(spec, &why);
+                    continue;
+                }
+            }
+            let home = spec
+                .home_event
+                .filter(|_| spec.dialect == Dialect::Cursor)
+                .and_then(hooks_core::cursor::event);
+            let (event, matcher) = match home {
+                Some(home) => {
+                    let matcher = match home.matcher {
+                        hooks_core::cursor::MatcherTarget::Command => {
+                            spec.filter.command().map(str::to_owned)
+                        }
+                        hooks_core::cursor::MatcherTarget::ToolType
+                        | hooks_core::cursor::MatcherTarget::Subagent => self.cursor_matcher(spec),
+                        hooks_core::cursor::MatcherTarget::None => None,
+                    };
+                    (home.name.to_owned(), matcher)
+                }
+                None => (self.event_name(spec), self.cursor_matcher(spec)),
+            };
+            if let Some(m) = matcher {
+                h.insert("matcher".into(), json!(m));
+            }
+            if let Some(t) = own_timeout(spec, Dialect::Cursor) {
+                h.insert("timeout".into(), secs(t));
+            }
+            let fails_closed_anyway = home.is_some_and(|h| h.fail_closed);
+            let fails_closed = spec.on_failure == FailurePolicy::Block;
+            if fails_closed != fails_closed_anyway {
+                h.insert("failClosed".into(), json!(fails_closed));
+            }
+            let command_filter =
+                home.is_some_and(|h| h.matcher == hooks_core::cursor::MatcherTarget::Command);
+            let can: &[&str] = if command_filter {
+                &["command_filter"]
+            } else {
+                &[]
+            };
+            self.common_losses(spec, can);
+            if let Value::Array(list) = hooks.entry(event).or_insert_with(|| json!([])) {
+                list.push(Value::Object(h));
+            }
+        }
+        json!({"version": 1, "hooks": hooks})
+    }
+
+    /// A hook's tool matcher in Cursor's tool types: each canonical name of a name list
+    /// becomes its Cursor type (`Bash` is `Shell`); a regular expression is written as it
+    /// is, with a warning, since Cursor matches tool types by name.
+    fn cursor_matcher(&mut self, spec: &HookSpec) -> Option<String> {
+        match spec.matcher.kind() {
+            MatcherKind::All => None,
+            MatcherKind::Exact(names) => {
+                let mut types: Vec<&str> = Vec::new();
+                for name in names {
+                    let t = hooks_core::cursor::tool_type(name);
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+                Some(types.join("|"))
+            }
+            MatcherKind::Regex(_) => {
+                self.warn(
+                    spec,
+                    "the regular-expression matcher is written as it is; Cursor matches tool types (`Shell`, `Read`, ...) by name",
+                );
+                Some(spec.matcher.as_str().to_owned())
+            }
+        }
     }
 }
 

@@ -44,6 +44,9 @@ const NATIVE_ONLY: [&str; 10] = [
 
 /// The dialect a file name alone implies.
 pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
+    if crate::dialects::cline::in_hooks_dir(path) {
+        return Some(Dialect::Cline);
+    }
     let name = path.file_name()?.to_str()?;
     let parent = path
         .parent()
@@ -197,7 +200,7 @@ fn is_cursor_shape(root: &Node) -> bool {
     }
     let cursor_events = hooks
         .iter()
-        .all(|e| hooks_core::profile::cursor::event(&e.key).is_some());
+        .all(|e| hooks_core::cursor::event(&e.key).is_some());
     let flat = hooks
         .iter()
         .filter_map(|e| e.value.as_seq())

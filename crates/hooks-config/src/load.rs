@@ -19,10 +19,6 @@ use crate::parse::{self, Format};
 use crate::source::{self, Source};
 use crate::tree::{Node, Pos, Value};
 
-/// The default timeout of a native command hook that names none: 10 s (from the one table,
-/// [`hooks_core::default_timeout`]).
-pub const DEFAULT_TIMEOUT: Duration =
-    hooks_core::default_timeout(Dialect::Native, hooks_core::HandlerType::Command, None);
 /// The default maximum timeout: 300 s ([`hooks_core::MAX_TIMEOUT`]). Longer timeouts are
 /// clamped, with a warning.
 pub const DEFAULT_MAX_TIMEOUT: Duration = hooks_core::MAX_TIMEOUT;
@@ -478,6 +474,19 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     } else {
         src
     };
+    // A Cline hook is an executable, loaded from its file (`load_file`), never parsed.
+    let cline = match options.dialect {
+        Some(d) => d == Dialect::Cline,
+        None => path.as_deref().and_then(detect::dialect_from_path) == Some(Dialect::Cline),
+    };
+    if cline {
+        let d = Diagnostic::error(
+            DiagnosticKind::Dialect,
+            "a Cline hook is an executable file named after its event, not a config to parse",
+        )
+        .with_hint("load it from its file (`-c .clinerules/hooks/PreToolUse`)");
+        return Err(src.file_diag(d).into());
+    }
     let format = options
         .format
         .or_else(|| path.as_deref().and_then(Format::from_path))

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use hooks_core::profile::cline;
+use hooks_core::cline;
 use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_for};
 use sha2::{Digest, Sha256};
 

@@ -4,7 +4,7 @@
 //! types or (on `beforeShellExecution`) the command text, `failClosed`, `loop_limit`, and
 //! prompt hooks.
 
-use hooks_core::profile::cursor::{self, CursorEvent, MatcherTarget};
+use hooks_core::cursor::{self, CursorEvent, MatcherTarget};
 use hooks_core::{Dialect, Event, FailurePolicy, Filter, HookSpec, Matcher};
 
 use crate::error::DiagnosticKind;

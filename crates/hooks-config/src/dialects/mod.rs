@@ -24,8 +24,18 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
         Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
         Dialect::Echo => (FileSchema::Echo, handler::rename_hint),
+        Dialect::Native => (FileSchema::Native, handler::rename_hint),
         Dialect::Cursor => (FileSchema::Cursor, cursor::rename_hint),
-        _ => (FileSchema::Native, handler::rename_hint),
+        Dialect::Cline => {
+            // A Cline hook is an executable file, loaded by its path, never parsed.
+            cx.error(
+                crate::error::DiagnosticKind::Dialect,
+                root.pos,
+                "a Cline hook is an executable file named after its event, not a config to parse",
+                Some("name the file by its path (`-c .clinerules/hooks/PreToolUse`)".to_owned()),
+            );
+            return;
+        }
     };
     if root.as_map().is_none() && root.value != crate::tree::Value::Null {
         cx.error(
@@ -64,6 +74,8 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => autohand::load(cx, root, file),
         Dialect::Cursor => cursor::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
-        _ => native::load(cx, root, file),
+        Dialect::Native => native::load(cx, root, file),
+        // Returned above.
+        Dialect::Cline => {}
     }
 }

@@ -6,12 +6,87 @@
 //! `apps/vscode/src/core/hooks/hook-factory.ts`, `apps/vscode/src/sdk/hooks-adapter.ts`,
 //! `.clinerules/hooks/README.md`), summarised in the project's protocol notes.
 
+use std::time::Duration;
+
 use serde_json::{Map, Value, json};
 
+use super::{Events, FileShape, HookList, Profile};
 use crate::context::{EventContext, json_kind};
-use crate::event::{BuiltinEvent, Event};
+use crate::dialect::Dialect;
+use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output;
+use crate::timeouts::{HandlerType, TimeUnit};
+
+/// The Cline profile.
+pub(in crate::profile) const PROFILE: Profile = Profile {
+    dialect: Dialect::Cline,
+    name: "cline",
+    display_name: "Cline",
+    time_unit: TimeUnit::Seconds { strings: false },
+    default_timeout,
+    shell: None,
+    sandboxed_by_default: false,
+    // Cline's `timestamp` (milliseconds, as a string) is in every hook's input, so its
+    // hooks need the dispatch time when the host sends none.
+    documents_timestamp: true,
+    env_file: false,
+    events: Events::Canonical(&[
+        E::PreToolUse,
+        E::PostToolUse,
+        E::PostToolUseFailure,
+        E::UserPromptSubmit,
+        E::Notification,
+        E::PreCompact,
+        E::TaskStart,
+        E::TaskResume,
+        E::TaskCancel,
+        E::TaskComplete,
+    ]),
+    event_names: &[],
+    matcher_fields: &[],
+    tool_names: &[
+        ("Bash", "execute_command"),
+        ("Read", "read_file"),
+        ("Write", "write_to_file"),
+        ("Edit", "replace_in_file"),
+        ("MultiEdit", "replace_in_file"),
+        ("Grep", "search_files"),
+        ("Glob", "list_files"),
+        ("LS", "list_files"),
+        ("WebFetch", "web_fetch"),
+        ("WebSearch", "web_search"),
+        ("AskUserQuestion", "ask_followup_question"),
+        ("Task", "new_task"),
+    ],
+    file: FileShape {
+        hooks: HookList::Files,
+        all_switch: None,
+        hook_switch: false,
+    },
+    provides_var: |_| false,
+    stdin,
+    stdin_named: Some(input_json),
+    project_dir_vars: &[],
+    env: |_, _| {},
+    read_answer: parse,
+};
+
+/// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.
+const fn default_timeout(_handler: HandlerType, _event: Option<BuiltinEvent>) -> Duration {
+    Duration::from_secs(30)
+}
+
+/// A hook registered on the canonical event gets Cline's JSON under the event's Cline
+/// name (`PostToolUse` for PostToolUseFailure too).
+fn stdin(ctx: &EventContext) -> Value {
+    let name = ctx
+        .event()
+        .builtin()
+        .and_then(name_of)
+        .unwrap_or_else(|| ctx.event().name());
+    input_json(ctx, name)
+}
 
 /// Cline's hook names (the names of its hook files) and the canonical event of each. A
 /// `PostToolUse` hook also runs for a failed tool (see [`events_of`]).
@@ -55,21 +130,13 @@ pub fn name_of(event: BuiltinEvent) -> Option<&'static str> {
 /// The most characters of `contextModification` Cline passes on.
 pub const MAX_CONTEXT: usize = 50_000;
 
-/// Canonical (Claude Code) tool names and Cline's, with how an input's keys are renamed
+/// How a canonical tool's input keys are named in Cline's parameters, by Cline tool
 /// (`file_path` is Cline's `path`).
-const TOOLS: &[(&str, &str, &[(&str, &str)])] = &[
-    ("Bash", "execute_command", &[]),
-    ("Read", "read_file", &[("file_path", "path")]),
-    ("Write", "write_to_file", &[("file_path", "path")]),
-    ("Edit", "replace_in_file", &[("file_path", "path")]),
-    ("MultiEdit", "replace_in_file", &[("file_path", "path")]),
-    ("Grep", "search_files", &[("pattern", "regex")]),
-    ("Glob", "list_files", &[]),
-    ("LS", "list_files", &[]),
-    ("WebFetch", "web_fetch", &[]),
-    ("WebSearch", "web_search", &[]),
-    ("AskUserQuestion", "ask_followup_question", &[]),
-    ("Task", "new_task", &[]),
+const RENAMES: &[(&str, &[(&str, &str)])] = &[
+    ("read_file", &[("file_path", "path")]),
+    ("write_to_file", &[("file_path", "path")]),
+    ("replace_in_file", &[("file_path", "path")]),
+    ("search_files", &[("pattern", "regex")]),
 ];
 
 /// Cline's name and parameters for a tool call given by its canonical name (an MCP tool
@@ -87,22 +154,25 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
         params.insert("arguments".into(), Value::String(input.to_string()));
         return ("use_mcp_tool".to_owned(), params);
     }
-    match TOOLS.iter().find(|(canonical, _, _)| *canonical == tool) {
-        Some((_, cline, renames)) => {
-            let params = object
-                .into_iter()
-                .map(|(k, v)| {
-                    let k = renames
-                        .iter()
-                        .find(|(from, _)| *from == k)
-                        .map_or(k, |(_, to)| (*to).to_owned());
-                    (k, v)
-                })
-                .collect();
-            ((*cline).to_owned(), params)
-        }
-        None => (tool.to_owned(), object),
+    let cline = PROFILE.tool_name(tool);
+    if cline == tool {
+        return (tool.to_owned(), object);
     }
+    let renames = RENAMES
+        .iter()
+        .find(|(t, _)| *t == cline)
+        .map_or(&[][..], |(_, r)| r);
+    let params = object
+        .into_iter()
+        .map(|(k, v)| {
+            let k = renames
+                .iter()
+                .find(|(from, _)| *from == k)
+                .map_or(k, |(_, to)| (*to).to_owned());
+            (k, v)
+        })
+        .collect();
+    (cline.to_owned(), params)
 }
 
 /// A proto3 `map<string, string>`: every value a string, others JSON-encoded.

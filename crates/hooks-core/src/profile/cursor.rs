@@ -4,12 +4,127 @@
 //! Source: Cursor's hooks documentation (cursor.com/docs/agent/hooks, the 2.x page and the
 //! 1.7 one), summarised in the project's protocol notes.
 
+use std::time::Duration;
+
 use serde_json::{Map, Value, json};
 
+use super::{Events, FileShape, HookList, Profile};
 use crate::context::EventContext;
-use crate::event::{BuiltinEvent, Event};
+use crate::dialect::Dialect;
+use crate::env::push_table;
+use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output::{self, Stdout};
+use crate::timeouts::{HandlerType, TimeUnit};
+
+/// The Cursor profile.
+pub(in crate::profile) const PROFILE: Profile = Profile {
+    dialect: Dialect::Cursor,
+    name: "cursor",
+    display_name: "Cursor",
+    time_unit: TimeUnit::Seconds { strings: false },
+    default_timeout,
+    shell: None,
+    sandboxed_by_default: false,
+    documents_timestamp: false,
+    env_file: false,
+    events: Events::Named,
+    // The generic name of each event first: it is the one a hook registered on the
+    // canonical event is given.
+    event_names: &[
+        (E::PreToolUse, "preToolUse"),
+        (E::PreToolUse, "beforeShellExecution"),
+        (E::PreToolUse, "beforeMCPExecution"),
+        (E::PreToolUse, "beforeReadFile"),
+        (E::PostToolUse, "postToolUse"),
+        (E::PostToolUse, "afterShellExecution"),
+        (E::PostToolUse, "afterMCPExecution"),
+        (E::PostToolUse, "afterFileEdit"),
+        (E::PostToolUseFailure, "postToolUseFailure"),
+        (E::UserPromptSubmit, "beforeSubmitPrompt"),
+        (E::Stop, "stop"),
+        (E::SubagentStart, "subagentStart"),
+        (E::SubagentStop, "subagentStop"),
+        (E::SessionStart, "sessionStart"),
+        (E::SessionEnd, "sessionEnd"),
+        (E::PreCompact, "preCompact"),
+        (E::AfterAgentResponse, "afterAgentResponse"),
+        (E::AfterAgentThought, "afterAgentThought"),
+        (E::BeforeTabFileRead, "beforeTabFileRead"),
+        (E::AfterTabFileEdit, "afterTabFileEdit"),
+    ],
+    matcher_fields: &[],
+    tool_names: &[
+        ("Bash", "Shell"),
+        ("Write", "Write"),
+        ("Edit", "Write"),
+        ("MultiEdit", "Write"),
+        ("NotebookEdit", "Write"),
+        ("Grep", "Grep"),
+        ("Glob", "Grep"),
+        ("Task", "Task"),
+        ("Agent", "Task"),
+    ],
+    file: FileShape {
+        hooks: HookList::ByEvent,
+        all_switch: None,
+        hook_switch: false,
+    },
+    provides_var,
+    stdin,
+    stdin_named: Some(stdin_named),
+    project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    env,
+    read_answer: parse,
+};
+
+/// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s
+/// for prompt hooks.
+const fn default_timeout(handler: HandlerType, _event: Option<BuiltinEvent>) -> Duration {
+    match handler {
+        HandlerType::Prompt => Duration::from_secs(30),
+        HandlerType::Command
+        | HandlerType::Http
+        | HandlerType::McpTool
+        | HandlerType::Agent
+        | HandlerType::Inject
+        | HandlerType::Permission => Duration::from_secs(60),
+    }
+}
+
+/// Cursor's variables: `CURSOR_PROJECT_DIR` and its alias `CLAUDE_PROJECT_DIR` (the
+/// event's `project_dir`, else the executor's project root), `CURSOR_VERSION`,
+/// `CURSOR_USER_EMAIL`.
+const VARS: &[(&str, &[&str])] = &[
+    ("CURSOR_PROJECT_DIR", &["project_dir"]),
+    ("CLAUDE_PROJECT_DIR", &["project_dir"]),
+    ("CURSOR_VERSION", &["cursor_version"]),
+    ("CURSOR_USER_EMAIL", &["user_email"]),
+];
+
+fn provides_var(name: &str) -> bool {
+    VARS.iter().any(|(n, _)| *n == name)
+}
+
+fn env(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+    push_table(ctx, VARS, out);
+}
+
+/// A hook registered on the canonical event gets the JSON of the event's first Cursor
+/// name (`preToolUse` for PreToolUse).
+fn stdin(ctx: &EventContext) -> Value {
+    match ctx.event().builtin().and_then(default_for) {
+        Some(home) => input_json(ctx, home),
+        None => Value::Object(super::claude_shaped(ctx, Dialect::Cursor, None)),
+    }
+}
+
+fn stdin_named(ctx: &EventContext, name: &str) -> Value {
+    match event(name) {
+        Some(home) => input_json(ctx, home),
+        None => stdin(ctx),
+    }
+}
 
 /// Which tools a Cursor event fires for, when it is one of the tool events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,19 +356,11 @@ pub fn default_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
     EVENTS.iter().find(|e| e.event == event)
 }
 
-/// Cursor's tool types and the canonical (Claude Code) tool names each covers.
-pub const TOOL_TYPES: &[(&str, &[&str])] = &[
-    ("Shell", &["Bash"]),
-    ("Read", &["Read"]),
-    ("Write", &["Write", "Edit", "MultiEdit", "NotebookEdit"]),
-    ("Grep", &["Grep", "Glob"]),
-    ("Delete", &[]),
-    ("Task", &["Task", "Agent"]),
-];
-
 /// The canonical matcher a Cursor tool-type matcher (`Shell`, `Write|Read`, `MCP`) stands
-/// for: each word replaced by the canonical names it covers (`MCP` by `mcp__.*`); a word
-/// that is not a tool type is kept as it is.
+/// for: each word replaced by the canonical names Cursor's tool type covers
+/// ([`Profile::tool_names`]: `Shell` is `Bash`, `Write` is `Write|Edit|MultiEdit|NotebookEdit`;
+/// `MCP` is `mcp__.*`); any other word (`Read`, a name Cursor has no type for) is kept as
+/// it is.
 pub fn canonical_tool_matcher(matcher: &str) -> String {
     let words: Vec<String> = matcher
         .split(['|', ','])
@@ -263,11 +370,16 @@ pub fn canonical_tool_matcher(matcher: &str) -> String {
             if word == "MCP" {
                 return vec!["mcp__.*".to_owned()];
             }
-            match TOOL_TYPES.iter().find(|(t, _)| *t == word) {
-                Some((_, names)) if !names.is_empty() => {
-                    names.iter().map(|n| (*n).to_owned()).collect()
-                }
-                _ => vec![word.to_owned()],
+            let names: Vec<String> = PROFILE
+                .tool_names
+                .iter()
+                .filter(|(_, own)| *own == word)
+                .map(|(canonical, _)| (*canonical).to_owned())
+                .collect();
+            if names.is_empty() {
+                vec![word.to_owned()]
+            } else {
+                names
             }
         })
         .collect();
@@ -295,10 +407,7 @@ pub fn tool_type(tool: &str) -> &str {
     if tool.starts_with("mcp__") {
         return "MCP";
     }
-    TOOL_TYPES
-        .iter()
-        .find(|(_, names)| names.contains(&tool))
-        .map_or(tool, |(t, _)| t)
+    PROFILE.tool_name(tool)
 }
 
 /// `mcp__<server>__<tool>` split into its server and tool.

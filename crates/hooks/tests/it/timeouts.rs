@@ -45,8 +45,16 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         Dialect::Autohand => {
             format!(r#"{{"hooks": {{"hooks": [{{"event": "{name}", "command": "true"}}]}}}}"#)
         }
-        // `Dialect` is non-exhaustive outside its crate: a new dialect needs a shape here.
-        other => panic!("no file shape for {other}"),
+        Dialect::Cursor => format!(
+            r#"{{"version": 1, "hooks": {{"{name}": [{{{}}}]}}}}"#,
+            action(
+                r#""command": "true""#,
+                r#""type": "prompt", "prompt": "ok?""#,
+                r#""type": "prompt", "prompt": "ok?""#
+            )
+        ),
+        // Cline hooks are files, not text: none is loaded from a string.
+        Dialect::Cline => String::new(),
     }
 }
 
@@ -55,7 +63,8 @@ fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
         Dialect::Echo | Dialect::Autohand => &["command"],
-        other => panic!("no handler types for {other}"),
+        Dialect::Cursor => &["command", "prompt"],
+        Dialect::Cline => &[],
     }
 }
 
@@ -83,6 +92,9 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
                 continue;
             }
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
+                continue;
+            }
+            if dialect == Dialect::Cursor && !dialect.profile().has_event(event) {
                 continue;
             }
             for ty in types(dialect) {
