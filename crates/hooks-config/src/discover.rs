@@ -2,19 +2,22 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills sorted by folder
-//! name). Run configs and command-line files are never discovered: they are named. Every
+//! name). In Cline's hooks directories (`*`), each file named after a Cline event
+//! (`PreToolUse`, `TaskStart`, ...) is found, in the order of Cline's events; other files
+//! there are not hooks. Run configs and command-line files are never discovered: they are named. Every
 //! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
 //!
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
-//! `.autohand`), else the root of the git work tree, else the directory itself.
+//! `.autohand`, `.cursor`, `.clinerules`, `.cline`), else the root of the git work tree,
+//! else the directory itself.
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
@@ -152,6 +155,10 @@ impl Locations {
             push(Layer::Managed, dir.join("ClaudeCode/managed-settings.json"));
             push(Layer::Managed, dir.join("claude-code/managed-mcp.json"));
             push(Layer::Managed, dir.join("ClaudeCode/managed-mcp.json"));
+            // Cursor's enterprise file: `/etc/cursor/hooks.json` on Linux,
+            // `/Library/Application Support/Cursor/hooks.json` on macOS.
+            push(Layer::Managed, dir.join("cursor/hooks.json"));
+            push(Layer::Managed, dir.join("Cursor/hooks.json"));
         }
         if let Some(config) = &self.config_dir {
             for ext in EXTENSIONS {
@@ -167,6 +174,11 @@ impl Locations {
             push(Layer::User, home.join(".fabro/settings.toml"));
             push(Layer::User, home.join(".autohand/config.json"));
             push(Layer::User, home.join(".echo-agent/echo-agent.yaml"));
+            push(Layer::User, home.join(".cursor/hooks.json"));
+            // Cline's global hooks directory (and its SDK's): each file named after a Cline
+            // event is a hook.
+            push(Layer::User, home.join("Documents/Cline/Hooks/*"));
+            push(Layer::User, home.join(".cline/hooks/*"));
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -181,6 +193,9 @@ impl Locations {
             push(Layer::Project, root.join("echo-agent.yaml"));
             push(Layer::Project, root.join("skills/*/SKILL.md"));
             push(Layer::Project, root.join(".autohand/config.json"));
+            push(Layer::Project, root.join(".cursor/hooks.json"));
+            push(Layer::Project, root.join(".clinerules/hooks/*"));
+            push(Layer::Project, root.join(".cline/hooks/*"));
             for ext in EXTENSIONS {
                 push(
                     Layer::Local,
@@ -211,7 +226,23 @@ impl Locations {
         let mut out = Vec::new();
         for candidate in resolved.candidates() {
             let is_skills = candidate.path.ends_with("*/SKILL.md");
-            if is_skills {
+            let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
+            if is_hook_files {
+                // Cline's hooks directories: the files named after a Cline event, in the
+                // order of its events.
+                let Some(dir) = candidate.path.parent() else {
+                    continue;
+                };
+                for (name, _) in hooks_core::cline::EVENTS {
+                    let path = dir.join(name);
+                    if exists(&path) {
+                        out.push(Discovered {
+                            path,
+                            ..candidate.clone()
+                        });
+                    }
+                }
+            } else if is_skills {
                 let Some(skills) = candidate.path.parent().and_then(Path::parent) else {
                     continue;
                 };

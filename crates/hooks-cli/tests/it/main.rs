@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod agent_scripts;
 mod autohand;
 mod builtins;
 mod completions;
