@@ -786,6 +786,29 @@ impl Cx<'_> {
 
     /// Resolves an event name written at `pos`; an unknown one is an error there.
     pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
+        // Cursor's names for an event on one tool (`beforeShellExecution` is PreToolUse on
+        // the shell tool) mean that tool only in Cursor's files; elsewhere the name alone
+        // would make a hook for every tool.
+        if self.dialect != Dialect::Cursor
+            && let Some(cursor) = hooks_core::cursor::EVENTS.iter().find(|e| {
+                e.tools != hooks_core::cursor::Tools::Any && e.name.eq_ignore_ascii_case(name)
+            })
+        {
+            let matcher = cursor.tools.matcher().unwrap_or_default();
+            self.error(
+                DiagnosticKind::UnknownEvent,
+                pos,
+                format!(
+                    "`{name}` is Cursor's name for {} on some tools only",
+                    cursor.event.name()
+                ),
+                Some(format!(
+                    "write the event `{}` with the matcher `{matcher}`, or keep the hook in a Cursor `hooks.json`",
+                    cursor.event.name()
+                )),
+            );
+            return None;
+        }
         match self.lookup_event(name) {
             Ok(event) => Some(event),
             Err(hint) => {

@@ -403,14 +403,6 @@ fn another_agents_event_names_that_agent_instead_of_a_wrong_event() {
             "before_tool",
             "it is Gemini CLI's name for an event, and Gemini CLI's hooks are not supported yet",
         ),
-        (
-            "beforeShellExecution",
-            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
-        ),
-        (
-            "afterFileEdit",
-            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
-        ),
     ] {
         check_unknown(name, None);
         let err = EventCatalog::new().resolve(name).unwrap_err();
@@ -423,4 +415,33 @@ fn another_agents_event_names_that_agent_instead_of_a_wrong_event() {
     }
     // A typo of one of ours still gets its did-you-mean.
     check_unknown("PreToolUze", Some("PreToolUse"));
+}
+
+#[test]
+fn cursors_names_are_aliases_of_the_canonical_events() {
+    for (name, event) in [
+        ("preToolUse", BuiltinEvent::PreToolUse),
+        ("beforeShellExecution", BuiltinEvent::PreToolUse),
+        ("beforeMCPExecution", BuiltinEvent::PreToolUse),
+        ("beforeReadFile", BuiltinEvent::PreToolUse),
+        ("afterShellExecution", BuiltinEvent::PostToolUse),
+        ("afterFileEdit", BuiltinEvent::PostToolUse),
+        ("beforeSubmitPrompt", BuiltinEvent::UserPromptSubmit),
+        ("stop", BuiltinEvent::Stop),
+        ("afterAgentResponse", BuiltinEvent::AfterAgentResponse),
+        ("afterAgentThought", BuiltinEvent::AfterAgentThought),
+    ] {
+        let resolved = EventCatalog::new().resolve(name).unwrap();
+        assert_eq!(resolved.builtin(), Some(event), "{name}");
+    }
+    // The generic name is the one a Cursor hook on the canonical event is given.
+    assert_eq!(
+        BuiltinEvent::PreToolUse.info().name_in(Dialect::Cursor),
+        "preToolUse"
+    );
+    // Cline's task events are events of their own.
+    for name in ["TaskStart", "TaskResume", "TaskCancel", "TaskComplete"] {
+        let resolved = EventCatalog::new().resolve(name).unwrap();
+        assert_eq!(resolved.name(), name);
+    }
 }
