@@ -61,7 +61,9 @@ pub struct ConfigArgs {
 }
 
 /// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 5] = ["native", "claude", "echo", "fabro", "autohand"];
+pub const DIALECTS: [&str; 7] = [
+    "native", "claude", "echo", "fabro", "autohand", "cursor", "cline",
+];
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]

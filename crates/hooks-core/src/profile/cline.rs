@@ -452,12 +452,16 @@ fn find_json(stdout: &str) -> Option<Value> {
 /// - The older `shouldContinue: false` (which current Cline rejects) refuses the action
 ///   and lets the agent carry on, as Cline then did: a deny with `errorMessage` as the
 ///   reason.
-pub fn parse(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
+///
+/// Cline reads every event's answer alike; whether an event honours what the answer asks
+/// is the aggregation's to say.
+pub fn parse(_event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let mut outcome = if exit_code == Some(0) {
         let text = String::from_utf8_lossy(stdout);
         match find_json(&text) {
-            Some(Value::Object(map)) => read(event, &map)
-                .unwrap_or_else(|m| HookOutcome::failed(FailureKind::MalformedOutput, m)),
+            Some(Value::Object(map)) => {
+                read(&map).unwrap_or_else(|m| HookOutcome::failed(FailureKind::MalformedOutput, m))
+            }
             _ if text.trim().is_empty() => HookOutcome::ok(),
             _ => output::note(text.trim().to_owned()),
         }
@@ -470,7 +474,7 @@ pub fn parse(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]
 }
 
 /// A Cline answer object, validated as Cline validates it.
-fn read(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, String> {
+fn read(map: &Map<String, Value>) -> Result<HookOutcome, String> {
     let string = |k: &str| -> Result<Option<String>, String> {
         match map.get(k) {
             None | Some(Value::Null) => Ok(None),
@@ -509,18 +513,13 @@ fn read(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, String> 
         e.additional_context.push(c.to_owned());
     }
     if should_continue == Some(false) {
-        e.decision = if event.can_block() {
-            Decision::Deny
-        } else {
-            Decision::None
-        };
+        // Whether the event can be refused is the aggregation's to say.
+        e.decision = Decision::Deny;
         e.reason.clone_from(&error);
         e.messages.push(
             "`shouldContinue` is older Cline's answer (current Cline wants `cancel`); read as older Cline read it".to_owned(),
         );
-        if e.decision.is_blocking() {
-            outcome.run.status = HookStatus::Blocked;
-        }
+        outcome.run.status = HookStatus::Blocked;
     } else if let Some(error) = error {
         e.system_message = Some(error);
     }
