@@ -252,6 +252,7 @@ pub fn equivalent(a: &HookSpec, b: &HookSpec) -> bool {
         && meaning(&a.matcher) == meaning(&b.matcher)
         && a.filter.tools() == b.filter.tools()
         && a.filter.path_globs() == b.filter.path_globs()
+        && a.filter.command() == b.filter.command()
         && a.condition.as_ref().map(|c| c.as_str()) == b.condition.as_ref().map(|c| c.as_str())
         && effective_action(a) == effective_action(b)
         && a.timeout == b.timeout
@@ -411,22 +412,12 @@ impl Writer {
         }
     }
 
-    fn common_losses(&mut self, spec: &HookSpec, can: &[&str]) {
-        let has = |k: &str| can.contains(&k);
-        if spec.id.is_some() && !has("id") {
-            self.lost(spec, "the id (its merge identity)");
-        }
-        if spec.name.is_some() && !has("name") {
-            self.lost(spec, "the name");
-        }
-        if spec.description.is_some() && !has("description") {
-            self.lost(spec, "the description");
-        }
-        if !spec.filter.is_empty() && !has("filter") {
-            self.lost(spec, "the tool/path filter (the hook now fires more often)");
-        }
+    /// What a hook of Cursor or Cline loses in another dialect: the matcher over the
+    /// command text (unless the target keeps it, `command_filter`), and the JSON its
+    /// command was written for.
+    fn home_losses(&mut self, spec: &HookSpec, command_filter: bool) {
         if let Some(pattern) = spec.filter.command()
-            && !has("command_filter")
+            && !command_filter
         {
             let what = format!(
                 "the matcher over the command text (`{pattern}`, Cursor's), so the hook now fires for every shell command,"
@@ -446,6 +437,24 @@ impl Writer {
             );
             self.warn(spec, &what);
         }
+    }
+
+    fn common_losses(&mut self, spec: &HookSpec, can: &[&str]) {
+        let has = |k: &str| can.contains(&k);
+        if spec.id.is_some() && !has("id") {
+            self.lost(spec, "the id (its merge identity)");
+        }
+        if spec.name.is_some() && !has("name") {
+            self.lost(spec, "the name");
+        }
+        if spec.description.is_some() && !has("description") {
+            self.lost(spec, "the description");
+        }
+        let tool_or_path = !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty();
+        if tool_or_path && !has("filter") {
+            self.lost(spec, "the tool/path filter (the hook now fires more often)");
+        }
+        self.home_losses(spec, has("command_filter"));
         if spec.condition.is_some() && !has("if") {
             self.lost(spec, "the `if` condition (the hook now fires more often)");
         }
@@ -607,7 +616,8 @@ impl Writer {
         if !spec.enabled {
             put("enabled", json!(false));
         }
-        if !spec.filter.is_empty() {
+        self.home_losses(spec, false);
+        if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
             let mut f = Map::new();
             if !spec.filter.tools().is_empty() {
                 f.insert("tool".into(), json!(spec.filter.tools()));
@@ -987,7 +997,7 @@ impl Writer {
             if let Some(m) = self.matcher(spec) {
                 h.insert("matcher".into(), json!(m));
             }
-            if !spec.filter.is_empty() {
+            if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
                 let mut f = Map::new();
                 if !spec.filter.tools().is_empty() {
                     f.insert("tool".into(), json!(spec.filter.tools()));
