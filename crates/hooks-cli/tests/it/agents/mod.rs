@@ -165,11 +165,6 @@ impl AgentRun {
         run
     }
 
-    /// The agent.
-    pub(crate) fn agent(&self) -> Agent {
-        self.agent
-    }
-
     /// The project directory the agent works in.
     pub(crate) fn project(&self) -> PathBuf {
         self.dir.path().join("project")
@@ -189,11 +184,6 @@ impl AgentRun {
     /// place for hook scripts and logs outside the project.
     pub(crate) fn root(&self) -> &Path {
         self.dir.path()
-    }
-
-    /// The model server.
-    pub(crate) fn server(&self) -> &ModelServer {
-        &self.server
     }
 
     /// The config file that [`AgentRun::add_hook`] writes the agent's own hooks to:
@@ -317,6 +307,7 @@ impl AgentRun {
             .env("TERM", "dumb")
             .env("NO_COLOR", "1")
             .env("SHELL", "/bin/bash")
+            .env(RUN_MARK, self.mark())
             // Gemini CLI starts itself again in a child node process otherwise (a second
             // start-up, about a second).
             .env("GEMINI_CLI_NO_RELAUNCH", "true");
@@ -340,6 +331,11 @@ impl AgentRun {
         for (key, value) in &self.env {
             cmd.env(key, value);
         }
+    }
+
+    /// The value of [`RUN_MARK`] in this run's processes.
+    fn mark(&self) -> String {
+        self.root().display().to_string()
     }
 
     /// The agent's command line: the binary, the headless flags, [`AgentRun::arg`]s and
@@ -370,10 +366,24 @@ impl AgentRun {
         cmd
     }
 
-    /// Runs the agent to its end, or kills its process group after the timeout and
-    /// fails the test. The process group is killed after a normal exit too, so nothing
-    /// the agent started outlives the run.
+    /// Runs the agent to its end; a run that hits the timeout fails the test with
+    /// everything it gave so far.
     pub(crate) fn run(&self) -> AgentOutput {
+        self.try_run().unwrap_or_else(|TimedOut(out)| {
+            panic!(
+                "{:?} did not finish within {:?}; its process group was killed.\n{out}",
+                self.agent, self.timeout
+            )
+        })
+    }
+
+    /// Runs the agent to its end, or past the timeout kills it and returns
+    /// [`TimedOut`]. Then, after a normal exit too, every process of the run is killed
+    /// (its process group, and every process with the run's [`RUN_MARK`] in its
+    /// environment: agents start hooks in groups of their own), and the run returns only
+    /// once none is left, so nothing the agent started (a hook, a shell command) outlives
+    /// the run.
+    pub(crate) fn try_run(&self) -> Result<AgentOutput, TimedOut> {
         let mut cmd = self.command();
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -392,30 +402,97 @@ impl AgentRun {
         });
         let waited = rx.recv_timeout(self.timeout);
         let elapsed = started.elapsed();
-        // Ends whatever the agent left behind (and the agent itself on a timeout).
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        let status = match waited {
-            Ok(status) => status.expect("waiting for the agent"),
-            Err(_) => {
-                let _ = rx.recv_timeout(Duration::from_secs(10));
-                let (out, err) = (collect(&stdout), collect(&stderr));
-                panic!(
-                    "{:?} did not finish within {:?}; killed.\nstdout:\n{out}\nstderr:\n{err}\nrequests:\n{}",
-                    self.agent,
-                    self.timeout,
-                    summary(&self.server.requests())
-                );
-            }
+        let (status, timed_out) = match waited {
+            Ok(status) => (status.expect("waiting for the agent"), false),
+            Err(_) => (
+                rx.recv_timeout(GROUP_END)
+                    .expect("the agent ends after SIGKILL")
+                    .expect("waiting for the agent"),
+                true,
+            ),
         };
-        AgentOutput {
+        let left = end_run(pid.as_raw_nonzero().get(), &self.mark());
+        assert!(
+            left.is_empty(),
+            "processes {left:?} of {:?}'s run survived SIGKILL",
+            self.agent
+        );
+        let out = AgentOutput {
             agent: self.agent,
             status,
             stdout: collect(&stdout),
             stderr: collect(&stderr),
             requests: self.server.requests(),
             elapsed,
+        };
+        if timed_out {
+            Err(TimedOut(out))
+        } else {
+            Ok(out)
         }
     }
+}
+
+/// A run that hit its timeout: what it gave until its process group was killed.
+#[derive(Debug)]
+pub(crate) struct TimedOut(pub(crate) AgentOutput);
+
+/// How long the processes of a killed run may take to be gone.
+const GROUP_END: Duration = Duration::from_secs(10);
+
+/// The environment variable that marks every process of a run (its value is the run's
+/// temp directory): agents start hooks in process groups of their own, so the group alone
+/// does not reach them.
+const RUN_MARK: &str = "HOOKS_E2E_RUN";
+
+/// Kills, with SIGKILL, every live process of process group `pgid` or carrying `mark` in
+/// its environment, until none is left or [`GROUP_END`] has passed; returns the pids still
+/// alive then (a zombie counts as ended).
+fn end_run(pgid: i32, mark: &str) -> Vec<i32> {
+    let deadline = Instant::now() + GROUP_END;
+    let marked = format!("{RUN_MARK}={mark}");
+    loop {
+        let alive = run_members(pgid, marked.as_bytes());
+        if alive.is_empty() || Instant::now() >= deadline {
+            return alive;
+        }
+        for &pid in &alive {
+            if let Some(pid) = rustix::process::Pid::from_raw(pid) {
+                let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The live (not zombie) processes in group `pgid` or whose environment holds `marked`.
+fn run_members(pgid: i32, marked: &[u8]) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            let Some((state, group)) = proc_stat(pid) else {
+                return false;
+            };
+            let in_run = group == pgid
+                || std::fs::read(format!("/proc/{pid}/environ"))
+                    .is_ok_and(|env| env.split(|&b| b == 0).any(|var| var == marked));
+            in_run && state != 'Z' && state != 'X'
+        })
+        .collect()
+}
+
+/// The state letter and process group of `pid`, from `/proc/PID/stat`.
+pub(crate) fn proc_stat(pid: i32) -> Option<(char, i32)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
+    let mut fields = text[text.rfind(')')? + 1..].split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let _ppid = fields.next()?;
+    let group = fields.next()?.parse().ok()?;
+    Some((state, group))
 }
 
 /// Reads `pipe` to its end in a thread; the text arrives on the receiver.

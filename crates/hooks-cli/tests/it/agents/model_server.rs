@@ -103,11 +103,6 @@ impl ModelServer {
         }
     }
 
-    /// The port it listens on, on 127.0.0.1.
-    pub(crate) fn port(&self) -> u16 {
-        self.port
-    }
-
     /// The base URL an agent is given: `http://127.0.0.1:PORT`, plus `/v1` for OpenAI.
     pub(crate) fn base_url(&self) -> String {
         match self.api {
