@@ -65,13 +65,15 @@ fn a_harmless_command_passes_the_guard_and_runs() {
     );
 }
 
+/// Plain stdout of SessionStart and UserPromptSubmit hooks is context for the model; the
+/// hooks find the `hooks` binary under test on `PATH`, as the bridge's entries will.
 #[test]
 fn session_start_and_prompt_hooks_add_context_the_model_receives() {
     let mut run = AgentRun::new(Agent::Claude, vec![Step::Text("Hello.".to_owned())]);
     run.add_hook(
         "SessionStart",
         None,
-        "echo 'Context from SessionStart: the build uses make.'",
+        "echo \"Context from SessionStart: $(hooks --version)\"",
     );
     run.add_hook(
         "UserPromptSubmit",
@@ -79,13 +81,14 @@ fn session_start_and_prompt_hooks_add_context_the_model_receives() {
         "echo 'Context from UserPromptSubmit: be brief.'",
     );
     run.prompt("Say hello.");
+    let version = run.hooks_command(&["--version"]).output().unwrap();
+    assert!(version.status.success());
+    let version = String::from_utf8(version.stdout).unwrap();
     let out = run.run();
     out.assert_success();
     let turn = out.turn(0).to_string();
-    assert!(
-        turn.contains("Context from SessionStart: the build uses make."),
-        "{turn}"
-    );
+    let context = format!("Context from SessionStart: {}", version.trim());
+    assert!(turn.contains(&context), "no {context:?} in {turn}");
     assert!(
         turn.contains("Context from UserPromptSubmit: be brief."),
         "{turn}"

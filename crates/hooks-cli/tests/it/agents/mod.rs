@@ -2,16 +2,20 @@
 //! npm packages pinned in the workspace's `package.json`, offline: each run gets a temp
 //! `HOME`, `TMPDIR` and (Codex) `CODEX_HOME`, a project directory, the agent's own config
 //! pointing every base URL at a [`ModelServer`] on 127.0.0.1 that follows a script, and a
-//! hard timeout that kills the agent's whole process group. [`AgentRun`] is the harness;
+//! hard timeout that kills every process of the run. [`AgentRun`] is the harness;
 //! `docs/testing-agents.md` says how it works and what to watch out for.
 //!
-//! ```ignore
-//! let mut run = AgentRun::new(Agent::Claude, vec![Step::Shell("rm -r victim".into()),
-//!     Step::Text("Done.".into())]);
-//! run.add_hook("PreToolUse", Some("Bash"), &guard_command);
+//! ```text
+//! let run = AgentRun::new(Agent::Claude, vec![
+//!     Step::Shell("rm -r victim".into()),
+//!     Step::Text("Done.".into()),
+//! ]);
+//! run.write("victim/keep.txt", "precious");
+//! run.add_hook("PreToolUse", Some("Bash"), &guard(&run)); // or: run.hooks_command(&["install", "claude"])
 //! let out = run.run();
 //! out.assert_success();
-//! assert!(out.turn(1).to_string().contains("refused"));
+//! assert!(run.project().join("victim/keep.txt").exists());
+//! assert!(out.tool_result().contains(GUARD_REASON));
 //! ```
 
 mod claude;
@@ -33,8 +37,8 @@ pub(crate) use model_server::{Api, ModelServer, Recorded, Step};
 
 use crate::support::workspace_root;
 
-/// The hard limit on one agent run; past it the agent's process group is killed and the
-/// test fails. A run takes a few seconds; an agent that lost its model server retries for
+/// The hard limit on one agent run; past it the run's processes are killed and the test
+/// fails. A run takes a few seconds; an agent that lost its model server retries for
 /// ever.
 pub(crate) const RUN_TIMEOUT: Duration = Duration::from_secs(90);
 
@@ -289,13 +293,13 @@ impl AgentRun {
     /// Sets on `cmd` the environment the agent runs with (the temp `HOME`, `TMPDIR`,
     /// `CODEX_HOME`, XDG directories, the model server's base URL and key, telemetry and
     /// update checks off, and what [`AgentRun::env`] added), clearing everything else but
-    /// `PATH`, and the project as its working directory. A bridge test runs
-    /// `hooks install AGENT` through this, so it sees the agent's homes.
+    /// `PATH` (with the directory of the `hooks` binary under test first, so a hook
+    /// command can call `hooks` by name), and the project as its working directory.
     pub(crate) fn apply_env(&self, cmd: &mut Command) {
         let home = self.home();
         cmd.env_clear()
             .current_dir(self.project())
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("PATH", path_with_hooks())
             .env("HOME", &home)
             .env("TMPDIR", self.root().join("tmp"))
             .env("CODEX_HOME", self.codex_home())
@@ -331,6 +335,18 @@ impl AgentRun {
         for (key, value) in &self.env {
             cmd.env(key, value);
         }
+    }
+
+    /// The `hooks` binary under test with `args`, in the project and with the agent's
+    /// environment ([`AgentRun::apply_env`]): `hooks install AGENT` run through it writes
+    /// into this run's `HOME`, `CODEX_HOME` and project.
+    pub(crate) fn hooks_command(&self, args: &[&str]) -> Command {
+        // The test starts the binary under test, as a real child process.
+        #[allow(clippy::disallowed_methods)]
+        let mut cmd = Command::new(hooks_bin());
+        cmd.args(args);
+        self.apply_env(&mut cmd);
+        cmd
     }
 
     /// The value of [`RUN_MARK`] in this run's processes.
@@ -371,7 +387,7 @@ impl AgentRun {
     pub(crate) fn run(&self) -> AgentOutput {
         self.try_run().unwrap_or_else(|TimedOut(out)| {
             panic!(
-                "{:?} did not finish within {:?}; its process group was killed.\n{out}",
+                "{:?} did not finish within {:?}; its processes were killed.\n{out}",
                 self.agent, self.timeout
             )
         })
@@ -434,7 +450,7 @@ impl AgentRun {
     }
 }
 
-/// A run that hit its timeout: what it gave until its process group was killed.
+/// A run that hit its timeout: what it gave until its processes were killed.
 #[derive(Debug)]
 pub(crate) struct TimedOut(pub(crate) AgentOutput);
 
@@ -493,6 +509,20 @@ pub(crate) fn proc_stat(pid: i32) -> Option<(char, i32)> {
     let _ppid = fields.next()?;
     let group = fields.next()?.parse().ok()?;
     Some((state, group))
+}
+
+/// The `hooks` binary under test.
+pub(crate) fn hooks_bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("hooks")
+}
+
+/// `PATH` with the directory of the `hooks` binary under test first.
+fn path_with_hooks() -> std::ffi::OsString {
+    let bin = hooks_bin();
+    let dir = bin.parent().expect("the binary is in a directory");
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(dir.to_path_buf()).chain(std::env::split_paths(&rest)))
+        .expect("PATH entries without separators")
 }
 
 /// Reads `pipe` to its end in a thread; the text arrives on the receiver.
