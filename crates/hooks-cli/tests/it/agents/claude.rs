@@ -3,9 +3,7 @@
 
 use serde_json::Value;
 
-use std::time::Duration;
-
-use super::{Agent, AgentRun, GUARD_REASON, Step, TimedOut, guard, proc_stat};
+use super::{Agent, AgentRun, GUARD_REASON, Step, assert_a_hung_hook_is_killed, guard};
 
 /// The script of one tool call of `command`, then a final text.
 fn shell_then_done(command: &str) -> Vec<Step> {
@@ -96,29 +94,7 @@ fn session_start_and_prompt_hooks_add_context_the_model_receives() {
     assert!(turn.contains("Say hello."), "{turn}");
 }
 
-/// The harness's bound: a run past its timeout ends with the agent's whole process group
-/// killed, and with it every process it started: here a hook, which Claude Code runs in a
-/// process group of its own, that would sleep for five minutes.
 #[test]
 fn a_run_past_its_timeout_is_killed_with_every_process_it_started() {
-    let mut run = AgentRun::new(Agent::Claude, vec![Step::Text("Hello.".to_owned())]);
-    let pid_file = run.root().join("hook.pid");
-    run.env("HOOK_PID_FILE", &pid_file.display().to_string())
-        .timeout(Duration::from_secs(3));
-    run.add_hook(
-        "SessionStart",
-        None,
-        r#"echo $$ > "$HOOK_PID_FILE"; exec sleep 300"#,
-    );
-    let TimedOut(out) = run.try_run().expect_err("the run should time out");
-    assert!(out.elapsed < Duration::from_secs(10), "{out}");
-    let pid: i32 = std::fs::read_to_string(&pid_file)
-        .expect("the hook started")
-        .trim()
-        .parse()
-        .unwrap();
-    assert!(
-        proc_stat(pid).is_none_or(|(state, _)| state == 'Z'),
-        "the hook's process {pid} outlived the run"
-    );
+    assert_a_hung_hook_is_killed(Agent::Claude, "SessionStart");
 }

@@ -458,7 +458,8 @@ pub(crate) struct TimedOut(pub(crate) AgentOutput);
 const GROUP_END: Duration = Duration::from_secs(10);
 
 /// The environment variable that marks every process of a run (its value is the run's
-/// temp directory): agents start hooks in process groups of their own, so the group alone
+/// temp directory): Claude Code and Codex start each hook in a process group of its own, so
+/// the group alone
 /// does not reach them.
 const RUN_MARK: &str = "HOOKS_E2E_RUN";
 
@@ -501,7 +502,7 @@ fn run_members(pgid: i32, marked: &[u8]) -> Vec<i32> {
 }
 
 /// The state letter and process group of `pid`, from `/proc/PID/stat`.
-pub(crate) fn proc_stat(pid: i32) -> Option<(char, i32)> {
+fn proc_stat(pid: i32) -> Option<(char, i32)> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
     let mut fields = text[text.rfind(')')? + 1..].split_whitespace();
@@ -694,3 +695,38 @@ pub(crate) fn guard(run: &AgentRun) -> String {
 
 /// The reason the [`guard`] gives.
 pub(crate) const GUARD_REASON: &str = "guard: recursive delete refused by policy";
+
+/// The harness's bound, for `agent`: a run past its timeout ends with every process it
+/// started killed, here an `event` hook that would sleep for five minutes (in whatever
+/// process group the agent starts its hooks).
+pub(crate) fn assert_a_hung_hook_is_killed(agent: Agent, event: &str) {
+    let mut run = AgentRun::new(agent, vec![Step::Text("Hello.".to_owned())]);
+    let pid_file = run.root().join("hook.pid");
+    // Long enough for the agent to start and call the hook (Gemini CLI's start takes
+    // 2-4 s here), short enough to keep the test fast.
+    let timeout = Duration::from_secs(match agent {
+        Agent::Claude | Agent::Codex => 4,
+        Agent::Gemini => 10,
+    });
+    run.env("HOOK_PID_FILE", &pid_file.display().to_string())
+        .timeout(timeout);
+    if agent == Agent::Codex {
+        run.codex_bypass_hook_trust();
+    }
+    run.add_hook(
+        event,
+        None,
+        r#"echo $$ > "$HOOK_PID_FILE.tmp"; mv "$HOOK_PID_FILE.tmp" "$HOOK_PID_FILE"; exec sleep 300"#,
+    );
+    let TimedOut(out) = run.try_run().expect_err("the run should time out");
+    assert!(out.elapsed < timeout + Duration::from_secs(5), "{out}");
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap_or_else(|e| panic!("the hook did not start ({e}):\n{out}"))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        proc_stat(pid).is_none_or(|(state, _)| state == 'Z'),
+        "the hook's process {pid} outlived the run"
+    );
+}
