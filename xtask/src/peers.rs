@@ -28,8 +28,7 @@ fn npm_packages(root: &Path) -> Result<()> {
     let Ok(wanted) = std::fs::read(&lock) else {
         return Ok(());
     };
-    let installed = root.join(INSTALLED_LOCK);
-    if std::fs::read(&installed).is_ok_and(|have| have == wanted) {
+    if installed_from(root, &wanted) {
         return Ok(());
     }
     eprintln!("$ npm ci --no-audit --no-fund");
@@ -43,9 +42,15 @@ fn npm_packages(root: &Path) -> Result<()> {
     if !status.success() {
         bail!("`npm ci` failed ({status})");
     }
+    let installed = root.join(INSTALLED_LOCK);
     std::fs::write(&installed, &wanted)
         .with_context(|| format!("writing {}", installed.display()))?;
     Ok(())
+}
+
+/// Whether `node_modules` under `root` was installed from the lock file `lock`.
+fn installed_from(root: &Path, lock: &[u8]) -> bool {
+    std::fs::read(root.join(INSTALLED_LOCK)).is_ok_and(|have| have == lock)
 }
 
 /// bubblewrap from Debian's packages, installed with apt when missing (as root, or
@@ -77,4 +82,32 @@ fn bubblewrap() -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_modules_is_fresh_only_when_installed_from_the_same_lock_file() {
+        let root = std::env::temp_dir().join(format!("xtask-peers-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("node_modules")).unwrap();
+        let lock =
+            br#"{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "2.0.0"}}}"#;
+        // npm's own hidden lock file, newer than anything, says nothing.
+        std::fs::write(root.join("node_modules/.package-lock.json"), b"{}").unwrap();
+        assert!(!installed_from(&root, lock));
+        std::fs::write(
+            root.join(INSTALLED_LOCK),
+            br#"{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "1.0.0"}}}"#,
+        )
+        .unwrap();
+        assert!(
+            !installed_from(&root, lock),
+            "an install from an older lock file is stale"
+        );
+        std::fs::write(root.join(INSTALLED_LOCK), lock).unwrap();
+        assert!(installed_from(&root, lock));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }
