@@ -5,6 +5,7 @@
 mod agents;
 mod autohand;
 mod builtins;
+mod codex_trust;
 mod completions;
 mod conformance;
 mod convert;
