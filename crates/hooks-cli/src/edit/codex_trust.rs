@@ -14,8 +14,9 @@
 //! - a **hash**, `sha256:HEX`: SHA-256 of the compact JSON, keys sorted, of the hook's
 //!   normalised identity `{"event_name": LABEL, "matcher": M, "hooks": [{"type":
 //!   "command", "command": C, "timeout": T, "async": A, "statusMessage": S,
-//!   "additionalContextLimit": L}]}`, where the timeout is the configured one or 600,
-//!   at least 1, the matcher is dropped for events that ignore matchers (UserPromptSubmit,
+//!   "additionalContextLimit": L}]}`, where the timeout is the one Codex applies (the
+//!   configured one or 600, at least 1; SessionEnd's 1 when unset, 1 to 3: see
+//!   [`effective_timeout`]), the matcher is dropped for events that ignore matchers (UserPromptSubmit,
 //!   Stop), and absent optional fields are left out. It depends on what the hook does,
 //!   never on its file or position, so the same hook in `config.toml` and `hooks.json` has
 //!   the same hash.
@@ -52,8 +53,12 @@ const EVENTS: [(&str, &str, bool); 11] = [
     ("Stop", "stop", false),
 ];
 
-/// The timeout, in seconds, Codex gives a command hook that names none.
+/// The timeout, in seconds, Codex gives a command hook that names none (SessionEnd's is
+/// 1 s: see [`effective_timeout`]).
 pub const DEFAULT_TIMEOUT_SECS: u64 = 600;
+
+/// The longest timeout, in seconds, Codex gives a SessionEnd hook.
+pub const SESSION_END_MAX_TIMEOUT_SECS: u64 = 3;
 
 /// The event names Codex's config files accept (`PreToolUse`, ..), in the order Codex
 /// lists hooks.
@@ -129,7 +134,7 @@ pub fn trusted_hash(hook: &CodexCommandHook<'_>) -> Result<String> {
         .iter()
         .find(|(name, _, _)| *name == hook.event)
         .ok_or_else(|| unknown_event(hook.event))?;
-    let timeout = hook.timeout_secs.unwrap_or(DEFAULT_TIMEOUT_SECS).max(1);
+    let timeout = effective_timeout(hook.event, hook.timeout_secs);
     // Codex serialises the identity to a TOML value first, whose integers are i64.
     if i64::try_from(timeout).is_err() {
         bail!("a Codex hook timeout of {timeout} s is more than TOML can hold");
@@ -160,6 +165,17 @@ pub fn trusted_hash(hook: &CodexCommandHook<'_>) -> Result<String> {
         out.push_str(&format!("{byte:02x}"));
     }
     Ok(out)
+}
+
+/// The timeout Codex 0.171.0 gives a hook of `event` configured with `timeout` (and
+/// hashes): at least 1 s, [`DEFAULT_TIMEOUT_SECS`] when unset; SessionEnd's is 1 s when
+/// unset and at most [`SESSION_END_MAX_TIMEOUT_SECS`] (Codex waits for it as it exits).
+pub fn effective_timeout(event: &str, timeout: Option<u64>) -> u64 {
+    if event == "SessionEnd" {
+        timeout.unwrap_or(1).clamp(1, SESSION_END_MAX_TIMEOUT_SECS)
+    } else {
+        timeout.unwrap_or(DEFAULT_TIMEOUT_SECS).max(1)
+    }
 }
 
 /// `value` with the keys of every object in byte order (serde_json keeps insertion order

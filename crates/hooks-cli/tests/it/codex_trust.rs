@@ -66,6 +66,41 @@ fn hashes_are_the_ones_codex_computes() {
         },
         "sha256:d66009b9bd865f6645aa13f55f789cd2b35e63112eb0780ad622556593cfdfb6",
     );
+    // SessionEnd's timeout is 1 s when unset, and at most 3 s.
+    for (timeout, expect) in [
+        (
+            None,
+            "sha256:f3041eae9d0be5faed5367060d633bb905ed83825e2f4d9c7bc7f5ef19fe4bc7",
+        ),
+        (
+            Some(0),
+            "sha256:f3041eae9d0be5faed5367060d633bb905ed83825e2f4d9c7bc7f5ef19fe4bc7",
+        ),
+        (
+            Some(2),
+            "sha256:3ced4c28664694cfa2c555f972196962bf7eab06d8fa69f1836ce22690440de3",
+        ),
+        (
+            Some(30),
+            "sha256:b1aa6329f3a5daf36ae487200db1136f90a884bb805ddb24a6326c98dd6f29f6",
+        ),
+    ] {
+        check_hash(
+            CodexCommandHook {
+                timeout_secs: timeout,
+                ..CodexCommandHook::new("SessionEnd", "x")
+            },
+            expect,
+        );
+    }
+    // Other events have no ceiling.
+    check_hash(
+        CodexCommandHook {
+            timeout_secs: Some(100_000),
+            ..CodexCommandHook::new("Stop", "x")
+        },
+        "sha256:9ac8dce413265baf8fcc853eb923aa3952860157e4fe6f1c1af61ed4643224f1",
+    );
     // Quotes, non-ASCII and control characters, as serde_json escapes them; async.
     check_hash(
         CodexCommandHook {

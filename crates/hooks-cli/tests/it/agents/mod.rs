@@ -20,6 +20,7 @@
 
 mod claude;
 mod codex;
+mod codex_trust;
 mod gemini;
 pub(crate) mod model_server;
 
