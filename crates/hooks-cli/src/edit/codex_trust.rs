@@ -208,6 +208,17 @@ fn unknown_event(event: &str) -> anyhow::Error {
 /// A table Codex would refuse to load (a group or handler of the wrong shape) is an
 /// error: none of its hooks would run.
 pub fn trust_entries(source: &Path, hooks: &Value) -> Result<Vec<TrustEntry>> {
+    trust_entries_where(source, hooks, &|_| true)
+}
+
+/// [`trust_entries`] of only the hooks for which `keep` holds: what an installer trusts,
+/// its own entries (`|hook| hook.command == bridge`), never the user's other hooks,
+/// which Codex must go on asking about.
+pub fn trust_entries_where(
+    source: &Path,
+    hooks: &Value,
+    keep: &dyn Fn(&CodexCommandHook<'_>) -> bool,
+) -> Result<Vec<TrustEntry>> {
     let Value::Object(hooks) = hooks else {
         bail!("the hooks of {} are not a table", source.display());
     };
@@ -246,6 +257,9 @@ pub fn trust_entries(source: &Path, hooks: &Value) -> Result<Vec<TrustEntry>> {
                 let Some(hook) = command_hook(event, matcher, handler, &at)? else {
                     continue;
                 };
+                if !keep(&hook) {
+                    continue;
+                }
                 out.push(TrustEntry {
                     key: hook_key(source, event, g, h)?,
                     trusted_hash: trusted_hash(&hook)?,
@@ -318,8 +332,18 @@ fn valid_matcher(matcher: &str) -> bool {
 /// `[hooks]` table is read, or `hooks.json`, whose `hooks` object is), keyed by `source`
 /// as given: pass `codex_home(..)?.join("config.toml")`. A file without hooks has none.
 pub fn file_trust_entries(source: &Path) -> Result<Vec<TrustEntry>> {
-    let text = std::fs::read_to_string(source)
-        .with_context(|| format!("cannot read {}", source.display()))?;
+    file_trust_entries_where(source, &|_| true)
+}
+
+/// [`file_trust_entries`] of only the hooks for which `keep` holds (see
+/// [`trust_entries_where`]); a missing file has none.
+pub fn file_trust_entries_where(
+    source: &Path,
+    keep: &dyn Fn(&CodexCommandHook<'_>) -> bool,
+) -> Result<Vec<TrustEntry>> {
+    let Some(text) = read_if_exists(source)? else {
+        return Ok(Vec::new());
+    };
     let doc = if source.extension() == Some(OsStr::new("json")) {
         serde_json::from_str::<Value>(&text)
             .with_context(|| format!("{} is not JSON", source.display()))?
@@ -328,7 +352,7 @@ pub fn file_trust_entries(source: &Path) -> Result<Vec<TrustEntry>> {
     };
     match doc.get("hooks") {
         None => Ok(Vec::new()),
-        Some(hooks) => trust_entries(source, hooks),
+        Some(hooks) => trust_entries_where(source, hooks, keep),
     }
 }
 

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use hooks_cli::edit::codex_trust::{
-    CodexCommandHook, TrustEntry, codex_home, hook_key, remove_trust, trust_entries, trusted_hash,
-    with_trust, without_trust, write_trust,
+    CodexCommandHook, TrustEntry, codex_home, file_trust_entries, file_trust_entries_where,
+    hook_key, remove_trust, trust_entries, trusted_hash, with_trust, without_trust, write_trust,
 };
 use insta::assert_snapshot;
 use serde_json::json;
@@ -173,6 +173,31 @@ fn the_entries_of_a_table_follow_codex_positions() {
         ..CodexCommandHook::new("PreToolUse", "guard")
     };
     assert_eq!(entries[0].trusted_hash, trusted_hash(&guard).unwrap());
+}
+
+/// An installer trusts its own entries only; the indexes stay those of the whole file.
+#[test]
+fn only_the_hooks_kept_get_entries_from_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        "model = \"m\"\n\n[[hooks.PreToolUse]]\nhooks = [{ type = \"command\", command = \"mine\" }]\n\n\
+         [[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"bridge\" }]\n",
+    )
+    .unwrap();
+    let ours = file_trust_entries_where(&config, &|h| h.command == "bridge").unwrap();
+    let all = file_trust_entries(&config).unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(ours, all[1..]);
+    assert!(
+        ours[0].key.ends_with("config.toml:pre_tool_use:1:0"),
+        "{ours:?}"
+    );
+    assert_eq!(
+        file_trust_entries(&dir.path().join("hooks.json")).unwrap(),
+        []
+    );
 }
 
 #[test]
