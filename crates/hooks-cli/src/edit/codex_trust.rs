@@ -341,14 +341,26 @@ pub fn file_trust_entries_where(
     source: &Path,
     keep: &dyn Fn(&CodexCommandHook<'_>) -> bool,
 ) -> Result<Vec<TrustEntry>> {
-    let Some(text) = read_if_exists(source)? else {
-        return Ok(Vec::new());
-    };
+    match read_if_exists(source)? {
+        None => Ok(Vec::new()),
+        Some(text) => text_trust_entries_where(source, &text, keep),
+    }
+}
+
+/// [`file_trust_entries_where`] of `text`, the text the file at `source` has (or is about
+/// to have): an installer that writes its hooks and their trust into the same
+/// `config.toml` computes the entries from the new text and writes once
+/// ([`with_trust`]).
+pub fn text_trust_entries_where(
+    source: &Path,
+    text: &str,
+    keep: &dyn Fn(&CodexCommandHook<'_>) -> bool,
+) -> Result<Vec<TrustEntry>> {
     let doc = if source.extension() == Some(OsStr::new("json")) {
-        serde_json::from_str::<Value>(&text)
+        serde_json::from_str::<Value>(text)
             .with_context(|| format!("{} is not JSON", source.display()))?
     } else {
-        super::toml::to_json(&text).with_context(|| format!("in {}", source.display()))?
+        super::toml::to_json(text).with_context(|| format!("in {}", source.display()))?
     };
     match doc.get("hooks") {
         None => Ok(Vec::new()),

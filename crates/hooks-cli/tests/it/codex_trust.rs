@@ -7,7 +7,8 @@ use std::path::Path;
 
 use hooks_cli::edit::codex_trust::{
     CodexCommandHook, TrustEntry, codex_home, file_trust_entries, file_trust_entries_where,
-    hook_key, remove_trust, trust_entries, trusted_hash, with_trust, without_trust, write_trust,
+    hook_key, remove_trust, text_trust_entries_where, trust_entries, trusted_hash, with_trust,
+    without_trust, write_trust,
 };
 use insta::assert_snapshot;
 use serde_json::json;
@@ -193,6 +194,11 @@ fn only_the_hooks_kept_get_entries_from_a_file() {
     assert!(
         ours[0].key.ends_with("config.toml:pre_tool_use:1:0"),
         "{ours:?}"
+    );
+    let text = std::fs::read_to_string(&config).unwrap();
+    assert_eq!(
+        text_trust_entries_where(&config, &text, &|h| h.command == "bridge").unwrap(),
+        ours
     );
     assert_eq!(
         file_trust_entries(&dir.path().join("hooks.json")).unwrap(),
