@@ -55,6 +55,12 @@ impl Fields {
     pub const ELICITATION: Fields = Fields(1 << 12);
     /// `worktree_path` (Claude's WorktreeCreate) is honoured.
     pub const WORKTREE_PATH: Fields = Fields(1 << 13);
+    /// `suppress_original_prompt` (Claude's UserPromptSubmit) is honoured.
+    pub const SUPPRESS_PROMPT: Fields = Fields(1 << 14);
+    /// `classifier_context` (Claude's PostToolUse) is honoured.
+    pub const CLASSIFIER_CONTEXT: Fields = Fields(1 << 15);
+    /// `display_content` (Claude's MessageDisplay) is honoured.
+    pub const DISPLAY_CONTENT: Fields = Fields(1 << 16);
 
     /// The union of two sets.
     pub const fn union(self, other: Fields) -> Fields {
@@ -68,7 +74,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 14] = [
+        const NAMES: [(Fields, &str); 17] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -83,6 +89,9 @@ impl Fields {
             (Fields::WATCH_PATHS, "watch_paths"),
             (Fields::ELICITATION, "elicitation"),
             (Fields::WORKTREE_PATH, "worktree_path"),
+            (Fields::SUPPRESS_PROMPT, "suppress_original_prompt"),
+            (Fields::CLASSIFIER_CONTEXT, "classifier_context"),
+            (Fields::DISPLAY_CONTENT, "display_content"),
         ];
         NAMES
             .iter()
@@ -292,7 +301,7 @@ builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
     PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT, CLASSIFIER_CONTEXT], matcher: ["tool_name"] }
     /// After a tool failed.
     PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] }
     /// After a batch of parallel tool calls.
@@ -308,11 +317,11 @@ builtin_events! {
     /// One-time setup of a repository or session.
     Setup { honours: [CONTEXT], matcher: ["trigger"] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
-    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [] }
+    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE, SUPPRESS_PROMPT], matcher: [] }
     /// A slash command or MCP prompt is about to be expanded into a prompt.
     UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"] }
     /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
-    MessageDisplay { honours: [], matcher: [] }
+    MessageDisplay { honours: [DISPLAY_CONTENT], matcher: [] }
     /// The agent finished responding; blocking keeps it going.
     Stop { honours: [BLOCK, CONTEXT], matcher: [] }
     /// The agent hit an unrecoverable error.

@@ -400,6 +400,11 @@ impl Reader<'_> {
                             .get_or_insert_with(|| s.to_owned());
                     }
                 }
+                "suppressOriginalPrompt" => {
+                    if get_bool(key, value)? == Some(true) {
+                        self.out.effects.suppress_original_prompt = true;
+                    }
+                }
                 "suppressOutput" | "suppress_output" => {
                     if get_bool(key, value)? == Some(true) {
                         self.out.effects.suppress_output = true;
@@ -552,6 +557,14 @@ impl Reader<'_> {
                     }
                 }
                 "content" => self.elicitation_content = some_value(value),
+                "classifierContext" => {
+                    self.out.effects.classifier_context =
+                        get_str("hookSpecificOutput.classifierContext", value)?.map(str::to_owned);
+                }
+                "displayContent" => {
+                    self.out.effects.display_content =
+                        get_str("hookSpecificOutput.displayContent", value)?.map(str::to_owned);
+                }
                 "worktreePath" => {
                     self.out.effects.worktree_path =
                         get_str("hookSpecificOutput.worktreePath", value)?.map(str::to_owned);

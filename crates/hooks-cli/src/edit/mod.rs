@@ -17,6 +17,7 @@
 //! their hooks is refused with a hint.
 
 pub mod atomic;
+pub mod codex_trust;
 mod json;
 pub mod migrate;
 mod toml;

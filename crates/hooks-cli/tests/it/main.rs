@@ -3,8 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 mod agent_scripts;
+mod agents;
 mod autohand;
 mod builtins;
+mod codex_trust;
 mod completions;
 mod conformance;
 mod convert;
