@@ -1,7 +1,7 @@
 //! `cargo xtask`: workspace automation.
 //!
 //! - `cargo xtask ci`: the whole check, as CI runs it: installs the test peers (npm
-//!   packages, bubblewrap) when missing, then format, clippy with `-D warnings`, the docs
+//!   packages, bubblewrap, jq) when missing, then format, clippy with `-D warnings`, the docs
 //!   with `-D warnings`, the test suite (including the tidy tests in this crate).
 //! - `cargo xtask peers`: only the first step of `ci`, installing the test peers (`npm ci`
 //!   when `node_modules` was not installed from the current `package-lock.json`).

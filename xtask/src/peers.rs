@@ -1,6 +1,8 @@
 //! The real peers the test suite starts, installed before the tests run: the npm packages
 //! of `package.json` (an MCP server, a JSON-RPC client, the coding agents the end-to-end
-//! tests drive) and bubblewrap (the command sandbox). `cargo xtask ci` calls [`ensure`],
+//! tests drive), bubblewrap (the command sandbox) and jq (which the Cursor and Cline hook
+//! scripts of the fixtures and docs read their JSON with, as those agents' documented
+//! examples do). `cargo xtask ci` calls [`ensure`],
 //! so the README's test command works on a fresh machine; `.ci/run` calls the same
 //! command, and `cargo xtask peers` only this step.
 
@@ -12,7 +14,8 @@ use anyhow::{Context, Result, bail};
 /// Installs what is missing; does nothing when everything is in place.
 pub(crate) fn ensure(root: &Path) -> Result<()> {
     npm_packages(root)?;
-    bubblewrap()
+    debian_package("bwrap", "bubblewrap")?;
+    debian_package("jq", "jq")
 }
 
 /// Where a successful install leaves a copy of the `package-lock.json` it installed.
@@ -53,10 +56,10 @@ fn installed_from(root: &Path, lock: &[u8]) -> bool {
     std::fs::read(root.join(INSTALLED_LOCK)).is_ok_and(|have| have == lock)
 }
 
-/// bubblewrap from Debian's packages, installed with apt when missing (as root, or
-/// through sudo).
-fn bubblewrap() -> Result<()> {
-    if Command::new("bwrap")
+/// The Debian package `package`, installed with apt when its program `program` is missing
+/// (as root, or through sudo).
+fn debian_package(program: &str, package: &str) -> Result<()> {
+    if Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
@@ -70,13 +73,15 @@ fn bubblewrap() -> Result<()> {
     let sudo: &[&str] = if root { &[] } else { &["sudo"] };
     for args in [
         &["apt-get", "update"][..],
-        &["apt-get", "install", "-y", "bubblewrap"][..],
+        &["apt-get", "install", "-y", package][..],
     ] {
         let argv: Vec<&str> = sudo.iter().chain(args).copied().collect();
         eprintln!("$ {}", argv.join(" "));
-        let status = Command::new(argv[0]).args(&argv[1..]).status().context(
-            "installing bubblewrap needs apt-get (Debian or Ubuntu); install it by hand otherwise",
-        )?;
+        let status = Command::new(argv[0]).args(&argv[1..]).status().with_context(|| {
+            format!(
+                "installing {package} needs apt-get (Debian or Ubuntu); install it by hand otherwise"
+            )
+        })?;
         if !status.success() {
             bail!("`{}` failed ({status})", argv.join(" "));
         }
