@@ -123,6 +123,15 @@ fn has_event(dialect: Dialect, event: &Event) -> bool {
         .is_some_and(|b| dialect.profile().has_event(b))
 }
 
+/// "a Claude Code", "an echo-agent": `name` with its indefinite article.
+fn article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
 /// Quotes one argument for `sh`: as it is when it holds only characters the shell takes
 /// literally, else in single quotes.
 pub fn shell_quote(arg: &str) -> String {
@@ -428,12 +437,10 @@ impl Writer {
             && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
             && matches!(spec.action, Action::Command(_))
         {
+            let home = spec.dialect.profile().display_name;
             let what = format!(
-                "the hook's command was written for {}'s input (its JSON on stdin); {} hooks are given {}'s, so a script reading {}'s fields must be changed",
-                spec.dialect.profile().display_name,
-                self.to,
-                self.to.profile().display_name,
-                spec.dialect.profile().display_name,
+                "the hook's command was written for {home}'s input (its JSON on stdin), and {} hook is given another: a script reading {home}'s fields must be changed",
+                crate::convert::article(self.to.profile().display_name),
             );
             self.warn(spec, &what);
         }
