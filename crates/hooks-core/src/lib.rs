@@ -66,6 +66,7 @@ mod mcp_server;
 mod outcome;
 mod output;
 mod redact;
+pub mod reply;
 pub mod shell;
 mod sink;
 mod spec;
