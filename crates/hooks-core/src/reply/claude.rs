@@ -152,7 +152,11 @@ pub fn claude(event: &Event, agg: &Aggregate) -> Reply {
         put(&mut specific, "additionalContext", context(agg));
     }
     put(&mut specific, "retry", effects.retry);
-    put(&mut specific, "updatedToolOutput", effects.updated_tool_output.clone());
+    put(
+        &mut specific,
+        "updatedToolOutput",
+        effects.updated_tool_output.clone(),
+    );
     put(
         &mut specific,
         "updatedMCPToolOutput",
@@ -182,7 +186,11 @@ pub fn claude(event: &Event, agg: &Aggregate) -> Reply {
     if effects.suppress_output {
         top.insert("suppressOutput".to_owned(), Value::Bool(true));
     }
-    put(&mut top, "terminalSequence", effects.terminal_sequence.clone());
+    put(
+        &mut top,
+        "terminalSequence",
+        effects.terminal_sequence.clone(),
+    );
     if !specific.is_empty() {
         specific.insert("hookEventName".to_owned(), event.name().into());
         top.insert("hookSpecificOutput".to_owned(), Value::Object(specific));

@@ -46,7 +46,9 @@ pub fn gemini(event: &Event, agg: &Aggregate) -> Reply {
     let mut specific = Map::new();
     let decides = matches!(
         builtin,
-        Some(B::PreToolUse | B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::Stop)
+        Some(
+            B::PreToolUse | B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::Stop
+        )
     );
     if decides {
         let decision = match effects.decision {
@@ -77,9 +79,7 @@ pub fn gemini(event: &Event, agg: &Aggregate) -> Reply {
         top.insert("suppressOutput".to_owned(), Value::Bool(true));
     }
     if !specific.is_empty() {
-        let name = builtin
-            .and_then(event_name)
-            .unwrap_or_else(|| event.name());
+        let name = builtin.and_then(event_name).unwrap_or_else(|| event.name());
         specific.insert("hookEventName".to_owned(), name.into());
         top.insert("hookSpecificOutput".to_owned(), Value::Object(specific));
     }

@@ -4,9 +4,7 @@
 //! Code answers, which must see the same decision, reason and context.
 
 use hooks_core::reply::{self, Reply};
-use hooks_core::{
-    Aggregate, Decision, Dialect, Effects, Event, EventCatalog, parse_output_in,
-};
+use hooks_core::{Aggregate, Decision, Dialect, Effects, Event, EventCatalog, parse_output_in};
 use serde_json::{Value, json};
 
 /// The aggregate of `event` whose effects are `effects` (a subset of the `--json` fields)
@@ -53,7 +51,14 @@ fn check(
 /// a block on PreToolUse), the reason and the context survive.
 #[track_caller]
 fn claude(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
-    check(reply::claude, name, effects.clone(), stdout, exit_code, stderr);
+    check(
+        reply::claude,
+        name,
+        effects.clone(),
+        stdout,
+        exit_code,
+        stderr,
+    );
     let event = event(name);
     let agg = aggregate(&event, &effects);
     let written = reply::claude(&event, &agg);
@@ -68,10 +73,18 @@ fn claude(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &st
     let got = read.effects.decision;
     let same = got == want
         || (want == Decision::Block && got == Decision::Deny)
-        || (want == Decision::None && got == Decision::Allow && agg.effects.updated_input.is_some());
-    assert!(same, "{name} {effects}: read back as {got:?}, wrote {want:?}");
+        || (want == Decision::None
+            && got == Decision::Allow
+            && agg.effects.updated_input.is_some());
+    assert!(
+        same,
+        "{name} {effects}: read back as {got:?}, wrote {want:?}"
+    );
     if agg.is_blocked() && written.exit_code != 1 && agg.effects.reason.is_some() {
-        assert_eq!(read.effects.reason, agg.effects.reason, "{name}: reason read back");
+        assert_eq!(
+            read.effects.reason, agg.effects.reason,
+            "{name}: reason read back"
+        );
     }
     if !agg.effects.additional_context.is_empty() {
         assert_eq!(
