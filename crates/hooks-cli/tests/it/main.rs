@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod autohand;
+mod bridge;
 mod builtins;
 mod completions;
 mod conformance;
