@@ -17,7 +17,7 @@
 //! their hooks is refused with a hint.
 
 pub mod atomic;
-mod json;
+pub(crate) mod json;
 pub mod migrate;
 mod toml;
 mod yaml;

@@ -453,3 +453,74 @@ fn the_audit_log_names_the_agent() {
     assert_eq!(line["event"], "PreToolUse");
     assert_eq!(line["hook"], "guard");
 }
+
+/// A Claude Code settings file with other keys, its own hook and odd formatting, which
+/// install must keep byte for byte outside the entries it adds.
+const SETTINGS: &str = "{\n  \"model\": \"x\",\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}\n    ]\n  },\n  \"env\": {\"A\":   \"1\"}\n}\n";
+
+/// Install adds the bridge for the events with a hook, idempotently, keeping every other
+/// byte; uninstall restores the file byte for byte; with `--migrate` the file's own hooks
+/// move into the engine's config (so they run once, through the bridge) and come back.
+#[test]
+fn install_and_uninstall_claude() {
+    let hooks_bin = assert_cmd::cargo::cargo_bin("hooks").display().to_string();
+    let command = format!("{hooks_bin} bridge claude");
+    for migrate in [false, true] {
+        let env = env_with(CONFIG);
+        let settings = env.write("proj/.claude/settings.json", SETTINGS);
+        let mut install = vec!["install", "claude"];
+        if migrate {
+            install.push("--migrate");
+        }
+        let run = env.run(&install);
+        assert_eq!(run.code, 0, "{run:?}");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        for event in ["PreToolUse", "UserPromptSubmit", "Stop"] {
+            let groups = value["hooks"][event].as_array().unwrap();
+            assert!(
+                groups
+                    .iter()
+                    .any(|g| g["hooks"][0]["command"] == command.as_str()),
+                "{event}: {text}"
+            );
+        }
+        assert_eq!(value["hooks"].get("SessionStart"), None, "{text}");
+        assert!(text.contains("\"env\": {\"A\":   \"1\"}"), "{text}");
+        let own_hook_kept = text.contains("echo hi");
+        assert_eq!(own_hook_kept, !migrate, "{text}");
+        if migrate {
+            assert!(env.path().join("proj/.hooks/hooks.yaml").exists());
+        }
+        // Installing again changes nothing.
+        let again = env.run(&install);
+        assert_eq!(again.code, 0, "{again:?}");
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
+        let doctor = env.run(&["doctor"]);
+        assert!(
+            doctor
+                .stdout
+                .contains("PreToolUse: calls this binary; runs guard, npm-to-bun"),
+            "{}",
+            doctor.stdout
+        );
+        let run = env.run(&["uninstall", "claude"]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), SETTINGS);
+        assert!(!env.path().join("proj/.hooks/hooks.yaml").exists());
+    }
+}
+
+/// `--all-events` installs every Claude Code event; a file that did not exist is removed
+/// again by uninstall.
+#[test]
+fn install_all_events_in_a_new_file() {
+    let env = env_with("hooks: []\n");
+    let run = env.run(&["install", "claude", "--all-events"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let settings = env.path().join("proj/.claude/settings.json");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(value["hooks"].as_object().unwrap().len(), 29);
+    env.run(&["uninstall", "claude"]);
+    assert!(!settings.exists());
+}
