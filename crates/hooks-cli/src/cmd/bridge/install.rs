@@ -406,7 +406,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
     let engine = super::super::engine_builder(&args_for)?
         .skip_discovered(super::own_files(agent, &project))
         .build()?;
-    let index = engine.dispatcher().index();
+    let loaded = engine.loaded();
     for scope in [Scope::User, Scope::Project] {
         let path = settings_path(agent, scope, &project)?;
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -464,11 +464,17 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
             let runs: Vec<String> = hooks::core::EventCatalog::new()
                 .get(event)
                 .map(|e| {
-                    index
-                        .specs()
+                    loaded
+                        .hooks
+                        .hooks()
                         .iter()
-                        .filter(|s| s.event == e)
-                        .map(hooks::core::HookSpec::display_id)
+                        .filter(|h| h.spec.event == e)
+                        .map(|h| match &h.inactive {
+                            None => h.spec.display_id(),
+                            Some(why) => {
+                                format!("{} (not running: {})", h.spec.display_id(), why.describe())
+                            }
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
