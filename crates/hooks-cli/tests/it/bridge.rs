@@ -524,3 +524,75 @@ fn install_all_events_in_a_new_file() {
     env.run(&["uninstall", "claude"]);
     assert!(!settings.exists());
 }
+
+/// The bridge waits for an event written late (a loaded machine) instead of answering
+/// without it, and a call whose stdin is not JSON exits 1 with the reason.
+#[test]
+fn the_event_is_read_even_when_written_late() {
+    let env = env_with(CONFIG);
+    let event = payload(&env, "PreToolUse", bash("rm -r victim"));
+    let mut child = env
+        .std_command()
+        .args(["bridge", "codex"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Longer than `hooks run`'s 200 ms wait for a piped payload: the bridge must not give
+    // up on it. Half a second is the delay under test, not a synchronisation.
+    std::thread::sleep(Duration::from_millis(500));
+    {
+        use std::io::Write;
+        stdin.write_all(event.as_bytes()).unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing rm -r"));
+    check(&env, "claude", "not json", Value::Null, 1, "not JSON");
+}
+
+/// An engine error (here the engine cannot be set up: `HOOKS_ON_BROKEN_CONFIG` is not a
+/// policy) blocks a tool call by default, lets it through with `HOOKS_BRIDGE_ON_ERROR=allow`,
+/// and lets every other event go on; the user is told each time.
+#[test]
+fn engine_errors_follow_the_failure_policy() {
+    let env = env_with(CONFIG);
+    let tool = payload(&env, "PreToolUse", bash("ls"));
+    let run = |stdin: &str, policy: Option<&str>| {
+        let mut cmd = env.command();
+        cmd.args(["bridge", "claude"])
+            .env("HOOKS_ON_BROKEN_CONFIG", "bogus")
+            .write_stdin(stdin);
+        if let Some(p) = policy {
+            cmd.env("HOOKS_BRIDGE_ON_ERROR", p);
+        }
+        env.finish(&mut cmd)
+    };
+    let blocked = run(&tool, None).json();
+    assert_eq!(
+        blocked["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{blocked}"
+    );
+    assert!(
+        blocked["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("HOOKS_ON_BROKEN_CONFIG"),
+        "{blocked}"
+    );
+    let allowed = run(&tool, Some("allow")).json();
+    assert_eq!(allowed.get("hookSpecificOutput"), None, "{allowed}");
+    assert!(
+        allowed["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("could not run the hooks"),
+        "{allowed}"
+    );
+    let stop = run(&payload(&env, "Stop", json!({})), None).json();
+    assert_eq!(stop.get("decision"), None, "{stop}");
+    assert!(stop["systemMessage"].as_str().is_some(), "{stop}");
+}

@@ -35,8 +35,8 @@ pub const AUDIT_LOG_VAR: &str = "HOOKS_AUDIT_LOG";
 /// Answers one hook call of `args.agent`; the exit code is the answer's.
 pub fn run(args: &BridgeArgs) -> Result<u8> {
     let agent = args.agent;
-    let payload = match super::read_payload(None) {
-        Ok(p) => p.unwrap_or(Value::Null),
+    let payload = match read_event() {
+        Ok(p) => p,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
     if args.async_worker {
@@ -64,6 +64,38 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         Err(_) => on_error(&event, "the engine stopped unexpectedly (a panic)"),
     };
     Ok(write(&reply_for(agent, &event, &agg)))
+}
+
+/// How long the agent may take to write its event and close stdin. Agents write it at
+/// once; the bound only keeps a bridge whose stdin is never closed from hanging.
+pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]). Unlike
+/// `hooks run`, the bridge always waits for it: an agent that is slow to write (a loaded
+/// machine) must not have its event ignored, which would let a guarded call through.
+fn read_event() -> Result<Value> {
+    use std::io::{IsTerminal, Read};
+    if std::io::stdin().is_terminal() {
+        anyhow::bail!("stdin is a terminal: the agent writes its event there");
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    // A thread, so that the wait is bounded; one left blocked ends with the process.
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let read = std::io::stdin()
+            .lock()
+            .read_to_string(&mut text)
+            .map(|_| text);
+        let _ = tx.send(read);
+    });
+    let text = match rx.recv_timeout(STDIN_LIMIT) {
+        Ok(read) => read.context("reading the event from stdin")?,
+        Err(_) => anyhow::bail!(
+            "the agent did not close stdin within {} s",
+            STDIN_LIMIT.as_secs()
+        ),
+    };
+    serde_json::from_str(&text).context("the event on stdin is not JSON")
 }
 
 /// The agent's answer to `agg`.
