@@ -495,9 +495,9 @@ pub struct BridgeArgs {
 /// Where `hooks install` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Scope {
-    /// The user's settings (`~/.claude/settings.json`).
+    /// The user's settings (`~/.claude/settings.json`, `~/.gemini/settings.json`).
     User,
-    /// The project's settings (`.claude/settings.json`).
+    /// The project's settings (`.claude/settings.json`, `.gemini/settings.json`).
     #[default]
     Project,
 }

@@ -596,3 +596,39 @@ fn engine_errors_follow_the_failure_policy() {
     assert_eq!(stop.get("decision"), None, "{stop}");
     assert!(stop["systemMessage"].as_str().is_some(), "{stop}");
 }
+
+/// Gemini CLI: entries under its own event names, with a matcher and a timeout in
+/// milliseconds; uninstall restores the file byte for byte.
+#[test]
+fn install_and_uninstall_gemini() {
+    let env = env_with(CONFIG);
+    let original = "{\"general\": {\"vimMode\": true}}\n";
+    let settings = env.write("proj/.gemini/settings.json", original);
+    let run = env.run(&["install", "gemini"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(events, ["AfterAgent", "BeforeAgent", "BeforeTool"]);
+    let handler = &value["hooks"]["BeforeTool"][0];
+    assert_eq!(handler["matcher"], "*");
+    assert_eq!(handler["hooks"][0]["timeout"], 600_000);
+    assert!(
+        handler["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" bridge gemini")
+    );
+    assert_eq!(value["general"]["vimMode"], true);
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("BeforeTool: calls this binary; runs guard, npm-to-bun"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(env.run(&["install", "gemini", "--migrate"]).code, 1);
+    assert_eq!(env.run(&["uninstall", "gemini"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+}

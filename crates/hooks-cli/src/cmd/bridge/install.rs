@@ -1,8 +1,10 @@
 //! `hooks install AGENT`, `hooks uninstall AGENT` and `hooks doctor`: the bridge registered
-//! as the agent's hook command in its own settings file, and taken out again.
+//! as the agent's hook command in its own settings file (Claude Code's or Gemini CLI's
+//! `settings.json`), and taken out again.
 //!
 //! Install adds one minimal entry per event (`{"hooks": [{"type": "command", "command":
-//! "<this hooks binary> bridge claude"}]}`) to the file's `hooks`, for every event that has
+//! "<this hooks binary> bridge claude"}]}`; Gemini CLI's with `matcher: "*"` and a timeout
+//! in milliseconds, under its own event names) to the file's `hooks`, for every event that has
 //! a hook in the engine's config (or every event the agent has, with `--all-events`),
 //! editing the file in place (every other byte stays) and atomically; an event that
 //! already calls the bridge is left alone, so installing twice changes nothing. The file's
@@ -121,7 +123,9 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
     Ok(match (agent, scope) {
         (Agent::Claude, Scope::User) => home()?.join(".claude/settings.json"),
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
-        (Agent::Codex | Agent::Gemini, _) => bail!(
+        (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
+        (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
+        (Agent::Codex, _) => bail!(
             "`hooks install {}` is not supported yet: add `hooks bridge {}` to its hooks by hand (see docs/bridge.md)",
             agent.as_str(),
             agent.as_str()
@@ -154,11 +158,40 @@ fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
         .iter()
         .map(|h| h.spec.event.name().to_owned())
         .collect();
-    Ok(CLAUDE_EVENTS
-        .iter()
-        .map(|e| e.name().to_owned())
-        .filter(|n| names.contains(n))
+    Ok(agent_events(agent)
+        .into_iter()
+        .filter(|(canonical, _)| canonical.iter().any(|c| names.contains(c.name())))
+        .map(|(_, name)| name.to_owned())
         .collect())
+}
+
+/// The agent's events, each with the canonical events it stands for, in catalog order.
+fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
+    let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
+    for &event in &CLAUDE_EVENTS {
+        let name = match agent {
+            Agent::Claude | Agent::Codex => Some(event.name()),
+            Agent::Gemini => hooks::core::reply::gemini_event_name(event),
+        };
+        let Some(name) = name else { continue };
+        match out.iter_mut().find(|(_, n)| *n == name) {
+            Some((canonical, _)) => canonical.push(event),
+            None => out.push((vec![event], name)),
+        }
+    }
+    out
+}
+
+/// The entry that calls `command` on an event: Gemini CLI's takes a matcher and a timeout
+/// in milliseconds (the bridge's hooks have their own timeouts; this one is Claude Code's
+/// default of 600 s).
+fn entry(agent: Agent, command: &str) -> Value {
+    match agent {
+        Agent::Gemini => json!({"matcher": "*", "hooks": [
+            {"type": "command", "command": command, "timeout": 600_000}
+        ]}),
+        Agent::Claude | Agent::Codex => json!({"hooks": [{"type": "command", "command": command}]}),
+    }
 }
 
 /// Whether the matcher groups of `event` in `doc`'s value already call `command`.
@@ -176,6 +209,12 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let path = settings_path(args.agent, args.scope, &project)?;
+    if args.migrate && args.agent != Agent::Claude {
+        bail!(
+            "`--migrate` moves Claude Code's hooks only; move {}'s own hooks by hand (see docs/bridge.md)",
+            path.display()
+        );
+    }
     let (mut journal, journal_text) = Journal::open()?;
     let before = std::fs::read_to_string(&path).ok();
     let first = !journal.files.contains_key(&path);
@@ -205,7 +244,10 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         record.migrated = text.clone();
     }
     let events: Vec<String> = if args.all_events {
-        CLAUDE_EVENTS.iter().map(|e| e.name().to_owned()).collect()
+        agent_events(args.agent)
+            .into_iter()
+            .map(|(_, name)| name.to_owned())
+            .collect()
     } else {
         configured_events(args.agent, &project)?
     };
@@ -216,7 +258,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     if !value.get("hooks").is_some_and(Value::is_object) {
         doc.set(&[], "hooks", &json!({}))?;
     }
-    let entry = json!({"hooks": [{"type": "command", "command": command}]});
+    let entry = entry(args.agent, &command);
     let mut added = Vec::new();
     for event in &events {
         if calls_bridge(&value, event, &command) {
@@ -396,9 +438,25 @@ fn remove_bridge(text: &str, command: &str) -> Result<String> {
 pub fn doctor(args: &DoctorArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let mut out = std::io::stdout().lock();
-    let agent = Agent::Claude;
+    for (agent, title) in [
+        (Agent::Claude, "Claude Code"),
+        (Agent::Gemini, "Gemini CLI"),
+    ] {
+        doctor_agent(&mut out, agent, title, &project)?;
+    }
+    writeln!(
+        out,
+        "Codex: `hooks install codex` is not supported yet (see docs/bridge.md)"
+    )?;
+    Ok(0)
+}
+
+/// The doctor's section for one agent.
+fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path) -> Result<()> {
+    let project = project.to_path_buf();
     let command = bridge_command(agent)?;
-    writeln!(out, "Claude Code")?;
+    let marker = format!(" bridge {}", agent.as_str());
+    writeln!(out, "{title}")?;
     let args_for = ConfigArgs {
         project: Some(project.clone()),
         ..ConfigArgs::default()
@@ -414,11 +472,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
             continue;
         };
         let Ok(value) = serde_json::from_str::<Value>(&text) else {
-            writeln!(
-                out,
-                "  {}: not JSON (Claude Code ignores it)",
-                path.display()
-            )?;
+            writeln!(out, "  {}: not JSON ({title} ignores it)", path.display())?;
             continue;
         };
         let mut bridged = Vec::new();
@@ -432,7 +486,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
                     .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
                 {
                     let cmd = h["command"].as_str().unwrap_or_default();
-                    if cmd.contains(" bridge claude") {
+                    if cmd.contains(&marker) {
                         bridged.push((event.clone(), cmd.to_owned()));
                     } else {
                         other.push(event.clone());
@@ -442,7 +496,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
         }
         writeln!(
             out,
-            "  {}: {} bridge entr{}, {} other hook{} (Claude Code runs those itself)",
+            "  {}: {} bridge entr{}, {} other hook{} ({title} runs those itself)",
             path.display(),
             bridged.len(),
             if bridged.len() == 1 { "y" } else { "ies" },
@@ -454,15 +508,18 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
                 .rsplit_once(" bridge ")
                 .map_or("", |(b, _)| b)
                 .trim_matches('\'');
-            let calls = if cmd == &command {
+            let calls = if agent == Agent::Gemini
+                && value["hooksConfig"]["enabled"] == Value::Bool(false)
+            {
+                "not called: `hooksConfig.enabled` is false".to_owned()
+            } else if cmd == &command {
                 "calls this binary".to_owned()
             } else if Path::new(binary).is_file() {
                 format!("calls {binary}")
             } else {
-                format!("calls {binary}, which is missing: Claude Code's hook call fails")
+                format!("calls {binary}, which is missing: {title}'s hook call fails")
             };
-            let runs: Vec<String> = hooks::core::EventCatalog::new()
-                .get(event)
+            let runs: Vec<String> = super::agent_event(agent, event)
                 .map(|e| {
                     loaded
                         .hooks
@@ -489,9 +546,5 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
             )?;
         }
     }
-    writeln!(
-        out,
-        "Codex, Gemini CLI: `hooks install` does not edit their files yet"
-    )?;
-    Ok(0)
+    Ok(())
 }

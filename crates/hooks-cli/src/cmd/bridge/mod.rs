@@ -133,7 +133,7 @@ fn unreadable(e: &anyhow::Error) -> Reply {
 
 /// The canonical event for the agent's event name: Gemini CLI's own names
 /// (`BeforeTool`, ...) are mapped back; any other name resolves through the catalog.
-fn agent_event(agent: Agent, name: &str) -> Option<Event> {
+pub(crate) fn agent_event(agent: Agent, name: &str) -> Option<Event> {
     if agent == Agent::Gemini
         && let Some(b) = BuiltinEvent::ALL.iter().copied().find(|b| {
             reply::gemini_event_name(*b) == Some(name) && *b != BuiltinEvent::PostToolUseFailure
