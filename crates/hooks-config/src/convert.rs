@@ -40,7 +40,7 @@ pub fn default_format(dialect: Dialect) -> Format {
     match dialect {
         Dialect::Claude | Dialect::Autohand => Format::Json,
         Dialect::Fabro => Format::Toml,
-        _ => Format::Yaml,
+        Dialect::Native | Dialect::Echo => Format::Yaml,
     }
 }
 
@@ -62,9 +62,9 @@ pub fn convert_items(
         warnings: Vec::new(),
     };
     let own = default_format(to);
-    let format = match (to, format) {
-        (Dialect::Native, Some(f)) => f,
-        (_, Some(f)) if f != own => {
+    let format = match format {
+        Some(f) if to == Dialect::Native => f,
+        Some(f) if f != own => {
             w.warnings.push(Diagnostic::warning(
                 DiagnosticKind::Convert,
                 format!(
@@ -76,14 +76,14 @@ pub fn convert_items(
             ));
             own
         }
-        _ => own,
+        Some(_) | None => own,
     };
     let value = match to {
         Dialect::Claude => w.nested(items, settings, true),
         Dialect::Echo => w.nested(items, settings, false),
         Dialect::Fabro => w.fabro(items, settings),
         Dialect::Autohand => w.autohand(items, settings),
-        _ => w.native(items, settings),
+        Dialect::Native => w.native(items, settings),
     };
     let text = match format {
         Format::Json => {
@@ -106,74 +106,10 @@ pub fn convert_items(
     })
 }
 
-/// The events Claude Code has.
-const CLAUDE_EVENTS: [BuiltinEvent; 28] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Setup,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::FileChanged,
-    BuiltinEvent::CwdChanged,
-    BuiltinEvent::WorktreeCreate,
-    BuiltinEvent::WorktreeRemove,
-    BuiltinEvent::Elicitation,
-    BuiltinEvent::ElicitationResult,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-    BuiltinEvent::TeammateIdle,
-];
-
-/// The 20 events of echo-agent.
-const ECHO_EVENTS: [BuiltinEvent; 20] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-];
-
 fn has_event(dialect: Dialect, event: &Event) -> bool {
-    let Some(b) = event.builtin() else {
-        return false;
-    };
-    match dialect {
-        Dialect::Claude => CLAUDE_EVENTS.contains(&b),
-        Dialect::Echo => ECHO_EVENTS.contains(&b),
-        Dialect::Fabro | Dialect::Autohand => {
-            event.info().aliases().iter().any(|a| a.dialect == dialect)
-        }
-        _ => true,
-    }
+    event
+        .builtin()
+        .is_some_and(|b| dialect.profile().has_event(b))
 }
 
 /// Quotes one argument for `sh`: as it is when it holds only characters the shell takes

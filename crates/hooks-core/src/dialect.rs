@@ -6,10 +6,12 @@ use serde::{Deserialize, Serialize};
 
 /// A configuration dialect: which system's conventions a hook was written for.
 ///
-/// The dialect decides event names, timeout units, environment variables and the
-/// shape of the JSON a command hook receives; the output parser accepts every dialect's
-/// answers whatever the dialect of the hook.
-#[non_exhaustive]
+/// The dialect decides event names, timeout units, environment variables, the shape of
+/// the JSON a command hook receives and how its answer is read: everything the engine
+/// knows of a dialect is its [`Profile`](crate::Profile) ([`Dialect::profile`]).
+///
+/// Not `#[non_exhaustive]`: the workspace matches dialects without wildcard arms, so a
+/// new dialect makes the compiler list every place that must say what it does.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
@@ -40,23 +42,14 @@ impl Dialect {
 
     /// The dialect's short name, as used on the command line (`--to fabro`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Native => "native",
-            Dialect::Claude => "claude",
-            Dialect::Echo => "echo",
-            Dialect::Fabro => "fabro",
-            Dialect::Autohand => "autohand",
-        }
+        self.profile().name
     }
 
     /// Whether a command hook of this dialect that does not say `sandbox` runs sandboxed:
     /// Fabro's do, as in Fabro; the others do not. The command executor's default, and
     /// what converting a hook between dialects must keep.
     pub fn sandboxed_by_default(self) -> bool {
-        match self {
-            Dialect::Fabro => true,
-            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => false,
-        }
+        self.profile().sandboxed_by_default
     }
 
     /// Whether the dialect documents a `timestamp` (RFC 3339) in a hook's input: echo-agent
@@ -64,10 +57,7 @@ impl Dialect {
     /// get the dispatch time when the host sends none. Autohand's timestamps are in its
     /// notifications, which add them themselves; the others document none.
     pub fn documents_timestamp(self) -> bool {
-        match self {
-            Dialect::Echo => true,
-            Dialect::Native | Dialect::Claude | Dialect::Fabro | Dialect::Autohand => false,
-        }
+        self.profile().documents_timestamp
     }
 
     /// Parses a short name as printed by [`Dialect::as_str`].

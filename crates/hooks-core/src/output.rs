@@ -117,12 +117,7 @@ pub fn parse_output_in(
     stdout: &[u8],
     stderr: &[u8],
 ) -> HookOutcome {
-    match dialect {
-        Dialect::Fabro => parse_fabro(event, exit_code, stdout, stderr),
-        Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
-        Dialect::Claude => crate::claude_output::parse(event, exit_code, stdout, stderr),
-        Dialect::Native | Dialect::Echo => read_output(event, exit_code, stdout, stderr, true),
-    }
+    (dialect.profile().read_answer)(event, exit_code, stdout, stderr)
 }
 
 /// The common reading; `plain_text_is_context` says whether plain text on exit 0 may be
@@ -157,40 +152,6 @@ pub(crate) fn read_output(
     outcome
 }
 
-/// Fabro's reading (see [`parse_output_in`]).
-fn parse_fabro(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
-    let mut outcome = match exit_code {
-        Some(0) => {
-            let outcome = parse_success(event, stdout, true);
-            match outcome.run.failure {
-                Some(failure) if failure.kind == FailureKind::MalformedOutput => note(format!(
-                    "stdout is not a decision, so the hook proceeds: {}",
-                    failure.message
-                )),
-                _ => outcome,
-            }
-        }
-        Some(2) => match fabro_decision(event, stdout) {
-            Some(outcome) => outcome,
-            None => parse_block(event, stdout, stderr),
-        },
-        _ => parse_output(event, exit_code, stdout, stderr),
-    };
-    outcome.run.exit_code = exit_code;
-    outcome
-}
-
-/// Stdout as a Fabro decision: a JSON object with a `decision` field that reads without
-/// error; `None` when it is not one.
-fn fabro_decision(event: &Event, stdout: &[u8]) -> Option<HookOutcome> {
-    match read_stdout(stdout) {
-        Ok(Stdout::Object(map)) if map.get("decision").is_some_and(|d| !d.is_null()) => {
-            read_object(event, &map).ok()
-        }
-        Ok(_) | Err(_) => None,
-    }
-}
-
 /// Parses an HTTP hook's 2xx response body or an MCP tool's text result: empty/whitespace
 /// => ok with nothing; a JSON object => the same schema as command stdout; anything else
 /// (plain text, array, invalid JSON) => failed with [`FailureKind::MalformedOutput`].
@@ -220,7 +181,11 @@ pub fn parse_response_body(event: &Event, body: &[u8]) -> HookOutcome {
 
 /// Exit code 0: read stdout. Plain text is context on events that honour it, when
 /// `plain_text_is_context`, else a message.
-fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> HookOutcome {
+pub(crate) fn parse_success(
+    event: &Event,
+    stdout: &[u8],
+    plain_text_is_context: bool,
+) -> HookOutcome {
     let result = match read_stdout(stdout) {
         Ok(Stdout::Empty) => Ok(HookOutcome::ok()),
         Ok(Stdout::Text(text)) => {
@@ -240,7 +205,7 @@ fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> H
 
 /// Exit code 2 on an event that can block: a block whatever stdout says, though stdout's
 /// JSON fields are kept.
-fn parse_block(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
+pub(crate) fn parse_block(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let json = match read_stdout(stdout) {
         Ok(Stdout::Object(map)) => read_object(event, &map),
         // Plain text on stdout means nothing next to exit code 2 (Claude ignores it too).
@@ -299,7 +264,7 @@ pub(crate) enum Stdout {
 }
 
 /// Classifies stdout; `Err` is a malformed-output message.
-fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
+pub(crate) fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
     let decoded = String::from_utf8_lossy(stdout);
     let valid_utf8 = matches!(decoded, Cow::Borrowed(_));
     let trimmed = trim_output(&decoded);
@@ -424,6 +389,11 @@ impl Reader<'_> {
                             .effects
                             .stop_reason
                             .get_or_insert_with(|| s.to_owned());
+                    }
+                }
+                "suppressOriginalPrompt" => {
+                    if get_bool(key, value)? == Some(true) {
+                        self.out.effects.suppress_original_prompt = true;
                     }
                 }
                 "suppressOutput" | "suppress_output" => {
@@ -578,6 +548,14 @@ impl Reader<'_> {
                     }
                 }
                 "content" => self.elicitation_content = some_value(value),
+                "classifierContext" => {
+                    self.out.effects.classifier_context =
+                        get_str("hookSpecificOutput.classifierContext", value)?.map(str::to_owned);
+                }
+                "displayContent" => {
+                    self.out.effects.display_content =
+                        get_str("hookSpecificOutput.displayContent", value)?.map(str::to_owned);
+                }
                 "worktreePath" => {
                     self.out.effects.worktree_path =
                         get_str("hookSpecificOutput.worktreePath", value)?.map(str::to_owned);

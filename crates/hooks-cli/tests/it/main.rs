@@ -2,9 +2,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod agents;
 mod autohand;
 mod bridge;
 mod builtins;
+mod codex_trust;
 mod completions;
 mod conformance;
 mod convert;

@@ -22,7 +22,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
         Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
         Dialect::Echo => (FileSchema::Echo, handler::rename_hint),
-        _ => (FileSchema::Native, handler::rename_hint),
+        Dialect::Native => (FileSchema::Native, handler::rename_hint),
     };
     if root.as_map().is_none() && root.value != crate::tree::Value::Null {
         cx.error(
@@ -60,6 +60,6 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         }
         Dialect::Autohand => autohand::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
-        _ => native::load(cx, root, file),
+        Dialect::Native => native::load(cx, root, file),
     }
 }

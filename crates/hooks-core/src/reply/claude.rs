@@ -169,6 +169,16 @@ pub fn claude(event: &Event, agg: &Aggregate) -> Reply {
         effects.initial_user_message.clone(),
     );
     put(&mut specific, "watchPaths", effects.watch_paths.clone());
+    put(
+        &mut specific,
+        "classifierContext",
+        effects.classifier_context.clone(),
+    );
+    put(
+        &mut specific,
+        "displayContent",
+        effects.display_content.clone(),
+    );
     if effects.reload_skills {
         specific.insert("reloadSkills".to_owned(), Value::Bool(true));
     }
@@ -185,6 +195,9 @@ pub fn claude(event: &Event, agg: &Aggregate) -> Reply {
     put(&mut top, "systemMessage", user_message(agg));
     if effects.suppress_output {
         top.insert("suppressOutput".to_owned(), Value::Bool(true));
+    }
+    if effects.suppress_original_prompt {
+        top.insert("suppressOriginalPrompt".to_owned(), Value::Bool(true));
     }
     put(
         &mut top,

@@ -233,6 +233,27 @@ fn claude_code_answers() {
         "",
     );
     claude(
+        "PostToolUse",
+        json!({"classifier_context": "ran tests"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "classifierContext": "ran tests"}}),
+        0,
+        "",
+    );
+    claude(
+        "MessageDisplay",
+        json!({"display_content": "shown"}),
+        json!({"hookSpecificOutput": {"hookEventName": "MessageDisplay", "displayContent": "shown"}}),
+        0,
+        "",
+    );
+    claude(
+        "UserPromptSubmit",
+        json!({"suppress_original_prompt": true}),
+        json!({"suppressOriginalPrompt": true}),
+        0,
+        "",
+    );
+    claude(
         "Stop",
         json!({"decision": "block"}),
         json!({"decision": "block", "reason": "blocked by a Stop hook"}),
