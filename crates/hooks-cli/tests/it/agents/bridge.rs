@@ -42,6 +42,16 @@ fn read(path: &Path) -> Option<String> {
 /// Installs the bridge, runs the agent on `command`, and uninstalls; returns the run's
 /// output and whether the settings file came back as it was.
 fn bridged(agent: Agent, command: &str, before: Option<&str>) -> (AgentRun, super::AgentOutput) {
+    bridged_with(agent, command, before, engine_config)
+}
+
+/// [`bridged`] with the engine's config written by `config`.
+fn bridged_with(
+    agent: Agent,
+    command: &str,
+    before: Option<&str>,
+    config: impl Fn(&AgentRun),
+) -> (AgentRun, super::AgentOutput) {
     let run = AgentRun::new(
         agent,
         vec![
@@ -50,7 +60,7 @@ fn bridged(agent: Agent, command: &str, before: Option<&str>) -> (AgentRun, supe
         ],
     );
     run.write("victim/keep.txt", "precious");
-    engine_config(&run);
+    config(&run);
     let path = settings(&run, agent);
     if let Some(text) = before {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -132,4 +142,58 @@ fn codex_stop_blocks_are_capped_across_bridge_calls() {
     out.assert_success();
     let turns = out.turns().len();
     assert_eq!(turns, 9, "{out}");
+}
+
+/// Writes `text` to `rel` under the run's home.
+fn home_file(run: &AgentRun, rel: &str, text: &str) {
+    let path = run.home().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A rewrite's `updatedInput` is what Claude Code's tool runs, and a UserPromptSubmit
+/// hook's text reaches the model, both from the engine's native config.
+#[test]
+fn claude_code_takes_the_engines_rewrite_and_context() {
+    let (run, out) = bridged_with(Agent::Claude, "touch original", None, |run| {
+        home_file(
+            run,
+            ".config/hooks/hooks.yaml",
+            "hooks:\n  - id: rename\n    event: PreToolUse\n    matcher: Bash\n    if: \"Bash(touch original)\"\n    command: |\n      echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"touch rewritten\"}}}'\n  - id: brief\n    event: UserPromptSubmit\n    command: \"echo 'Context from the engine: be brief.'\"\n",
+        );
+    });
+    out.assert_success();
+    assert!(run.project().join("rewritten").exists(), "{out}");
+    assert!(!run.project().join("original").exists(), "{out}");
+    assert!(
+        out.turn(0)
+            .to_string()
+            .contains("Context from the engine: be brief."),
+        "{out}"
+    );
+}
+
+/// A hook written in another agent's dialect (an Autohand `pre-tool` entry in
+/// `~/.autohand/config.json`) guards Gemini CLI's shell tool through the bridge.
+#[test]
+fn an_autohand_hook_guards_gemini_clis_shell() {
+    let (run, out) = bridged_with(
+        Agent::Gemini,
+        "rm -r victim",
+        Some("{\"hooksConfig\": {\"enabled\": true}}\n"),
+        |run| {
+            home_file(
+                run,
+                ".autohand/config.json",
+                &serde_json::json!({"hooks": {"hooks": [{"event": "pre-tool", "command": guard(run)}]}})
+                    .to_string(),
+            );
+            // `hooks install` covers the events with a hook: the guard's.
+        },
+    );
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
 }
