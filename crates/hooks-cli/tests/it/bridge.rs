@@ -632,3 +632,59 @@ fn install_and_uninstall_gemini() {
     assert_eq!(env.run(&["uninstall", "gemini"]).code, 0);
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
 }
+
+/// Codex: entries in `$CODEX_HOME/hooks.json` for the events Codex runs hooks on, trusted
+/// in `config.toml`'s `[hooks.state]`; the doctor tells a trusted entry from one Codex
+/// would skip; uninstall restores both files byte for byte.
+#[test]
+fn install_and_uninstall_codex() {
+    let env = env_with(CONFIG);
+    let original = "# my Codex settings\nmodel = \"o4\"\n";
+    let config = env.write("home/.codex/config.toml", original);
+    let hooks_json = env.path().join("home/.codex/hooks.json");
+    let run = env.run(&["install", "codex"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_json).unwrap()).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(events, ["PreToolUse", "Stop", "UserPromptSubmit"]);
+    let trusted = std::fs::read_to_string(&config).unwrap();
+    assert!(trusted.starts_with(original), "{trusted}");
+    assert_eq!(
+        trusted.matches("trusted_hash = \"sha256:").count(),
+        3,
+        "{trusted}"
+    );
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("PreToolUse: calls this binary; runs guard, npm-to-bun"),
+        "{}",
+        doctor.stdout
+    );
+    // Without its trust, Codex would skip the entry: the doctor says so.
+    std::fs::write(&config, original).unwrap();
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("PreToolUse: not called: Codex does not trust it"),
+        "{}",
+        doctor.stdout
+    );
+    // Installing again trusts it again.
+    assert_eq!(env.run(&["install", "codex"]).code, 0);
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("PreToolUse: calls this binary; runs guard, npm-to-bun"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(env.run(&["uninstall", "codex"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
+    assert!(!hooks_json.exists());
+}

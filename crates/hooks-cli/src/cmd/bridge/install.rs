@@ -24,6 +24,7 @@ use serde_json::{Value, json};
 
 use super::state::StateStore;
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
+use crate::edit::codex_trust::{self, TrustEntry};
 use crate::edit::json::JsonDoc;
 use crate::edit::{Doc, Seg, atomic};
 
@@ -125,12 +126,25 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
         (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
         (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
-        (Agent::Codex, _) => bail!(
-            "`hooks install {}` is not supported yet: add `hooks bridge {}` to its hooks by hand (see docs/bridge.md)",
-            agent.as_str(),
-            agent.as_str()
-        ),
+        // Codex reads project hooks only from projects its user's config trusts, so the
+        // bridge goes into the user layer, where `[hooks.state]` trusts it.
+        (Agent::Codex, _) => codex_home()?.join("hooks.json"),
     })
+}
+
+/// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
+/// trust keys.
+fn codex_home() -> Result<PathBuf> {
+    codex_trust::codex_home(
+        std::env::var_os("CODEX_HOME").as_deref(),
+        std::env::var_os("HOME").map(PathBuf::from).as_deref(),
+    )
+}
+
+/// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed):
+/// the `[hooks.state]` entries of `config.toml`, for those entries only.
+fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<TrustEntry>> {
+    codex_trust::text_trust_entries_where(path, hooks_json, &|h| h.command == command)
 }
 
 fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
@@ -170,7 +184,9 @@ fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
     let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
     for &event in &CLAUDE_EVENTS {
         let name = match agent {
-            Agent::Claude | Agent::Codex => Some(event.name()),
+            Agent::Claude => Some(event.name()),
+            // The events Codex runs hooks on.
+            Agent::Codex => Some(event.name()).filter(|n| codex_trust::event_label(n).is_some()),
             Agent::Gemini => hooks::core::reply::gemini_event_name(event),
         };
         let Some(name) = name else { continue };
@@ -282,6 +298,11 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
             "{}: the bridge is already installed for every event with a hook",
             path.display()
         )?;
+        if args.agent == Agent::Codex {
+            // Trust lost or stale (an entry moved): trusting again is what fixes it.
+            trust_codex(&mut journal, &path, &new_text, &command, &mut out)?;
+            journal.save(journal_text.as_deref())?;
+        }
         return Ok(0);
     }
     if added.is_empty() && events.is_empty() {
@@ -296,6 +317,9 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     }
     if Some(&new_text) != text.as_ref() {
         atomic::write(&path, &new_text, text.as_deref())?;
+    }
+    if args.agent == Agent::Codex {
+        trust_codex(&mut journal, &path, &new_text, &command, &mut out)?;
     }
     record.installed = new_text;
     journal.files.insert(path.clone(), record);
@@ -369,24 +393,69 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             out = std::io::stdout().lock();
         }
         let current = std::fs::read_to_string(&path).ok();
-        match &record.original {
-            Some(original) if current.as_ref() != Some(original) => {
-                atomic::write(&path, original, current.as_deref())?;
-            }
-            Some(_) => {}
-            None => {
-                let _ = std::fs::remove_file(&path);
-            }
-        }
+        restore(&path, record.original.as_deref(), current.as_deref())?;
         writeln!(
             out,
             "{}: restored as it was before `hooks install`",
             path.display()
         )?;
     }
+    if args.agent == Agent::Codex {
+        let config = codex_home()?.join("config.toml");
+        if let Some(trust) = journal.files.remove(&config) {
+            let now = std::fs::read_to_string(&config).ok();
+            if now.as_deref() == Some(trust.installed.as_str()) {
+                restore(&config, trust.original.as_deref(), now.as_deref())?;
+            } else {
+                let command = bridge_command(args.agent)?;
+                let entries = codex_trust_of(&path, &record.installed, &command)?;
+                codex_trust::remove_trust(&config, &entries)?;
+            }
+            writeln!(out, "{}: the bridge's trust is removed", config.display())?;
+        }
+    }
     journal.files.remove(&path);
     journal.save(journal_text.as_deref())?;
     Ok(0)
+}
+
+/// Writes Codex's trust of the bridge entries of `hooks_json` (the text of `path`) into
+/// `config.toml`, keeping in the journal what that file was before the first install.
+fn trust_codex(
+    journal: &mut Journal,
+    path: &Path,
+    hooks_json: &str,
+    command: &str,
+    out: &mut impl Write,
+) -> Result<()> {
+    let config = codex_home()?.join("config.toml");
+    let entries = codex_trust_of(path, hooks_json, command)?;
+    let mut trust = journal.files.get(&config).cloned().unwrap_or(Installed {
+        original: std::fs::read_to_string(&config).ok(),
+        ..Installed::default()
+    });
+    codex_trust::write_trust(&config, &entries)?;
+    trust.installed = std::fs::read_to_string(&config).unwrap_or_default();
+    journal.files.insert(config.clone(), trust);
+    writeln!(
+        out,
+        "{}: Codex trusts the bridge's entries ([hooks.state])",
+        config.display()
+    )?;
+    Ok(())
+}
+
+/// Puts `original` back at `path` (which now holds `current`), or removes the file when
+/// there was none.
+fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result<()> {
+    match original {
+        Some(original) if current != Some(original) => atomic::write(path, original, current),
+        Some(_) => Ok(()),
+        None => {
+            let _ = std::fs::remove_file(path);
+            Ok(())
+        }
+    }
 }
 
 /// Whether the settings `text` has hooks other than the bridge's.
@@ -441,14 +510,26 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
     for (agent, title) in [
         (Agent::Claude, "Claude Code"),
         (Agent::Gemini, "Gemini CLI"),
+        (Agent::Codex, "Codex"),
     ] {
         doctor_agent(&mut out, agent, title, &project)?;
     }
-    writeln!(
-        out,
-        "Codex: `hooks install codex` is not supported yet (see docs/bridge.md)"
-    )?;
     Ok(0)
+}
+
+/// Whether Codex's `config.toml` trusts every entry of `hooks_json` that runs `command`
+/// as it is now (an entry moved or edited since `hooks install` is not trusted).
+fn codex_trusted(path: &Path, hooks_json: &str, command: &str) -> bool {
+    let Ok(config) = codex_home()
+        .and_then(|home| Ok(std::fs::read_to_string(home.join("config.toml")).unwrap_or_default()))
+    else {
+        return false;
+    };
+    codex_trust_of(path, hooks_json, command).is_ok_and(|entries| {
+        entries
+            .iter()
+            .all(|e| config.contains(&e.key) && config.contains(&e.trusted_hash))
+    })
 }
 
 /// The doctor's section for one agent.
@@ -465,8 +546,12 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         .skip_discovered(super::own_files(agent, &project))
         .build()?;
     let loaded = engine.loaded();
+    let mut seen = BTreeSet::new();
     for scope in [Scope::User, Scope::Project] {
         let path = settings_path(agent, scope, &project)?;
+        if !seen.insert(path.clone()) {
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(&path) else {
             writeln!(out, "  {}: none", path.display())?;
             continue;
@@ -512,6 +597,8 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
                 && value["hooksConfig"]["enabled"] == Value::Bool(false)
             {
                 "not called: `hooksConfig.enabled` is false".to_owned()
+            } else if agent == Agent::Codex && !codex_trusted(&path, &text, cmd) {
+                "not called: Codex does not trust it (re-run `hooks install codex`)".to_owned()
             } else if cmd == &command {
                 "calls this binary".to_owned()
             } else if Path::new(binary).is_file() {

@@ -26,7 +26,7 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
     match agent {
         Agent::Claude => run.project().join(".claude/settings.json"),
         Agent::Gemini => run.project().join(".gemini/settings.json"),
-        Agent::Codex => unreachable!("not installed by hooks install"),
+        Agent::Codex => run.codex_home().join("hooks.json"),
     }
 }
 
@@ -66,9 +66,17 @@ fn bridged_with(
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
     }
+    let codex_config = run.codex_home().join("config.toml");
+    let codex_config_before = read(&codex_config);
     hooks(&run, &["install", agent.bin_name_for_install()]);
     let out = run.run();
     hooks(&run, &["uninstall", agent.bin_name_for_install()]);
+    assert_eq!(
+        read(&codex_config),
+        codex_config_before,
+        "uninstall did not restore {}",
+        codex_config.display()
+    );
     assert_eq!(
         read(&path).as_deref(),
         before,
@@ -119,6 +127,28 @@ fn gemini_cli_runs_the_engines_guard_through_the_bridge() {
         "rm -r ran:\n{out}"
     );
     assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+}
+
+/// Codex runs only hooks it trusts: `hooks install codex` writes the bridge's entry and its
+/// trust (no `--dangerously-bypass-hook-trust`), so the engine's guard refuses `rm -r`, a
+/// harmless command runs, and uninstall gives back `hooks.json` and `config.toml`.
+#[test]
+fn codex_runs_the_engines_guard_through_the_bridge() {
+    let (run, out) = bridged(Agent::Codex, "rm -r victim", None);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    let result = out.tool_result();
+    assert!(
+        result.contains("Command blocked by PreToolUse hook"),
+        "{out}"
+    );
+    assert!(result.contains(GUARD_REASON), "{out}");
+    let (run, out) = bridged(Agent::Codex, "touch made", None);
+    out.assert_success();
+    assert!(run.project().join("made").exists(), "{out}");
 }
 
 /// Codex has no cap on consecutive Stop blocks: a Stop hook that always blocks would keep
