@@ -53,6 +53,18 @@
 //! - `list`: a subset of `hooks list --json` for the settings file (each hook's `type`,
 //!   `timeout_ms`, `state`, ...), compared as `expect` is.
 //! - an answer's `sleep`: seconds the hook waits before answering (to meet a timeout).
+//! - an answer's `stdin`: a subset of the JSON the hook was given on stdin (compared as
+//!   `expect` is; `{"$present": true}` matches any value that is there), and its `env`:
+//!   environment variables the hook saw, by name (a string, `$has`, `$present` or
+//!   `$absent`).
+//! - `from`: the agent that sends the event (`hooks run --from`), for the translation of
+//!   events and tool names between agents.
+//! - `settings_text`: the settings file's text as it is (a TOML `config.toml`), with
+//!   `{{answer N}}` and `{{config}}` (the file's own path) filled in.
+//!
+//! The suites of the other agents (`tests/conformance/gemini`, `tests/conformance/codex`)
+//! take the same cases; their settings file is by default where that agent keeps its
+//! project hooks (`.gemini/settings.json`, `.codex/hooks.json`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -64,7 +76,15 @@ use crate::support::Env;
 /// Every case of every file, with the failures listed together.
 #[test]
 fn claude_code_reference_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/claude");
+    run_suite("claude", ".claude/settings.json");
+}
+
+/// Runs every case of `tests/conformance/AGENT/*.json`, whose settings file is by default
+/// at `config`.
+fn run_suite(agent: &str, config: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/conformance")
+        .join(agent);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -81,7 +101,7 @@ fn claude_code_reference_cases() {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for case in &cases {
             count += 1;
-            if let Err(why) = run_case(case) {
+            if let Err(why) = run_case(case, config) {
                 failures.push(format!(
                     "{stem}: {}: {why}",
                     case["name"].as_str().unwrap_or("?")
@@ -97,7 +117,7 @@ fn claude_code_reference_cases() {
     );
 }
 
-fn run_case(case: &Value) -> Result<(), String> {
+fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
     let mut env = Env::new();
     if let Some(cwd) = case["cwd"].as_str() {
         env = env.in_dir(cwd);
@@ -119,7 +139,7 @@ fn run_case(case: &Value) -> Result<(), String> {
         let script = env.write(
             &format!("answer{i}.sh"),
             &format!(
-                "#!/bin/sh\ncat >/dev/null\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+                "#!/bin/sh\ncat >'{dir}/answer{i}.stdin'\nenv -0 >'{dir}/answer{i}.env'\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
                 script = answer["script"].as_str().unwrap_or(""),
                 dir = env.path().display(),
                 code = answer["exit"].as_i64().unwrap_or(0),
@@ -131,6 +151,8 @@ fn run_case(case: &Value) -> Result<(), String> {
         );
         commands.push(format!("sh {}", script.display()));
     }
+    let config = case["config"].as_str().unwrap_or(default_config);
+    let config_path = env.path().join(config);
     let settings = match &case["settings"] {
         Value::Null => {
             let extra = case["hook"].as_object().cloned().unwrap_or_default();
@@ -157,8 +179,14 @@ fn run_case(case: &Value) -> Result<(), String> {
         }
         given => fill_answers(given, &commands),
     };
-    let config = case["config"].as_str().unwrap_or(".claude/settings.json");
-    let config = env.write(config, &serde_json::to_string_pretty(&settings).unwrap());
+    let text = match case["settings_text"].as_str() {
+        Some(text) => fill_answers(&json!(text), &commands)
+            .as_str()
+            .unwrap_or_default()
+            .replace("{{config}}", &config_path.display().to_string()),
+        None => serde_json::to_string_pretty(&settings).unwrap(),
+    };
+    let config = env.write(config, &text);
     for (path, text) in case["files"].as_object().into_iter().flatten() {
         env.write(path, text.as_str().unwrap_or_default());
     }
@@ -182,6 +210,9 @@ fn run_case(case: &Value) -> Result<(), String> {
             let payload = env.write("payload.json", &payload.to_string());
             command.args(["run", event, "--json", "-p"]).arg(payload);
         }
+    }
+    if let Some(from) = case["from"].as_str() {
+        command.args(["--from", from]);
     }
     command.arg("-c").arg(&config);
     if let Some(project) = case["project"].as_str() {
@@ -253,7 +284,8 @@ fn run_case(case: &Value) -> Result<(), String> {
     if case.get("validate").is_some() || case.get("validate_status").is_some() {
         let out = env.finish(
             env.command()
-                .args(["validate", "-c", ".claude/settings.json"])
+                .args(["validate", "-c"])
+                .arg(&config)
                 .timeout(Duration::from_secs(60)),
         );
         let text = format!("{}{}", out.stdout, out.stderr);
@@ -272,15 +304,52 @@ fn run_case(case: &Value) -> Result<(), String> {
             }
         }
     }
+    for (i, answer) in answers.iter().enumerate() {
+        check_answer_input(&env, i, answer)?;
+    }
     if let Some(expect) = case.get("list") {
         let out = env.finish(
             env.command()
-                .args(["list", "--json", "-c", ".claude/settings.json"])
+                .args(["list", "--json", "-c"])
+                .arg(&config)
                 .timeout(Duration::from_secs(60)),
         );
         let listed: Value = serde_json::from_str(&out.stdout)
             .map_err(|e| format!("`hooks list --json` is not JSON ({e}): {}", out.stdout))?;
         contains(&listed, expect, "list").map_err(|why| format!("{why}\n  list: {listed}"))?;
+    }
+    Ok(())
+}
+
+/// Whether answer `i`'s hook was given the `stdin` and `env` the case expects.
+fn check_answer_input(env: &Env, i: usize, answer: &Value) -> Result<(), String> {
+    if answer.get("stdin").is_none() && answer.get("env").is_none() {
+        return Ok(());
+    }
+    let read = |ext: &str| std::fs::read(env.path().join(format!("answer{i}.{ext}")));
+    let (Ok(stdin), Ok(vars)) = (read("stdin"), read("env")) else {
+        return Err(format!("the hook of answer {i} did not run"));
+    };
+    if let Some(expect) = answer.get("stdin") {
+        let given: Value = serde_json::from_slice(&stdin).map_err(|e| {
+            format!(
+                "answer {i}: stdin is not JSON ({e}): {}",
+                String::from_utf8_lossy(&stdin)
+            )
+        })?;
+        contains(&given, expect, &format!("answer {i} stdin"))
+            .map_err(|why| format!("{why}\n  stdin: {given}"))?;
+    }
+    if let Some(expect) = answer.get("env") {
+        let vars: Map<String, Value> = vars
+            .split(|b| *b == 0)
+            .filter_map(|entry| {
+                let entry = String::from_utf8_lossy(entry);
+                let (k, v) = entry.split_once('=')?;
+                Some((k.to_owned(), json!(v)))
+            })
+            .collect();
+        contains(&Value::Object(vars), expect, &format!("answer {i} env"))?;
     }
     Ok(())
 }
@@ -324,6 +393,10 @@ fn contains(actual: &Value, expect: &Value, at: &str) -> Result<(), String> {
             for (k, v) in e {
                 let here = format!("{at}.{k}");
                 match a.get(k) {
+                    Some(x) if v.get("$present").is_some() && !x.is_null() => {}
+                    _ if v.get("$present").is_some() => {
+                        return Err(format!("{here}: missing (expected a value)"));
+                    }
                     _ if v.get("$absent").is_some() => {
                         if a.get(k).is_some_and(|x| !x.is_null()) {
                             return Err(format!("{here}: expected absent, got {}", a[k]));
