@@ -71,6 +71,7 @@ mod sink;
 mod spec;
 mod stop_loop;
 mod timeouts;
+mod tools;
 mod url_pattern;
 
 pub use aggregate::{
@@ -101,4 +102,5 @@ pub use spec::{
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
+pub use tools::{CLAUDE_TOOLS, CODEX_TOOLS, GEMINI_TOOLS, McpNaming, ToolNames};
 pub use url_pattern::{UrlAllowList, UrlPattern};
