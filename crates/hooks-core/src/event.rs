@@ -54,6 +54,14 @@ impl Fields {
     pub const ELICITATION: Fields = Fields(1 << 12);
     /// `worktree_path` (Claude's WorktreeCreate) is honoured.
     pub const WORKTREE_PATH: Fields = Fields(1 << 13);
+    /// `clear_context` (Gemini CLI's AfterAgent) is honoured.
+    pub const CLEAR_CONTEXT: Fields = Fields(1 << 14);
+    /// `llm_request` (Gemini CLI's BeforeModel) is honoured.
+    pub const LLM_REQUEST: Fields = Fields(1 << 15);
+    /// `llm_response` (Gemini CLI's BeforeModel and AfterModel) is honoured.
+    pub const LLM_RESPONSE: Fields = Fields(1 << 16);
+    /// `tool_config` (Gemini CLI's BeforeToolSelection) is honoured.
+    pub const TOOL_CONFIG: Fields = Fields(1 << 17);
 
     /// The union of two sets.
     pub const fn union(self, other: Fields) -> Fields {
@@ -67,7 +75,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 14] = [
+        const NAMES: [(Fields, &str); 18] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -82,6 +90,10 @@ impl Fields {
             (Fields::WATCH_PATHS, "watch_paths"),
             (Fields::ELICITATION, "elicitation"),
             (Fields::WORKTREE_PATH, "worktree_path"),
+            (Fields::CLEAR_CONTEXT, "clear_context"),
+            (Fields::LLM_REQUEST, "llm_request"),
+            (Fields::LLM_RESPONSE, "llm_response"),
+            (Fields::TOOL_CONFIG, "tool_config"),
         ];
         NAMES
             .iter()

@@ -53,6 +53,7 @@ mod aggregate;
 mod autohand;
 mod cancel;
 mod claude_output;
+mod codex_output;
 mod context;
 mod dedupe;
 mod dialect;

@@ -294,6 +294,21 @@ pub struct Effects {
     /// by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// Gemini CLI's AfterAgent `clearContext`: clear the conversation history (the model's
+    /// memory), keeping what the user sees.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clear_context: bool,
+    /// Gemini CLI's BeforeModel `llm_request`: fields of the model request to override.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_request: Option<Value>,
+    /// Gemini CLI's `llm_response`: on BeforeModel a synthetic response (the model is not
+    /// called), on AfterModel the response chunk instead of the model's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_response: Option<Value>,
+    /// Gemini CLI's BeforeToolSelection `toolConfig`: `mode` (`AUTO`, `ANY`, `NONE`) and
+    /// `allowedFunctionNames`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_config: Option<Value>,
 }
 
 /// What an elicitation hook answered for the user: the action, and the form's content
@@ -370,6 +385,10 @@ impl Default for Effects {
             worktree_path: None,
             terminal_sequence: None,
             env: BTreeMap::new(),
+            clear_context: false,
+            llm_request: None,
+            llm_response: None,
+            tool_config: None,
         }
     }
 }
@@ -422,6 +441,14 @@ pub enum OutputField {
     TerminalSequence,
     /// `env` (the variables exported in `CLAUDE_ENV_FILE`).
     Env,
+    /// `clear_context`.
+    ClearContext,
+    /// `llm_request`.
+    LlmRequest,
+    /// `llm_response`.
+    LlmResponse,
+    /// `tool_config`.
+    ToolConfig,
 }
 
 impl OutputField {
@@ -449,6 +476,10 @@ impl OutputField {
             OutputField::WorktreePath => "worktree_path",
             OutputField::TerminalSequence => "terminal_sequence",
             OutputField::Env => "env",
+            OutputField::ClearContext => "clear_context",
+            OutputField::LlmRequest => "llm_request",
+            OutputField::LlmResponse => "llm_response",
+            OutputField::ToolConfig => "tool_config",
         }
     }
 }

@@ -234,6 +234,10 @@ impl Redactor {
             worktree_path,
             terminal_sequence,
             env,
+            clear_context: _,
+            llm_request,
+            llm_response,
+            tool_config,
         } = effects;
         for s in [
             reason,
@@ -261,8 +265,15 @@ impl Redactor {
             self.redact_string(value);
         }
         let content = elicitation.as_mut().and_then(|e| e.content.as_mut());
-        for value in [updated_input, updated_tool_output, updated_mcp_tool_output]
-            .into_iter()
+        for value in [
+            updated_input,
+            updated_tool_output,
+            updated_mcp_tool_output,
+            llm_request,
+            llm_response,
+            tool_config,
+        ]
+        .into_iter()
             .flatten()
             .chain(updated_permissions.iter_mut())
             .chain(content)
