@@ -577,10 +577,26 @@ impl<'a> Fold<'a> {
     fn add_model_fields(&mut self, entry: &AggregateEntry) {
         let (id, e) = (entry.id.as_str(), &entry.outcome.effects);
         let given = [
-            (OutputField::ClearContext, Fields::CLEAR_CONTEXT, e.clear_context),
-            (OutputField::LlmRequest, Fields::LLM_REQUEST, e.llm_request.is_some()),
-            (OutputField::LlmResponse, Fields::LLM_RESPONSE, e.llm_response.is_some()),
-            (OutputField::ToolConfig, Fields::TOOL_CONFIG, e.tool_config.is_some()),
+            (
+                OutputField::ClearContext,
+                Fields::CLEAR_CONTEXT,
+                e.clear_context,
+            ),
+            (
+                OutputField::LlmRequest,
+                Fields::LLM_REQUEST,
+                e.llm_request.is_some(),
+            ),
+            (
+                OutputField::LlmResponse,
+                Fields::LLM_RESPONSE,
+                e.llm_response.is_some(),
+            ),
+            (
+                OutputField::ToolConfig,
+                Fields::TOOL_CONFIG,
+                e.tool_config.is_some(),
+            ),
         ];
         for (field, flag, given) in given {
             if given && !self.honours(flag) {

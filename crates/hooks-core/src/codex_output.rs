@@ -55,16 +55,16 @@ fn invalid(message: impl Into<String>) -> HookOutcome {
 
 fn exit_2(event: Option<BuiltinEvent>, name: &str, stderr: String) -> HookOutcome {
     if stderr.is_empty() {
-        return invalid(format!("{name} hook exited with code 2 without a reason on stderr"));
+        return invalid(format!(
+            "{name} hook exited with code 2 without a reason on stderr"
+        ));
     }
     match event {
         Some(BuiltinEvent::PreToolUse | BuiltinEvent::UserPromptSubmit)
         | Some(BuiltinEvent::Stop | BuiltinEvent::SubagentStop) => {
             HookOutcome::decided(Decision::Block, Some(stderr))
         }
-        Some(BuiltinEvent::PermissionRequest) => {
-            HookOutcome::decided(Decision::Deny, Some(stderr))
-        }
+        Some(BuiltinEvent::PermissionRequest) => HookOutcome::decided(Decision::Deny, Some(stderr)),
         Some(BuiltinEvent::PostToolUse) => {
             let mut outcome = HookOutcome::ok();
             outcome.effects.additional_context.push(stderr);
@@ -90,7 +90,9 @@ fn success(event: Option<BuiltinEvent>, name: &str, stdout: &str) -> HookOutcome
                 | BuiltinEvent::UserPromptSubmit,
             ) => outcome.effects.additional_context.push(stdout.to_owned()),
             Some(BuiltinEvent::Stop | BuiltinEvent::SubagentStop) => {
-                return invalid(format!("{name} hook printed plain text; Codex needs JSON here"));
+                return invalid(format!(
+                    "{name} hook printed plain text; Codex needs JSON here"
+                ));
             }
             _ => {}
         }
@@ -106,7 +108,9 @@ fn success(event: Option<BuiltinEvent>, name: &str, stdout: &str) -> HookOutcome
 
 /// The schema of one event's answer: its top-level keys besides the universal ones, and
 /// its `hookSpecificOutput` keys (`None`: it takes none).
-fn schema(event: Option<BuiltinEvent>) -> (&'static [&'static str], Option<&'static [&'static str]>) {
+fn schema(
+    event: Option<BuiltinEvent>,
+) -> (&'static [&'static str], Option<&'static [&'static str]>) {
     match event {
         Some(BuiltinEvent::PreToolUse) => (
             &["decision", "reason"],
@@ -120,7 +124,11 @@ fn schema(event: Option<BuiltinEvent>) -> (&'static [&'static str], Option<&'sta
         Some(BuiltinEvent::PermissionRequest) => (&[], Some(&["decision"])),
         Some(BuiltinEvent::PostToolUse) => (
             &["decision", "reason"],
-            Some(&["additionalContext", "updatedMCPToolOutput", "updatedToolOutput"]),
+            Some(&[
+                "additionalContext",
+                "updatedMCPToolOutput",
+                "updatedToolOutput",
+            ]),
         ),
         Some(BuiltinEvent::UserPromptSubmit) => {
             (&["decision", "reason"], Some(&["additionalContext"]))
@@ -154,7 +162,10 @@ fn get_bool(map: &Map<String, Value>, key: &str) -> Result<Option<bool>, String>
 
 /// A non-empty reason, trimmed.
 fn trimmed(reason: Option<&str>) -> Option<String> {
-    reason.map(str::trim).filter(|r| !r.is_empty()).map(str::to_owned)
+    reason
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
 }
 
 fn read_object(
@@ -194,7 +205,11 @@ fn read_object(
             }
             Some(inner)
         }
-        Some(other) => return Err(format!("`hookSpecificOutput` must be an object, not {other}")),
+        Some(other) => {
+            return Err(format!(
+                "`hookSpecificOutput` must be an object, not {other}"
+            ));
+        }
     };
     let mut out = HookOutcome::ok();
     out.effects.system_message = get_str(map, "systemMessage")?.map(str::to_owned);
@@ -288,9 +303,13 @@ fn pre_tool_use(
     out: &mut HookOutcome,
 ) -> Result<(), String> {
     let specific = hso.filter(|inner| {
-        ["permissionDecision", "permissionDecisionReason", "updatedInput"]
-            .iter()
-            .any(|k| inner.contains_key(*k))
+        [
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+        ]
+        .iter()
+        .any(|k| inner.contains_key(*k))
     });
     let Some(inner) = specific else {
         // The legacy top-level decision.
@@ -304,7 +323,9 @@ fn pre_tool_use(
                 Ok(())
             }
             Some(other) => Err(unknown_decision(name, other)),
-            None if reason.is_some() => Err(format!("{name} hook returned reason without decision")),
+            None if reason.is_some() => {
+                Err(format!("{name} hook returned reason without decision"))
+            }
             None => Ok(()),
         };
     };
@@ -319,9 +340,17 @@ fn pre_tool_use(
     match permission {
         Some("allow") => match updated {
             Some(input) => out.effects.updated_input = Some(input.clone()),
-            None => return Err(format!("{name} hook returned unsupported permissionDecision:allow")),
+            None => {
+                return Err(format!(
+                    "{name} hook returned unsupported permissionDecision:allow"
+                ));
+            }
         },
-        Some("ask") => return Err(format!("{name} hook returned unsupported permissionDecision:ask")),
+        Some("ask") => {
+            return Err(format!(
+                "{name} hook returned unsupported permissionDecision:ask"
+            ));
+        }
         Some("deny") => {
             let why = trimmed(why).ok_or_else(|| {
                 format!(
@@ -332,7 +361,11 @@ fn pre_tool_use(
             out.effects.reason = Some(why);
             out.run.status = HookStatus::Blocked;
         }
-        Some(other) => return Err(format!("{name} hook returned an unknown permissionDecision `{other}`")),
+        Some(other) => {
+            return Err(format!(
+                "{name} hook returned an unknown permissionDecision `{other}`"
+            ));
+        }
         None if why.is_some() => {
             return Err(format!(
                 "{name} hook returned permissionDecisionReason without permissionDecision"
@@ -345,7 +378,9 @@ fn pre_tool_use(
 
 fn permission_request(name: &str, value: &Value, out: &mut HookOutcome) -> Result<(), String> {
     let Value::Object(decision) = value else {
-        return Err(format!("`hookSpecificOutput.decision` must be an object, not {value}"));
+        return Err(format!(
+            "`hookSpecificOutput.decision` must be an object, not {value}"
+        ));
     };
     for key in decision.keys() {
         match key.as_str() {
@@ -377,8 +412,16 @@ fn permission_request(name: &str, value: &Value, out: &mut HookOutcome) -> Resul
             );
             out.run.status = HookStatus::Blocked;
         }
-        Some(other) => return Err(format!("{name} hook returned an unknown behavior `{other}`")),
-        None => return Err(format!("{name} hook output lacks `hookSpecificOutput.decision.behavior`")),
+        Some(other) => {
+            return Err(format!(
+                "{name} hook returned an unknown behavior `{other}`"
+            ));
+        }
+        None => {
+            return Err(format!(
+                "{name} hook output lacks `hookSpecificOutput.decision.behavior`"
+            ));
+        }
     }
     Ok(())
 }
@@ -390,7 +433,12 @@ mod tests {
 
     #[track_caller]
     fn check(event: BuiltinEvent, code: i32, stdout: &str, stderr: &str, expect: Value) {
-        let outcome = parse(&event.into(), Some(code), stdout.as_bytes(), stderr.as_bytes());
+        let outcome = parse(
+            &event.into(),
+            Some(code),
+            stdout.as_bytes(),
+            stderr.as_bytes(),
+        );
         let got = serde_json::to_value(&outcome).unwrap();
         for (k, v) in expect.as_object().unwrap() {
             assert_eq!(&got[k], v, "{k} of {got}");
@@ -401,24 +449,102 @@ mod tests {
     fn pre_tool_use_answers() {
         let pre = BuiltinEvent::PreToolUse;
         let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no"}}"#;
-        check(pre, 0, deny, "", json!({"decision": "deny", "reason": "no", "status": "blocked"}));
-        check(pre, 0, r#"{"decision":"block","reason":"r"}"#, "", json!({"decision": "block"}));
-        check(pre, 0, r#"{"decision":"deny","reason":"r"}"#, "", json!({"status": "failed"}));
-        check(pre, 0, r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "", json!({"status": "failed"}));
-        check(pre, 0, r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#, "", json!({"status": "failed"}));
-        check(pre, 0, r#"{"continue":false}"#, "", json!({"status": "failed"}));
-        check(pre, 0, r#"{"terminalSequence":"x"}"#, "", json!({"status": "failed"}));
-        check(pre, 0, "plain", "", json!({"status": "ok", "messages": [], "additional_context": []}));
-        check(pre, 2, "", "why", json!({"decision": "block", "reason": "why"}));
+        check(
+            pre,
+            0,
+            deny,
+            "",
+            json!({"decision": "deny", "reason": "no", "status": "blocked"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"decision":"block","reason":"r"}"#,
+            "",
+            json!({"decision": "block"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"decision":"deny","reason":"r"}"#,
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#,
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"x"}}"#,
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"continue":false}"#,
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"terminalSequence":"x"}"#,
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            pre,
+            0,
+            "plain",
+            "",
+            json!({"status": "ok", "messages": [], "additional_context": []}),
+        );
+        check(
+            pre,
+            2,
+            "",
+            "why",
+            json!({"decision": "block", "reason": "why"}),
+        );
         check(pre, 2, "", "", json!({"status": "failed"}));
-        check(pre, 1, r#"{"decision":"block","reason":"r"}"#, "", json!({"decision": "none", "status": "failed"}));
+        check(
+            pre,
+            1,
+            r#"{"decision":"block","reason":"r"}"#,
+            "",
+            json!({"decision": "none", "status": "failed"}),
+        );
     }
 
     #[test]
     fn other_events() {
-        check(BuiltinEvent::Stop, 0, "text", "", json!({"status": "failed"}));
-        check(BuiltinEvent::SessionStart, 0, "text", "", json!({"additional_context": ["text"]}));
-        check(BuiltinEvent::PreCompact, 0, r#"{"decision":"block","reason":"r"}"#, "", json!({"status": "failed"}));
+        check(
+            BuiltinEvent::Stop,
+            0,
+            "text",
+            "",
+            json!({"status": "failed"}),
+        );
+        check(
+            BuiltinEvent::SessionStart,
+            0,
+            "text",
+            "",
+            json!({"additional_context": ["text"]}),
+        );
+        check(
+            BuiltinEvent::PreCompact,
+            0,
+            r#"{"decision":"block","reason":"r"}"#,
+            "",
+            json!({"status": "failed"}),
+        );
         check(
             BuiltinEvent::PermissionRequest,
             0,

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};
 use crate::event::{BuiltinEvent, Event};
+use crate::tools::ToolNames;
 
 /// One event's context.
 #[derive(Clone, Debug, PartialEq)]
@@ -345,6 +346,22 @@ impl EventContext {
     /// The tool input (`tool_input`), on tool events.
     pub fn tool_input(&self) -> Option<&Value> {
         self.get("tool_input")
+    }
+
+    /// Makes the tool name canonical, for an event sent by an agent whose tool names are
+    /// `tools` (Gemini CLI's `run_shell_command` becomes `Bash`): done once, where the
+    /// event enters, so that every hook is matched against and given its own agent's name
+    /// from the one canonical name.
+    pub fn canonicalize_tool_name(&mut self, tools: &ToolNames) {
+        if tools.is_canonical() {
+            return;
+        }
+        if let Some(Value::String(name)) = self.fields.get_mut("tool_name") {
+            let canonical = tools.to_canonical(name);
+            if canonical != name.as_str() {
+                *name = canonical.into_owned();
+            }
+        }
     }
 
     /// Replaces the tool input: how a rewrite reaches the next hook of a sequential group.

@@ -424,6 +424,15 @@ builtin_events! {
     PostLearn { honours: [], matcher: [], aliases: [Autohand "post-learn"] }
     /// A goal objective was written.
     GoalWritten { honours: [], matcher: ["goal_source"], aliases: [Autohand "goal-written:completed"] }
+    /// Before a request goes to the model (Gemini CLI): hooks may rewrite the request,
+    /// answer in the model's place, or block the turn.
+    BeforeModel { honours: [BLOCK, LLM_REQUEST, LLM_RESPONSE], matcher: [], aliases: [] }
+    /// After a model response (one chunk when streaming) arrived (Gemini CLI): hooks may
+    /// replace it or block the turn.
+    AfterModel { honours: [BLOCK, LLM_RESPONSE], matcher: [], aliases: [] }
+    /// Before the model chooses among the tools (Gemini CLI): hooks may restrict the
+    /// tools it may call.
+    BeforeToolSelection { honours: [TOOL_CONFIG], matcher: [], aliases: [] }
     /// A workflow run starts.
     RunStart { honours: [BLOCK], matcher: [], aliases: [Fabro "run_start"] }
     /// A workflow run completed.

@@ -133,9 +133,9 @@ fn reads(event: Option<BuiltinEvent>) -> Reads {
             context: true,
             ..advisory
         },
-        Some(
-            BuiltinEvent::SessionEnd | BuiltinEvent::PreCompact | BuiltinEvent::Notification,
-        ) => advisory,
+        Some(BuiltinEvent::SessionEnd | BuiltinEvent::PreCompact | BuiltinEvent::Notification) => {
+            advisory
+        }
         Some(BuiltinEvent::BeforeToolSelection) => Reads {
             system_message: false,
             ..advisory
@@ -166,12 +166,18 @@ fn read_object(event: &Event, map: &Map<String, Value>) -> HookOutcome {
         );
     } else if decision.is_blocking() && builtin == Some(BuiltinEvent::PostToolUse) {
         // AfterTool: the tool ran; its result is replaced by the reason.
-        let why = reason.clone().unwrap_or_else(|| "No reason provided".to_owned());
+        let why = reason
+            .clone()
+            .unwrap_or_else(|| "No reason provided".to_owned());
         out.effects.updated_tool_output = Some(Value::String(format!("{RESULT_BLOCKED}{why}")));
         out.effects.reason = Some(why);
     } else if decision != Decision::None {
         out.effects.decision = decision;
-        out.effects.reason = Some(reason.clone().unwrap_or_else(|| "No reason provided".to_owned()));
+        out.effects.reason = Some(
+            reason
+                .clone()
+                .unwrap_or_else(|| "No reason provided".to_owned()),
+        );
         if decision.is_blocking() {
             out.run.status = HookStatus::Blocked;
         }
@@ -266,7 +272,12 @@ mod tests {
 
     #[track_caller]
     fn check(event: BuiltinEvent, code: i32, stdout: &str, stderr: &str, expect: Value) {
-        let outcome = parse(&event.into(), Some(code), stdout.as_bytes(), stderr.as_bytes());
+        let outcome = parse(
+            &event.into(),
+            Some(code),
+            stdout.as_bytes(),
+            stderr.as_bytes(),
+        );
         let got = serde_json::to_value(&outcome.effects).unwrap();
         for (k, v) in expect.as_object().unwrap() {
             assert_eq!(&got[k], v, "{k} of {got}");
@@ -276,10 +287,34 @@ mod tests {
     #[test]
     fn plain_text_by_exit_code() {
         let pre = BuiltinEvent::PreToolUse;
-        check(pre, 0, "hello", "", json!({"decision": "none", "system_message": "hello"}));
-        check(pre, 1, "", "down", json!({"system_message": "Warning: down"}));
-        check(pre, 2, "", "no", json!({"decision": "deny", "reason": "no"}));
-        check(pre, 127, "out", "err", json!({"decision": "deny", "reason": "out"}));
+        check(
+            pre,
+            0,
+            "hello",
+            "",
+            json!({"decision": "none", "system_message": "hello"}),
+        );
+        check(
+            pre,
+            1,
+            "",
+            "down",
+            json!({"system_message": "Warning: down"}),
+        );
+        check(
+            pre,
+            2,
+            "",
+            "no",
+            json!({"decision": "deny", "reason": "no"}),
+        );
+        check(
+            pre,
+            127,
+            "out",
+            "err",
+            json!({"decision": "deny", "reason": "out"}),
+        );
         check(pre, 2, "", "", json!({"decision": "none", "reason": null}));
         check(pre, 2, "42", "", json!({"decision": "none"}));
     }
@@ -287,10 +322,34 @@ mod tests {
     #[test]
     fn json_whatever_the_code() {
         let pre = BuiltinEvent::PreToolUse;
-        check(pre, 1, r#"{"decision":"block","reason":"r"}"#, "", json!({"decision": "deny", "reason": "r"}));
-        check(pre, 0, r#""{\"decision\":\"deny\"}""#, "", json!({"decision": "deny", "reason": "No reason provided"}));
-        check(pre, 0, r#"{"decision":"allow"}"#, "", json!({"decision": "none"}));
-        check(pre, 0, r#"{"continue":false,"reason":"r"}"#, "", json!({"continue": false, "stop_reason": "r"}));
+        check(
+            pre,
+            1,
+            r#"{"decision":"block","reason":"r"}"#,
+            "",
+            json!({"decision": "deny", "reason": "r"}),
+        );
+        check(
+            pre,
+            0,
+            r#""{\"decision\":\"deny\"}""#,
+            "",
+            json!({"decision": "deny", "reason": "No reason provided"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"decision":"allow"}"#,
+            "",
+            json!({"decision": "none"}),
+        );
+        check(
+            pre,
+            0,
+            r#"{"continue":false,"reason":"r"}"#,
+            "",
+            json!({"continue": false, "stop_reason": "r"}),
+        );
     }
 
     #[test]

@@ -274,9 +274,9 @@ impl Redactor {
             tool_config,
         ]
         .into_iter()
-            .flatten()
-            .chain(updated_permissions.iter_mut())
-            .chain(content)
+        .flatten()
+        .chain(updated_permissions.iter_mut())
+        .chain(content)
         {
             self.redact_json(value);
         }

@@ -140,15 +140,27 @@ mod tests {
 
     #[track_caller]
     fn check(names: &ToolNames, agent: &str, canonical: &str) {
-        assert_eq!(names.to_canonical(agent), canonical, "to_canonical({agent})");
-        assert_eq!(names.from_canonical(canonical), agent, "from_canonical({canonical})");
+        assert_eq!(
+            names.to_canonical(agent),
+            canonical,
+            "to_canonical({agent})"
+        );
+        assert_eq!(
+            names.from_canonical(canonical),
+            agent,
+            "from_canonical({canonical})"
+        );
     }
 
     #[test]
     fn gemini_names() {
         check(&GEMINI_TOOLS, "run_shell_command", "Bash");
         check(&GEMINI_TOOLS, "replace", "Edit");
-        check(&GEMINI_TOOLS, "mcp_github_create_issue", "mcp__github__create_issue");
+        check(
+            &GEMINI_TOOLS,
+            "mcp_github_create_issue",
+            "mcp__github__create_issue",
+        );
         check(&GEMINI_TOOLS, "activate_skill", "activate_skill");
         assert_eq!(GEMINI_TOOLS.to_canonical("search_file_content"), "Grep");
         assert_eq!(GEMINI_TOOLS.from_canonical("Grep"), "grep_search");
@@ -162,7 +174,10 @@ mod tests {
         assert_eq!(CODEX_TOOLS.from_canonical("Write"), "apply_patch");
         assert_eq!(CODEX_TOOLS.to_canonical("exec_command"), "Bash");
         check(&CODEX_TOOLS, "mcp__fs__read", "mcp__fs__read");
-        assert_eq!(CODEX_TOOLS.matcher_aliases("apply_patch"), ["Edit", "Write"]);
+        assert_eq!(
+            CODEX_TOOLS.matcher_aliases("apply_patch"),
+            ["Edit", "Write"]
+        );
     }
 
     #[test]
