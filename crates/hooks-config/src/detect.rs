@@ -1,5 +1,9 @@
 //! Telling a file's dialect from its name and, failing that, its shape.
 //!
+//! By name and place: a `settings.json` in a `.gemini` or `gemini-cli` folder, and an
+//! extension's `.gemini/extensions/<name>/hooks/hooks.json`, are Gemini CLI (shaped like
+//! Claude Code's, told apart by where they are); a `hooks.json`, `config.toml` or
+//! `requirements.toml` in a `.codex` folder (or `$CODEX_HOME`, or `/etc/codex`) is Codex.
 //! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
 //! `settings.local.json`, `managed-settings.json`, the MCP server files `.mcp.json`,
 //! `.claude.json` and `managed-mcp.json`, and a plugin's `hooks/hooks.json` are Claude Code; a `config.json` in an
@@ -45,6 +49,12 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         .and_then(Path::file_name)
         .and_then(|n| n.to_str())
         .unwrap_or_default();
+    if crate::dialects::codex::is_codex_path(path) {
+        return Some(Dialect::Codex);
+    }
+    if is_gemini_path(path) {
+        return Some(Dialect::Gemini);
+    }
     match name {
         "SKILL.md" | "echo-agent.yaml" | "echo-agent.yml" => Some(Dialect::Echo),
         "settings.json" | "settings.local.json" | "managed-settings.json" => Some(Dialect::Claude),
@@ -58,6 +68,23 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         "run.toml" | "workflow.toml" | "fabro.toml" => Some(Dialect::Fabro),
         _ if name.ends_with(".md") => Some(Dialect::Echo),
         _ => None,
+    }
+}
+
+/// Whether `path` is where Gemini CLI keeps hooks: `settings.json` in `.gemini/` (user,
+/// project) or `gemini-cli/` (`/etc/gemini-cli`, system), or an extension's
+/// `.gemini/extensions/<name>/hooks/hooks.json`.
+fn is_gemini_path(path: &Path) -> bool {
+    let names: Vec<&str> = path
+        .iter()
+        .rev()
+        .take(5)
+        .filter_map(|c| c.to_str())
+        .collect();
+    match names.as_slice() {
+        ["settings.json", ".gemini" | "gemini-cli", ..] => true,
+        ["hooks.json", "hooks", _, "extensions", ".gemini"] => true,
+        _ => false,
     }
 }
 
@@ -100,6 +127,9 @@ pub fn layer_from_path(path: &Path, dialect: Option<Dialect>) -> Option<hooks_co
 /// The dialect a parsed file's shape implies, if it says.
 pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
     root.as_map()?;
+    if crate::dialects::gemini::has_hooks_config(root) {
+        return Some(Dialect::Gemini);
+    }
     if ["_version", "run", "workflow", "environments"]
         .iter()
         .any(|k| root.get(k).is_some())

@@ -395,11 +395,32 @@ impl EventContext {
     /// The values the matcher of a hook written in `dialect` is matched against: as
     /// [`EventContext::matcher_subjects`], over the fields of
     /// [`EventInfo::matcher_fields_in`](crate::EventInfo::matcher_fields_in).
+    ///
+    /// A dialect whose agent names tools otherwise sees the tool name in its own
+    /// vocabulary (a Gemini CLI hook sees `run_shell_command` where the event says
+    /// `Bash`), with the other names its matchers take for that tool (Codex's `Edit` and
+    /// `Write` for `apply_patch`).
     pub fn matcher_subjects_in(
         &self,
         dialect: Dialect,
     ) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
+        let tools = dialect.tools();
+        let translate = !tools.is_canonical();
         self.subjects(self.event.info().matcher_fields_in(dialect))
+            .flat_map(move |(field, text)| {
+                if !translate || field != "tool_name" {
+                    return Subjects::One(std::iter::once((field, text)));
+                }
+                let own: Cow<'_, str> = match text {
+                    Cow::Borrowed(name) => tools.from_canonical(name),
+                    Cow::Owned(name) => Cow::Owned(tools.from_canonical(&name).into_owned()),
+                };
+                let aliases = tools.matcher_aliases(&own);
+                Subjects::Translated(
+                    std::iter::once((field, own))
+                        .chain(aliases.iter().map(move |a| (field, Cow::Borrowed(*a)))),
+                )
+            })
     }
 
     fn subjects<'a>(
@@ -425,8 +446,15 @@ impl EventContext {
     /// from `prompt`, `session_type` from `source`, ... when only those are set), then the
     /// other fields.
     pub fn to_json(&self, dialect: Dialect) -> Value {
-        if dialect == Dialect::Autohand {
-            return crate::autohand::input_json(self);
+        match dialect {
+            Dialect::Autohand => return crate::autohand::input_json(self),
+            Dialect::Gemini => {
+                return crate::gemini::input_json(self, self.event.info().name_in(dialect));
+            }
+            Dialect::Codex => {
+                return crate::codex::input_json(self, self.event.info().name_in(dialect));
+            }
+            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Fabro => {}
         }
         let mut out = Map::with_capacity(self.fields.len() + 3);
         let info = self.event.info();
@@ -444,7 +472,11 @@ impl EventContext {
                     Value::String(info.name_in(dialect).to_owned()),
                 );
             }
-            Dialect::Native | Dialect::Claude | Dialect::Autohand => {}
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Autohand
+            | Dialect::Gemini
+            | Dialect::Codex => {}
         }
         for (k, v) in &self.fields {
             out.insert(k.clone(), v.clone());
@@ -459,6 +491,23 @@ impl EventContext {
             );
         }
         Value::Object(out)
+    }
+}
+
+/// The subjects of one matcher field: the value itself, or its translation into a
+/// dialect's tool names with that dialect's other names for the tool.
+enum Subjects<A, B> {
+    One(A),
+    Translated(B),
+}
+
+impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Subjects<A, B> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Subjects::One(a) => a.next(),
+            Subjects::Translated(b) => b.next(),
+        }
     }
 }
 

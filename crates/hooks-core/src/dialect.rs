@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 /// The dialect decides event names, timeout units, environment variables and the
 /// shape of the JSON a command hook receives; the output parser accepts every dialect's
 /// answers whatever the dialect of the hook.
-#[non_exhaustive]
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
@@ -26,16 +25,22 @@ pub enum Dialect {
     Fabro,
     /// Autohand `config.json` hooks.
     Autohand,
+    /// Gemini CLI `settings.json` hooks and extension `hooks/hooks.json`.
+    Gemini,
+    /// Codex `hooks.json` and the `[hooks]` of its `config.toml`.
+    Codex,
 }
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 5] = [
+    pub const ALL: [Dialect; 7] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Echo,
         Dialect::Fabro,
         Dialect::Autohand,
+        Dialect::Gemini,
+        Dialect::Codex,
     ];
 
     /// The dialect's short name, as used on the command line (`--to fabro`).
@@ -46,6 +51,8 @@ impl Dialect {
             Dialect::Echo => "echo",
             Dialect::Fabro => "fabro",
             Dialect::Autohand => "autohand",
+            Dialect::Gemini => "gemini",
+            Dialect::Codex => "codex",
         }
     }
 
@@ -55,7 +62,12 @@ impl Dialect {
     pub fn sandboxed_by_default(self) -> bool {
         match self {
             Dialect::Fabro => true,
-            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Autohand => false,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Autohand
+            | Dialect::Gemini
+            | Dialect::Codex => false,
         }
     }
 
@@ -65,8 +77,55 @@ impl Dialect {
     /// notifications, which add them themselves; the others document none.
     pub fn documents_timestamp(self) -> bool {
         match self {
-            Dialect::Echo => true,
-            Dialect::Native | Dialect::Claude | Dialect::Fabro | Dialect::Autohand => false,
+            Dialect::Echo | Dialect::Gemini => true,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Fabro
+            | Dialect::Autohand
+            | Dialect::Codex => false,
+        }
+    }
+
+    /// The agent's tool names, mapped onto the canonical vocabulary (Claude Code's): a
+    /// matcher of this dialect's hooks names tools so, and its hooks are given them so.
+    pub fn tools(self) -> &'static crate::ToolNames {
+        match self {
+            Dialect::Gemini => &crate::GEMINI_TOOLS,
+            Dialect::Codex => &crate::CODEX_TOOLS,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Fabro
+            | Dialect::Autohand => &crate::CLAUDE_TOOLS,
+        }
+    }
+
+    /// The shell a script of this dialect runs in, as `SHELL -c SCRIPT`, unless the hook
+    /// or the host names another: Gemini CLI's `bash`, Codex's `/bin/bash` (its session
+    /// shell on Linux), `sh` elsewhere.
+    pub fn shell(self) -> &'static str {
+        match self {
+            Dialect::Gemini => "bash",
+            Dialect::Codex => "/bin/bash",
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Fabro
+            | Dialect::Autohand => "sh",
+        }
+    }
+
+    /// Whether identical hooks of this dialect run once ([`crate::DedupeKey`]): Codex runs
+    /// every copy, as Codex does not deduplicate; the others run one.
+    pub fn dedupes_copies(self) -> bool {
+        match self {
+            Dialect::Codex => false,
+            Dialect::Native
+            | Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Fabro
+            | Dialect::Autohand
+            | Dialect::Gemini => true,
         }
     }
 

@@ -41,7 +41,9 @@ const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
 pub fn takes_env_file(dialect: Dialect, event: &Event) -> bool {
     let dialect_has = match dialect {
         Dialect::Claude | Dialect::Native => true,
-        Dialect::Echo | Dialect::Autohand | Dialect::Fabro => false,
+        Dialect::Echo | Dialect::Autohand | Dialect::Fabro | Dialect::Gemini | Dialect::Codex => {
+            false
+        }
     };
     dialect_has
         && event
@@ -166,6 +168,13 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
         Dialect::Autohand => autohand,
         Dialect::Fabro => fabro,
         Dialect::Native => claude || env_file || autohand || fabro,
+        Dialect::Gemini => {
+            matches!(
+                name,
+                "GEMINI_PROJECT_DIR" | "GEMINI_CWD" | "GEMINI_SESSION_ID" | "CLAUDE_PROJECT_DIR"
+            )
+        }
+        Dialect::Codex => false,
     }
 }
 
@@ -183,7 +192,11 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 ///   `project_dir` (else the command executor gives its project root, never the `cwd`)
 ///   and `CLAUDE_PLUGIN_ROOT` when the context names a `plugin_root` (a plugin's hooks
 ///   get theirs from the loader).
-/// - Native: all of the above, so a native hook can use any dialect's scripts.
+/// - Gemini CLI: `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` (the event's
+///   `cwd`, as Gemini CLI sets all three) and `GEMINI_SESSION_ID`.
+/// - Codex: none (Codex sets no variable about the event, and no `CLAUDE_PROJECT_DIR`).
+/// - Native: Claude Code's, Autohand's and Fabro's, so a native hook can use any of those
+///   dialects' scripts.
 ///
 /// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);
 /// arrays and objects as compact JSON; null or absent fields produce no variable.
@@ -198,6 +211,9 @@ pub fn env_vars(ctx: &EventContext, dialect: Dialect) -> Vec<(String, String)> {
             push_autohand(ctx, &mut out);
             push_fabro(ctx, &mut out);
         }
+        Dialect::Gemini => crate::gemini::env_vars(ctx, &mut out),
+        // Codex gives its hooks its own environment and nothing about the event.
+        Dialect::Codex => {}
     }
     out
 }

@@ -307,9 +307,9 @@ macro_rules! builtin_events {
 
 builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
-    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool"] }
+    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool", Gemini "BeforeTool"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool", Gemini "AfterTool"] }
     /// After a tool failed.
     PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use_failure"] }
     /// After a batch of parallel tool calls.
@@ -325,19 +325,19 @@ builtin_events! {
     /// One-time setup of a repository or session.
     Setup { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
-    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [], aliases: [Autohand "pre-prompt"] }
+    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [], aliases: [Autohand "pre-prompt", Gemini "BeforeAgent"] }
     /// A slash command or MCP prompt is about to be expanded into a prompt.
     UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"], aliases: [] }
     /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
     MessageDisplay { honours: [], matcher: [], aliases: [] }
     /// The agent finished responding; blocking keeps it going.
-    Stop { honours: [BLOCK, CONTEXT], matcher: [], aliases: [Autohand "stop"] }
+    Stop { honours: [BLOCK, CONTEXT, CLEAR_CONTEXT], matcher: [], aliases: [Autohand "stop", Gemini "AfterAgent"] }
     /// The agent hit an unrecoverable error.
     StopFailure { honours: [], matcher: ["error"], aliases: [] }
     /// The agent needs the user's attention.
     Notification { honours: [], matcher: ["notification_type"], aliases: [Autohand "notification"] }
     /// Before the context is compacted.
-    PreCompact { honours: [BLOCK, CONTEXT], matcher: ["trigger"], aliases: [] }
+    PreCompact { honours: [BLOCK, CONTEXT], matcher: ["trigger"], aliases: [Gemini "PreCompress"] }
     /// After the context was compacted.
     PostCompact { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
     /// A configuration file changed.
@@ -685,8 +685,8 @@ impl EventCatalog {
     }
 
     /// The known name closest to `name`, if any is close enough to be a likely typo;
-    /// never for the event name of an agent whose hooks no dialect reads (Gemini CLI's
-    /// `BeforeTool`), whose closest spelling here is a different event.
+    /// never for the event name of an agent whose hooks no dialect reads (Cursor's
+    /// `beforeShellExecution`), whose closest spelling here is a different event.
     pub fn suggest(&self, name: &str) -> Option<String> {
         if other_agent(name).is_some() {
             return None;
@@ -697,41 +697,25 @@ impl EventCatalog {
 
 /// Event names of agents whose hooks no dialect reads yet, by agent. Names these agents
 /// share with the catalog (`SessionStart`, Cursor's `stop`) resolve as usual.
-const OTHER_AGENTS: &[(&str, &[&str])] = &[
-    (
-        "Gemini CLI",
-        &[
-            "BeforeTool",
-            "AfterTool",
-            "BeforeAgent",
-            "AfterAgent",
-            "BeforeModel",
-            "AfterModel",
-            "BeforeToolSelection",
-            "PreCompress",
-        ],
-    ),
-    (
-        "Cursor",
-        &[
-            "beforeShellExecution",
-            "afterShellExecution",
-            "beforeMCPExecution",
-            "afterMCPExecution",
-            "beforeReadFile",
-            "afterFileEdit",
-            "beforeSubmitPrompt",
-            "afterAgentResponse",
-            "afterAgentThought",
-            "beforeTabFileRead",
-            "afterTabFileEdit",
-        ],
-    ),
-];
+const OTHER_AGENTS: &[(&str, &[&str])] = &[(
+    "Cursor",
+    &[
+        "beforeShellExecution",
+        "afterShellExecution",
+        "beforeMCPExecution",
+        "afterMCPExecution",
+        "beforeReadFile",
+        "afterFileEdit",
+        "beforeSubmitPrompt",
+        "afterAgentResponse",
+        "afterAgentThought",
+        "beforeTabFileRead",
+        "afterTabFileEdit",
+    ],
+)];
 
 /// The agent whose event `name` is (compared loosely, as lookups are), when it is one of
-/// an agent whose hooks no dialect reads yet: `Gemini CLI` for `BeforeTool`, `Cursor` for
-/// `beforeShellExecution`.
+/// an agent whose hooks no dialect reads yet: `Cursor` for `beforeShellExecution`.
 fn other_agent(name: &str) -> Option<&'static str> {
     let folded = fold(name);
     OTHER_AGENTS

@@ -97,7 +97,7 @@ pub use outcome::{
     Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
-pub use output::{parse_output, parse_output_in, parse_response_body};
+pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{

@@ -121,7 +121,23 @@ pub fn parse_output_in(
         Dialect::Fabro => parse_fabro(event, exit_code, stdout, stderr),
         Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
         Dialect::Claude => crate::claude_output::parse(event, exit_code, stdout, stderr),
+        Dialect::Gemini => crate::gemini_output::parse(event, exit_code, stdout, stderr),
+        Dialect::Codex => crate::codex_output::parse(event, exit_code, stdout, stderr),
         Dialect::Native | Dialect::Echo => read_output(event, exit_code, stdout, stderr, true),
+    }
+}
+
+/// Completes an answer read by [`parse_output_in`] with what only the event's context
+/// knows: a Gemini CLI hook's BeforeTool `tool_input` is merged into the tool's
+/// arguments (the hook's keys over the model's), so that `updated_input` is the whole
+/// input the tool runs with, as everywhere else. Other dialects' answers are left as they
+/// are.
+pub fn merge_updated_input(dialect: Dialect, ctx: &crate::EventContext, outcome: &mut HookOutcome) {
+    if dialect != Dialect::Gemini {
+        return;
+    }
+    if let Some(partial) = &outcome.effects.updated_input {
+        outcome.effects.updated_input = crate::gemini::merged_input(ctx.tool_input(), partial);
     }
 }
 

@@ -73,8 +73,10 @@ impl TimeUnit {
     pub const fn of(dialect: Dialect) -> TimeUnit {
         match dialect {
             Dialect::Native => TimeUnit::Seconds { strings: true },
-            Dialect::Claude | Dialect::Echo => TimeUnit::Seconds { strings: false },
-            Dialect::Autohand => TimeUnit::Millis,
+            Dialect::Claude | Dialect::Echo | Dialect::Codex => {
+                TimeUnit::Seconds { strings: false }
+            }
+            Dialect::Autohand | Dialect::Gemini => TimeUnit::Millis,
             Dialect::Fabro => TimeUnit::DurationString,
         }
     }
@@ -90,10 +92,13 @@ impl TimeUnit {
 /// | echo     | 10 s                    | 10 s   | 10 s  | 10 s               |
 /// | fabro    | 60 s                    | 30 s   | 60 s  | 60 s               |
 /// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
+/// | gemini   | 60 s                    | 60 s   | 60 s  | 60 s               |
+/// | codex    | 600 s; SessionEnd 1 s   | 600 s  | 600 s | 600 s              |
 ///
 /// The sources: Claude Code's hooks reference (the `timeout` common field, and the
 /// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
-/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms. Native hooks keep the
+/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms, Gemini CLI's 60000 ms
+/// (`docs/hooks/reference.md`), Codex's 600 s and its SessionEnd 1 s. Native hooks keep the
 /// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
 /// 10 s budget would often cut short.
 pub const fn default_timeout(
@@ -124,6 +129,11 @@ pub const fn default_timeout(
             H::Command | H::Http | H::McpTool | H::Agent | H::Inject | H::Permission => 60_000,
         },
         Dialect::Autohand => 5_000,
+        Dialect::Gemini => 60_000,
+        Dialect::Codex => match event {
+            Some(BuiltinEvent::SessionEnd) => 1_000,
+            _ => 600_000,
+        },
     };
     Duration::from_millis(millis)
 }

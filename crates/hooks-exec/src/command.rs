@@ -207,7 +207,7 @@ impl CommandExecutor {
                         .shells
                         .iter()
                         .find(|(d, _)| *d == spec.dialect)
-                        .map_or("sh", |(_, s)| s.as_str());
+                        .map_or(spec.dialect.shell(), |(_, s)| s.as_str());
                     vec![shell.to_owned(), "-c".to_owned(), script.clone()]
                 }
             },
@@ -263,6 +263,7 @@ impl CommandExecutor {
         let mut env = fit_env(hooks_core::env_vars(ctx, spec.dialect));
         if let Some(dir) = &self.config.project_dir
             && provides_var(spec.dialect, PROJECT_DIR)
+            && !env.iter().any(|(name, _)| name == PROJECT_DIR)
             && ctx
                 .get("project_dir")
                 .is_none_or(serde_json::Value::is_null)
@@ -595,6 +596,7 @@ impl CommandExecutor {
             &stdout.bytes,
             &stderr.bytes,
         );
+        hooks_core::merge_updated_input(run.spec.dialect, run.ctx, &mut outcome);
         // Claude Code's `asyncRewake`: exit 2 wakes the agent with stderr, or stdout when
         // stderr is empty; the reason carries that text to the async queue.
         if code == Some(2) && matches!(&run.spec.action, Action::Command(c) if c.rewake) {

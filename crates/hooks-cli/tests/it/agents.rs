@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use crate::support::Env;
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(rel)
 }
 
 /// `hooks run EVENT --json -c CONFIG -p PAYLOAD [extra]`, its outcome and exit code.
@@ -50,16 +52,24 @@ fn gemini_block_secrets_denies_a_secret_and_leaves_the_rest_to_gemini() {
         out["reason"],
         "Security Policy: Potential secret detected in content."
     );
-    assert_eq!(out["system_message"], "🔒 Security scanner blocked operation");
+    assert_eq!(
+        out["system_message"],
+        "🔒 Security scanner blocked operation"
+    );
     assert_eq!(code, 2);
     let harmless = json!({"tool_name": "replace", "tool_input": {"file_path": "a.rs", "old_string": "a", "new_string": "b"}});
     let (out, code) = run(&env, &config, "BeforeTool", harmless, &[]);
     // Gemini CLI's `allow` does not bypass the agent's own checks: no opinion here.
     assert_eq!(out["decision"], "none", "{out}");
     assert_eq!(code, 0);
-    let shell = json!({"tool_name": "run_shell_command", "tool_input": {"command": "echo password"}});
+    let shell =
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "echo password"}});
     let (out, _) = run(&env, &config, "BeforeTool", shell, &[]);
-    assert_eq!(out["hooks"], json!([]), "the matcher selects write_file|replace only");
+    assert_eq!(
+        out["hooks"],
+        json!([]),
+        "the matcher selects write_file|replace only"
+    );
 }
 
 #[test]
@@ -90,7 +100,11 @@ fn gemini_extension_hook_prints_a_message_for_the_user() {
         "Session Started! This is running from a script in the hooks-example extension.",
         "{out}"
     );
-    assert_eq!(out["additional_context"], json!([]), "plain stdout is not context in Gemini CLI");
+    assert_eq!(
+        out["additional_context"],
+        json!([]),
+        "plain stdout is not context in Gemini CLI"
+    );
 }
 
 #[test]

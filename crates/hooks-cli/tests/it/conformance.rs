@@ -79,6 +79,18 @@ fn claude_code_reference_cases() {
     run_suite("claude", ".claude/settings.json");
 }
 
+/// Gemini CLI's hooks reference, case by case.
+#[test]
+fn gemini_cli_reference_cases() {
+    run_suite("gemini", ".gemini/settings.json");
+}
+
+/// Codex's hooks reference and its strict output parser, case by case.
+#[test]
+fn codex_reference_cases() {
+    run_suite("codex", ".codex/hooks.json");
+}
+
 /// Runs every case of `tests/conformance/AGENT/*.json`, whose settings file is by default
 /// at `config`.
 fn run_suite(agent: &str, config: &str) {

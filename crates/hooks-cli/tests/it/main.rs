@@ -2,6 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod agents;
 mod autohand;
 mod builtins;
 mod completions;

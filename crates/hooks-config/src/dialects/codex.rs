@@ -27,13 +27,21 @@ use crate::tree::{Entry, Node, Value};
 /// The keys under `hooks` that are not events.
 const NOT_EVENTS: [&str; 3] = ["state", "managed_dir", "windows_managed_dir"];
 
+/// The bounds Codex puts on a SessionEnd hook's timeout.
+const SESSION_END_MIN: std::time::Duration = std::time::Duration::from_secs(1);
+const SESSION_END_MAX: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// The root keys of a `hooks.json`.
 const JSON_ROOT: [&str; 2] = ["description", "hooks"];
 
 /// `root` without what is not hooks for the schema check (the state table and the managed
 /// directories), and the hooks `[hooks.state]` disables, by their state key. `None`: a
 /// `hooks.json` with another root key, which Codex rejects whole (reported).
-pub(crate) fn prune(cx: &mut Cx<'_>, root: &Node, format: Format) -> Option<(Node, HashSet<String>)> {
+pub(crate) fn prune(
+    cx: &mut Cx<'_>,
+    root: &Node,
+    format: Format,
+) -> Option<(Node, HashSet<String>)> {
     let mut root = root.clone();
     let Value::Map(top) = &mut root.value else {
         return Some((root, HashSet::new()));
@@ -123,7 +131,9 @@ fn skip_handlers(cx: &mut Cx<'_>, event: &str, groups: &mut Node) {
                 cx.warn(
                     DiagnosticKind::InvalidValue,
                     ty.pos,
-                    format!("Codex parses `{word}` hooks but does not run them; this hook is skipped"),
+                    format!(
+                        "Codex parses `{word}` hooks but does not run them; this hook is skipped"
+                    ),
                     None,
                 );
                 return false;
@@ -169,9 +179,10 @@ fn snake(name: &str) -> String {
 /// A Codex matcher: `*`, empty or absent for all; only `[A-Za-z0-9_|]`: exact names; else
 /// an unanchored regular expression.
 fn matcher(cx: &mut Cx<'_>, node: Option<&Node>, event: &hooks_core::Event) -> Option<Matcher> {
-    let exact = node
-        .and_then(Node::as_str)
-        .is_some_and(|p| p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|'));
+    let exact = node.and_then(Node::as_str).is_some_and(|p| {
+        p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
+    });
     // UserPromptSubmit and Stop ignore a matcher in Codex.
     let ignored = matches!(
         event.builtin(),
@@ -185,7 +196,12 @@ fn matcher(cx: &mut Cx<'_>, node: Option<&Node>, event: &hooks_core::Event) -> O
 
 /// Reads the (pruned) hooks of a Codex file into `file`; the hooks `disabled` names are
 /// loaded disabled.
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, disabled: &HashSet<String>, file: &mut ConfigFile) {
+pub(crate) fn load(
+    cx: &mut Cx<'_>,
+    root: &Node,
+    disabled: &HashSet<String>,
+    file: &mut ConfigFile,
+) {
     let source = cx
         .src
         .path()
@@ -216,6 +232,12 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, disabled: &HashSet<String>, fil
                 else {
                     continue;
                 };
+                // Codex clamps a SessionEnd hook's timeout to 1-3 s.
+                if event.builtin() == Some(BuiltinEvent::SessionEnd) {
+                    spec.timeout = spec
+                        .timeout
+                        .map(|t| t.clamp(SESSION_END_MIN, SESSION_END_MAX));
+                }
                 let key = format!("{source}:{}:{g}:{h}", snake(event.name()));
                 if disabled.contains(&key) {
                     spec.enabled = false;
@@ -229,7 +251,10 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, disabled: &HashSet<String>, fil
 /// Whether `path` is where Codex keeps hooks: a `hooks.json` or `config.toml` in a
 /// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`.
 pub(crate) fn is_codex_path(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
     let parent = path
         .parent()
         .and_then(Path::file_name)

@@ -125,5 +125,8 @@ fn extension_vars(cx: &Cx<'_>, script: &str) -> String {
 
 /// Whether `value` is a Gemini CLI settings value this loader reads (for detection).
 pub(crate) fn has_hooks_config(root: &Node) -> bool {
-    matches!(field(root, "hooksConfig").map(|n| &n.value), Some(Value::Map(_)))
+    matches!(
+        field(root, "hooksConfig").map(|n| &n.value),
+        Some(Value::Map(_))
+    )
 }
