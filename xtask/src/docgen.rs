@@ -36,15 +36,7 @@ fn code_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
 
 /// How a dialect is called in headings and table headers.
 fn dialect_title(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Native => "native",
-        Dialect::Claude => "Claude Code",
-        Dialect::Echo => "echo-agent",
-        Dialect::Fabro => "Fabro",
-        Dialect::Autohand => "Autohand",
-        // `Dialect` is non-exhaustive; a dialect added later shows its short name.
-        _ => dialect.as_str(),
-    }
+    dialect.profile().display_name
 }
 
 /// "a, b and c".

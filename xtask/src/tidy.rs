@@ -187,7 +187,7 @@ mod tests {
             "crates/hooks-core/src/event.rs",
             "crates/hooks-core/src/aggregate.rs",
             "crates/hooks-core/src/output.rs",
-            "crates/hooks-core/src/claude_output.rs",
+            "crates/hooks-core/src/profile/claude/answers.rs",
             // `hooks events` prints the catalog's column.
             "crates/hooks-cli/src/cmd/events.rs",
         ];
@@ -217,6 +217,57 @@ mod tests {
         assert!(
             offenders.is_empty(),
             "decides whether a hook blocks outside hooks_core::Blocking:\n{}",
+            offenders.join("\n")
+        );
+    }
+
+    /// Architecture invariant: a `match` on a [`Dialect`] names every dialect, never a
+    /// wildcard (`_`, or a bare binding) beside `Dialect::` arms, so that a new dialect
+    /// makes the compiler list every place that must say what it does. An arm's
+    /// indentation tells which `match` it belongs to (the workspace is `cargo fmt`ed).
+    #[test]
+    fn tidy_no_wildcard_arms_on_dialect() {
+        let root = workspace_root();
+        let mut files = Vec::new();
+        rust_files(&root.join("crates"), &mut files);
+        rust_files(&root.join("xtask"), &mut files);
+        let mut offenders = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let body = line.trim_start();
+                let indent = line.len() - body.len();
+                let Some((pattern, _)) = body.split_once(" =>") else {
+                    continue;
+                };
+                let catch_all =
+                    pattern == "_" || pattern.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                if !catch_all {
+                    continue;
+                }
+                // The sibling arms: lines above at the same indentation, up to the `match`.
+                let dialect_arm = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| {
+                        let b = l.trim_start();
+                        b.is_empty() || l.len() - b.len() >= indent
+                    })
+                    .filter(|l| l.len() - l.trim_start().len() == indent)
+                    .any(|l| {
+                        let b = l.trim_start();
+                        b.starts_with("Dialect::") || b.starts_with("(Dialect::")
+                    });
+                if dialect_arm {
+                    let rel = file.strip_prefix(&root).unwrap().display().to_string();
+                    offenders.push(format!("{rel}:{}: {body}", i + 1));
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "wildcard arms in a match on Dialect (name every dialect, or read its Profile):\n{}",
             offenders.join("\n")
         );
     }

@@ -60,16 +60,7 @@ fn type_matches(ty: &str, node: &Node) -> bool {
 }
 
 fn type_word(ty: &str) -> &'static str {
-    match ty {
-        "null" => "null",
-        "boolean" => "a boolean",
-        "integer" => "an integer",
-        "number" => "a number",
-        "string" => "a string",
-        "array" => "a list",
-        "object" => "a table",
-        _ => "a value of another type",
-    }
+    hooks_core::ValueType::from_schema(ty).map_or("a value of another type", |t| t.word())
 }
 
 fn types_of(schema: &Json) -> Vec<&str> {

@@ -38,9 +38,9 @@ pub struct Converted {
 /// The syntax a dialect is written in by default (native: YAML).
 pub fn default_format(dialect: Dialect) -> Format {
     match dialect {
-        Dialect::Claude | Dialect::Autohand => Format::Json,
+        Dialect::Claude | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => Format::Json,
         Dialect::Fabro => Format::Toml,
-        _ => Format::Yaml,
+        Dialect::Native | Dialect::Echo => Format::Yaml,
     }
 }
 
@@ -62,9 +62,9 @@ pub fn convert_items(
         warnings: Vec::new(),
     };
     let own = default_format(to);
-    let format = match (to, format) {
-        (Dialect::Native, Some(f)) => f,
-        (_, Some(f)) if f != own => {
+    let format = match format {
+        Some(f) if to == Dialect::Native => f,
+        Some(f) if f != own => {
             w.warnings.push(Diagnostic::warning(
                 DiagnosticKind::Convert,
                 format!(
@@ -76,14 +76,15 @@ pub fn convert_items(
             ));
             own
         }
-        _ => own,
+        Some(_) | None => own,
     };
     let value = match to {
-        Dialect::Claude => w.nested(items, settings, true),
-        Dialect::Echo => w.nested(items, settings, false),
+        Dialect::Claude | Dialect::Echo | Dialect::Gemini | Dialect::Codex => {
+            w.nested(items, settings)
+        }
         Dialect::Fabro => w.fabro(items, settings),
         Dialect::Autohand => w.autohand(items, settings),
-        _ => w.native(items, settings),
+        Dialect::Native => w.native(items, settings),
     };
     let text = match format {
         Format::Json => {
@@ -106,74 +107,10 @@ pub fn convert_items(
     })
 }
 
-/// The events Claude Code has.
-const CLAUDE_EVENTS: [BuiltinEvent; 28] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Setup,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::FileChanged,
-    BuiltinEvent::CwdChanged,
-    BuiltinEvent::WorktreeCreate,
-    BuiltinEvent::WorktreeRemove,
-    BuiltinEvent::Elicitation,
-    BuiltinEvent::ElicitationResult,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-    BuiltinEvent::TeammateIdle,
-];
-
-/// The 20 events of echo-agent.
-const ECHO_EVENTS: [BuiltinEvent; 20] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-    BuiltinEvent::TaskCompleted,
-];
-
 fn has_event(dialect: Dialect, event: &Event) -> bool {
-    let Some(b) = event.builtin() else {
-        return false;
-    };
-    match dialect {
-        Dialect::Claude => CLAUDE_EVENTS.contains(&b),
-        Dialect::Echo => ECHO_EVENTS.contains(&b),
-        Dialect::Fabro | Dialect::Autohand => {
-            event.info().aliases().iter().any(|a| a.dialect == dialect)
-        }
-        _ => true,
-    }
+    event
+        .builtin()
+        .is_some_and(|b| dialect.profile().has_event(b))
 }
 
 /// Quotes one argument for `sh`: as it is when it holds only characters the shell takes
@@ -416,11 +353,89 @@ impl Writer {
     }
 
     /// The matcher in the target's language, `None` for match-everything.
-    fn matcher(&self, spec: &HookSpec) -> Option<String> {
+    fn matcher(&mut self, spec: &HookSpec) -> Option<String> {
         let m = &spec.matcher;
-        let regex_target = matches!(self.to, Dialect::Fabro | Dialect::Autohand);
+        let tool_event = spec
+            .event
+            .info()
+            .matcher_fields()
+            .iter()
+            .any(|f| f == "tool_name");
+        // Tool names are written in the target's vocabulary.
+        let from = spec.dialect.tools();
+        let to = self.to.tools();
+        let names: Vec<String> = match m.kind() {
+            MatcherKind::Exact(names) if tool_event => names
+                .iter()
+                .map(|n| to.from_canonical(&from.to_canonical(n)).into_owned())
+                .collect(),
+            MatcherKind::Exact(names) => names.clone(),
+            MatcherKind::All | MatcherKind::Regex(_) => Vec::new(),
+        };
+        if tool_event
+            && matches!(m.kind(), MatcherKind::Regex(_))
+            && !std::ptr::eq(from, to)
+            && !(from.is_canonical() && to.is_canonical())
+        {
+            self.warn(
+                spec,
+                &format!(
+                    "the matcher `{}` is a regular expression over {} tool names, kept as it is; {} names tools otherwise",
+                    m.as_str(),
+                    spec.dialect,
+                    self.to
+                ),
+            );
+        }
+        match (self.to, m.kind()) {
+            (_, MatcherKind::All) => return None,
+            // Gemini CLI: a regular expression on tool events, an exact string elsewhere.
+            (Dialect::Gemini, MatcherKind::Exact(_)) if tool_event => {
+                return Some(match names.as_slice() {
+                    [one] => format!("^{one}$"),
+                    many => format!("^(?:{})$", many.join("|")),
+                });
+            }
+            (Dialect::Gemini, MatcherKind::Exact(_)) => {
+                if names.len() > 1 {
+                    self.warn(
+                        spec,
+                        &format!(
+                            "Gemini CLI matches `{}` exactly, so only `{}` of the names is kept",
+                            spec.event.info().name_in(Dialect::Gemini),
+                            names[0]
+                        ),
+                    );
+                }
+                return names.first().cloned();
+            }
+            (Dialect::Gemini, MatcherKind::Regex(_)) if !tool_event => {
+                self.warn(
+                    spec,
+                    &format!(
+                        "Gemini CLI matches `{}` exactly, not by regular expression; the matcher is written as it is",
+                        spec.event.info().name_in(Dialect::Gemini)
+                    ),
+                );
+                return Some(m.as_str().to_owned());
+            }
+            // Codex: only letters, digits, `_` and `|` make a name list.
+            (Dialect::Codex, MatcherKind::Exact(_)) => return Some(names.join("|")),
+            _ => {}
+        }
+        let regex_target = matches!(
+            self.to,
+            Dialect::Fabro | Dialect::Autohand | Dialect::Gemini
+        );
         match m.kind() {
             MatcherKind::All => None,
+            MatcherKind::Exact(_) if tool_event && !names.is_empty() && regex_target => {
+                Some(match names.as_slice() {
+                    [one] => format!("^{one}$"),
+                    many => format!("^(?:{})$", many.join("|")),
+                })
+            }
+            MatcherKind::Exact(_) if tool_event && !names.is_empty() => Some(names.join("|")),
             MatcherKind::Exact(names) if regex_target => Some(match names.as_slice() {
                 [one] => format!("^{one}$"),
                 many => format!("^(?:{})$", many.join("|")),
@@ -656,10 +671,17 @@ impl Writer {
     }
 
     /// Claude Code (`claude`) or echo-agent: hooks nested by event and matcher.
-    fn nested(&mut self, items: &[Item], settings: &Settings, claude: bool) -> Value {
+    fn nested(&mut self, items: &[Item], settings: &Settings) -> Value {
         self.directives(items);
         let mut root = Map::new();
-        if claude {
+        if self.to == Dialect::Gemini && settings.disable_all_hooks == Some(true) {
+            root.insert("hooksConfig".into(), json!({"enabled": false}));
+            let rest = Settings {
+                disable_all_hooks: None,
+                ..settings.clone()
+            };
+            self.settings_lost(&rest);
+        } else if self.to == Dialect::Claude {
             if let Some(v) = settings.disable_all_hooks {
                 root.insert("disableAllHooks".into(), json!(v));
             }
@@ -676,25 +698,34 @@ impl Writer {
         // sharing a group.
         let mut events: Map<String, Value> = Map::new();
         for spec in items.iter().filter_map(Item::hook) {
-            let handler = if claude {
-                self.claude_handler(spec)
-            } else {
-                self.echo_handler(spec)
+            let handler = match self.to {
+                Dialect::Claude => self.claude_handler(spec),
+                Dialect::Gemini => self.gemini_handler(spec),
+                Dialect::Codex => self.codex_handler(spec),
+                Dialect::Echo | Dialect::Native | Dialect::Fabro | Dialect::Autohand => {
+                    self.echo_handler(spec)
+                }
             };
             let Some(handler) = handler else { continue };
             let event = self.event_name(spec);
             let matcher = self.matcher(spec);
+            // Gemini CLI's `sequential` is a definition's: a group of its own.
+            let sequential = self.to == Dialect::Gemini && spec.sequential.is_some();
             let groups = events.entry(event).or_insert_with(|| json!([]));
             let Value::Array(groups) = groups else {
                 continue;
             };
-            let same = groups
-                .last()
-                .is_some_and(|g| g.get("matcher").and_then(Value::as_str) == matcher.as_deref());
+            let same = groups.last().is_some_and(|g| {
+                g.get("matcher").and_then(Value::as_str) == matcher.as_deref()
+                    && g.get("sequential").is_some() == sequential
+            });
             if !same {
                 let mut g = Map::new();
                 if let Some(m) = &matcher {
                     g.insert("matcher".into(), json!(m));
+                }
+                if sequential {
+                    g.insert("sequential".into(), json!(true));
                 }
                 g.insert("hooks".into(), json!([]));
                 groups.push(Value::Object(g));
@@ -774,6 +805,80 @@ impl Writer {
             self.lost(spec, "fail-closed (`on_failure: block`)");
         }
         self.common_losses(spec, &["description", "if", "async", "allowed_env_vars"]);
+        Some(h)
+    }
+
+    /// A Gemini CLI hook: a command, its `name`, `description`, `env` and `timeout` in
+    /// milliseconds.
+    fn gemini_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let Action::Command(c) = &spec.action else {
+            let why = format!("`{}` hooks", spec.action.type_name());
+            self.skip(spec, &why);
+            return None;
+        };
+        let mut h = Map::new();
+        h.insert("type".into(), json!("command"));
+        if let Some(n) = &spec.name {
+            h.insert("name".into(), json!(n));
+        }
+        let script = self.script(spec, &c.command);
+        h.insert("command".into(), json!(script));
+        if let Some(t) = own_timeout(spec, Dialect::Gemini) {
+            h.insert("timeout".into(), json!(t.as_millis()));
+        }
+        if let Some(d) = &spec.description {
+            h.insert("description".into(), json!(d));
+        }
+        if !c.env.is_empty() {
+            let env: Map<String, Value> =
+                c.env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            h.insert("env".into(), Value::Object(env));
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["name", "description", "env", "sequential"]);
+        Some(h)
+    }
+
+    /// A Codex handler: a command, its `timeout` in seconds and `statusMessage`.
+    fn codex_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let Action::Command(c) = &spec.action else {
+            let why = format!(
+                "`{}` hooks (Codex runs only command hooks)",
+                spec.action.type_name()
+            );
+            self.skip(spec, &why);
+            return None;
+        };
+        let mut h = Map::new();
+        h.insert("type".into(), json!("command"));
+        let script = self.script(spec, &c.command);
+        h.insert("command".into(), json!(script));
+        if let Some(t) = own_timeout(spec, Dialect::Codex) {
+            h.insert("timeout".into(), secs(t));
+        }
+        if let Some(d) = &spec.description {
+            h.insert("statusMessage".into(), json!(d));
+        }
+        if spec.is_async {
+            self.lost(
+                spec,
+                "`async` (Codex skips async hooks, so it is written as one that waits)",
+            );
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["description", "async"]);
         Some(h)
     }
 

@@ -76,9 +76,9 @@ pub use interpolate::{
     resolve_secrets, uses_secrets,
 };
 pub use load::{
-    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, DEFAULT_TIMEOUT, Item,
-    LoadOptions, MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file,
-    load_str, parse_duration, parse_value,
+    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
+    MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file, load_str,
+    parse_duration, parse_value,
 };
 pub use mcp::McpServer;
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};

@@ -19,10 +19,6 @@ use crate::parse::{self, Format};
 use crate::source::{self, Source};
 use crate::tree::{Node, Pos, Value};
 
-/// The default timeout of a native command hook that names none: 10 s (from the one table,
-/// [`hooks_core::default_timeout`]).
-pub const DEFAULT_TIMEOUT: Duration =
-    hooks_core::default_timeout(Dialect::Native, hooks_core::HandlerType::Command, None);
 /// The default maximum timeout: 300 s ([`hooks_core::MAX_TIMEOUT`]). Longer timeouts are
 /// clamped, with a warning.
 pub const DEFAULT_MAX_TIMEOUT: Duration = hooks_core::MAX_TIMEOUT;

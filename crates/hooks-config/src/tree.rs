@@ -53,15 +53,17 @@ impl Node {
 
     /// The value's type as a user would call it, for "expected X, found Y" messages.
     pub(crate) fn type_name(&self) -> &'static str {
+        use hooks_core::ValueType as T;
         match self.value {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Int(_) => "an integer",
-            Value::Float(_) => "a number",
-            Value::Str(_) => "a string",
-            Value::Seq(_) => "a list",
-            Value::Map(_) => "a table",
+            Value::Null => T::Null,
+            Value::Bool(_) => T::Boolean,
+            Value::Int(_) => T::Integer,
+            Value::Float(_) => T::Number,
+            Value::Str(_) => T::String,
+            Value::Seq(_) => T::Array,
+            Value::Map(_) => T::Object,
         }
+        .word()
     }
 
     pub(crate) fn as_map(&self) -> Option<&[Entry]> {

@@ -446,51 +446,7 @@ impl EventContext {
     /// from `prompt`, `session_type` from `source`, ... when only those are set), then the
     /// other fields.
     pub fn to_json(&self, dialect: Dialect) -> Value {
-        match dialect {
-            Dialect::Autohand => return crate::autohand::input_json(self),
-            Dialect::Gemini => {
-                return crate::gemini::input_json(self, self.event.info().name_in(dialect));
-            }
-            Dialect::Codex => {
-                return crate::codex::input_json(self, self.event.info().name_in(dialect));
-            }
-            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Fabro => {}
-        }
-        let mut out = Map::with_capacity(self.fields.len() + 3);
-        let info = self.event.info();
-        out.insert(
-            "hook_event_name".to_owned(),
-            Value::String(info.name_in(dialect).to_owned()),
-        );
-        match dialect {
-            Dialect::Echo => {
-                out.insert("event".to_owned(), Value::String(info.name().to_owned()));
-            }
-            Dialect::Fabro => {
-                out.insert(
-                    "event".to_owned(),
-                    Value::String(info.name_in(dialect).to_owned()),
-                );
-            }
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Autohand
-            | Dialect::Gemini
-            | Dialect::Codex => {}
-        }
-        for (k, v) in &self.fields {
-            out.insert(k.clone(), v.clone());
-        }
-        if dialect.documents_timestamp()
-            && !self.fields.contains_key("timestamp")
-            && let Some(at) = &self.dispatched_at
-        {
-            out.insert(
-                "timestamp".to_owned(),
-                Value::String(at.as_ref().to_owned()),
-            );
-        }
-        Value::Object(out)
+        (dialect.profile().stdin)(self)
     }
 }
 
@@ -524,14 +480,70 @@ pub enum StageEvent {
     Retrying,
 }
 
-/// A word for a JSON value's type, for messages (`a string`, `an array`, `null`).
-pub fn json_kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+/// The type of a configuration or JSON value, as messages name it: the one vocabulary
+/// for hook output, config diagnostics and the CLI's editor. The words are JSON's (the
+/// data model every config format here maps onto, and the one `hooks schema` describes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueType {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number (where the format tells it from other numbers).
+    Integer,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array (a YAML sequence, a TOML array).
+    Array,
+    /// An object (a YAML mapping, a TOML table).
+    Object,
+}
+
+impl ValueType {
+    /// The type of a JSON value (numbers are [`ValueType::Number`]).
+    pub fn of(v: &Value) -> ValueType {
+        match v {
+            Value::Null => ValueType::Null,
+            Value::Bool(_) => ValueType::Boolean,
+            Value::Number(_) => ValueType::Number,
+            Value::String(_) => ValueType::String,
+            Value::Array(_) => ValueType::Array,
+            Value::Object(_) => ValueType::Object,
+        }
     }
+
+    /// The type a JSON Schema `type` keyword names (`"array"`), if it is one.
+    pub fn from_schema(name: &str) -> Option<ValueType> {
+        Some(match name {
+            "null" => ValueType::Null,
+            "boolean" => ValueType::Boolean,
+            "integer" => ValueType::Integer,
+            "number" => ValueType::Number,
+            "string" => ValueType::String,
+            "array" => ValueType::Array,
+            "object" => ValueType::Object,
+            _ => return None,
+        })
+    }
+
+    /// The word for it in messages, with its article (`an array`, `null`).
+    pub fn word(self) -> &'static str {
+        match self {
+            ValueType::Null => "null",
+            ValueType::Boolean => "a boolean",
+            ValueType::Integer => "an integer",
+            ValueType::Number => "a number",
+            ValueType::String => "a string",
+            ValueType::Array => "an array",
+            ValueType::Object => "an object",
+        }
+    }
+}
+
+/// A word for a JSON value's type, for messages (`a string`, `an array`, `null`):
+/// [`ValueType::of`]'s [`ValueType::word`].
+pub fn json_kind(v: &Value) -> &'static str {
+    ValueType::of(v).word()
 }

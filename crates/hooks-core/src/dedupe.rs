@@ -44,7 +44,7 @@ impl<'a> DedupeKey<'a> {
     /// The key of `spec`, or `None` if it is never merged with another hook in `scope`
     /// (it is in a sequential group, or, in a dispatch, it is not a command hook).
     pub fn new(spec: &'a HookSpec, scope: DedupeScope) -> Option<DedupeKey<'a>> {
-        if spec.sequential.is_some() || !spec.dialect.dedupes_copies() {
+        if spec.sequential.is_some() || !spec.dialect.profile().dedupes_copies {
             return None;
         }
         if scope == DedupeScope::Dispatch && !matches!(spec.action, Action::Command(_)) {

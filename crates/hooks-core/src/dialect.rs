@@ -6,9 +6,12 @@ use serde::{Deserialize, Serialize};
 
 /// A configuration dialect: which system's conventions a hook was written for.
 ///
-/// The dialect decides event names, timeout units, environment variables and the
-/// shape of the JSON a command hook receives; the output parser accepts every dialect's
-/// answers whatever the dialect of the hook.
+/// The dialect decides event names, timeout units, environment variables, the shape of
+/// the JSON a command hook receives and how its answer is read: everything the engine
+/// knows of a dialect is its [`Profile`](crate::Profile) ([`Dialect::profile`]).
+///
+/// Not `#[non_exhaustive]`: the workspace matches dialects without wildcard arms, so a
+/// new dialect makes the compiler list every place that must say what it does.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
 )]
@@ -45,30 +48,14 @@ impl Dialect {
 
     /// The dialect's short name, as used on the command line (`--to fabro`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Native => "native",
-            Dialect::Claude => "claude",
-            Dialect::Echo => "echo",
-            Dialect::Fabro => "fabro",
-            Dialect::Autohand => "autohand",
-            Dialect::Gemini => "gemini",
-            Dialect::Codex => "codex",
-        }
+        self.profile().name
     }
 
     /// Whether a command hook of this dialect that does not say `sandbox` runs sandboxed:
     /// Fabro's do, as in Fabro; the others do not. The command executor's default, and
     /// what converting a hook between dialects must keep.
     pub fn sandboxed_by_default(self) -> bool {
-        match self {
-            Dialect::Fabro => true,
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Echo
-            | Dialect::Autohand
-            | Dialect::Gemini
-            | Dialect::Codex => false,
-        }
+        self.profile().sandboxed_by_default
     }
 
     /// Whether the dialect documents a `timestamp` (RFC 3339) in a hook's input: echo-agent
@@ -76,57 +63,13 @@ impl Dialect {
     /// get the dispatch time when the host sends none. Autohand's timestamps are in its
     /// notifications, which add them themselves; the others document none.
     pub fn documents_timestamp(self) -> bool {
-        match self {
-            Dialect::Echo | Dialect::Gemini => true,
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Fabro
-            | Dialect::Autohand
-            | Dialect::Codex => false,
-        }
+        self.profile().documents_timestamp
     }
 
     /// The agent's tool names, mapped onto the canonical vocabulary (Claude Code's): a
     /// matcher of this dialect's hooks names tools so, and its hooks are given them so.
     pub fn tools(self) -> &'static crate::ToolNames {
-        match self {
-            Dialect::Gemini => &crate::GEMINI_TOOLS,
-            Dialect::Codex => &crate::CODEX_TOOLS,
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Echo
-            | Dialect::Fabro
-            | Dialect::Autohand => &crate::CLAUDE_TOOLS,
-        }
-    }
-
-    /// The shell a script of this dialect runs in, as `SHELL -c SCRIPT`, unless the hook
-    /// or the host names another: Gemini CLI's `bash`, Codex's `/bin/bash` (its session
-    /// shell on Linux), `sh` elsewhere.
-    pub fn shell(self) -> &'static str {
-        match self {
-            Dialect::Gemini => "bash",
-            Dialect::Codex => "/bin/bash",
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Echo
-            | Dialect::Fabro
-            | Dialect::Autohand => "sh",
-        }
-    }
-
-    /// Whether identical hooks of this dialect run once ([`crate::DedupeKey`]): Codex runs
-    /// every copy, as Codex does not deduplicate; the others run one.
-    pub fn dedupes_copies(self) -> bool {
-        match self {
-            Dialect::Codex => false,
-            Dialect::Native
-            | Dialect::Claude
-            | Dialect::Echo
-            | Dialect::Fabro
-            | Dialect::Autohand
-            | Dialect::Gemini => true,
-        }
+        self.profile().tools
     }
 
     /// Parses a short name as printed by [`Dialect::as_str`].

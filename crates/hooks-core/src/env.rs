@@ -6,26 +6,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::autohand::{self, FIELDS as AUTOHAND};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
-
-/// Fabro's documented variables (besides `FABRO_EVENT`).
-const FABRO: &[(&str, &[&str])] = &[
-    ("FABRO_RUN_ID", &["run_id"]),
-    ("FABRO_WORKFLOW", &["workflow_name", "workflow"]),
-    ("FABRO_NODE_ID", &["node_id"]),
-];
-
-/// Claude Code's context variables. `CLAUDE_PROJECT_DIR` is the project root, never the
-/// event's `cwd` (which follows the agent's `cd` and worktrees): a host that names it per
-/// event sets `project_dir`; otherwise the command executor gives its own project root.
-/// `CLAUDE_ENV_FILE` is a file the executor creates, so it is not computed here.
-const CLAUDE: &[(&str, &[&str])] = &[
-    ("CLAUDE_PROJECT_DIR", &["project_dir"]),
-    ("CLAUDE_PLUGIN_ROOT", &["plugin_root"]),
-];
 
 /// The events whose command hooks get a `CLAUDE_ENV_FILE` in Claude Code.
 const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
@@ -39,13 +22,7 @@ const ENV_FILE_EVENTS: [BuiltinEvent; 4] = [
 /// Code's and native hooks on SessionStart, Setup, CwdChanged and FileChanged, as in
 /// Claude Code.
 pub fn takes_env_file(dialect: Dialect, event: &Event) -> bool {
-    let dialect_has = match dialect {
-        Dialect::Claude | Dialect::Native => true,
-        Dialect::Echo | Dialect::Autohand | Dialect::Fabro | Dialect::Gemini | Dialect::Codex => {
-            false
-        }
-    };
-    dialect_has
+    dialect.profile().env_file
         && event
             .builtin()
             .is_some_and(|e| ENV_FILE_EVENTS.contains(&e))
@@ -106,7 +83,7 @@ fn is_name(name: &str) -> bool {
 
 /// A context value as an environment variable: strings as they are, booleans and numbers
 /// as JSON writes them, arrays and objects as compact JSON, null as absent.
-fn env_text(value: &Value) -> Option<String> {
+pub(crate) fn env_text(value: &Value) -> Option<String> {
     match value {
         Value::Null => None,
         Value::String(s) => Some(s.clone()),
@@ -114,40 +91,18 @@ fn env_text(value: &Value) -> Option<String> {
     }
 }
 
-fn push_table(ctx: &EventContext, table: &[(&str, &[&str])], out: &mut Vec<(String, String)>) {
+/// Appends, for each `(variable, fields)` of `table`, the first of the fields present in
+/// the context (and not null) as that variable.
+pub(crate) fn push_table(
+    ctx: &EventContext,
+    table: &[(&str, &[&str])],
+    out: &mut Vec<(String, String)>,
+) {
     for (name, fields) in table {
         if let Some(text) = fields.iter().find_map(|f| ctx.get(f).and_then(env_text)) {
             out.push(((*name).to_owned(), text));
         }
     }
-}
-
-fn push_autohand(ctx: &EventContext, out: &mut Vec<(String, String)>) {
-    out.push((
-        "HOOK_EVENT".to_owned(),
-        ctx.event().info().name_in(Dialect::Autohand).to_owned(),
-    ));
-    for field in AUTOHAND {
-        if let (Some(name), autohand::From::Fields(from)) = (field.var, field.from)
-            && let Some(text) = autohand::read(ctx, from).and_then(env_text)
-        {
-            out.push((name.to_owned(), text));
-        }
-    }
-    if let Some(args) = ctx.tool_input().and_then(env_text) {
-        out.push(("HOOK_ARGS".to_owned(), args));
-    }
-    if let Some(path) = ctx.file_path() {
-        out.push(("HOOK_PATH".to_owned(), path.to_owned()));
-    }
-}
-
-fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
-    out.push((
-        "FABRO_EVENT".to_owned(),
-        ctx.event().info().name_in(Dialect::Fabro).to_owned(),
-    ));
-    push_table(ctx, FABRO, out);
 }
 
 /// Whether the engine gives a command hook written in `dialect` the variable `name`, for
@@ -156,26 +111,7 @@ fn push_fabro(ctx: &EventContext, out: &mut Vec<(String, String)>) {
 /// and native hooks ([`takes_env_file`]). A hook whose command reads a variable its new
 /// dialect is not given does something else once converted.
 pub fn provides_var(dialect: Dialect, name: &str) -> bool {
-    let listed = |table: &[(&str, &[&str])]| table.iter().any(|(n, _)| *n == name);
-    let claude = listed(CLAUDE);
-    let autohand = AUTOHAND.iter().any(|f| f.var == Some(name))
-        || matches!(name, "HOOK_EVENT" | "HOOK_ARGS" | "HOOK_PATH");
-    let fabro = listed(FABRO) || name == "FABRO_EVENT";
-    let env_file = name == "CLAUDE_ENV_FILE";
-    match dialect {
-        Dialect::Claude => claude || env_file,
-        Dialect::Echo => claude,
-        Dialect::Autohand => autohand,
-        Dialect::Fabro => fabro,
-        Dialect::Native => claude || env_file || autohand || fabro,
-        Dialect::Gemini => {
-            matches!(
-                name,
-                "GEMINI_PROJECT_DIR" | "GEMINI_CWD" | "GEMINI_SESSION_ID" | "CLAUDE_PROJECT_DIR"
-            )
-        }
-        Dialect::Codex => false,
-    }
+    (dialect.profile().provides_var)(name)
 }
 
 /// The environment variables a command hook written in `dialect` receives for `ctx`, as
@@ -192,28 +128,12 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 ///   `project_dir` (else the command executor gives its project root, never the `cwd`)
 ///   and `CLAUDE_PLUGIN_ROOT` when the context names a `plugin_root` (a plugin's hooks
 ///   get theirs from the loader).
-/// - Gemini CLI: `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and `CLAUDE_PROJECT_DIR` (the event's
-///   `cwd`, as Gemini CLI sets all three) and `GEMINI_SESSION_ID`.
-/// - Codex: none (Codex sets no variable about the event, and no `CLAUDE_PROJECT_DIR`).
-/// - Native: Claude Code's, Autohand's and Fabro's, so a native hook can use any of those
-///   dialects' scripts.
+/// - Native: all of the above, so a native hook can use any dialect's scripts.
 ///
 /// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);
 /// arrays and objects as compact JSON; null or absent fields produce no variable.
 pub fn env_vars(ctx: &EventContext, dialect: Dialect) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    match dialect {
-        Dialect::Autohand => push_autohand(ctx, &mut out),
-        Dialect::Fabro => push_fabro(ctx, &mut out),
-        Dialect::Claude | Dialect::Echo => push_table(ctx, CLAUDE, &mut out),
-        Dialect::Native => {
-            push_table(ctx, CLAUDE, &mut out);
-            push_autohand(ctx, &mut out);
-            push_fabro(ctx, &mut out);
-        }
-        Dialect::Gemini => crate::gemini::env_vars(ctx, &mut out),
-        // Codex gives its hooks its own environment and nothing about the event.
-        Dialect::Codex => {}
-    }
+    (dialect.profile().env)(ctx, &mut out);
     out
 }

@@ -12,6 +12,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};
+use crate::profile::MatcherFields;
 
 /// The outcome fields an event honours. A field a hook returns that its event does not
 /// honour is reported as ignored by the aggregation, never silently applied.
@@ -271,12 +272,12 @@ macro_rules! builtin_events {
         $(#[doc = $doc:literal])+
         $variant:ident {
             honours: [$($h:ident),*],
-            matcher: [$($m:literal),*] $(+ $md:ident [$($mm:literal),*])* $(= $od:ident [$($om:literal),*])*,
-            aliases: [$($d:ident $a:literal),*] $(,)?
+            matcher: [$($m:literal),*] $(,)?
         }
     )*) => {
         /// The built-in events, one per lifecycle point of echo-agent, Fabro, Autohand and
-        /// Claude Code. Dialect names are aliases of these (see [`EventInfo::aliases`]).
+        /// Claude Code. Dialect names are aliases of these (see [`EventInfo::aliases`]),
+        /// given by each dialect's [`Profile`](crate::Profile).
         #[non_exhaustive]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum BuiltinEvent {
@@ -293,13 +294,7 @@ macro_rules! builtin_events {
                 EventInfo::new(stringify!($variant))
                     .description(concat!($($doc),+).trim())
                     .honours(Fields::NONE $(| Fields::$h)*)
-                    $(.matcher_field($m))*
-                    $($(.dialect_matcher_field(Dialect::$md, $mm))*)*
-                    $(.dialect_matcher_fields(Dialect::$od, {
-                        let fields: &[&str] = &[$($om),*];
-                        fields.iter().copied()
-                    }))*
-                    $(.alias(Dialect::$d, $a))*,
+                    $(.matcher_field($m))*,
             )*]
         }
     };
@@ -307,166 +302,182 @@ macro_rules! builtin_events {
 
 builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
-    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "pre_tool_use", Autohand "pre-tool", Gemini "BeforeTool"] }
+    PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use", Autohand "post-tool", Gemini "AfterTool"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] }
     /// After a tool failed.
-    PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] + Fabro ["node_id"], aliases: [Fabro "post_tool_use_failure"] }
+    PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] }
     /// After a batch of parallel tool calls.
-    PostToolBatch { honours: [BLOCK, CONTEXT], matcher: [], aliases: [] }
+    PostToolBatch { honours: [BLOCK, CONTEXT], matcher: [] }
     /// A permission dialog is about to be shown.
-    PermissionRequest { honours: [BLOCK, PERMISSION, UPDATED_INPUT, UPDATED_PERMISSIONS], matcher: ["tool_name", "tool"], aliases: [Autohand "permission-request"] }
+    PermissionRequest { honours: [BLOCK, PERMISSION, UPDATED_INPUT, UPDATED_PERMISSIONS], matcher: ["tool_name", "tool"] }
     /// A permission was denied; hooks may ask for a retry.
-    PermissionDenied { honours: [RETRY], matcher: ["tool_name"], aliases: [] }
+    PermissionDenied { honours: [RETRY], matcher: ["tool_name"] }
     /// A session begins or resumes.
-    SessionStart { honours: [CONTEXT, SESSION_TITLE, SESSION_SETUP, WATCH_PATHS], matcher: ["source", "session_type"], aliases: [Autohand "session-start"] }
+    SessionStart { honours: [CONTEXT, SESSION_TITLE, SESSION_SETUP, WATCH_PATHS], matcher: ["source", "session_type"] }
     /// A session ends.
-    SessionEnd { honours: [], matcher: ["reason", "session_end_reason"], aliases: [Autohand "session-end"] }
+    SessionEnd { honours: [], matcher: ["reason", "session_end_reason"] }
     /// One-time setup of a repository or session.
-    Setup { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
+    Setup { honours: [CONTEXT], matcher: ["trigger"] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
-    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [], aliases: [Autohand "pre-prompt", Gemini "BeforeAgent"] }
+    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [] }
     /// A slash command or MCP prompt is about to be expanded into a prompt.
-    UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"], aliases: [] }
+    UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"] }
     /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
-    MessageDisplay { honours: [], matcher: [], aliases: [] }
+    MessageDisplay { honours: [], matcher: [] }
     /// The agent finished responding; blocking keeps it going.
-    Stop { honours: [BLOCK, CONTEXT, CLEAR_CONTEXT], matcher: [], aliases: [Autohand "stop", Gemini "AfterAgent"] }
+    Stop { honours: [BLOCK, CONTEXT, CLEAR_CONTEXT], matcher: [] }
     /// The agent hit an unrecoverable error.
-    StopFailure { honours: [], matcher: ["error"], aliases: [] }
+    StopFailure { honours: [], matcher: ["error"] }
     /// The agent needs the user's attention.
-    Notification { honours: [], matcher: ["notification_type"], aliases: [Autohand "notification"] }
+    Notification { honours: [], matcher: ["notification_type"] }
     /// Before the context is compacted.
-    PreCompact { honours: [BLOCK, CONTEXT], matcher: ["trigger"], aliases: [Gemini "PreCompress"] }
+    PreCompact { honours: [BLOCK, CONTEXT], matcher: ["trigger"] }
     /// After the context was compacted.
-    PostCompact { honours: [CONTEXT], matcher: ["trigger"], aliases: [] }
+    PostCompact { honours: [CONTEXT], matcher: ["trigger"] }
     /// A configuration file changed.
-    ConfigChange { honours: [BLOCK], matcher: ["source", "config_source"], aliases: [] }
+    ConfigChange { honours: [BLOCK], matcher: ["source", "config_source"] }
     /// Skills or instruction files were loaded.
-    InstructionsLoaded { honours: [], matcher: ["load_reason"], aliases: [] }
+    InstructionsLoaded { honours: [], matcher: ["load_reason"] }
     /// A file was created, modified or deleted.
-    FileChanged { honours: [WATCH_PATHS], matcher: ["file_name", "file_path"], aliases: [Autohand "file-modified"] }
+    FileChanged { honours: [WATCH_PATHS], matcher: ["file_name", "file_path"] }
     /// The working directory changed.
-    CwdChanged { honours: [WATCH_PATHS], matcher: [], aliases: [] }
+    CwdChanged { honours: [WATCH_PATHS], matcher: [] }
     /// A directory was added to the session's workspace (runs in the background).
-    DirectoryAdded { honours: [], matcher: ["source"], aliases: [] }
+    DirectoryAdded { honours: [], matcher: ["source"] }
     /// A worktree is about to be created.
-    WorktreeCreate { honours: [BLOCK, WORKTREE_PATH], matcher: [], aliases: [] }
+    WorktreeCreate { honours: [BLOCK, WORKTREE_PATH], matcher: [] }
     /// A worktree was removed.
-    WorktreeRemove { honours: [], matcher: [], aliases: [] }
+    WorktreeRemove { honours: [], matcher: [] }
     /// An MCP server asks the user for input.
-    Elicitation { honours: [BLOCK, PERMISSION, ELICITATION], matcher: ["mcp_server_name"], aliases: [] }
+    Elicitation { honours: [BLOCK, PERMISSION, ELICITATION], matcher: ["mcp_server_name"] }
     /// The user answered an MCP elicitation.
-    ElicitationResult { honours: [BLOCK, ELICITATION], matcher: ["mcp_server_name"], aliases: [] }
+    ElicitationResult { honours: [BLOCK, ELICITATION], matcher: ["mcp_server_name"] }
     /// An error occurred in the session.
-    SessionError { honours: [], matcher: ["error_code"], aliases: [Autohand "session-error"] }
+    SessionError { honours: [], matcher: ["error_code"] }
     /// Before memory extraction on `/clear` or `/new`.
-    PreClear { honours: [], matcher: [], aliases: [Autohand "pre-clear"] }
+    PreClear { honours: [], matcher: [] }
     /// The permission mode changed.
-    ModeChange { honours: [], matcher: ["permission_mode"], aliases: [Autohand "mode-change"] }
+    ModeChange { honours: [], matcher: ["permission_mode"] }
     /// Before a subagent is dispatched.
-    SubagentStart { honours: [CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [] }
+    SubagentStart { honours: [CONTEXT], matcher: ["agent_type", "subagent_type"] }
     /// A subagent finished; blocking keeps it going; context is added to its result.
-    SubagentStop { honours: [BLOCK, CONTEXT], matcher: ["agent_type", "subagent_type"], aliases: [Autohand "subagent-stop"] }
+    SubagentStop { honours: [BLOCK, CONTEXT], matcher: ["agent_type", "subagent_type"] }
     /// A task was created or scheduled; blocking rolls it back; context goes to the agent
     /// that executes it.
-    TaskCreated { honours: [BLOCK, CONTEXT], matcher: ["task_id"] = Claude [], aliases: [] }
+    TaskCreated { honours: [BLOCK, CONTEXT], matcher: ["task_id"] }
     /// A task was completed; blocking keeps it from completing; context is added to its
     /// result.
-    TaskCompleted { honours: [BLOCK, CONTEXT], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"] = Claude [], aliases: [Autohand "task-completed"] }
+    TaskCompleted { honours: [BLOCK, CONTEXT], matcher: ["task_id", "team_task_id", "team_task_owner", "team_task_result"] }
     /// A teammate is about to go idle; blocking keeps it working.
-    TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"] = Claude [], aliases: [Autohand "teammate-idle"] }
+    TeammateIdle { honours: [BLOCK], matcher: ["team_name", "teammate_name", "teammate_agent_name"] }
     /// A team was created.
-    TeamCreated { honours: [], matcher: ["team_name"], aliases: [Autohand "team-created"] }
+    TeamCreated { honours: [], matcher: ["team_name"] }
     /// A teammate process started.
-    TeammateSpawned { honours: [], matcher: ["team_name", "teammate_name", "teammate_agent_name"], aliases: [Autohand "teammate-spawned"] }
+    TeammateSpawned { honours: [], matcher: ["team_name", "teammate_name", "teammate_agent_name"] }
     /// A task was assigned to a teammate.
-    TaskAssigned { honours: [], matcher: ["team_task_id", "team_task_owner"], aliases: [Autohand "task-assigned"] }
+    TaskAssigned { honours: [], matcher: ["team_task_id", "team_task_owner"] }
     /// Team cleanup completed.
-    TeamShutdown { honours: [], matcher: ["team_name"], aliases: [Autohand "team-shutdown"] }
+    TeamShutdown { honours: [], matcher: ["team_name"] }
     /// Auto-mode started.
-    AutomodeStart { honours: [], matcher: ["automode_prompt"], aliases: [Autohand "automode:start"] }
+    AutomodeStart { honours: [], matcher: ["automode_prompt"] }
     /// One auto-mode iteration.
-    AutomodeIteration { honours: [], matcher: ["automode_iteration", "automode_prompt"], aliases: [Autohand "automode:iteration"] }
+    AutomodeIteration { honours: [], matcher: ["automode_iteration", "automode_prompt"] }
     /// Auto-mode created a checkpoint.
-    AutomodeCheckpoint { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:checkpoint"] }
+    AutomodeCheckpoint { honours: [], matcher: ["automode_iteration"] }
     /// Auto-mode paused.
-    AutomodePause { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:pause"] }
+    AutomodePause { honours: [], matcher: ["automode_iteration"] }
     /// Auto-mode resumed.
-    AutomodeResume { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:resume"] }
+    AutomodeResume { honours: [], matcher: ["automode_iteration"] }
     /// Auto-mode was cancelled.
-    AutomodeCancel { honours: [], matcher: ["automode_cancel_reason"], aliases: [Autohand "automode:cancel"] }
+    AutomodeCancel { honours: [], matcher: ["automode_cancel_reason"] }
     /// Auto-mode completed.
-    AutomodeComplete { honours: [], matcher: ["automode_iteration"], aliases: [Autohand "automode:complete"] }
+    AutomodeComplete { honours: [], matcher: ["automode_iteration"] }
     /// Auto-mode hit an error.
-    AutomodeError { honours: [], matcher: ["error"], aliases: [Autohand "automode:error"] }
+    AutomodeError { honours: [], matcher: ["error"] }
     /// A code review began.
-    ReviewStart { honours: [], matcher: ["review_path", "review_scope", "review_instructions"], aliases: [Autohand "review:start"] }
+    ReviewStart { honours: [], matcher: ["review_path", "review_scope", "review_instructions"] }
     /// A code review session ended.
-    ReviewEnd { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:end"] }
+    ReviewEnd { honours: [], matcher: ["review_path", "review_scope"] }
     /// A code review paused.
-    ReviewPaused { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:paused"] }
+    ReviewPaused { honours: [], matcher: ["review_path", "review_scope"] }
     /// A code review failed.
-    ReviewFailed { honours: [], matcher: ["review_path", "review_scope", "review_error"], aliases: [Autohand "review:failed"] }
+    ReviewFailed { honours: [], matcher: ["review_path", "review_scope", "review_error"] }
     /// A code review completed.
-    ReviewCompleted { honours: [], matcher: ["review_path", "review_scope"], aliases: [Autohand "review:completed"] }
+    ReviewCompleted { honours: [], matcher: ["review_path", "review_scope"] }
     /// The context was compacted (Autohand's context lifecycle).
-    ContextCompact { honours: [], matcher: [], aliases: [Autohand "context:compact"] }
+    ContextCompact { honours: [], matcher: [] }
     /// A context overflow was detected.
-    ContextOverflow { honours: [], matcher: [], aliases: [Autohand "context:overflow"] }
+    ContextOverflow { honours: [], matcher: [] }
     /// Context usage crossed the warning threshold.
-    ContextWarning { honours: [], matcher: [], aliases: [Autohand "context:warning"] }
+    ContextWarning { honours: [], matcher: [] }
     /// Context usage crossed the critical threshold.
-    ContextCritical { honours: [], matcher: [], aliases: [Autohand "context:critical"] }
+    ContextCritical { honours: [], matcher: [] }
     /// Before a learn operation.
-    PreLearn { honours: [], matcher: [], aliases: [Autohand "pre-learn"] }
+    PreLearn { honours: [], matcher: [] }
     /// After a learn operation.
-    PostLearn { honours: [], matcher: [], aliases: [Autohand "post-learn"] }
+    PostLearn { honours: [], matcher: [] }
     /// A goal objective was written.
-    GoalWritten { honours: [], matcher: ["goal_source"], aliases: [Autohand "goal-written:completed"] }
+    GoalWritten { honours: [], matcher: ["goal_source"] }
     /// Before a request goes to the model (Gemini CLI): hooks may rewrite the request,
     /// answer in the model's place, or block the turn.
-    BeforeModel { honours: [BLOCK, LLM_REQUEST, LLM_RESPONSE], matcher: [], aliases: [] }
+    BeforeModel { honours: [BLOCK, LLM_REQUEST, LLM_RESPONSE], matcher: [] }
     /// After a model response (one chunk when streaming) arrived (Gemini CLI): hooks may
     /// replace it or block the turn.
-    AfterModel { honours: [BLOCK, LLM_RESPONSE], matcher: [], aliases: [] }
+    AfterModel { honours: [BLOCK, LLM_RESPONSE], matcher: [] }
     /// Before the model chooses among the tools (Gemini CLI): hooks may restrict the
     /// tools it may call.
-    BeforeToolSelection { honours: [TOOL_CONFIG], matcher: [], aliases: [] }
+    BeforeToolSelection { honours: [TOOL_CONFIG], matcher: [] }
     /// A workflow run starts.
-    RunStart { honours: [BLOCK], matcher: [], aliases: [Fabro "run_start"] }
+    RunStart { honours: [BLOCK], matcher: [] }
     /// A workflow run completed.
-    RunComplete { honours: [], matcher: [], aliases: [Fabro "run_complete"] }
+    RunComplete { honours: [], matcher: [] }
     /// A workflow run failed.
-    RunFailed { honours: [], matcher: [], aliases: [Fabro "run_failed"] }
+    RunFailed { honours: [], matcher: [] }
     /// A workflow stage starts; hooks may block or skip it.
-    StageStart { honours: [BLOCK, SKIP], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_start"] }
+    StageStart { honours: [BLOCK, SKIP], matcher: ["node_id", "handler_type"] }
     /// A workflow stage completed.
-    StageComplete { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_complete"] }
+    StageComplete { honours: [], matcher: ["node_id", "handler_type"] }
     /// A workflow stage failed.
-    StageFailed { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_failed"] }
+    StageFailed { honours: [], matcher: ["node_id", "handler_type"] }
     /// A workflow stage is about to be retried.
-    StageRetrying { honours: [], matcher: ["node_id", "handler_type"], aliases: [Fabro "stage_retrying"] }
+    StageRetrying { honours: [], matcher: ["node_id", "handler_type"] }
     /// The workflow selected an edge; hooks may block or override it.
-    EdgeSelected { honours: [BLOCK, OVERRIDE], matcher: ["edge_from", "edge_to", "edge_label", "node_id"], aliases: [Fabro "edge_selected"] }
+    EdgeSelected { honours: [BLOCK, OVERRIDE], matcher: ["edge_from", "edge_to", "edge_label", "node_id"] }
     /// Parallel branches start.
-    ParallelStart { honours: [], matcher: [], aliases: [Fabro "parallel_start"] }
+    ParallelStart { honours: [], matcher: [] }
     /// Parallel branches completed.
-    ParallelComplete { honours: [], matcher: [], aliases: [Fabro "parallel_complete"] }
+    ParallelComplete { honours: [], matcher: [] }
     /// The run's sandbox is ready.
-    SandboxReady { honours: [BLOCK], matcher: [], aliases: [Fabro "sandbox_ready"] }
+    SandboxReady { honours: [BLOCK], matcher: [] }
     /// The run's sandbox is being cleaned up.
-    SandboxCleanup { honours: [], matcher: [], aliases: [Fabro "sandbox_cleanup"] }
+    SandboxCleanup { honours: [], matcher: [] }
     /// A checkpoint was saved.
-    CheckpointSaved { honours: [], matcher: ["node_id"], aliases: [Fabro "checkpoint_saved"] }
+    CheckpointSaved { honours: [], matcher: ["node_id"] }
 }
 
+/// The catalog's rows, with each dialect's names and matcher fields from its profile.
 static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
     let mut table = builtin_table();
-    // Autohand's `post-response` is a second alias of `stop`.
-    table[BuiltinEvent::Stop as usize] = table[BuiltinEvent::Stop as usize]
-        .clone()
-        .alias(Dialect::Autohand, "post-response");
+    for dialect in Dialect::ALL {
+        let profile = dialect.profile();
+        for &(event, name) in profile.event_names {
+            let row = &mut table[event as usize];
+            *row = std::mem::replace(row, EventInfo::new("")).alias(dialect, name);
+        }
+        for &(event, fields) in profile.matcher_fields {
+            let row = &mut table[event as usize];
+            let info = std::mem::replace(row, EventInfo::new(""));
+            *row = match fields {
+                MatcherFields::Add(extra) => extra
+                    .iter()
+                    .fold(info, |info, f| info.dialect_matcher_field(dialect, *f)),
+                MatcherFields::Only(only) => {
+                    info.dialect_matcher_fields(dialect, only.iter().copied())
+                }
+            };
+        }
+    }
     table
 });
 

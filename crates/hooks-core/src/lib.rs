@@ -50,11 +50,7 @@
 //! The minimum supported Rust version is the workspace's `rust-version` (1.89).
 
 mod aggregate;
-mod autohand;
 mod cancel;
-mod claude_output;
-mod codex;
-mod codex_output;
 mod context;
 mod dedupe;
 mod dialect;
@@ -62,13 +58,12 @@ mod env;
 mod error;
 mod event;
 mod filter;
-mod gemini;
-mod gemini_output;
 mod index;
 mod matcher;
 mod mcp_server;
 mod outcome;
 mod output;
+mod profile;
 mod redact;
 pub mod shell;
 mod sink;
@@ -83,7 +78,7 @@ pub use aggregate::{
     aggregate_context,
 };
 pub use cancel::{CancellationToken, Cancelled};
-pub use context::{EventContext, StageEvent, json_kind};
+pub use context::{EventContext, StageEvent, ValueType, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
 pub use env::{env_vars, parse_env_file, provides_var, takes_env_file};
@@ -98,6 +93,7 @@ pub use outcome::{
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
+pub use profile::{Events, FileShape, HookList, MatcherFields, Profile, Switch};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{

@@ -117,14 +117,7 @@ pub fn parse_output_in(
     stdout: &[u8],
     stderr: &[u8],
 ) -> HookOutcome {
-    match dialect {
-        Dialect::Fabro => parse_fabro(event, exit_code, stdout, stderr),
-        Dialect::Autohand => read_output(event, exit_code, stdout, stderr, false),
-        Dialect::Claude => crate::claude_output::parse(event, exit_code, stdout, stderr),
-        Dialect::Gemini => crate::gemini_output::parse(event, exit_code, stdout, stderr),
-        Dialect::Codex => crate::codex_output::parse(event, exit_code, stdout, stderr),
-        Dialect::Native | Dialect::Echo => read_output(event, exit_code, stdout, stderr, true),
-    }
+    (dialect.profile().read_answer)(event, exit_code, stdout, stderr)
 }
 
 /// Completes an answer read by [`parse_output_in`] with what only the event's context
@@ -133,11 +126,11 @@ pub fn parse_output_in(
 /// input the tool runs with, as everywhere else. Other dialects' answers are left as they
 /// are.
 pub fn merge_updated_input(dialect: Dialect, ctx: &crate::EventContext, outcome: &mut HookOutcome) {
-    if dialect != Dialect::Gemini {
+    if !dialect.profile().merges_tool_input {
         return;
     }
     if let Some(partial) = &outcome.effects.updated_input {
-        outcome.effects.updated_input = crate::gemini::merged_input(ctx.tool_input(), partial);
+        outcome.effects.updated_input = crate::profile::merged_input(ctx.tool_input(), partial);
     }
 }
 
@@ -173,40 +166,6 @@ pub(crate) fn read_output(
     outcome
 }
 
-/// Fabro's reading (see [`parse_output_in`]).
-fn parse_fabro(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
-    let mut outcome = match exit_code {
-        Some(0) => {
-            let outcome = parse_success(event, stdout, true);
-            match outcome.run.failure {
-                Some(failure) if failure.kind == FailureKind::MalformedOutput => note(format!(
-                    "stdout is not a decision, so the hook proceeds: {}",
-                    failure.message
-                )),
-                _ => outcome,
-            }
-        }
-        Some(2) => match fabro_decision(event, stdout) {
-            Some(outcome) => outcome,
-            None => parse_block(event, stdout, stderr),
-        },
-        _ => parse_output(event, exit_code, stdout, stderr),
-    };
-    outcome.run.exit_code = exit_code;
-    outcome
-}
-
-/// Stdout as a Fabro decision: a JSON object with a `decision` field that reads without
-/// error; `None` when it is not one.
-fn fabro_decision(event: &Event, stdout: &[u8]) -> Option<HookOutcome> {
-    match read_stdout(stdout) {
-        Ok(Stdout::Object(map)) if map.get("decision").is_some_and(|d| !d.is_null()) => {
-            read_object(event, &map).ok()
-        }
-        Ok(_) | Err(_) => None,
-    }
-}
-
 /// Parses an HTTP hook's 2xx response body or an MCP tool's text result: empty/whitespace
 /// => ok with nothing; a JSON object => the same schema as command stdout; anything else
 /// (plain text, array, invalid JSON) => failed with [`FailureKind::MalformedOutput`].
@@ -236,7 +195,11 @@ pub fn parse_response_body(event: &Event, body: &[u8]) -> HookOutcome {
 
 /// Exit code 0: read stdout. Plain text is context on events that honour it, when
 /// `plain_text_is_context`, else a message.
-fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> HookOutcome {
+pub(crate) fn parse_success(
+    event: &Event,
+    stdout: &[u8],
+    plain_text_is_context: bool,
+) -> HookOutcome {
     let result = match read_stdout(stdout) {
         Ok(Stdout::Empty) => Ok(HookOutcome::ok()),
         Ok(Stdout::Text(text)) => {
@@ -256,7 +219,7 @@ fn parse_success(event: &Event, stdout: &[u8], plain_text_is_context: bool) -> H
 
 /// Exit code 2 on an event that can block: a block whatever stdout says, though stdout's
 /// JSON fields are kept.
-fn parse_block(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
+pub(crate) fn parse_block(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let json = match read_stdout(stdout) {
         Ok(Stdout::Object(map)) => read_object(event, &map),
         // Plain text on stdout means nothing next to exit code 2 (Claude ignores it too).
@@ -315,7 +278,7 @@ pub(crate) enum Stdout {
 }
 
 /// Classifies stdout; `Err` is a malformed-output message.
-fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
+pub(crate) fn read_stdout(stdout: &[u8]) -> Result<Stdout, String> {
     let decoded = String::from_utf8_lossy(stdout);
     let valid_utf8 = matches!(decoded, Cow::Borrowed(_));
     let trimmed = trim_output(&decoded);

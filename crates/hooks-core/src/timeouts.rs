@@ -70,15 +70,8 @@ pub enum TimeUnit {
 
 impl TimeUnit {
     /// The unit `dialect`'s files write timeouts in.
-    pub const fn of(dialect: Dialect) -> TimeUnit {
-        match dialect {
-            Dialect::Native => TimeUnit::Seconds { strings: true },
-            Dialect::Claude | Dialect::Echo | Dialect::Codex => {
-                TimeUnit::Seconds { strings: false }
-            }
-            Dialect::Autohand | Dialect::Gemini => TimeUnit::Millis,
-            Dialect::Fabro => TimeUnit::DurationString,
-        }
+    pub fn of(dialect: Dialect) -> TimeUnit {
+        dialect.profile().time_unit
     }
 }
 
@@ -92,50 +85,18 @@ impl TimeUnit {
 /// | echo     | 10 s                    | 10 s   | 10 s  | 10 s               |
 /// | fabro    | 60 s                    | 30 s   | 60 s  | 60 s               |
 /// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
-/// | gemini   | 60 s                    | 60 s   | 60 s  | 60 s               |
-/// | codex    | 600 s; SessionEnd 1 s   | 600 s  | 600 s | 600 s              |
 ///
-/// The sources: Claude Code's hooks reference (the `timeout` common field, and the
+/// Each row is its dialect's profile's (`profile/<dialect>.rs`). The sources: Claude Code's hooks reference (the `timeout` common field, and the
 /// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
-/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms, Gemini CLI's 60000 ms
-/// (`docs/hooks/reference.md`), Codex's 600 s and its SessionEnd 1 s. Native hooks keep the
+/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms. Native hooks keep the
 /// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
 /// 10 s budget would often cut short.
-pub const fn default_timeout(
+pub fn default_timeout(
     dialect: Dialect,
     handler: HandlerType,
     event: Option<BuiltinEvent>,
 ) -> Duration {
-    use HandlerType as H;
-    let millis: u64 = match dialect {
-        Dialect::Claude => match (handler, event) {
-            // SessionEnd hooks share a 1.5 s budget, whatever they are.
-            (_, Some(BuiltinEvent::SessionEnd)) => 1_500,
-            (H::Command | H::Http | H::McpTool, Some(BuiltinEvent::UserPromptSubmit)) => 30_000,
-            (H::Command | H::Http | H::McpTool, Some(BuiltinEvent::MessageDisplay)) => 10_000,
-            (H::Command | H::Http | H::McpTool, _) => 600_000,
-            (H::Prompt, _) => 30_000,
-            (H::Agent, _) => 60_000,
-            (H::Inject | H::Permission, _) => 10_000,
-        },
-        Dialect::Native => match handler {
-            H::Command | H::Http | H::McpTool | H::Inject | H::Permission => 10_000,
-            H::Prompt => 30_000,
-            H::Agent => 60_000,
-        },
-        Dialect::Echo => 10_000,
-        Dialect::Fabro => match handler {
-            H::Prompt => 30_000,
-            H::Command | H::Http | H::McpTool | H::Agent | H::Inject | H::Permission => 60_000,
-        },
-        Dialect::Autohand => 5_000,
-        Dialect::Gemini => 60_000,
-        Dialect::Codex => match event {
-            Some(BuiltinEvent::SessionEnd) => 1_000,
-            _ => 600_000,
-        },
-    };
-    Duration::from_millis(millis)
+    (dialect.profile().default_timeout)(handler, event)
 }
 
 /// [`default_timeout`] for a hook of `dialect` doing `action` on `event`.

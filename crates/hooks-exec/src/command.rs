@@ -139,7 +139,10 @@ impl CommandExecutor {
                     .into_iter()
                     .filter(|d| d.sandboxed_by_default())
                     .collect(),
-                shells: vec![(Dialect::Fabro, "bash".to_owned())],
+                shells: Dialect::ALL
+                    .into_iter()
+                    .filter_map(|d| Some((d, d.profile().shell?.to_owned())))
+                    .collect(),
                 env_file_dir: None,
                 project_dir: None,
             },
@@ -207,7 +210,7 @@ impl CommandExecutor {
                         .shells
                         .iter()
                         .find(|(d, _)| *d == spec.dialect)
-                        .map_or(spec.dialect.shell(), |(_, s)| s.as_str());
+                        .map_or("sh", |(_, s)| s.as_str());
                     vec![shell.to_owned(), "-c".to_owned(), script.clone()]
                 }
             },

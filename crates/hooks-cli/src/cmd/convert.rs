@@ -31,13 +31,10 @@ pub fn run(args: &ConvertArgs) -> Result<u8> {
     let file = hooks::config::load_file(&args.file, &options)
         .map_err(|e| anyhow::anyhow!("{} does not load:\n{e}", args.file.display()))?;
     let format = args.out.as_deref().and_then(Format::from_path);
-    let converted = match (to, format) {
-        (Dialect::Native, Some(format)) => {
-            hooks::config::convert_items(&file.items, &file.settings, to, Some(format))
-        }
-        _ => hooks::config::convert(&file, to),
-    }
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    // A native file may be written in any syntax; the others have their own.
+    let syntax = format.filter(|_| to == Dialect::Native);
+    let converted = hooks::config::convert_items(&file.items, &file.settings, to, syntax)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut err = std::io::stderr().lock();
     for warning in &converted.warnings {
         writeln!(err, "{warning}")?;

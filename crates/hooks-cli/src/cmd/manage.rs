@@ -74,13 +74,13 @@ struct AllSwitch {
     decider: Option<(PathBuf, Layer)>,
 }
 
-/// How a file spells the switch for all hooks.
-fn switch_key(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Claude => "disableAllHooks",
-        Dialect::Autohand => "hooks.enabled",
-        _ => "disable_all_hooks",
-    }
+/// How a file spells the switch for all hooks (`hooks.enabled`).
+fn switch_key(dialect: Dialect) -> String {
+    dialect
+        .profile()
+        .file
+        .all_switch
+        .map_or_else(|| "the switch for all hooks".to_owned(), |s| s.dotted())
 }
 
 struct Session<'a> {

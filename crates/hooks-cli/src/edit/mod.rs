@@ -29,7 +29,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use hooks::config::{
     ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings, TrustStore,
 };
-use hooks_core::{Dialect, EventCatalog, HookSpec};
+use hooks_core::{Dialect, EventCatalog, HookList, HookSpec, Switch};
 
 use crate::handle::Candidate;
 use serde_json::Value;
@@ -277,14 +277,31 @@ impl ConfigEdit {
         let dialect = hooks::config::dialect_from_path(path).unwrap_or(Dialect::Native);
         let format = match dialect {
             Dialect::Native => Format::from_path(path).unwrap_or(Format::Yaml),
-            d => hooks::config::default_format(d),
+            Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Fabro
+            | Dialect::Autohand
+            | Dialect::Gemini
+            | Dialect::Codex => hooks::config::default_format(dialect),
         };
-        let md = is_markdown(path);
-        let text = match (dialect, format) {
-            _ if md => "---\n---\n",
-            (Dialect::Fabro, _) => "_version = 1\n",
-            (_, Format::Json) => "{\n}\n",
-            _ => "",
+        let text = if is_markdown(path) {
+            "---\n---\n"
+        } else {
+            match dialect {
+                Dialect::Fabro => "_version = 1\n",
+                Dialect::Native
+                | Dialect::Claude
+                | Dialect::Echo
+                | Dialect::Autohand
+                | Dialect::Gemini
+                | Dialect::Codex => {
+                    if format == Format::Json {
+                        "{\n}\n"
+                    } else {
+                        ""
+                    }
+                }
+            }
         };
         let options = options.clone().with_dialect(dialect).with_format(format);
         let file = load(text, path, &options).map_err(|e| anyhow!("{e}"))?;
@@ -552,8 +569,12 @@ impl ConfigEdit {
                         return self
                             .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
                     }
-                    Dialect::Claude | Dialect::Echo => bail!(no_switch(self.file.dialect, &label)),
-                    _ => doc.set(&path, "enabled", &Value::Bool(on))?,
+                    Dialect::Claude | Dialect::Echo | Dialect::Gemini | Dialect::Codex => {
+                        bail!(no_switch(self.file.dialect, &label))
+                    }
+                    Dialect::Native | Dialect::Autohand => {
+                        doc.set(&path, "enabled", &Value::Bool(on))?
+                    }
                 }
             }
             Item::SetEnabled { enabled, .. } => {
@@ -691,12 +712,8 @@ impl ConfigEdit {
     /// The file-wide switch: `Some(on)` for files that have one (native and Claude Code
     /// `disable_all_hooks`, Autohand `hooks.enabled`), `None` otherwise.
     pub fn all_enabled(&self) -> Option<bool> {
-        let s = &self.file.settings;
-        match self.file.dialect {
-            Dialect::Native | Dialect::Claude => Some(s.disable_all_hooks != Some(true)),
-            Dialect::Autohand => Some(s.hooks_enabled != Some(false)),
-            _ => None,
-        }
+        self.file.dialect.profile().file.all_switch?;
+        Some(self.all_switch().unwrap_or(true))
     }
 
     /// Sets the file-wide switch.
@@ -716,18 +733,25 @@ impl ConfigEdit {
                 self.path.display()
             )));
         }
+        let Some(switch) = dialect.profile().file.all_switch else {
+            bail!("{} has no switch for all its hooks", self.path.display());
+        };
         let mut doc = self.doc()?;
         let raw = self.raw()?;
-        match dialect {
-            Dialect::Autohand => match raw.get("hooks") {
-                Some(Value::Object(_)) => {
-                    doc.set(&[Seg::Key("hooks".into())], "enabled", &Value::Bool(on))?
-                }
-                _ => doc.set(&[], "hooks", &serde_json::json!({ "enabled": on }))?,
-            },
-            Dialect::Claude => doc.set(&[], "disableAllHooks", &Value::Bool(!on))?,
-            _ => doc.set(&[], "disable_all_hooks", &Value::Bool(!on))?,
+        let segs = switch_path(switch);
+        // The deepest object of the switch's path the file has; below it, the rest of the
+        // path is written whole.
+        let mut depth = 0;
+        while depth + 1 < segs.len() && get(&raw, &segs[..=depth]).is_some_and(Value::is_object) {
+            depth += 1;
         }
+        let value = switch.path[depth + 1..]
+            .iter()
+            .rev()
+            .fold(Value::Bool(on != switch.true_is_off), |inner, key| {
+                Value::Object(serde_json::Map::from_iter([((*key).to_owned(), inner)]))
+            });
+        doc.set(&segs[..depth], switch.path[depth], &value)?;
         self.apply_switch(doc.text(), Some(on))
     }
 
@@ -735,11 +759,13 @@ impl ConfigEdit {
     /// are on, and a lower layer's switch decides). Switching off with
     /// [`ConfigEdit::set_all_enabled`] and then clearing gives back the text as it was.
     pub fn clear_all_switch(&mut self) -> Result<Change> {
-        let key = match self.file.dialect {
-            Dialect::Autohand => vec![Seg::Key("hooks".into()), Seg::Key("enabled".into())],
-            Dialect::Claude => vec![Seg::Key("disableAllHooks".into())],
-            _ => vec![Seg::Key("disable_all_hooks".into())],
+        let Some(switch) = self.file.dialect.profile().file.all_switch else {
+            return Ok(Change::Unchanged(format!(
+                "{} has no switch for all its hooks",
+                self.path.display()
+            )));
         };
+        let key = switch_path(switch);
         if self.all_switch().is_none() {
             return Ok(Change::Unchanged(format!(
                 "{} does not set the switch for all hooks",
@@ -753,12 +779,7 @@ impl ConfigEdit {
 
     /// The value of the file's own switch for all hooks (`Some(true)`: on), if it sets it.
     pub fn all_switch(&self) -> Option<bool> {
-        let s = &self.file.settings;
-        match self.file.dialect {
-            Dialect::Autohand => s.hooks_enabled,
-            Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
-            _ => None,
-        }
+        switch_value(self.file.dialect, &self.file.settings)
     }
 
     /// Takes `text`, an edit of the switch only: the hooks are the same (Autohand's switch
@@ -782,10 +803,7 @@ impl ConfigEdit {
                 }
             }
             let s: &Settings = &new.settings;
-            let now = match dialect {
-                Dialect::Autohand => s.hooks_enabled,
-                _ => s.disable_all_hooks.map(|off| !off),
-            };
+            let now = switch_value(dialect, s);
             if now != want {
                 bail!("the switch did not take");
             }
@@ -794,23 +812,27 @@ impl ConfigEdit {
     }
 
     fn nested(&self) -> bool {
-        matches!(self.file.dialect, Dialect::Claude | Dialect::Echo)
-            || (self.file.dialect == Dialect::Native
-                && self
-                    .raw()
+        match self.file.dialect.profile().file.hooks {
+            HookList::Nested => true,
+            HookList::Flat(_) => false,
+            HookList::FlatOrNested => {
+                self.raw()
                     .ok()
                     .and_then(|r| r.get("hooks").map(Value::is_object))
-                    == Some(true))
+                    == Some(true)
+            }
+        }
     }
 
     fn shape(&self, raw: &Value) -> Shape {
-        let key = |k: &str| Seg::Key(k.to_owned());
-        match self.file.dialect {
-            Dialect::Claude | Dialect::Echo => Shape::Nested,
-            Dialect::Autohand => Shape::Flat(vec![key("hooks"), key("hooks")]),
-            Dialect::Fabro => Shape::Flat(vec![key("run"), key("hooks")]),
-            _ if raw.get("hooks").is_some_and(Value::is_object) => Shape::Nested,
-            _ => Shape::Flat(vec![key("hooks")]),
+        let keys = |path: &[&str]| path.iter().map(|k| Seg::Key((*k).to_owned())).collect();
+        match self.file.dialect.profile().file.hooks {
+            HookList::Nested => Shape::Nested,
+            HookList::Flat(path) => Shape::Flat(keys(path)),
+            HookList::FlatOrNested if raw.get("hooks").is_some_and(Value::is_object) => {
+                Shape::Nested
+            }
+            HookList::FlatOrNested => Shape::Flat(keys(&["hooks"])),
         }
     }
 
@@ -933,8 +955,8 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
             value: v,
         })
     };
-    let rendered = match dialect {
-        Dialect::Claude | Dialect::Echo => value
+    let rendered = match dialect.profile().file.hooks {
+        HookList::Nested => value
             .get("hooks")
             .and_then(Value::as_object)
             .and_then(|m| m.iter().next())
@@ -946,9 +968,8 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
                     value: group.get("hooks")?.get(0)?.clone(),
                 })
             }),
-        Dialect::Autohand => flat(vec![key("hooks"), key("hooks"), Seg::Index(0)]),
-        Dialect::Fabro => flat(vec![key("run"), key("hooks"), Seg::Index(0)]),
-        _ => flat(vec![key("hooks"), Seg::Index(0)]).map(|mut r| {
+        HookList::Flat(path) => flat(path.iter().map(|k| key(k)).chain([Seg::Index(0)]).collect()),
+        HookList::FlatOrNested => flat(vec![key("hooks"), Seg::Index(0)]).map(|mut r| {
             r.event = spec.event.name().to_owned();
             r.matcher = r.value.get("matcher").cloned();
             r
@@ -981,7 +1002,7 @@ fn insert_flat(doc: &mut dyn Doc, raw: &Value, list: &[Seg], entry: Value) -> Re
             Some(other) => bail!(
                 "`{}` holds {} where a list of hooks should be",
                 show(here),
-                kind(other)
+                hooks_core::json_kind(other)
             ),
         }
     }
@@ -1040,19 +1061,11 @@ fn insert_nested(
             }
         }
         Some((k, Value::Null)) => doc.set(&[hooks], k, &Value::Array(vec![group])),
-        Some((k, other)) => bail!("`hooks.{k}` holds {} where a list should be", kind(other)),
+        Some((k, other)) => bail!(
+            "`hooks.{k}` holds {} where an array should be",
+            hooks_core::json_kind(other)
+        ),
         None => doc.set(&[hooks], &entry.event, &Value::Array(vec![group])),
-    }
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
     }
 }
 
@@ -1075,23 +1088,12 @@ fn is_markdown(path: &Path) -> bool {
 
 /// How the docs name a dialect.
 pub fn dialect_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Claude => "Claude Code",
-        Dialect::Echo => "echo-agent",
-        Dialect::Fabro => "Fabro",
-        Dialect::Autohand => "Autohand",
-        _ => "native",
-    }
+    d.profile().display_name
 }
 
 /// "a Claude Code config", "an echo-agent config": the dialect's name with its article.
 pub fn a_config(d: Dialect) -> String {
-    let name = dialect_name(d);
-    let article = match name.chars().next() {
-        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
-        _ => "a",
-    };
-    format!("{article} {name} config")
+    d.profile().a_config()
 }
 
 fn no_switch(dialect: Dialect, label: &str) -> String {
@@ -1104,6 +1106,24 @@ fn no_switch(dialect: Dialect, label: &str) -> String {
             ""
         }
     )
+}
+
+/// A file-wide switch's key path.
+fn switch_path(switch: Switch) -> Vec<Seg> {
+    switch
+        .path
+        .iter()
+        .map(|k| Seg::Key((*k).to_owned()))
+        .collect()
+}
+
+/// The value of a file's own switch for all hooks (`Some(true)`: on), if it sets it.
+fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
+    match dialect {
+        Dialect::Autohand | Dialect::Gemini => s.hooks_enabled,
+        Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
+        Dialect::Echo | Dialect::Fabro | Dialect::Codex => None,
+    }
 }
 
 fn item_enabled(item: &Item) -> bool {

@@ -947,15 +947,14 @@ fn every_hook_of_every_example_config_can_be_removed_toggled_and_added_to() {
             assert_eq!(file.entries().len(), count - 1, "{what}: one fewer");
             let mut file = open();
             let toggled = file.set_enabled(&entry, !entry.enabled);
-            match dialect {
-                Dialect::Claude | Dialect::Echo if entry.enabled => {
-                    assert!(toggled.is_err(), "{what}: no per-hook switch");
-                }
-                _ => assert_eq!(
+            if matches!(dialect, Dialect::Claude | Dialect::Echo) && entry.enabled {
+                assert!(toggled.is_err(), "{what}: no per-hook switch");
+            } else {
+                assert_eq!(
                     toggled.unwrap_or_else(|e| panic!("{what}: toggle: {e:#}")),
                     Change::Changed,
                     "{what}"
-                ),
+                );
             }
             edits += 2;
         }

@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use hooks_core::{BuiltinEvent, Matcher};
+use hooks_core::{BuiltinEvent, Dialect, Matcher};
 
 use crate::dialects::handler::handler;
 use crate::error::DiagnosticKind;
@@ -91,7 +91,26 @@ fn disabled_keys(state: &Node) -> HashSet<String> {
 
 fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
     match cx.lookup_event(&entry.key) {
-        Ok(_) => true,
+        Ok(event)
+            if event
+                .builtin()
+                .is_some_and(|b| Dialect::Codex.profile().has_event(b))
+                && event.name() == entry.key =>
+        {
+            true
+        }
+        Ok(_) => {
+            cx.warn(
+                DiagnosticKind::UnknownEvent,
+                entry.key_pos,
+                format!(
+                    "`{}` is not a Codex event; Codex ignores it, and so its hooks are skipped",
+                    entry.key
+                ),
+                None,
+            );
+            false
+        }
         Err(hint) => {
             cx.warn(
                 DiagnosticKind::UnknownEvent,

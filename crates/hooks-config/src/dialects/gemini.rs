@@ -10,7 +10,7 @@
 //! An extension's `${extensionPath}`, `${workspacePath}` and `${/}` are replaced in its
 //! commands.
 
-use hooks_core::{Action, CommandLine, Event, Matcher};
+use hooks_core::{Action, CommandLine, Dialect, Event, Matcher};
 
 use crate::dialects::handler::handler;
 use crate::error::DiagnosticKind;
@@ -20,9 +20,9 @@ use crate::tree::{Node, Value};
 /// Reads a Gemini CLI file's hooks into `file`.
 pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     let switches = field(root, "hooksConfig");
-    let enabled = cx
-        .boolean(switches.and_then(|s| field(s, "enabled")))
-        .unwrap_or(true);
+    let switch = cx.boolean(switches.and_then(|s| field(s, "enabled")));
+    file.settings.hooks_enabled = switch;
+    let enabled = switch.unwrap_or(true);
     let disabled: Vec<String> = switches
         .and_then(|s| field(s, "disabled"))
         .and_then(Node::as_seq)
@@ -35,7 +35,29 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     };
     for entry in events {
         let event = match cx.lookup_event(&entry.key) {
-            Ok(event) => event,
+            // Gemini CLI knows its events by its own names only.
+            Ok(event) if event.info().name_in(Dialect::Gemini) == entry.key => event,
+            Ok(event) => {
+                let hint = Some(format!(
+                    "Gemini CLI calls it `{}`",
+                    event.info().name_in(Dialect::Gemini)
+                ))
+                .filter(|_| {
+                    event
+                        .builtin()
+                        .is_some_and(|b| Dialect::Gemini.profile().has_event(b))
+                });
+                cx.warn(
+                    DiagnosticKind::UnknownEvent,
+                    entry.key_pos,
+                    format!(
+                        "`{}` is not a Gemini CLI event; its hooks are skipped, and the rest of the file loads",
+                        entry.key
+                    ),
+                    hint,
+                );
+                continue;
+            }
             Err(hint) => {
                 cx.warn(
                     DiagnosticKind::UnknownEvent,

@@ -401,7 +401,14 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     Some("agent") => PromptMode::Agent,
                     _ => PromptMode::Evaluate,
                 },
-                _ => PromptMode::Evaluate,
+                (
+                    Dialect::Claude
+                    | Dialect::Fabro
+                    | Dialect::Autohand
+                    | Dialect::Gemini
+                    | Dialect::Codex,
+                    _,
+                ) => PromptMode::Evaluate,
             };
             // Native agent hooks take Fabro's `max_tool_rounds` (the schema allows it there
             // only), so a converted Fabro agent hook keeps it.

@@ -15,9 +15,11 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Echo, _) => "echo-agent.yaml",
         (Dialect::Fabro, _) => "run.toml",
         (Dialect::Autohand, _) => "config.json",
-        (_, Format::Toml) => "hooks.toml",
-        (_, Format::Json) => "hooks.json",
-        _ => "hooks.yaml",
+        (Dialect::Gemini, _) => "gemini-settings.json",
+        (Dialect::Codex, _) => "hooks.json",
+        (Dialect::Native, Format::Toml) => "hooks.toml",
+        (Dialect::Native, Format::Json) => "hooks.json",
+        (Dialect::Native, Format::Yaml | _) => "hooks.yaml",
     }
 }
 

@@ -384,8 +384,8 @@ fn a_sequential_of_the_wrong_type_says_what_the_key_takes() {
     let hint = "  hint: `true` puts the hook in its event's one ordered group, a name in the group of that name; the hooks of a group run one after another, each seeing the previous one's rewritten input.";
     for (value, found) in [
         ("3", "an integer"),
-        ("[a, b]", "a list"),
-        ("{group: a}", "a table"),
+        ("[a, b]", "an array"),
+        ("{group: a}", "an object"),
     ] {
         check(
             "hooks.yaml",

@@ -45,8 +45,9 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         Dialect::Autohand => {
             format!(r#"{{"hooks": {{"hooks": [{{"event": "{name}", "command": "true"}}]}}}}"#)
         }
-        // `Dialect` is non-exhaustive outside its crate: a new dialect needs a shape here.
-        other => panic!("no file shape for {other}"),
+        Dialect::Gemini | Dialect::Codex => format!(
+            r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "command", "command": "true"}}]}}]}}}}"#
+        ),
     }
 }
 
@@ -54,8 +55,7 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
 fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
-        Dialect::Echo | Dialect::Autohand => &["command"],
-        other => panic!("no handler types for {other}"),
+        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
     }
 }
 
@@ -83,6 +83,12 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
                 continue;
             }
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
+                continue;
+            }
+            // Gemini CLI and Codex run only their own events.
+            if matches!(dialect, Dialect::Gemini | Dialect::Codex)
+                && !dialect.profile().has_event(event)
+            {
                 continue;
             }
             for ty in types(dialect) {

@@ -1,12 +1,86 @@
-//! What a Gemini CLI hook is given: the stdin JSON of Gemini CLI's `HookInput` for each
-//! event (`packages/core/src/hooks/types.ts`, `docs/hooks/reference.md`) and the
-//! environment of its `hookRunner.ts`.
+//! Gemini CLI: `settings.json` hooks (system, user, project) and extensions'
+//! `hooks/hooks.json`, its own event names (`BeforeTool`, `AfterAgent`, ...) and events
+//! (BeforeModel, AfterModel, BeforeToolSelection), timeouts in milliseconds, `bash -c`,
+//! its tool names (`run_shell_command`), the stdin of its `HookInput` with a `timestamp`
+//! (`packages/core/src/hooks/types.ts`, `docs/hooks/reference.md`), the environment of its
+//! `hookRunner.ts`, and its reading of a hook's answer ([`answers`]).
+
+mod answers;
+
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use super::{Events, FileShape, HookList, Profile, Switch};
 use crate::context::EventContext;
-use crate::event::BuiltinEvent;
+use crate::dialect::Dialect;
+use crate::event::{BuiltinEvent as E, BuiltinEvent};
+use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::GEMINI_TOOLS;
+
+/// The Gemini CLI profile.
+pub(super) const PROFILE: Profile = Profile {
+    dialect: Dialect::Gemini,
+    name: "gemini",
+    display_name: "Gemini CLI",
+    time_unit: TimeUnit::Millis,
+    default_timeout,
+    shell: Some("bash"),
+    sandboxed_by_default: false,
+    documents_timestamp: true,
+    env_file: false,
+    events: Events::Named,
+    event_names: &[
+        (E::PreToolUse, "BeforeTool"),
+        (E::PostToolUse, "AfterTool"),
+        (E::UserPromptSubmit, "BeforeAgent"),
+        (E::Stop, "AfterAgent"),
+        (E::BeforeModel, "BeforeModel"),
+        (E::AfterModel, "AfterModel"),
+        (E::BeforeToolSelection, "BeforeToolSelection"),
+        (E::SessionStart, "SessionStart"),
+        (E::SessionEnd, "SessionEnd"),
+        (E::PreCompact, "PreCompress"),
+        (E::Notification, "Notification"),
+    ],
+    matcher_fields: &[],
+    tools: &GEMINI_TOOLS,
+    merges_tool_input: true,
+    dedupes_copies: true,
+    file: FileShape {
+        hooks: HookList::Nested,
+        all_switch: Some(Switch {
+            path: &["hooksConfig", "enabled"],
+            true_is_off: false,
+        }),
+        hook_switch: false,
+    },
+    provides_var,
+    stdin,
+    env: env_vars,
+    read_answer: answers::parse,
+};
+
+/// Gemini CLI's 60000 ms, whatever the hook (`docs/hooks/reference.md`).
+const fn default_timeout(_handler: HandlerType, _event: Option<BuiltinEvent>) -> Duration {
+    Duration::from_millis(60_000)
+}
+
+/// The variables of [`env_vars`].
+const VARS: [&str; 4] = [
+    "GEMINI_PROJECT_DIR",
+    "GEMINI_CWD",
+    "CLAUDE_PROJECT_DIR",
+    "GEMINI_SESSION_ID",
+];
+
+fn provides_var(name: &str) -> bool {
+    VARS.contains(&name)
+}
+
+fn stdin(ctx: &EventContext) -> Value {
+    input_json(ctx, ctx.event().info().name_in(Dialect::Gemini))
+}
 
 /// The fields every Gemini CLI hook input has (besides `hook_event_name` and
 /// `timestamp`, which the builder writes).
@@ -48,7 +122,7 @@ fn event_fields(event: Option<BuiltinEvent>) -> Option<&'static [&'static str]> 
 /// vocabulary (`run_shell_command`). Fields Gemini CLI does not send (Claude Code's
 /// `permission_mode`, `tool_use_id`) are left out; an event Gemini CLI does not have
 /// passes every field on.
-pub(crate) fn input_json(ctx: &EventContext, event_name: &str) -> Value {
+fn input_json(ctx: &EventContext, event_name: &str) -> Value {
     let mut out = Map::new();
     let fields = ctx.fields();
     let copy = |out: &mut Map<String, Value>, key: &str| {
@@ -100,7 +174,7 @@ pub(crate) fn input_json(ctx: &EventContext, event_name: &str) -> Value {
 /// The environment Gemini CLI gives a hook: `GEMINI_PROJECT_DIR`, `GEMINI_CWD` and
 /// `CLAUDE_PROJECT_DIR` (all the input's `cwd`, as `hookRunner.ts` sets them) and
 /// `GEMINI_SESSION_ID`.
-pub(crate) fn env_vars(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+fn env_vars(ctx: &EventContext, out: &mut Vec<(String, String)>) {
     if let Some(cwd) = ctx.working_dir() {
         for name in ["GEMINI_PROJECT_DIR", "GEMINI_CWD", "CLAUDE_PROJECT_DIR"] {
             out.push((name.to_owned(), cwd.to_owned()));
@@ -109,23 +183,6 @@ pub(crate) fn env_vars(ctx: &EventContext, out: &mut Vec<(String, String)>) {
     if let Some(id) = ctx.get_str("session_id") {
         out.push(("GEMINI_SESSION_ID".to_owned(), id.to_owned()));
     }
-}
-
-/// A Gemini CLI BeforeTool answer's `tool_input` merged into the tool's arguments, as
-/// Gemini CLI merges it (the hook's keys over the model's): the whole input the tool runs
-/// with. `None` when the hook gave no object.
-pub(crate) fn merged_input(original: Option<&Value>, partial: &Value) -> Option<Value> {
-    let Value::Object(partial) = partial else {
-        return None;
-    };
-    let mut merged = match original {
-        Some(Value::Object(map)) => map.clone(),
-        _ => Map::new(),
-    };
-    for (k, v) in partial {
-        merged.insert(k.clone(), v.clone());
-    }
-    Some(Value::Object(merged))
 }
 
 #[cfg(test)]
@@ -159,7 +216,7 @@ mod tests {
         env_vars(&ctx, &mut env);
         assert_eq!(env.len(), 4);
         assert_eq!(
-            merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
+            crate::profile::merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
             Some(json!({"a": 1, "b": 3}))
         );
     }

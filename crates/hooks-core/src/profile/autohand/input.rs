@@ -9,7 +9,7 @@ use crate::dialect::Dialect;
 
 /// Where a field's value comes from.
 #[derive(Clone, Copy)]
-pub(crate) enum From {
+pub(super) enum From {
     /// The event's name in Autohand's spelling.
     EventName,
     /// The first of these context fields present and not null.
@@ -17,13 +17,13 @@ pub(crate) enum From {
 }
 
 /// One field of what an Autohand hook is given.
-pub(crate) struct Field {
+pub(super) struct Field {
     /// Its key in the stdin JSON, if Autohand documents one there.
-    pub(crate) key: Option<&'static str>,
+    pub(super) key: Option<&'static str>,
     /// Its environment variable, if Autohand documents one.
-    pub(crate) var: Option<&'static str>,
+    pub(super) var: Option<&'static str>,
     /// Where its value comes from.
-    pub(crate) from: From,
+    pub(super) from: From,
 }
 
 const fn both(key: &'static str, var: &'static str, from: &'static [&'static str]) -> Field {
@@ -53,7 +53,7 @@ const fn var(var: &'static str, from: &'static [&'static str]) -> Field {
 /// The fields in the order of Autohand's JSON Input Structure. `HOOK_EVENT`, `HOOK_ARGS`
 /// and `HOOK_PATH` are computed by the environment module (the kebab-case name, the tool
 /// input as JSON, the event's or the tool input's file path).
-pub(crate) const FIELDS: &[Field] = &[
+pub(super) const FIELDS: &[Field] = &[
     both("session_id", "HOOK_SESSION_ID", &["session_id"]),
     both("cwd", "HOOK_WORKSPACE", &["cwd"]),
     Field {
@@ -244,7 +244,7 @@ pub(crate) const FIELDS: &[Field] = &[
 ];
 
 /// The value of a field read from context fields, if one is present and not null.
-pub(crate) fn read<'a>(ctx: &'a EventContext, fields: &[&str]) -> Option<&'a Value> {
+pub(super) fn read<'a>(ctx: &'a EventContext, fields: &[&str]) -> Option<&'a Value> {
     fields
         .iter()
         .find_map(|f| ctx.get(f).filter(|v| !v.is_null()))
@@ -253,7 +253,7 @@ pub(crate) fn read<'a>(ctx: &'a EventContext, fields: &[&str]) -> Option<&'a Val
 /// The stdin JSON of an Autohand hook: every key of Autohand's JSON Input Structure, in its
 /// order, `null` where the event has no value for it, then the context's other fields as
 /// the host sent them.
-pub(crate) fn input_json(ctx: &EventContext) -> Value {
+pub(super) fn input_json(ctx: &EventContext) -> Value {
     let fields = ctx.fields();
     let mut out = Map::with_capacity(FIELDS.len() + fields.len());
     for field in FIELDS {

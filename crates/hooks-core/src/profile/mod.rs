@@ -1,0 +1,239 @@
+//! Dialect profiles: everything that is true of one dialect, in one module per dialect.
+//!
+//! A [`Profile`] is a table row: the dialect's names, its time unit and default timeouts,
+//! the shell and sandbox its command hooks get, its spelling of every event it has, the
+//! fields its matchers test where they differ from the catalog's, its tool names, the
+//! shape of its config files, the stdin JSON and environment its hooks are given, and how
+//! its hooks' answers are read. [`Dialect::profile`] is the one `match` on the dialect
+//! enum that these facts hang from; the rest of the workspace reads the profile.
+//!
+//! What cannot live here because it needs IO or another crate's types (a file reader with
+//! positioned diagnostics, the JSON Schema types) is in `hooks_config::dialects::<name>`,
+//! one module per dialect too; adding a dialect is a module here and one there, and the
+//! compiler lists the `match`es left (the workspace matches [`Dialect`] without wildcard
+//! arms).
+
+mod autohand;
+mod claude;
+mod codex;
+mod echo;
+mod fabro;
+mod gemini;
+mod native;
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use crate::context::EventContext;
+use crate::dialect::Dialect;
+use crate::event::{BuiltinEvent, Event};
+use crate::outcome::HookOutcome;
+use crate::timeouts::{HandlerType, TimeUnit};
+use crate::tools::ToolNames;
+
+/// Everything the engine knows of one dialect. See the [module docs](self).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Profile {
+    /// The dialect this profile describes.
+    pub dialect: Dialect,
+    /// The short name used on the command line and in files (`claude`, `--to fabro`).
+    pub name: &'static str,
+    /// The name the docs and messages use (`Claude Code`, `echo-agent`).
+    pub display_name: &'static str,
+    /// How its files write a timeout.
+    pub time_unit: TimeUnit,
+    /// Its default timeout for a handler type on an event (`None`: a host's custom
+    /// event), before the engine's ceiling; read through
+    /// [`default_timeout`](crate::default_timeout).
+    pub default_timeout: fn(HandlerType, Option<BuiltinEvent>) -> Duration,
+    /// The shell a command hook's script runs in when the hook names none: `None` is the
+    /// engine's `sh -c`; Fabro's run in `bash -c`.
+    pub shell: Option<&'static str>,
+    /// Whether a command hook that does not say `sandbox` runs sandboxed (Fabro's do).
+    pub sandboxed_by_default: bool,
+    /// Whether its input documents a `timestamp` (RFC 3339), so its hooks get the dispatch
+    /// time when the host sends none (echo-agent's).
+    pub documents_timestamp: bool,
+    /// Whether its command hooks get a `CLAUDE_ENV_FILE` on the events that have one.
+    pub env_file: bool,
+    /// The events it has.
+    pub events: Events,
+    /// Its spelling of events, in the order their names are preferred: an event listed
+    /// twice has two names here, the first is the one its hooks are given. Events not
+    /// listed keep the canonical name.
+    pub event_names: &'static [(BuiltinEvent, &'static str)],
+    /// The events whose matchers test other fields in this dialect than the catalog says.
+    pub matcher_fields: &'static [(BuiltinEvent, MatcherFields)],
+    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included:
+    /// a matcher of its hooks names tools so, and its hooks are given them so.
+    pub tools: &'static ToolNames,
+    /// Whether a BeforeTool-style rewrite of its hooks (`updated_input`) is merged into the
+    /// tool's input rather than replacing it (Gemini CLI's `tool_input`).
+    pub merges_tool_input: bool,
+    /// Whether identical hooks run once ([`DedupeKey`](crate::DedupeKey)); Codex runs
+    /// every copy.
+    pub dedupes_copies: bool,
+    /// Where its config files keep their hooks and switches.
+    pub file: FileShape,
+    /// Whether the engine gives a command hook of this dialect the variable named, for
+    /// some event: one its [`Profile::env`] computes, or the `CLAUDE_ENV_FILE` the command
+    /// executor adds ([`Profile::env_file`]). A hook whose command reads a variable its new
+    /// dialect is not given does something else once converted.
+    pub provides_var: fn(&str) -> bool,
+    /// The stdin JSON a hook of this dialect receives for an event.
+    pub stdin: fn(&EventContext) -> Value,
+    /// The environment variables a command hook of this dialect receives, appended to the
+    /// list in a stable order.
+    pub env: fn(&EventContext, &mut Vec<(String, String)>),
+    /// How its hooks' answers are read: (event, exit code, stdout, stderr) to an outcome.
+    pub read_answer: fn(&Event, Option<i32>, &[u8], &[u8]) -> HookOutcome,
+}
+
+/// Which of the catalog's events a dialect has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Events {
+    /// Every event (the native format).
+    All,
+    /// Those it has a name for in [`Profile::event_names`] (Fabro, Autohand).
+    Named,
+    /// These, by their canonical names (Claude Code, echo-agent).
+    Canonical(&'static [BuiltinEvent]),
+}
+
+/// The fields an event's matchers test in one dialect, against the catalog's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatcherFields {
+    /// The catalog's fields and then these (Fabro's tool events also match `node_id`).
+    Add(&'static [&'static str]),
+    /// Exactly these; none: the event takes no matcher in this dialect (Claude Code
+    /// ignores a matcher on TaskCreated).
+    Only(&'static [&'static str]),
+}
+
+/// Where a dialect's config files keep their hooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FileShape {
+    /// How the hook list is laid out.
+    pub hooks: HookList,
+    /// The file-wide switch for every hook, if the dialect has one.
+    pub all_switch: Option<Switch>,
+    /// Whether a single hook has an `enabled` switch of its own.
+    pub hook_switch: bool,
+}
+
+/// How a config file lays out its hooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HookList {
+    /// `hooks: {Event: [{matcher, hooks: [..]}]}` (Claude Code, echo-agent).
+    Nested,
+    /// A list of hooks, each naming its event, at this key path (`run.hooks` in Fabro).
+    Flat(&'static [&'static str]),
+    /// Either: a list at `hooks`, or an event map there (the native format).
+    FlatOrNested,
+}
+
+/// A file-wide switch for every hook.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switch {
+    /// Its key path (`disableAllHooks`, `hooks.enabled`).
+    pub path: &'static [&'static str],
+    /// Whether `true` switches the hooks off (`disableAllHooks: true`).
+    pub true_is_off: bool,
+}
+
+impl Switch {
+    /// The key path as written in docs (`hooks.enabled`).
+    pub fn dotted(&self) -> String {
+        self.path.join(".")
+    }
+}
+
+impl Profile {
+    /// Whether the dialect has `event`.
+    pub fn has_event(&self, event: BuiltinEvent) -> bool {
+        match self.events {
+            Events::All => true,
+            Events::Named => self.event_names.iter().any(|(e, _)| *e == event),
+            Events::Canonical(events) => events.contains(&event),
+        }
+    }
+
+    /// "a Claude Code config", "an echo-agent config": the display name with its article.
+    pub fn a_config(&self) -> String {
+        let article = match self.display_name.chars().next() {
+            Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+            _ => "a",
+        };
+        format!("{article} {} config", self.display_name)
+    }
+
+    /// This dialect's name for the canonical tool `canonical` (`Bash` is Gemini CLI's
+    /// `run_shell_command`); the canonical name where it has none of its own.
+    pub fn tool_name<'a>(&self, canonical: &'a str) -> Cow<'a, str> {
+        self.tools.from_canonical(canonical)
+    }
+
+    /// The canonical name of this dialect's tool `own`; `own` itself where it is not one
+    /// of the dialect's own names.
+    pub fn canonical_tool<'a>(&self, own: &'a str) -> Cow<'a, str> {
+        self.tools.to_canonical(own)
+    }
+}
+
+impl Dialect {
+    /// Everything the engine knows of this dialect.
+    pub const fn profile(self) -> &'static Profile {
+        match self {
+            Dialect::Native => &native::PROFILE,
+            Dialect::Claude => &claude::PROFILE,
+            Dialect::Echo => &echo::PROFILE,
+            Dialect::Fabro => &fabro::PROFILE,
+            Dialect::Autohand => &autohand::PROFILE,
+            Dialect::Gemini => &gemini::PROFILE,
+            Dialect::Codex => &codex::PROFILE,
+        }
+    }
+}
+
+/// The stdin JSON most dialects share: `hook_event_name` (the event's name in `dialect`),
+/// then `extra` (keys a dialect puts first, such as Fabro's `event`), then the context's
+/// fields.
+pub(crate) fn claude_shaped(
+    ctx: &EventContext,
+    dialect: Dialect,
+    extra: Option<(&str, &str)>,
+) -> Map<String, Value> {
+    let mut out = Map::with_capacity(ctx.fields().len() + 3);
+    out.insert(
+        "hook_event_name".to_owned(),
+        Value::String(ctx.event().info().name_in(dialect).to_owned()),
+    );
+    if let Some((key, value)) = extra {
+        out.insert(key.to_owned(), Value::String(value.to_owned()));
+    }
+    for (k, v) in ctx.fields() {
+        out.insert(k.clone(), v.clone());
+    }
+    out
+}
+
+/// A rewrite that names only some of a tool's arguments merged into its input (the
+/// rewrite's keys over the original's): the whole input the tool runs with. `None` when
+/// the rewrite is not an object.
+pub(crate) fn merged_input(original: Option<&Value>, partial: &Value) -> Option<Value> {
+    let Value::Object(partial) = partial else {
+        return None;
+    };
+    let mut merged = match original {
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in partial {
+        merged.insert(k.clone(), v.clone());
+    }
+    Some(Value::Object(merged))
+}
