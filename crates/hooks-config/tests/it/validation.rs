@@ -407,10 +407,6 @@ fn another_agents_event_name_says_whose_it_is() {
         "hooks.yaml",
         "hooks:\n  - event: BeforeTool\n    command: a\n  - event: beforeShellExecution\n    command: b\n",
         "
-hooks.yaml:2:12: error: unknown event `BeforeTool`
- 2 |   - event: BeforeTool
-   |            ^
-  hint: it is Gemini CLI's name for an event, and Gemini CLI's hooks are not supported yet
 hooks.yaml:4:12: error: unknown event `beforeShellExecution`
  4 |   - event: beforeShellExecution
    |            ^
