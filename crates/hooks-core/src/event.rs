@@ -461,8 +461,13 @@ static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
     let mut table = builtin_table();
     for dialect in Dialect::ALL {
         let profile = dialect.profile();
+        // A dialect that keeps an event's canonical name (Gemini CLI's SessionStart) lists
+        // it to say it has the event; that is no alias.
         for &(event, name) in profile.event_names {
             let row = &mut table[event as usize];
+            if row.name() == name {
+                continue;
+            }
             *row = std::mem::replace(row, EventInfo::new("")).alias(dialect, name);
         }
         for &(event, fields) in profile.matcher_fields {

@@ -58,7 +58,8 @@
 //!   environment variables the hook saw, by name (a string, `$has`, `$present` or
 //!   `$absent`).
 //! - `from`: the agent that sends the event (`hooks run --from`), for the translation of
-//!   events and tool names between agents.
+//!   events and tool names between agents; `hook_event`: the event's name in the
+//!   settings file, when the file's agent spells it otherwise than `event`.
 //! - `settings_text`: the settings file's text as it is (a TOML `config.toml`), with
 //!   `{{answer N}}` and `{{config}}` (the file's own path) filled in.
 //!
@@ -187,7 +188,8 @@ fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
                 })
                 .collect();
             group.insert("hooks".to_owned(), Value::Array(handlers));
-            json!({ "hooks": { event: [Value::Object(group)] } })
+            let key = case["hook_event"].as_str().unwrap_or(event);
+            json!({ "hooks": { key: [Value::Object(group)] } })
         }
         given => fill_answers(given, &commands),
     };
