@@ -2,9 +2,9 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills sorted by folder
@@ -14,7 +14,7 @@
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
-//! `.autohand`), else the root of the git work tree, else the directory itself.
+//! `.autohand`, `.gemini`, `.codex`), else the root of the git work tree, else the directory itself.
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
@@ -152,6 +152,8 @@ impl Locations {
             push(Layer::Managed, dir.join("ClaudeCode/managed-settings.json"));
             push(Layer::Managed, dir.join("claude-code/managed-mcp.json"));
             push(Layer::Managed, dir.join("ClaudeCode/managed-mcp.json"));
+            push(Layer::Managed, dir.join("gemini-cli/settings.json"));
+            push(Layer::Managed, dir.join("codex/requirements.toml"));
         }
         if let Some(config) = &self.config_dir {
             for ext in EXTENSIONS {
@@ -167,6 +169,13 @@ impl Locations {
             push(Layer::User, home.join(".fabro/settings.toml"));
             push(Layer::User, home.join(".autohand/config.json"));
             push(Layer::User, home.join(".echo-agent/echo-agent.yaml"));
+            push(Layer::User, home.join(".gemini/settings.json"));
+            push(
+                Layer::User,
+                home.join(".gemini/extensions/*/hooks/hooks.json"),
+            );
+            push(Layer::User, home.join(".codex/hooks.json"));
+            push(Layer::User, home.join(".codex/config.toml"));
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -181,6 +190,9 @@ impl Locations {
             push(Layer::Project, root.join("echo-agent.yaml"));
             push(Layer::Project, root.join("skills/*/SKILL.md"));
             push(Layer::Project, root.join(".autohand/config.json"));
+            push(Layer::Project, root.join(".gemini/settings.json"));
+            push(Layer::Project, root.join(".codex/hooks.json"));
+            push(Layer::Project, root.join(".codex/config.toml"));
             for ext in EXTENSIONS {
                 push(
                     Layer::Local,
@@ -210,16 +222,18 @@ impl Locations {
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
         for candidate in resolved.candidates() {
-            let is_skills = candidate.path.ends_with("*/SKILL.md");
-            if is_skills {
-                let Some(skills) = candidate.path.parent().and_then(Path::parent) else {
-                    continue;
-                };
-                let mut found: Vec<PathBuf> = std::fs::read_dir(skills)
+            // One `*` component stands for every folder there (`skills/*/SKILL.md`,
+            // `.gemini/extensions/*/hooks/hooks.json`).
+            let star = candidate.path.iter().position(|c| c == "*");
+            if let Some(at) = star {
+                let parts: Vec<&std::ffi::OsStr> = candidate.path.iter().collect();
+                let parent: PathBuf = parts[..at].iter().collect();
+                let rest: PathBuf = parts[at + 1..].iter().collect();
+                let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
                     .into_iter()
                     .flatten()
                     .flatten()
-                    .map(|e| e.path().join("SKILL.md"))
+                    .map(|e| e.path().join(&rest))
                     .filter(|p| exists(p))
                     .collect();
                 found.sort();

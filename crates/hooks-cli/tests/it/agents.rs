@@ -174,3 +174,55 @@ fn a_claude_code_guard_guards_gemini_clis_shell_tool() {
     assert_eq!(out["hooks"][0]["status"], "ok", "the guard ran: {out}");
     assert_eq!(code, 0);
 }
+
+/// `hooks run EVENT -p PAYLOAD` in `dir` with discovery (no `-c`).
+fn discover_run(env: &Env, dir: &str, event: &str, payload: &str) -> Value {
+    let out = env.finish(
+        env.command()
+            .current_dir(env.path().join(dir))
+            .args(["run", event, "--json", "-p", payload])
+            .timeout(Duration::from_secs(60)),
+    );
+    serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", out.stdout, out.stderr))
+}
+
+#[test]
+fn gemini_and_codex_files_are_found_where_their_users_keep_them_and_a_projects_needs_trust() {
+    let env = Env::new();
+    let deny = |why: &str| format!("echo '{{\"decision\":\"deny\",\"reason\":\"{why}\"}}'");
+    let gemini = |why: &str| {
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": deny(why)}]}]}})
+            .to_string()
+    };
+    env.write("home/.gemini/settings.json", &gemini("user gemini"));
+    std::fs::create_dir_all(env.path().join("p/.git")).unwrap();
+    env.write("p/.gemini/settings.json", &gemini("project gemini"));
+    env.write(
+        "p/.codex/config.toml",
+        "[[hooks.PreToolUse]]\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"echo codex >&2; exit 2\"\n",
+    );
+    let payload = r#"{"tool_name":"run_shell_command","tool_input":{"command":"ls"}}"#;
+    let out = discover_run(&env, "p", "BeforeTool", payload);
+    let sources: Vec<&str> = out["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|h| h["source"].as_str())
+        .collect();
+    assert_eq!(out["reason"], "user gemini", "{out}");
+    assert_eq!(
+        sources.len(),
+        1,
+        "the project's files wait for trust: {out}"
+    );
+    for file in [".gemini/settings.json", ".codex/config.toml"] {
+        let run = crate::trust::run_in(&env, "p", &["trust", file]);
+        assert_eq!(run.code, 0, "{run:?}");
+    }
+    let out = discover_run(&env, "p", "BeforeTool", payload);
+    assert_eq!(out["hooks"].as_array().unwrap().len(), 3, "{out}");
+    // Codex's exit 2 blocks, which is stricter than the Gemini CLI hooks' deny.
+    assert_eq!(out["decision"], "block", "{out}");
+    assert_eq!(out["reason"], "codex", "{out}");
+}
