@@ -387,41 +387,15 @@ impl Writer {
                 ),
             );
         }
-        match (self.to, m.kind()) {
-            (_, MatcherKind::All) => return None,
-            // Gemini CLI: a regular expression on tool events, an exact string elsewhere.
-            (Dialect::Gemini, MatcherKind::Exact(_)) if tool_event => {
-                return Some(match names.as_slice() {
-                    [one] => format!("^{one}$"),
-                    many => format!("^(?:{})$", many.join("|")),
-                });
-            }
-            (Dialect::Gemini, MatcherKind::Exact(_)) => {
-                if names.len() > 1 {
-                    self.warn(
-                        spec,
-                        &format!(
-                            "Gemini CLI matches `{}` exactly, so only `{}` of the names is kept",
-                            spec.event.info().name_in(Dialect::Gemini),
-                            names[0]
-                        ),
-                    );
-                }
-                return names.first().cloned();
-            }
-            (Dialect::Gemini, MatcherKind::Regex(_)) if !tool_event => {
-                self.warn(
-                    spec,
-                    &format!(
-                        "Gemini CLI matches `{}` exactly, not by regular expression; the matcher is written as it is",
-                        spec.event.info().name_in(Dialect::Gemini)
-                    ),
-                );
-                return Some(m.as_str().to_owned());
-            }
-            // Codex: only letters, digits, `_` and `|` make a name list.
-            (Dialect::Codex, MatcherKind::Exact(_)) => return Some(names.join("|")),
-            _ => {}
+        if m.is_all() {
+            return None;
+        }
+        if self.to == Dialect::Gemini && !tool_event {
+            return self.gemini_lifecycle_matcher(spec, &names);
+        }
+        // Codex: only letters, digits, `_` and `|` make a name list.
+        if self.to == Dialect::Codex && !names.is_empty() {
+            return Some(names.join("|"));
         }
         let regex_target = matches!(
             self.to,
@@ -452,6 +426,28 @@ impl Writer {
                 }
             }
         }
+    }
+
+    /// A matcher on a Gemini CLI lifecycle event, which Gemini CLI compares exactly: one
+    /// name of a list (the others are lost, with a warning), a regular expression as it is
+    /// (with a warning).
+    fn gemini_lifecycle_matcher(&mut self, spec: &HookSpec, names: &[String]) -> Option<String> {
+        let event = spec.event.info().name_in(Dialect::Gemini).to_owned();
+        if names.is_empty() {
+            let what = format!(
+                "Gemini CLI matches `{event}` exactly, not by regular expression; the matcher is written as it is"
+            );
+            self.warn(spec, &what);
+            return Some(spec.matcher.as_str().to_owned());
+        }
+        if names.len() > 1 {
+            let what = format!(
+                "Gemini CLI matches `{event}` exactly, so only `{}` of the names is kept",
+                names[0]
+            );
+            self.warn(spec, &what);
+        }
+        names.first().cloned()
     }
 
     /// The `sandbox` to write for a command hook, in a target that has the key: whether the

@@ -81,11 +81,11 @@ fn is_gemini_path(path: &Path) -> bool {
         .take(5)
         .filter_map(|c| c.to_str())
         .collect();
-    match names.as_slice() {
-        ["settings.json", ".gemini" | "gemini-cli", ..] => true,
-        ["hooks.json", "hooks", _, "extensions", ".gemini"] => true,
-        _ => false,
-    }
+    matches!(
+        names.as_slice(),
+        ["settings.json", ".gemini" | "gemini-cli", ..]
+            | ["hooks.json", "hooks", _, "extensions", ".gemini"]
+    )
 }
 
 /// The plugin a Claude Code plugin hooks file belongs to: for `<plugin>/hooks/hooks.json`,
