@@ -10,7 +10,8 @@
 //! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
 //! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro.
 //!
-//! By shape, whatever the name: `_version`, `[run]` or `[workflow]` (or a legacy top-level
+//! By shape, whatever the name: `hooksConfig`, or an event only Gemini CLI names so
+//! (`BeforeTool`, `AfterAgent`, `BeforeModel`, ...) in a JSON file, is Gemini CLI; `_version`, `[run]` or `[workflow]` (or a legacy top-level
 //! `[[hooks]]` list whose hooks use Fabro's `script`/`blocking` keys) is Fabro;
 //! `hooks.enabled` or `hooks.hooks[]` is Autohand; `hooks.<Event>[].hooks[]` (nested by
 //! event) is native when any hook uses a key only the native format has (`id`,
@@ -86,6 +87,19 @@ fn is_gemini_path(path: &Path) -> bool {
         ["settings.json", ".gemini" | "gemini-cli", ..]
             | ["hooks.json", "hooks", _, "extensions", ".gemini"]
     )
+}
+
+/// Whether `name` is an event name of Gemini CLI's that no other dialect uses: its
+/// spellings of shared events (`BeforeTool`) and its own events (`BeforeModel`).
+fn is_gemini_only_name(name: &str) -> bool {
+    let profile = Dialect::Gemini.profile();
+    profile.event_names.iter().any(|(event, own)| {
+        *own == name
+            && Dialect::ALL
+                .iter()
+                .filter(|d| **d != Dialect::Gemini)
+                .all(|d| !d.profile().has_event(*event) || event.info().name_in(*d) != name)
+    })
 }
 
 /// The plugin a Claude Code plugin hooks file belongs to: for `<plugin>/hooks/hooks.json`,
@@ -169,6 +183,10 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
                     .any(|e| e.key == "hooks" && e.value.as_seq().is_some())
             {
                 return Some(Dialect::Autohand);
+            }
+            // An event only Gemini CLI spells so (`BeforeTool`, `AfterAgent`, ...), in JSON.
+            if format == Format::Json && entries.iter().any(|e| is_gemini_only_name(&e.key)) {
+                return Some(Dialect::Gemini);
             }
             let handlers = entries
                 .iter()

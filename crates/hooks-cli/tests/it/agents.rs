@@ -226,3 +226,57 @@ fn gemini_and_codex_files_are_found_where_their_users_keep_them_and_a_projects_n
     assert_eq!(out["decision"], "block", "{out}");
     assert_eq!(out["reason"], "codex", "{out}");
 }
+
+#[test]
+fn dialect_names_a_gemini_or_codex_file_anywhere_and_list_shows_it() {
+    let env = Env::new();
+    let gemini = env.write(
+        "team/gemini-hooks.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "true", "timeout": 1500}]}]}})
+        .to_string(),
+    );
+    let codex = env.write(
+        "team/codex.toml",
+        "[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"true\"\ntimeout = 2\n",
+    );
+    for (file, dialect, event, timeout) in [
+        (&gemini, "gemini", "PreToolUse", 1500),
+        (&codex, "codex", "Stop", 2000),
+    ] {
+        let out = env.finish(
+            env.command()
+                .args(["list", "--json", "--dialect", dialect, "-c"])
+                .arg(file)
+                .timeout(Duration::from_secs(60)),
+        );
+        let listed: Value = serde_json::from_str(&out.stdout).unwrap();
+        let hook = &listed["events"][0]["hooks"][0];
+        assert_eq!(listed["events"][0]["event"], event, "{listed}");
+        assert_eq!(hook["dialect"], dialect, "{listed}");
+        assert_eq!(hook["timeout_ms"], timeout, "{listed}");
+        let out = env.finish(
+            env.command()
+                .args(["validate", "--dialect", dialect, "-c"])
+                .arg(file)
+                .timeout(Duration::from_secs(60)),
+        );
+        assert_eq!(out.code, 0, "{out:?}");
+    }
+    // Without `--dialect`, its Gemini CLI event names say whose it is: 1500 ms, not 1500 s.
+    let out = env.finish(
+        env.command()
+            .args(["list", "--json", "-c"])
+            .arg(&gemini)
+            .timeout(Duration::from_secs(60)),
+    );
+    let listed: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        listed["events"][0]["hooks"][0]["dialect"], "gemini",
+        "{listed}"
+    );
+    assert_eq!(
+        listed["events"][0]["hooks"][0]["timeout_ms"], 1500,
+        "{listed}"
+    );
+}
