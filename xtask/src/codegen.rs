@@ -181,7 +181,7 @@ mod tests {
             .find(|r| r.starts_with("| `PostToolUse` |"))
             .expect("a PostToolUse row");
         assert!(
-            post.contains("| no | `additional_context`, `updated_tool_output` |"),
+            post.contains("| no | `additional_context`, `updated_tool_output`"),
             "{post}"
         );
     }

@@ -1,8 +1,10 @@
 //! `cargo xtask`: workspace automation.
 //!
 //! - `cargo xtask ci`: the whole check, as CI runs it: installs the test peers (npm
-//!   packages, bubblewrap) when missing, then format, clippy with `-D warnings`, the docs
+//!   packages, bubblewrap, jq) when missing, then format, clippy with `-D warnings`, the docs
 //!   with `-D warnings`, the test suite (including the tidy tests in this crate).
+//! - `cargo xtask peers`: only the first step of `ci`, installing the test peers (`npm ci`
+//!   when `node_modules` was not installed from the current `package-lock.json`).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
 //! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
 //!   `schemas/`, `docs/events.md`, `docs/config-reference.md`), or with `--check` fail if
@@ -34,6 +36,7 @@ fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("ci") => ci(),
+        Some("peers") => peers::ensure(&workspace_root()),
         Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
         Some("codegen") => codegen::run(args.get(1).is_some_and(|a| a == "--check")),
         Some("release") => release::run(release::Options::parse(&args[1..])?),
@@ -48,7 +51,7 @@ fn main() -> Result<()> {
         }
         _ => {
             eprintln!(
-                "usage: cargo xtask <ci|tidy|codegen [--check]|release [--dry-run] [--no-verify] \
+                "usage: cargo xtask <ci|peers|tidy|codegen [--check]|release [--dry-run] [--no-verify] \
                  [--allow-dirty]|bench [--quick] [--report-only]>"
             );
             bail!("unknown or missing xtask command")

@@ -1,7 +1,10 @@
 //! The real peers the test suite starts, installed before the tests run: the npm packages
-//! of `package.json` (an MCP server, a JSON-RPC client) and bubblewrap (the command
-//! sandbox). `cargo xtask ci` calls [`ensure`], so the README's test command works on a
-//! fresh machine; `.ci/run` calls the same command.
+//! of `package.json` (an MCP server, a JSON-RPC client, the coding agents the end-to-end
+//! tests drive), bubblewrap (the command sandbox) and jq (which the Cursor and Cline hook
+//! scripts of the fixtures and docs read their JSON with, as those agents' documented
+//! examples do). `cargo xtask ci` calls [`ensure`],
+//! so the README's test command works on a fresh machine; `.ci/run` calls the same
+//! command, and `cargo xtask peers` only this step.
 
 use std::path::Path;
 use std::process::Command;
@@ -11,21 +14,24 @@ use anyhow::{Context, Result, bail};
 /// Installs what is missing; does nothing when everything is in place.
 pub(crate) fn ensure(root: &Path) -> Result<()> {
     npm_packages(root)?;
-    bubblewrap()
+    debian_package("bwrap", "bubblewrap")?;
+    debian_package("jq", "jq")
 }
 
-/// `npm ci` when `node_modules` is missing or older than `package-lock.json`.
+/// Where a successful install leaves a copy of the `package-lock.json` it installed.
+const INSTALLED_LOCK: &str = "node_modules/.hooks-installed-lock.json";
+
+/// `npm ci` unless `node_modules` was installed by this function from the current
+/// `package-lock.json`: the copy of the lock file it leaves after a successful install must
+/// equal the lock file byte for byte. Comparing contents, not times, also re-installs a
+/// `node_modules` that a cache restored, a branch switch left behind, or an interrupted
+/// install half wrote.
 fn npm_packages(root: &Path) -> Result<()> {
     let lock = root.join("package-lock.json");
-    if !lock.exists() {
+    let Ok(wanted) = std::fs::read(&lock) else {
         return Ok(());
-    }
-    let installed = root.join("node_modules/.package-lock.json");
-    let fresh = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {
-        (Ok(i), Ok(l)) => i.modified()? >= l.modified()?,
-        _ => false,
     };
-    if fresh {
+    if installed_from(root, &wanted) {
         return Ok(());
     }
     eprintln!("$ npm ci --no-audit --no-fund");
@@ -39,13 +45,21 @@ fn npm_packages(root: &Path) -> Result<()> {
     if !status.success() {
         bail!("`npm ci` failed ({status})");
     }
+    let installed = root.join(INSTALLED_LOCK);
+    std::fs::write(&installed, &wanted)
+        .with_context(|| format!("writing {}", installed.display()))?;
     Ok(())
 }
 
-/// bubblewrap from Debian's packages, installed with apt when missing (as root, or
-/// through sudo).
-fn bubblewrap() -> Result<()> {
-    if Command::new("bwrap")
+/// Whether `node_modules` under `root` was installed from the lock file `lock`.
+fn installed_from(root: &Path, lock: &[u8]) -> bool {
+    std::fs::read(root.join(INSTALLED_LOCK)).is_ok_and(|have| have == lock)
+}
+
+/// The Debian package `package`, installed with apt when its program `program` is missing
+/// (as root, or through sudo).
+fn debian_package(program: &str, package: &str) -> Result<()> {
+    if Command::new(program)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
@@ -59,16 +73,46 @@ fn bubblewrap() -> Result<()> {
     let sudo: &[&str] = if root { &[] } else { &["sudo"] };
     for args in [
         &["apt-get", "update"][..],
-        &["apt-get", "install", "-y", "bubblewrap"][..],
+        &["apt-get", "install", "-y", package][..],
     ] {
         let argv: Vec<&str> = sudo.iter().chain(args).copied().collect();
         eprintln!("$ {}", argv.join(" "));
-        let status = Command::new(argv[0]).args(&argv[1..]).status().context(
-            "installing bubblewrap needs apt-get (Debian or Ubuntu); install it by hand otherwise",
-        )?;
+        let status = Command::new(argv[0]).args(&argv[1..]).status().with_context(|| {
+            format!(
+                "installing {package} needs apt-get (Debian or Ubuntu); install it by hand otherwise"
+            )
+        })?;
         if !status.success() {
             bail!("`{}` failed ({status})", argv.join(" "));
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_modules_is_fresh_only_when_installed_from_the_same_lock_file() {
+        let root = std::env::temp_dir().join(format!("xtask-peers-{}", std::process::id()));
+        std::fs::create_dir_all(root.join("node_modules")).unwrap();
+        let lock =
+            br#"{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "2.0.0"}}}"#;
+        // npm's own hidden lock file, newer than anything, says nothing.
+        std::fs::write(root.join("node_modules/.package-lock.json"), b"{}").unwrap();
+        assert!(!installed_from(&root, lock));
+        std::fs::write(
+            root.join(INSTALLED_LOCK),
+            br#"{"lockfileVersion": 3, "packages": {"node_modules/a": {"version": "1.0.0"}}}"#,
+        )
+        .unwrap();
+        assert!(
+            !installed_from(&root, lock),
+            "an install from an older lock file is stale"
+        );
+        std::fs::write(root.join(INSTALLED_LOCK), lock).unwrap();
+        assert!(installed_from(&root, lock));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
 }

@@ -61,8 +61,8 @@ pub struct ConfigArgs {
 }
 
 /// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 7] = [
-    "native", "claude", "echo", "fabro", "autohand", "gemini", "codex",
+pub const DIALECTS: [&str; 9] = [
+    "native", "claude", "echo", "fabro", "autohand", "gemini", "codex", "cursor", "cline",
 ];
 
 /// The subcommands.
@@ -340,7 +340,7 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
     pub dialect: Option<String>,
     /// The target dialect.
-    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native"])]
+    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native", "cursor", "cline"])]
     pub to: String,
     /// Write here instead of stdout.
     #[arg(short = 'o', long)]

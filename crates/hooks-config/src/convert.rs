@@ -38,7 +38,12 @@ pub struct Converted {
 /// The syntax a dialect is written in by default (native: YAML).
 pub fn default_format(dialect: Dialect) -> Format {
     match dialect {
-        Dialect::Claude | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => Format::Json,
+        Dialect::Claude
+        | Dialect::Autohand
+        | Dialect::Gemini
+        | Dialect::Codex
+        | Dialect::Cursor
+        | Dialect::Cline => Format::Json,
         Dialect::Fabro => Format::Toml,
         Dialect::Native | Dialect::Echo => Format::Yaml,
     }
@@ -57,6 +62,14 @@ pub fn convert_items(
     to: Dialect,
     format: Option<Format>,
 ) -> Result<Converted, Error> {
+    if to == Dialect::Cline {
+        return Err(Diagnostic::error(
+            DiagnosticKind::Convert,
+            "Cline has no config file to write: its hooks are executables named after their events (`.clinerules/hooks/PreToolUse`, ...)",
+        )
+        .with_hint("write the hook's script to that file and make it executable; `hooks convert` reads Cline hook files, to any other dialect")
+        .into());
+    }
     let mut w = Writer {
         to,
         warnings: Vec::new(),
@@ -85,6 +98,9 @@ pub fn convert_items(
         Dialect::Fabro => w.fabro(items, settings),
         Dialect::Autohand => w.autohand(items, settings),
         Dialect::Native => w.native(items, settings),
+        Dialect::Cursor => w.cursor(items, settings),
+        // Refused above: a Cline hook is a file, not a config.
+        Dialect::Cline => Value::Null,
     };
     let text = match format {
         Format::Json => {
@@ -111,6 +127,15 @@ fn has_event(dialect: Dialect, event: &Event) -> bool {
     event
         .builtin()
         .is_some_and(|b| dialect.profile().has_event(b))
+}
+
+/// "a Claude Code", "an echo-agent": `name` with its indefinite article.
+fn article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
 }
 
 /// Quotes one argument for `sh`: as it is when it holds only characters the shell takes
@@ -242,6 +267,7 @@ pub fn equivalent(a: &HookSpec, b: &HookSpec) -> bool {
         && meaning(&a.matcher) == meaning(&b.matcher)
         && a.filter.tools() == b.filter.tools()
         && a.filter.path_globs() == b.filter.path_globs()
+        && a.filter.command() == b.filter.command()
         && a.condition.as_ref().map(|c| c.as_str()) == b.condition.as_ref().map(|c| c.as_str())
         && effective_action(a) == effective_action(b)
         && a.timeout == b.timeout
@@ -475,6 +501,31 @@ impl Writer {
         }
     }
 
+    /// What a hook of Cursor or Cline loses in another dialect: the matcher over the
+    /// command text (unless the target keeps it, `command_filter`), and the JSON its
+    /// command was written for.
+    fn home_losses(&mut self, spec: &HookSpec, command_filter: bool) {
+        if let Some(pattern) = spec.filter.command()
+            && !command_filter
+        {
+            let what = format!(
+                "the matcher over the command text (`{pattern}`, Cursor's), so the hook now fires for every shell command,"
+            );
+            self.lost(spec, &what);
+        }
+        if spec.dialect != self.to
+            && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
+            && matches!(spec.action, Action::Command(_))
+        {
+            let home = spec.dialect.profile().display_name;
+            let what = format!(
+                "the hook's command was written for {home}'s input (its JSON on stdin), and {} hook is given another: a script reading {home}'s fields must be changed",
+                crate::convert::article(self.to.profile().display_name),
+            );
+            self.warn(spec, &what);
+        }
+    }
+
     fn common_losses(&mut self, spec: &HookSpec, can: &[&str]) {
         let has = |k: &str| can.contains(&k);
         if spec.id.is_some() && !has("id") {
@@ -486,9 +537,11 @@ impl Writer {
         if spec.description.is_some() && !has("description") {
             self.lost(spec, "the description");
         }
-        if !spec.filter.is_empty() && !has("filter") {
+        let tool_or_path = !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty();
+        if tool_or_path && !has("filter") {
             self.lost(spec, "the tool/path filter (the hook now fires more often)");
         }
+        self.home_losses(spec, has("command_filter"));
         if spec.condition.is_some() && !has("if") {
             self.lost(spec, "the `if` condition (the hook now fires more often)");
         }
@@ -650,7 +703,8 @@ impl Writer {
         if !spec.enabled {
             put("enabled", json!(false));
         }
-        if !spec.filter.is_empty() {
+        self.home_losses(spec, false);
+        if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
             let mut f = Map::new();
             if !spec.filter.tools().is_empty() {
                 f.insert("tool".into(), json!(spec.filter.tools()));
@@ -698,9 +752,12 @@ impl Writer {
                 Dialect::Claude => self.claude_handler(spec),
                 Dialect::Gemini => self.gemini_handler(spec),
                 Dialect::Codex => self.codex_handler(spec),
-                Dialect::Echo | Dialect::Native | Dialect::Fabro | Dialect::Autohand => {
-                    self.echo_handler(spec)
-                }
+                Dialect::Echo
+                | Dialect::Native
+                | Dialect::Fabro
+                | Dialect::Autohand
+                | Dialect::Cursor
+                | Dialect::Cline => self.echo_handler(spec),
             };
             let Some(handler) = handler else { continue };
             let event = self.event_name(spec);
@@ -1120,7 +1177,7 @@ impl Writer {
             if let Some(m) = self.matcher(spec) {
                 h.insert("matcher".into(), json!(m));
             }
-            if !spec.filter.is_empty() {
+            if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
                 let mut f = Map::new();
                 if !spec.filter.tools().is_empty() {
                     f.insert("tool".into(), json!(spec.filter.tools()));
@@ -1137,6 +1194,107 @@ impl Writer {
             hooks.push(Value::Object(h));
         }
         json!({"hooks": {"enabled": true, "hooks": hooks}})
+    }
+
+    /// Cursor's `{"version": 1, "hooks": {event: [entry]}}`: command and prompt hooks, each
+    /// under the Cursor name it was registered on, else the event's first Cursor name with
+    /// its tool matcher in Cursor's tool types (`Bash` is `Shell`).
+    fn cursor(&mut self, items: &[Item], settings: &Settings) -> Value {
+        self.directives(items);
+        self.settings_lost(settings);
+        let mut hooks: Map<String, Value> = Map::new();
+        for spec in items.iter().filter_map(Item::hook) {
+            if !spec.enabled {
+                self.skip(spec, "a disabled hook");
+                continue;
+            }
+            let mut h = Map::new();
+            match &spec.action {
+                Action::Command(c) => {
+                    let script = self.script(spec, &c.command);
+                    h.insert("command".into(), json!(script));
+                }
+                Action::Prompt(p) if p.mode == PromptMode::Evaluate => {
+                    h.insert("type".into(), json!("prompt"));
+                    h.insert("prompt".into(), json!(p.prompt));
+                    if let Some(m) = &p.model {
+                        h.insert("model".into(), json!(m));
+                    }
+                }
+                other => {
+                    let why = format!("`{}` hooks", other.type_name());
+                    self.skip(spec, &why);
+                    continue;
+                }
+            }
+            let home = spec
+                .home_event
+                .filter(|_| spec.dialect == Dialect::Cursor)
+                .and_then(hooks_core::cursor::event);
+            let (event, matcher) = match home {
+                Some(home) => {
+                    let matcher = match home.matcher {
+                        hooks_core::cursor::MatcherTarget::Command => {
+                            spec.filter.command().map(str::to_owned)
+                        }
+                        hooks_core::cursor::MatcherTarget::ToolType
+                        | hooks_core::cursor::MatcherTarget::Subagent => self.cursor_matcher(spec),
+                        hooks_core::cursor::MatcherTarget::None => None,
+                    };
+                    (home.name.to_owned(), matcher)
+                }
+                None => (self.event_name(spec), self.cursor_matcher(spec)),
+            };
+            if let Some(m) = matcher {
+                h.insert("matcher".into(), json!(m));
+            }
+            if let Some(t) = own_timeout(spec, Dialect::Cursor) {
+                h.insert("timeout".into(), secs(t));
+            }
+            let fails_closed_anyway = home.is_some_and(|h| h.fail_closed);
+            let fails_closed = spec.on_failure == FailurePolicy::Block;
+            if fails_closed != fails_closed_anyway {
+                h.insert("failClosed".into(), json!(fails_closed));
+            }
+            let command_filter =
+                home.is_some_and(|h| h.matcher == hooks_core::cursor::MatcherTarget::Command);
+            let can: &[&str] = if command_filter {
+                &["command_filter"]
+            } else {
+                &[]
+            };
+            self.common_losses(spec, can);
+            if let Value::Array(list) = hooks.entry(event).or_insert_with(|| json!([])) {
+                list.push(Value::Object(h));
+            }
+        }
+        json!({"version": 1, "hooks": hooks})
+    }
+
+    /// A hook's tool matcher in Cursor's tool types: each canonical name of a name list
+    /// becomes its Cursor type (`Bash` is `Shell`); a regular expression is written as it
+    /// is, with a warning, since Cursor matches tool types by name.
+    fn cursor_matcher(&mut self, spec: &HookSpec) -> Option<String> {
+        match spec.matcher.kind() {
+            MatcherKind::All => None,
+            MatcherKind::Exact(names) => {
+                let mut types: Vec<&str> = Vec::new();
+                for name in names {
+                    let t = hooks_core::cursor::tool_type(name);
+                    if !types.contains(&t) {
+                        types.push(t);
+                    }
+                }
+                Some(types.join("|"))
+            }
+            MatcherKind::Regex(_) => {
+                self.warn(
+                    spec,
+                    "the regular-expression matcher is written as it is; Cursor matches tool types (`Shell`, `Read`, ...) by name",
+                );
+                Some(spec.matcher.as_str().to_owned())
+            }
+        }
     }
 }
 

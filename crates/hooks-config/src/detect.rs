@@ -8,10 +8,16 @@
 //! `settings.local.json`, `managed-settings.json`, the MCP server files `.mcp.json`,
 //! `.claude.json` and `managed-mcp.json`, and a plugin's `hooks/hooks.json` are Claude Code; a `config.json` in an
 //! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
-//! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro.
+//! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro; a `hooks.json` in a `.cursor`
+//! folder (or `cursor`, the enterprise file's) is Cursor; a file directly in one of
+//! Cline's hooks directories (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`, ...) is a
+//! Cline hook, which is never parsed (see `dialects::cline`).
 //!
 //! By shape, whatever the name: `hooksConfig`, or an event only Gemini CLI names so
 //! (`BeforeTool`, `AfterAgent`, `BeforeModel`, ...) in a JSON file, is Gemini CLI; `_version`, `[run]` or `[workflow]` (or a legacy top-level
+//! By shape, whatever the name: a top-level `version` beside `hooks` keyed by Cursor's
+//! event names with flat entries is Cursor (also for a plugin's `hooks/hooks.json`);
+//! `_version`, `[run]` or `[workflow]` (or a legacy top-level
 //! `[[hooks]]` list whose hooks use Fabro's `script`/`blocking` keys) is Fabro;
 //! `hooks.enabled` or `hooks.hooks[]` is Autohand; `hooks.<Event>[].hooks[]` (nested by
 //! event) is native when any hook uses a key only the native format has (`id`,
@@ -44,6 +50,9 @@ const NATIVE_ONLY: [&str; 10] = [
 
 /// The dialect a file name alone implies.
 pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
+    if crate::dialects::cline::in_hooks_dir(path) {
+        return Some(Dialect::Cline);
+    }
     let name = path.file_name()?.to_str()?;
     let parent = path
         .parent()
@@ -62,6 +71,11 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         // Claude Code's MCP server files: `.mcp.json` (a project's), `~/.claude.json`, and
         // the managed `managed-mcp.json`.
         ".mcp.json" | ".claude.json" | "managed-mcp.json" => Some(Dialect::Claude),
+        // Cursor's `hooks.json`, in a `.cursor` folder (the project's, the user's) or a
+        // `cursor` one (the enterprise file, `/etc/cursor/hooks.json`).
+        "hooks.json" if parent == ".cursor" || parent.eq_ignore_ascii_case("cursor") => {
+            Some(Dialect::Cursor)
+        }
         // A Claude Code plugin's hooks file, `<plugin>/hooks/hooks.json`.
         "hooks.json" if parent == "hooks" => Some(Dialect::Claude),
         "config.json" if parent == ".autohand" => Some(Dialect::Autohand),
@@ -144,6 +158,9 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
     if crate::dialects::gemini::has_hooks_config(root) {
         return Some(Dialect::Gemini);
     }
+    if is_cursor_shape(root) {
+        return Some(Dialect::Cursor);
+    }
     if ["_version", "run", "workflow", "environments"]
         .iter()
         .any(|k| root.get(k).is_some())
@@ -220,6 +237,27 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
     }
 }
 
+/// Whether a file has Cursor's shape: a top-level `version` beside `hooks` whose events are
+/// Cursor's (camelCase: `beforeShellExecution`, `stop`, ...) holding flat entries (a
+/// `command` or `prompt` each, no nested `hooks` as Claude Code's matcher groups have).
+fn is_cursor_shape(root: &Node) -> bool {
+    let Some(hooks) = field(root, "hooks").and_then(Node::as_map) else {
+        return false;
+    };
+    if root.get("version").is_none() || hooks.is_empty() {
+        return false;
+    }
+    let cursor_events = hooks
+        .iter()
+        .all(|e| hooks_core::cursor::event(&e.key).is_some());
+    let flat = hooks
+        .iter()
+        .filter_map(|e| e.value.as_seq())
+        .flatten()
+        .all(|entry| entry.get("hooks").is_none());
+    cursor_events && flat
+}
+
 /// The dialect of a file: by name, else by shape, else an error saying how to name it.
 pub(crate) fn detect(
     path: Option<&Path>,
@@ -227,6 +265,11 @@ pub(crate) fn detect(
     root: &Node,
 ) -> Result<Dialect, Diagnostic> {
     if let Some(d) = path.and_then(dialect_from_path) {
+        // A Cursor plugin's `hooks/hooks.json` has Cursor's shape, a Claude Code plugin's
+        // Claude's.
+        if d == Dialect::Claude && is_cursor_shape(root) {
+            return Ok(Dialect::Cursor);
+        }
         return Ok(d);
     }
     if let Some(d) = dialect_from_shape(format, root) {
@@ -246,6 +289,6 @@ pub(crate) fn detect(
         "cannot tell which dialect this file is written in",
     )
     .with_hint(
-        "give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` on the command line, `LoadOptions::with_dialect` in code",
+        "give it a `hooks` key (native, Claude, echo-agent, Autohand or Cursor shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand|cursor|cline` on the command line, `LoadOptions::with_dialect` in code",
     ))
 }

@@ -5,16 +5,23 @@
 //! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml` |
 //! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` |
 //! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills sorted by folder
-//! name). Run configs and command-line files are never discovered: they are named. Every
+//! name). In Cline's hooks directories (`*`), each file named after a Cline event
+//! (`PreToolUse`, `TaskStart`, ...) is found, in the order of Cline's events; other files
+//! there are not hooks. Run configs and command-line files are never discovered: they are named. Every
 //! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
 //!
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
 //! `.autohand`, `.gemini`, `.codex`), else the root of the git work tree, else the directory itself.
+//! `.autohand`, `.cursor`, `.clinerules`, `.cline`), else the root of the git work tree,
+//! else the directory itself.
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
@@ -154,6 +161,10 @@ impl Locations {
             push(Layer::Managed, dir.join("ClaudeCode/managed-mcp.json"));
             push(Layer::Managed, dir.join("gemini-cli/settings.json"));
             push(Layer::Managed, dir.join("codex/requirements.toml"));
+            // Cursor's enterprise file: `/etc/cursor/hooks.json` on Linux,
+            // `/Library/Application Support/Cursor/hooks.json` on macOS.
+            push(Layer::Managed, dir.join("cursor/hooks.json"));
+            push(Layer::Managed, dir.join("Cursor/hooks.json"));
         }
         if let Some(config) = &self.config_dir {
             for ext in EXTENSIONS {
@@ -176,6 +187,11 @@ impl Locations {
             );
             push(Layer::User, home.join(".codex/hooks.json"));
             push(Layer::User, home.join(".codex/config.toml"));
+            push(Layer::User, home.join(".cursor/hooks.json"));
+            // Cline's global hooks directory (and its SDK's): each file named after a Cline
+            // event is a hook.
+            push(Layer::User, home.join("Documents/Cline/Hooks/*"));
+            push(Layer::User, home.join(".cline/hooks/*"));
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -193,6 +209,9 @@ impl Locations {
             push(Layer::Project, root.join(".gemini/settings.json"));
             push(Layer::Project, root.join(".codex/hooks.json"));
             push(Layer::Project, root.join(".codex/config.toml"));
+            push(Layer::Project, root.join(".cursor/hooks.json"));
+            push(Layer::Project, root.join(".clinerules/hooks/*"));
+            push(Layer::Project, root.join(".cline/hooks/*"));
             for ext in EXTENSIONS {
                 push(
                     Layer::Local,
@@ -222,10 +241,26 @@ impl Locations {
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
         for candidate in resolved.candidates() {
-            // One `*` component stands for every folder there (`skills/*/SKILL.md`,
+            let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
+            // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
             // `.gemini/extensions/*/hooks/hooks.json`).
             let star = candidate.path.iter().position(|c| c == "*");
-            if let Some(at) = star {
+            if is_hook_files {
+                // Cline's hooks directories: the files named after a Cline event, in the
+                // order of its events.
+                let Some(dir) = candidate.path.parent() else {
+                    continue;
+                };
+                for (name, _) in hooks_core::cline::EVENTS {
+                    let path = dir.join(name);
+                    if exists(&path) {
+                        out.push(Discovered {
+                            path,
+                            ..candidate.clone()
+                        });
+                    }
+                }
+            } else if let Some(at) = star {
                 let parts: Vec<&std::ffi::OsStr> = candidate.path.iter().collect();
                 let parent: PathBuf = parts[..at].iter().collect();
                 let rest: PathBuf = parts[at + 1..].iter().collect();

@@ -353,9 +353,7 @@ impl BrokenFile {
 /// Every problem of the file is reported at once: the error holds one diagnostic per
 /// problem, each with file:line:col.
 pub fn load_file(path: impl AsRef<Path>, options: &LoadOptions) -> Result<ConfigFile, Error> {
-    let path = path.as_ref();
-    let src = source::read_file(path, None, options.max_file_size)?;
-    load_source(src, options)
+    load_file_within(path.as_ref(), None, options)
 }
 
 /// Loads a discovered file, which must lie inside `within` once symlinks are resolved.
@@ -364,6 +362,14 @@ pub(crate) fn load_file_within(
     within: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<ConfigFile, Error> {
+    // A Cline hook is an executable, never a config to parse.
+    let cline = match options.dialect {
+        Some(d) => d == Dialect::Cline,
+        None => crate::dialects::cline::in_hooks_dir(path),
+    };
+    if cline {
+        return crate::dialects::cline::load(path, within, options);
+    }
     let src = source::read_file(path, within, options.max_file_size)?;
     load_source(src, options)
 }
@@ -468,6 +474,19 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     } else {
         src
     };
+    // A Cline hook is an executable, loaded from its file (`load_file`), never parsed.
+    let cline = match options.dialect {
+        Some(d) => d == Dialect::Cline,
+        None => path.as_deref().and_then(detect::dialect_from_path) == Some(Dialect::Cline),
+    };
+    if cline {
+        let d = Diagnostic::error(
+            DiagnosticKind::Dialect,
+            "a Cline hook is an executable file named after its event, not a config to parse",
+        )
+        .with_hint("load it from its file (`-c .clinerules/hooks/PreToolUse`)");
+        return Err(src.file_diag(d).into());
+    }
     let format = options
         .format
         .or_else(|| path.as_deref().and_then(Format::from_path))
@@ -775,6 +794,29 @@ impl Cx<'_> {
 
     /// Resolves an event name written at `pos`; an unknown one is an error there.
     pub(crate) fn event(&mut self, name: &str, pos: Pos) -> Option<Event> {
+        // Cursor's names for an event on one tool (`beforeShellExecution` is PreToolUse on
+        // the shell tool) mean that tool only in Cursor's files; elsewhere the name alone
+        // would make a hook for every tool.
+        if self.dialect != Dialect::Cursor
+            && let Some(cursor) = hooks_core::cursor::EVENTS.iter().find(|e| {
+                e.tools != hooks_core::cursor::Tools::Any && e.name.eq_ignore_ascii_case(name)
+            })
+        {
+            let matcher = cursor.tools.matcher().unwrap_or_default();
+            self.error(
+                DiagnosticKind::UnknownEvent,
+                pos,
+                format!(
+                    "`{name}` is Cursor's name for {} on some tools only",
+                    cursor.event.name()
+                ),
+                Some(format!(
+                    "write the event `{}` with the matcher `{matcher}`, or keep the hook in a Cursor `hooks.json`",
+                    cursor.event.name()
+                )),
+            );
+            return None;
+        }
         match self.lookup_event(name) {
             Ok(event) => Some(event),
             Err(hint) => {

@@ -1106,6 +1106,58 @@ pub(crate) struct FabroConfig {
     llm: Option<FabroLlm>,
 }
 
+/// The hook types of a Cursor entry.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum CursorType {
+    /// Run `command`; stdin gets Cursor's JSON for the event.
+    Command,
+    /// Ask a model `prompt`; it answers `{ok, reason}`.
+    Prompt,
+}
+
+/// One Cursor hook entry.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CursorHook {
+    /// A shell command, or the path of a script.
+    command: Option<String>,
+    /// `command` (default) or `prompt`.
+    #[serde(rename = "type")]
+    kind: Option<CursorType>,
+    /// The question a prompt hook asks (`$ARGUMENTS` is the event's JSON).
+    prompt: Option<String>,
+    /// The model of a prompt hook.
+    model: Option<String>,
+    /// Timeout in seconds.
+    timeout: Option<f64>,
+    /// Tool events: Cursor's tool types (`Shell`, `Read`, `Write`, `Grep`, `Delete`, `MCP`,
+    /// `Task`); `beforeShellExecution`: a regular expression over the command text;
+    /// `subagentStart` / `subagentStop`: the subagent type.
+    matcher: Option<String>,
+    /// How many automatic follow-ups `stop` and `subagentStop` may make (default 5; `null`
+    /// for no limit).
+    loop_limit: Option<Option<u32>>,
+    /// A crash, a timeout or an answer that is not JSON blocks the action.
+    #[serde(rename = "failClosed")]
+    fail_closed: Option<bool>,
+}
+
+/// Cursor `hooks.json`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Cursor hooks.json")]
+pub(crate) struct CursorConfig {
+    /// A JSON Schema for editors.
+    #[serde(rename = "$schema")]
+    schema: Option<String>,
+    /// The format's version: 1.
+    version: Option<u32>,
+    /// Hook entries by Cursor event name (`beforeShellExecution`, `afterFileEdit`, `stop`,
+    /// ...).
+    hooks: Option<BTreeMap<String, Vec<CursorHook>>>,
+}
+
 /// The schema of each dialect's file format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum FileSchema {
@@ -1116,6 +1168,7 @@ pub(crate) enum FileSchema {
     Autohand,
     Gemini,
     Codex,
+    Cursor,
 }
 
 fn settings() -> SchemaSettings {
@@ -1126,7 +1179,7 @@ fn generate<T: JsonSchema>() -> Schema {
     settings().into_generator().into_root_schema_for::<T>()
 }
 
-static SCHEMAS: LazyLock<[(FileSchema, Value); 7]> = LazyLock::new(|| {
+static SCHEMAS: LazyLock<[(FileSchema, Value); 8]> = LazyLock::new(|| {
     [
         (FileSchema::Native, generate::<NativeConfig>().to_value()),
         (FileSchema::Claude, generate::<ClaudeSettings>().to_value()),
@@ -1138,6 +1191,7 @@ static SCHEMAS: LazyLock<[(FileSchema, Value); 7]> = LazyLock::new(|| {
         ),
         (FileSchema::Gemini, generate::<GeminiSettings>().to_value()),
         (FileSchema::Codex, generate::<CodexHooksFile>().to_value()),
+        (FileSchema::Cursor, generate::<CursorConfig>().to_value()),
     ]
 });
 
@@ -1162,8 +1216,10 @@ pub struct SchemaFile {
 }
 
 /// The JSON Schemas of every dialect's file format, as `cargo xtask codegen` writes them to
-/// `schemas/`: `native`, `claude`, `echo`, `fabro`, `autohand`, `gemini` and `codex`, each
-/// `<name>.schema.json`.
+/// `schemas/`: `native`, `claude`, `echo`, `fabro`, `autohand`, `gemini`, `codex` and
+/// `cursor`, each
+/// `<name>.schema.json`. Cline has no config file (its hooks are executables), so no
+/// schema.
 pub fn schema_files() -> Vec<SchemaFile> {
     [
         (FileSchema::Native, "native.schema.json"),
@@ -1173,6 +1229,7 @@ pub fn schema_files() -> Vec<SchemaFile> {
         (FileSchema::Autohand, "autohand.schema.json"),
         (FileSchema::Gemini, "gemini.schema.json"),
         (FileSchema::Codex, "codex.schema.json"),
+        (FileSchema::Cursor, "cursor.schema.json"),
     ]
     .into_iter()
     .map(|(schema, name)| {

@@ -153,6 +153,18 @@ impl Source {
 /// discovered config may not lead out of the place it was found in); it is then opened by
 /// its resolved path, and `path` names it in every diagnostic.
 pub(crate) fn read_file(path: &Path, within: Option<&Path>, limit: u64) -> Result<Source, Error> {
+    let (bytes, _) = read_bytes(path, within, limit)?;
+    decode(Some(path.to_path_buf()), bytes)
+}
+
+/// The bytes of a file, read as [`read_file`] reads them (a regular file, inside `within`,
+/// opened without blocking, at most `limit` bytes), with its metadata; not decoded (a
+/// Cline hook file may be any executable).
+pub(crate) fn read_bytes(
+    path: &Path,
+    within: Option<&Path>,
+    limit: u64,
+) -> Result<(Vec<u8>, std::fs::Metadata), Error> {
     let io = |e: std::io::Error| Error::io(path, &e);
     let real = match within {
         None => path.to_path_buf(),
@@ -196,7 +208,7 @@ pub(crate) fn read_file(path: &Path, within: Option<&Path>, limit: u64) -> Resul
     if bytes.len() as u64 > limit {
         return Err(too_large(path, bytes.len() as u64, limit));
     }
-    decode(Some(path.to_path_buf()), bytes)
+    Ok((bytes, meta))
 }
 
 /// Opens `path` for reading without waiting for a writer or a device.

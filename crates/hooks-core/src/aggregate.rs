@@ -203,9 +203,11 @@ impl Serialize for HookReport {
 ///    concatenated in declaration order, and dropped (listed as ignored) when the
 ///    aggregate decision is not `allow`; `updated_tool_output`,
 ///    `updated_mcp_tool_output`, `session_title`, `initial_user_message` and
-///    `worktree_path` take one value: the later-declared of two different values wins and
-///    the pair is a [`Conflict`]; `watch_paths` is the union of every hook's list in
-///    declaration order; `reload_skills` is true when any hook asks; of several
+///    `worktree_path` and `display_content` take one value: the later-declared of two
+///    different values wins and the pair is a [`Conflict`]; `watch_paths` is the union of
+///    every hook's list in declaration order; `classifier_context` is every hook's text
+///    joined by newlines in declaration order; `reload_skills` and
+///    `suppress_original_prompt` are true when any hook asks; of several
 ///    `elicitation` answers the most restrictive action wins (`cancel > decline >
 ///    accept`), the first declared among equals, with its content. Fields a dialect's
 ///    reader dropped ([`HookOutcome::dropped`]) are listed as ignored.
@@ -356,6 +358,8 @@ struct Fold<'a> {
     session_title: Option<(String, String)>,
     initial_user_message: Option<(String, String)>,
     worktree_path: Option<(String, String)>,
+    display_content: Option<(String, String)>,
+    classifier_context: Vec<String>,
     /// Permission updates, with the hook that gave them.
     permissions: Vec<(String, Vec<Value>)>,
     terminal_sequences: Vec<String>,
@@ -384,6 +388,8 @@ impl<'a> Fold<'a> {
             session_title: None,
             initial_user_message: None,
             worktree_path: None,
+            display_content: None,
+            classifier_context: Vec::new(),
             permissions: Vec::new(),
             terminal_sequences: Vec::new(),
             env_from: HashMap::new(),
@@ -656,7 +662,25 @@ impl<'a> Fold<'a> {
         let title = self.honours(Fields::SESSION_TITLE);
         let setup = self.honours(Fields::SESSION_SETUP);
         let worktree = self.honours(Fields::WORKTREE_PATH);
+        let display = self.honours(Fields::DISPLAY_CONTENT);
+        let classifier = self.honours(Fields::CLASSIFIER_CONTEXT);
+        let suppress = self.honours(Fields::SUPPRESS_PROMPT);
         let unhonoured = [
+            (
+                OutputField::DisplayContent,
+                display,
+                e.display_content.is_some(),
+            ),
+            (
+                OutputField::ClassifierContext,
+                classifier,
+                e.classifier_context.is_some(),
+            ),
+            (
+                OutputField::SuppressOriginalPrompt,
+                suppress,
+                e.suppress_original_prompt,
+            ),
             (
                 OutputField::UpdatedToolOutput,
                 tool_output,
@@ -718,6 +742,21 @@ impl<'a> Fold<'a> {
                 id,
                 &e.initial_user_message,
             );
+        }
+        if display {
+            keep(
+                conflicts,
+                &mut self.display_content,
+                OutputField::DisplayContent,
+                id,
+                &e.display_content,
+            );
+        }
+        if classifier && let Some(text) = &e.classifier_context {
+            self.classifier_context.push(text.clone());
+        }
+        if suppress && e.suppress_original_prompt {
+            self.out.effects.suppress_original_prompt = true;
         }
         if worktree {
             keep(
@@ -880,6 +919,10 @@ impl<'a> Fold<'a> {
                 );
             }
             effects.tool_config = Some(Value::Object(config));
+        }
+        effects.display_content = self.display_content.map(|(_, v)| v);
+        if !self.classifier_context.is_empty() {
+            effects.classifier_context = Some(self.classifier_context.join("\n"));
         }
         if !self.terminal_sequences.is_empty() {
             effects.terminal_sequence = Some(self.terminal_sequences.concat());

@@ -448,6 +448,21 @@ impl EventContext {
     pub fn to_json(&self, dialect: Dialect) -> Value {
         (dialect.profile().stdin)(self)
     }
+
+    /// The JSON `spec` receives on stdin: [`EventContext::to_json`] in its dialect, or,
+    /// when the hook was registered under one of several names its dialect has for the
+    /// event ([`HookSpec::home_event`]), the JSON its dialect sends for that name (Cursor's
+    /// `beforeShellExecution` hooks get the command at the top level, its `preToolUse`
+    /// hooks the tool and its input).
+    ///
+    /// [`HookSpec::home_event`]: crate::HookSpec::home_event
+    pub fn input_for(&self, spec: &crate::HookSpec) -> Value {
+        let profile = spec.dialect.profile();
+        match (spec.home_event, profile.stdin_named) {
+            (Some(home), Some(named)) => named(self, home),
+            _ => (profile.stdin)(self),
+        }
+    }
 }
 
 /// The subjects of one matcher field: the value itself, or its translation into a

@@ -62,6 +62,8 @@ impl<'a> DedupeKey<'a> {
     fn same_run(a: &HookSpec, b: &HookSpec) -> bool {
         a.action == b.action
             && a.dialect == b.dialect
+            // Given different JSON (Cursor's `beforeShellExecution` and `preToolUse`).
+            && a.home_event == b.home_event
             && a.timeout == b.timeout
             && a.on_failure == b.on_failure
             && a.is_async == b.is_async
@@ -75,6 +77,7 @@ impl<'a> DedupeKey<'a> {
             && std::mem::discriminant(a.matcher.kind()) == std::mem::discriminant(b.matcher.kind())
             && a.filter.tools() == b.filter.tools()
             && a.filter.path_globs() == b.filter.path_globs()
+            && a.filter.command() == b.filter.command()
             && a.condition.as_ref().map(|c| c.as_str()) == b.condition.as_ref().map(|c| c.as_str())
     }
 }

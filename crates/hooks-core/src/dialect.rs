@@ -32,11 +32,16 @@ pub enum Dialect {
     Gemini,
     /// Codex `hooks.json` and the `[hooks]` of its `config.toml`.
     Codex,
+    /// Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).
+    Cursor,
+    /// Cline hook files: executables named after their event (`.clinerules/hooks/`,
+    /// `~/Documents/Cline/Hooks/`).
+    Cline,
 }
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 7] = [
+    pub const ALL: [Dialect; 9] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Echo,
@@ -44,6 +49,8 @@ impl Dialect {
         Dialect::Autohand,
         Dialect::Gemini,
         Dialect::Codex,
+        Dialect::Cursor,
+        Dialect::Cline,
     ];
 
     /// The dialect's short name, as used on the command line (`--to fabro`).
@@ -61,7 +68,8 @@ impl Dialect {
     /// Whether the dialect documents a `timestamp` (RFC 3339) in a hook's input: echo-agent
     /// does (`event`, `tool_name`, `tool_input`, `session_id`, `timestamp`), so its hooks
     /// get the dispatch time when the host sends none. Autohand's timestamps are in its
-    /// notifications, which add them themselves; the others document none.
+    /// notifications, which add them themselves; Cline's (milliseconds since the epoch,
+    /// as a string) is in every hook's input; the others document none.
     pub fn documents_timestamp(self) -> bool {
         self.profile().documents_timestamp
     }

@@ -114,6 +114,17 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
     (dialect.profile().provides_var)(name)
 }
 
+/// The variables naming the project root that the command executor gives a command hook
+/// of `dialect` whose event names no `project_dir` ([`Profile::project_dir_vars`]):
+/// `CLAUDE_PROJECT_DIR` for Claude Code, echo-agent and native hooks,
+/// `CURSOR_PROJECT_DIR` and its alias `CLAUDE_PROJECT_DIR` for Cursor's, none for the
+/// others.
+///
+/// [`Profile::project_dir_vars`]: crate::Profile::project_dir_vars
+pub fn project_dir_vars(dialect: Dialect) -> &'static [&'static str] {
+    dialect.profile().project_dir_vars
+}
+
 /// The environment variables a command hook written in `dialect` receives for `ctx`, as
 /// `(name, value)` pairs in a stable order.
 ///
@@ -128,7 +139,11 @@ pub fn provides_var(dialect: Dialect, name: &str) -> bool {
 ///   `project_dir` (else the command executor gives its project root, never the `cwd`)
 ///   and `CLAUDE_PLUGIN_ROOT` when the context names a `plugin_root` (a plugin's hooks
 ///   get theirs from the loader).
-/// - Native: all of the above, so a native hook can use any dialect's scripts.
+/// - Cursor: `CURSOR_PROJECT_DIR` and `CLAUDE_PROJECT_DIR` (the same as for Claude Code),
+///   `CURSOR_VERSION` and `CURSOR_USER_EMAIL` when the context names them.
+/// - Cline: none (Cline's hooks get the inherited environment only).
+/// - Native: Claude Code's, Autohand's and Fabro's, so a native hook can use any of
+///   those dialects' scripts.
 ///
 /// Values: strings as they are; numbers and booleans as JSON writes them (`true`, `42`);
 /// arrays and objects as compact JSON; null or absent fields produce no variable.

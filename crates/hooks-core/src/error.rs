@@ -23,7 +23,7 @@ pub enum ErrorKind {
         /// The closest known name, if one is close.
         suggestion: Option<String>,
         /// The agent whose event name it is, when it is one of an agent whose hooks no
-        /// dialect reads yet (`Gemini CLI`, `Cursor`).
+        /// dialect reads yet (`Gemini CLI`).
         other_agent: Option<&'static str>,
     },
     /// A custom event that cannot be registered.

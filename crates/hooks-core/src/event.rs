@@ -56,13 +56,19 @@ impl Fields {
     /// `worktree_path` (Claude's WorktreeCreate) is honoured.
     pub const WORKTREE_PATH: Fields = Fields(1 << 13);
     /// `clear_context` (Gemini CLI's AfterAgent) is honoured.
-    pub const CLEAR_CONTEXT: Fields = Fields(1 << 14);
+    pub const CLEAR_CONTEXT: Fields = Fields(1 << 17);
     /// `llm_request` (Gemini CLI's BeforeModel) is honoured.
-    pub const LLM_REQUEST: Fields = Fields(1 << 15);
+    pub const LLM_REQUEST: Fields = Fields(1 << 18);
     /// `llm_response` (Gemini CLI's BeforeModel and AfterModel) is honoured.
-    pub const LLM_RESPONSE: Fields = Fields(1 << 16);
+    pub const LLM_RESPONSE: Fields = Fields(1 << 19);
     /// `tool_config` (Gemini CLI's BeforeToolSelection) is honoured.
-    pub const TOOL_CONFIG: Fields = Fields(1 << 17);
+    pub const TOOL_CONFIG: Fields = Fields(1 << 20);
+    /// `suppress_original_prompt` (Claude's UserPromptSubmit) is honoured.
+    pub const SUPPRESS_PROMPT: Fields = Fields(1 << 14);
+    /// `classifier_context` (Claude's PostToolUse) is honoured.
+    pub const CLASSIFIER_CONTEXT: Fields = Fields(1 << 15);
+    /// `display_content` (Claude's MessageDisplay) is honoured.
+    pub const DISPLAY_CONTENT: Fields = Fields(1 << 16);
 
     /// The union of two sets.
     pub const fn union(self, other: Fields) -> Fields {
@@ -76,7 +82,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 18] = [
+        const NAMES: [(Fields, &str); 21] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -95,6 +101,9 @@ impl Fields {
             (Fields::LLM_REQUEST, "llm_request"),
             (Fields::LLM_RESPONSE, "llm_response"),
             (Fields::TOOL_CONFIG, "tool_config"),
+            (Fields::SUPPRESS_PROMPT, "suppress_original_prompt"),
+            (Fields::CLASSIFIER_CONTEXT, "classifier_context"),
+            (Fields::DISPLAY_CONTENT, "display_content"),
         ];
         NAMES
             .iter()
@@ -304,7 +313,7 @@ builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
     PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT], matcher: ["tool_name"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT, CLASSIFIER_CONTEXT], matcher: ["tool_name"] }
     /// After a tool failed.
     PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] }
     /// After a batch of parallel tool calls.
@@ -320,11 +329,11 @@ builtin_events! {
     /// One-time setup of a repository or session.
     Setup { honours: [CONTEXT], matcher: ["trigger"] }
     /// The user submitted a prompt (Autohand: before the instruction goes to the model).
-    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE], matcher: [] }
+    UserPromptSubmit { honours: [BLOCK, CONTEXT, SESSION_TITLE, SUPPRESS_PROMPT], matcher: [] }
     /// A slash command or MCP prompt is about to be expanded into a prompt.
     UserPromptExpansion { honours: [BLOCK, CONTEXT], matcher: ["command_name"] }
     /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
-    MessageDisplay { honours: [], matcher: [] }
+    MessageDisplay { honours: [DISPLAY_CONTENT], matcher: [] }
     /// The agent finished responding; blocking keeps it going.
     Stop { honours: [BLOCK, CONTEXT, CLEAR_CONTEXT], matcher: [] }
     /// The agent hit an unrecoverable error.
@@ -454,6 +463,25 @@ builtin_events! {
     SandboxCleanup { honours: [], matcher: [] }
     /// A checkpoint was saved.
     CheckpointSaved { honours: [], matcher: ["node_id"] }
+    /// The agent finished a response (Cursor's `afterAgentResponse`): its text.
+    AfterAgentResponse { honours: [], matcher: [] }
+    /// The agent finished a thinking block (Cursor's `afterAgentThought`): its text.
+    AfterAgentThought { honours: [], matcher: [] }
+    /// Tab completion is about to read a file (Cursor's `beforeTabFileRead`); hooks may
+    /// refuse it.
+    BeforeTabFileRead { honours: [BLOCK, PERMISSION], matcher: ["file_path"] }
+    /// Tab completion edited a file (Cursor's `afterTabFileEdit`).
+    AfterTabFileEdit { honours: [], matcher: ["file_path"] }
+    /// A new task starts (Cline's `TaskStart`); blocking cancels it; context is given to
+    /// the model.
+    TaskStart { honours: [BLOCK, CONTEXT], matcher: [] }
+    /// An existing task is resumed (Cline's `TaskResume`); blocking cancels it; context is
+    /// given to the model.
+    TaskResume { honours: [BLOCK, CONTEXT], matcher: [] }
+    /// A task was cancelled (Cline's `TaskCancel`).
+    TaskCancel { honours: [], matcher: [] }
+    /// A task was completed (Cline's `TaskComplete`).
+    TaskComplete { honours: [], matcher: [] }
 }
 
 /// The catalog's rows, with each dialect's names and matcher fields from its profile.
@@ -711,27 +739,13 @@ impl EventCatalog {
     }
 }
 
-/// Event names of agents whose hooks no dialect reads yet, by agent. Names these agents
-/// share with the catalog (`SessionStart`, Cursor's `stop`) resolve as usual.
-const OTHER_AGENTS: &[(&str, &[&str])] = &[(
-    "Cursor",
-    &[
-        "beforeShellExecution",
-        "afterShellExecution",
-        "beforeMCPExecution",
-        "afterMCPExecution",
-        "beforeReadFile",
-        "afterFileEdit",
-        "beforeSubmitPrompt",
-        "afterAgentResponse",
-        "afterAgentThought",
-        "beforeTabFileRead",
-        "afterTabFileEdit",
-    ],
-)];
+/// Event names of agents whose hooks no dialect reads yet, by agent (none now: every
+/// agent listed before has its dialect). Names such agents share with the catalog resolve
+/// as usual.
+const OTHER_AGENTS: &[(&str, &[&str])] = &[];
 
 /// The agent whose event `name` is (compared loosely, as lookups are), when it is one of
-/// an agent whose hooks no dialect reads yet: `Cursor` for `beforeShellExecution`.
+/// an agent whose hooks no dialect reads yet.
 fn other_agent(name: &str) -> Option<&'static str> {
     let folded = fold(name);
     OTHER_AGENTS

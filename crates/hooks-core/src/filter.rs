@@ -60,11 +60,15 @@ pub struct Filter {
     exclude_set: GlobSet,
     /// Some glob is absolute: relative paths are also tried joined to `cwd`.
     absolute: bool,
+    /// A regular expression the tool input's `command` must match (unanchored): Cursor's
+    /// `beforeShellExecution` matcher, over the command text.
+    command: Option<Regex>,
 }
 
 /// Why a filter rejected a context, without allocating.
 enum FilterFailure {
     Tool,
+    Command,
     NoPath,
     Excluded,
     NotIncluded,
@@ -150,9 +154,39 @@ impl Filter {
         Ok(())
     }
 
-    /// Whether this filter lets everything through (no tools, no globs).
+    /// Restricts the hook to tool calls whose input's `command` matches `pattern`, a
+    /// regular expression found anywhere in the command (Cursor's matcher on
+    /// `beforeShellExecution`, tested against the command text). A call without a
+    /// command does not pass. Fails with [`ErrorKind::InvalidMatcher`] on a pattern that does
+    /// not compile.
+    pub fn with_command(mut self, pattern: &str) -> Result<Filter, Error> {
+        let regex = RegexBuilder::new(pattern)
+            .size_limit(REGEX_SIZE_LIMIT)
+            .build()
+            .map_err(|e| {
+                Error::new(ErrorKind::InvalidMatcher {
+                    pattern: pattern.to_owned(),
+                    message: e
+                        .to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_owned(),
+                })
+            })?;
+        self.command = Some(regex);
+        Ok(self)
+    }
+
+    /// The command pattern ([`Filter::with_command`]), if any.
+    pub fn command(&self) -> Option<&str> {
+        self.command.as_ref().map(Regex::as_str)
+    }
+
+    /// Whether this filter lets everything through (no tools, no globs, no command).
     pub fn is_empty(&self) -> bool {
-        self.tools.is_empty() && self.globs.is_empty()
+        self.tools.is_empty() && self.globs.is_empty() && self.command.is_none()
     }
 
     /// The allowed tool names (empty: any tool, or none).
@@ -175,6 +209,12 @@ impl Filter {
             FilterFailure::Tool => Mismatch::Tool {
                 tool: ctx.tool_name().map(str::to_owned),
                 allowed: self.tools.clone(),
+            },
+            FilterFailure::Command => Mismatch::Matcher {
+                matcher: self.command().unwrap_or_default().to_owned(),
+                subjects: tool_command(ctx)
+                    .map(|c| vec![("command".to_owned(), c.to_owned())])
+                    .unwrap_or_default(),
             },
             FilterFailure::NoPath | FilterFailure::NotIncluded => Mismatch::Path {
                 path,
@@ -212,6 +252,11 @@ impl Filter {
                 return Some(FilterFailure::Tool);
             }
         }
+        if let Some(command) = &self.command
+            && !tool_command(ctx).is_some_and(|c| command.is_match(c))
+        {
+            return Some(FilterFailure::Command);
+        }
         if self.globs.is_empty() {
             return None;
         }
@@ -227,6 +272,11 @@ impl Filter {
         }
         None
     }
+}
+
+/// The tool input's `command`, if it is a string.
+fn tool_command(ctx: &EventContext) -> Option<&str> {
+    ctx.tool_input()?.get("command")?.as_str()
 }
 
 fn invalid_glob(written: &str, message: impl Into<String>) -> Error {

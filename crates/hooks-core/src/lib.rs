@@ -81,7 +81,7 @@ pub use cancel::{CancellationToken, Cancelled};
 pub use context::{EventContext, StageEvent, ValueType, json_kind};
 pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
-pub use env::{env_vars, parse_env_file, provides_var, takes_env_file};
+pub use env::{env_vars, parse_env_file, project_dir_vars, provides_var, takes_env_file};
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
 pub use filter::{Filter, IfCondition, lexical_segments};
@@ -93,7 +93,7 @@ pub use outcome::{
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
-pub use profile::{Events, FileShape, HookList, MatcherFields, Profile, Switch};
+pub use profile::{Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{

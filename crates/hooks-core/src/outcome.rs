@@ -290,6 +290,18 @@ pub struct Effects {
     /// Claude's `terminalSequence`: an OSC escape sequence for the user's terminal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminal_sequence: Option<String>,
+    /// Claude's UserPromptSubmit `suppressOriginalPrompt`: the prompt is not shown in the
+    /// transcript (the added context still reaches the model).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub suppress_original_prompt: bool,
+    /// Claude's PostToolUse `classifierContext`: text for the agent's permission
+    /// classifier about the tool call (at most 2,000 characters in Claude Code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub classifier_context: Option<String>,
+    /// Claude's MessageDisplay `displayContent`: what the screen shows instead of the
+    /// assistant's text (the transcript and the model keep the original).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_content: Option<String>,
     /// The variables the hook exported in its `CLAUDE_ENV_FILE` ([`crate::parse_env_file`]),
     /// by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -384,6 +396,9 @@ impl Default for Effects {
             elicitation: None,
             worktree_path: None,
             terminal_sequence: None,
+            suppress_original_prompt: false,
+            classifier_context: None,
+            display_content: None,
             env: BTreeMap::new(),
             clear_context: false,
             llm_request: None,
@@ -439,6 +454,12 @@ pub enum OutputField {
     WorktreePath,
     /// `terminal_sequence`.
     TerminalSequence,
+    /// `suppress_original_prompt`.
+    SuppressOriginalPrompt,
+    /// `classifier_context`.
+    ClassifierContext,
+    /// `display_content`.
+    DisplayContent,
     /// `env` (the variables exported in `CLAUDE_ENV_FILE`).
     Env,
     /// `clear_context`.
@@ -475,6 +496,9 @@ impl OutputField {
             OutputField::Elicitation => "elicitation",
             OutputField::WorktreePath => "worktree_path",
             OutputField::TerminalSequence => "terminal_sequence",
+            OutputField::SuppressOriginalPrompt => "suppress_original_prompt",
+            OutputField::ClassifierContext => "classifier_context",
+            OutputField::DisplayContent => "display_content",
             OutputField::Env => "env",
             OutputField::ClearContext => "clear_context",
             OutputField::LlmRequest => "llm_request",

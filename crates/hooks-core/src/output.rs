@@ -147,6 +147,17 @@ pub(crate) fn read_output(
         Some(0) => parse_success(event, stdout, plain_text_is_context),
         Some(2) if event.can_block() => parse_block(event, stdout, stderr),
         Some(2) => parse_non_blocking_exit_2(event, stderr),
+        Some(_) | None => failed_exit(exit_code, stderr),
+    };
+    outcome.run.exit_code = exit_code;
+    outcome
+}
+
+/// A hook that exited with a non-zero `exit_code` ([`FailureKind::NonZeroExit`], with the
+/// head of stderr) or was killed by a signal (`None`: [`FailureKind::Crash`], with its
+/// tail); stdout is not read.
+pub(crate) fn failed_exit(exit_code: Option<i32>, stderr: &[u8]) -> HookOutcome {
+    match exit_code {
         Some(code) => HookOutcome::failed(
             FailureKind::NonZeroExit,
             with_detail(
@@ -161,9 +172,7 @@ pub(crate) fn read_output(
                 &tail(&text(stderr), STDERR_CHARS),
             ),
         ),
-    };
-    outcome.run.exit_code = exit_code;
-    outcome
+    }
 }
 
 /// Parses an HTTP hook's 2xx response body or an MCP tool's text result: empty/whitespace
@@ -405,6 +414,11 @@ impl Reader<'_> {
                             .get_or_insert_with(|| s.to_owned());
                     }
                 }
+                "suppressOriginalPrompt" => {
+                    if get_bool(key, value)? == Some(true) {
+                        self.out.effects.suppress_original_prompt = true;
+                    }
+                }
                 "suppressOutput" | "suppress_output" => {
                     if get_bool(key, value)? == Some(true) {
                         self.out.effects.suppress_output = true;
@@ -557,6 +571,14 @@ impl Reader<'_> {
                     }
                 }
                 "content" => self.elicitation_content = some_value(value),
+                "classifierContext" => {
+                    self.out.effects.classifier_context =
+                        get_str("hookSpecificOutput.classifierContext", value)?.map(str::to_owned);
+                }
+                "displayContent" => {
+                    self.out.effects.display_content =
+                        get_str("hookSpecificOutput.displayContent", value)?.map(str::to_owned);
+                }
                 "worktreePath" => {
                     self.out.effects.worktree_path =
                         get_str("hookSpecificOutput.worktreePath", value)?.map(str::to_owned);

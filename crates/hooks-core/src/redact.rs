@@ -233,6 +233,9 @@ impl Redactor {
             elicitation,
             worktree_path,
             terminal_sequence,
+            suppress_original_prompt: _,
+            classifier_context,
+            display_content,
             env,
             clear_context: _,
             llm_request,
@@ -248,6 +251,8 @@ impl Redactor {
             initial_user_message,
             worktree_path,
             terminal_sequence,
+            classifier_context,
+            display_content,
         ]
         .into_iter()
         .flatten()

@@ -49,6 +49,11 @@ pub struct HookSpec {
     pub enabled: bool,
     /// The dialect it was written in: decides stdin shape and environment variables.
     pub dialect: Dialect,
+    /// The event's name in [`HookSpec::dialect`] the hook was registered under, when that
+    /// dialect has several names for one event: Cursor's `beforeShellExecution` and
+    /// `preToolUse` are both PreToolUse, and their hooks are given different JSON. `None`:
+    /// the dialect's one name for the event.
+    pub home_event: Option<&'static str>,
     /// Where it was defined.
     pub provenance: Provenance,
 }
@@ -72,8 +77,17 @@ impl HookSpec {
             sequential: None,
             enabled: true,
             dialect: Dialect::Native,
+            home_event: None,
             provenance: Provenance::default(),
         }
+    }
+
+    /// Sets the event's name in the hook's dialect it was registered under
+    /// ([`HookSpec::home_event`]).
+    #[must_use]
+    pub fn with_home_event(mut self, name: &'static str) -> HookSpec {
+        self.home_event = Some(name);
+        self
     }
 
     /// Sets the id.

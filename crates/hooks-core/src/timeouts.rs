@@ -85,10 +85,14 @@ impl TimeUnit {
 /// | echo     | 10 s                    | 10 s   | 10 s  | 10 s               |
 /// | fabro    | 60 s                    | 30 s   | 60 s  | 60 s               |
 /// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
+/// | cursor   | 60 s                    | 30 s   | 60 s  | 60 s               |
+/// | cline    | 30 s                    | 30 s   | 30 s  | 30 s               |
 ///
 /// Each row is its dialect's profile's (`profile/<dialect>.rs`). The sources: Claude Code's hooks reference (the `timeout` common field, and the
 /// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
-/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms. Native hooks keep the
+/// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms, Cline's 30 s
+/// (`HOOK_EXECUTION_TIMEOUT_MS`). Cursor documents a "platform default" without a number:
+/// 60 s, as Fabro's, with Claude Code's 30 s for prompt hooks. Native hooks keep the
 /// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
 /// 10 s budget would often cut short.
 pub fn default_timeout(

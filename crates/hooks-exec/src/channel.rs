@@ -231,7 +231,7 @@ async fn answer(
                 mode: PromptMode::Answer,
                 model: None,
                 max_tool_rounds: None,
-                event_json: ctx.to_json(offer.spec.dialect),
+                event_json: ctx.input_for(offer.spec),
                 ctx,
                 spec: offer.spec,
                 timeout: deadline.saturating_duration_since(Instant::now()),

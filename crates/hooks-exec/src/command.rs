@@ -14,7 +14,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use hooks_core::{
     Action, CommandAction, CommandLine, Dialect, EventContext, FailureKind, HookOutcome, HookSpec,
-    HookStatus, Shell, parse_output_in, provides_var, takes_env_file,
+    HookStatus, Shell, parse_output_in, takes_env_file,
 };
 use rustix::process::Signal;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
@@ -44,7 +44,9 @@ pub const DEFAULT_ORPHAN_GRACE: Duration = Duration::from_secs(1);
 /// - **Environment**: the engine's own, plus the dialect's variables
 ///   ([`hooks_core::env_vars`]: `HOOK_*`, `FABRO_*`, ...; one the kernel cannot take, over
 ///   128 KiB or holding a NUL byte, is left out and named in `HOOKS_OMITTED_ENV`), plus
-///   `CLAUDE_PROJECT_DIR` for Claude Code, echo-agent and native hooks (the event's
+///   the dialect's project-root variables ([`hooks_core::project_dir_vars`]:
+///   `CLAUDE_PROJECT_DIR` for Claude Code, echo-agent and native hooks, with
+///   `CURSOR_PROJECT_DIR` for Cursor's) (the event's
 ///   `project_dir`, else the executor's project root: see
 ///   [`CommandExecutorBuilder::project_dir`]), plus `CLAUDE_ENV_FILE` for Claude Code and
 ///   native hooks on SessionStart, Setup, CwdChanged and FileChanged
@@ -234,7 +236,7 @@ impl CommandExecutor {
             None
         };
         let ctx = filled.as_ref().unwrap_or(run.ctx);
-        let mut stdin = serde_json::to_vec(&ctx.to_json(spec.dialect))
+        let mut stdin = serde_json::to_vec(&ctx.input_for(spec))
             .map_err(|e| format!("cannot encode the event as JSON: {e}"))?;
         let mut context_file = None;
         let sandboxed = self.is_sandboxed(spec);
@@ -265,13 +267,13 @@ impl CommandExecutor {
 
         let mut env = fit_env(hooks_core::env_vars(ctx, spec.dialect));
         if let Some(dir) = &self.config.project_dir
-            && provides_var(spec.dialect, PROJECT_DIR)
-            && !env.iter().any(|(name, _)| name == PROJECT_DIR)
             && ctx
                 .get("project_dir")
                 .is_none_or(serde_json::Value::is_null)
         {
-            env.push((PROJECT_DIR.to_owned(), dir.clone()));
+            for name in hooks_core::project_dir_vars(spec.dialect) {
+                env.push(((*name).to_owned(), dir.clone()));
+            }
         }
         // A sandboxed hook may write only in its working directory, so it gets no env file.
         let env_file = if takes_env_file(spec.dialect, run.ctx.event()) && !self.is_sandboxed(spec)
@@ -738,9 +740,6 @@ const MAX_ENV_ENTRY: usize = 128 * 1024 - 1;
 /// What all dialect variables together may take, well under the kernel's limit on argv
 /// plus environment (a quarter of the stack limit, 2 MiB by default).
 const ENV_BUDGET: usize = 1024 * 1024;
-
-/// Claude Code's project root variable.
-const PROJECT_DIR: &str = "CLAUDE_PROJECT_DIR";
 
 /// The name of the variable listing dialect variables left out because the kernel could
 /// not take them.

@@ -347,7 +347,7 @@ impl Executor for HttpExecutor {
 impl HttpExecutor {
     /// One run of an http hook, bounded by its timeout and the dispatch's cancellation.
     async fn run(&self, action: &HttpAction, run: HookRun<'_>) -> HookOutcome {
-        let body = match serde_json::to_vec(&run.ctx.to_json(run.spec.dialect)) {
+        let body = match serde_json::to_vec(&run.ctx.input_for(run.spec)) {
             Ok(body) => body,
             Err(e) => {
                 return HookOutcome::failed(

@@ -247,7 +247,7 @@ impl McpExecutor {
                 format!("no MCP server named `{}` ({known})", action.server),
             );
         };
-        let event_json = run.ctx.to_json(run.spec.dialect);
+        let event_json = run.ctx.input_for(run.spec);
         let arguments = match template::render(&action.input, &event_json) {
             Value::Object(map) => Some(map),
             Value::Null => None,

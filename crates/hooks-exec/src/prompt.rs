@@ -169,7 +169,7 @@ impl PromptExecutor {
                 "this prompt hook asks a model, but the host configured no prompt evaluator",
             );
         };
-        let event_json = run.ctx.to_json(run.spec.dialect);
+        let event_json = run.ctx.input_for(run.spec);
         let request = PromptRequest {
             prompt: render(&action.prompt, &event_json),
             mode: action.mode,

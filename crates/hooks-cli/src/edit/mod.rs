@@ -17,6 +17,7 @@
 //! their hooks is refused with a hint.
 
 pub mod atomic;
+pub mod codex_trust;
 mod json;
 pub mod migrate;
 mod toml;
@@ -235,6 +236,7 @@ impl ConfigEdit {
     /// Opens an existing file. `options` are the ones the file is normally loaded with;
     /// the file must load without errors.
     pub fn open(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
+        refuse_uneditable(path, options)?;
         let text = hooks::config::read_text(path, options.max_file_size)
             .map_err(|e| anyhow!("cannot read {}:\n{e}", path.display()))?;
         ConfigEdit::from_text(path, text, options)
@@ -243,6 +245,7 @@ impl ConfigEdit {
     /// Opens a discovered file, read as discovery reads it (inside the place it was found
     /// in, a regular file); see [`ConfigEdit::open`].
     pub fn open_discovered(found: &Discovered, options: &LoadOptions) -> Result<ConfigEdit> {
+        refuse_uneditable(&found.path, options)?;
         let text = found
             .read_text(options.max_file_size)
             .map_err(|e| anyhow!("cannot read {}:\n{e}", found.path.display()))?;
@@ -274,6 +277,7 @@ impl ConfigEdit {
     /// its name implies (`settings.json` is Claude Code, ...), else native, in the syntax
     /// its extension names (YAML if none).
     pub fn create(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
+        refuse_uneditable(path, options)?;
         let dialect = hooks::config::dialect_from_path(path).unwrap_or(Dialect::Native);
         let format = match dialect {
             Dialect::Native => Format::from_path(path).unwrap_or(Format::Yaml),
@@ -282,7 +286,9 @@ impl ConfigEdit {
             | Dialect::Fabro
             | Dialect::Autohand
             | Dialect::Gemini
-            | Dialect::Codex => hooks::config::default_format(dialect),
+            | Dialect::Codex
+            | Dialect::Cursor
+            | Dialect::Cline => hooks::config::default_format(dialect),
         };
         let text = if is_markdown(path) {
             "---\n---\n"
@@ -294,7 +300,9 @@ impl ConfigEdit {
                 | Dialect::Echo
                 | Dialect::Autohand
                 | Dialect::Gemini
-                | Dialect::Codex => {
+                | Dialect::Codex
+                | Dialect::Cursor
+                | Dialect::Cline => {
                     if format == Format::Json {
                         "{\n}\n"
                     } else {
@@ -569,7 +577,12 @@ impl ConfigEdit {
                         return self
                             .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
                     }
-                    Dialect::Claude | Dialect::Echo | Dialect::Gemini | Dialect::Codex => {
+                    Dialect::Claude
+                    | Dialect::Echo
+                    | Dialect::Gemini
+                    | Dialect::Codex
+                    | Dialect::Cursor
+                    | Dialect::Cline => {
                         bail!(no_switch(self.file.dialect, &label))
                     }
                     Dialect::Native | Dialect::Autohand => {
@@ -814,7 +827,7 @@ impl ConfigEdit {
     fn nested(&self) -> bool {
         match self.file.dialect.profile().file.hooks {
             HookList::Nested => true,
-            HookList::Flat(_) => false,
+            HookList::Flat(_) | HookList::ByEvent | HookList::Files => false,
             HookList::FlatOrNested => {
                 self.raw()
                     .ok()
@@ -833,6 +846,8 @@ impl ConfigEdit {
                 Shape::Nested
             }
             HookList::FlatOrNested => Shape::Flat(keys(&["hooks"])),
+            // Not edited in place (`refuse_uneditable`).
+            HookList::ByEvent | HookList::Files => Shape::Flat(keys(&["hooks"])),
         }
     }
 
@@ -974,6 +989,19 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
             r.matcher = r.value.get("matcher").cloned();
             r
         }),
+        HookList::ByEvent => value
+            .get("hooks")
+            .and_then(Value::as_object)
+            .and_then(|m| m.iter().next())
+            .and_then(|(event, entries)| {
+                let entry = entries.get(0)?;
+                Some(Rendered {
+                    event: event.clone(),
+                    matcher: entry.get("matcher").cloned(),
+                    value: entry.clone(),
+                })
+            }),
+        HookList::Files => None,
     };
     rendered.ok_or_else(|| anyhow!("the {} writer left the hook out", dialect_name(dialect)))
 }
@@ -1122,7 +1150,38 @@ fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
     match dialect {
         Dialect::Autohand | Dialect::Gemini => s.hooks_enabled,
         Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
-        Dialect::Echo | Dialect::Fabro | Dialect::Codex => None,
+        Dialect::Echo | Dialect::Fabro | Dialect::Codex | Dialect::Cursor | Dialect::Cline => None,
+    }
+}
+
+/// Cursor's `hooks.json`, Cline's hook files, Gemini CLI's settings and Codex's hooks files
+/// are read, not edited in place: an error
+/// saying so for a file of theirs (by `--dialect` or by its location).
+fn refuse_uneditable(path: &Path, options: &LoadOptions) -> Result<()> {
+    let dialect = options
+        .dialect
+        .or_else(|| hooks::config::dialect_from_path(path));
+    match dialect {
+        Some(Dialect::Cursor) => bail!(
+            "{} is Cursor's hooks.json, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+            path.display()
+        ),
+        Some(Dialect::Cline) => bail!(
+            "{} is a Cline hook file, an executable that is its own hook, so it is not edited here\n  hint: edit the script; `chmod -x` disables it, `chmod +x` enables it, as in Cline",
+            path.display()
+        ),
+        Some(Dialect::Gemini) => bail!(
+            "{} is a Gemini CLI settings file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+            path.display()
+        ),
+        Some(Dialect::Codex) => bail!(
+            "{} is a Codex hooks file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+            path.display()
+        ),
+        Some(
+            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Fabro | Dialect::Autohand,
+        )
+        | None => Ok(()),
     }
 }
 

@@ -1,8 +1,10 @@
-//! The Claude Code protocol, case by case: each case of `tests/conformance/claude/*.json` is
-//! a settings file, a payload and the answers of the hooks (stdout, stderr, exit code) in,
-//! and the outcome `hooks run --json` prints (and the warnings it gives) out. The cases
-//! follow the rules of Claude Code's hooks reference, one or more per event, per output
-//! field and per cross-cutting rule; each names the rule it checks.
+//! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
+//! (`claude` for Claude Code, `cursor`, `cline`) is a config in the agent's own form, a
+//! payload and the answers of the hooks (stdout, stderr, exit code) in, and the outcome
+//! `hooks run --json` prints (and the warnings it gives), and what each hook was given on
+//! stdin and in its environment, out. The cases follow the rules of the agent's hooks
+//! reference, one or more per event, per output field and per cross-cutting rule; each
+//! names the rule it checks.
 //!
 //! A case file is a JSON array of cases:
 //!
@@ -19,9 +21,9 @@
 //! }
 //! ```
 //!
-//! - `answers`: one command hook per answer, in this order, each printing `stdout` (a JSON
-//!   value is printed as JSON, a string as it is), `stderr`, and exiting with `exit`
-//!   (default 0).
+//! - `answers`: one command hook per answer, in this order, each saving its stdin and
+//!   environment, printing `stdout` (a JSON value is printed as JSON, a string as it is),
+//!   `stderr`, and exiting with `exit` (default 0).
 //! - `hook`: the matcher group's `matcher` and extra keys of every handler (`timeout`,
 //!   `async`, ...). Without `settings`, the file is `{"hooks": {EVENT: [{"matcher": ..,
 //!   "hooks": [handler per answer]}]}}`.
@@ -31,8 +33,14 @@
 //!   value (objects compared key by key, arrays element by element and by length);
 //!   `{"$has": "text"}` matches a string containing `text`, `{"$absent": true}` a key
 //!   that is not there or is `null`.
+//!   `{"$type": "string"}` (or `number`, `boolean`, `array`, `object`) a value of that
+//!   JSON type.
 //! - `warnings`: substrings that must appear on stderr; `no_warnings: true` says stderr
 //!   is empty.
+//! - `stdin`: a subset of the JSON the first hook read on its stdin, compared as `expect`
+//!   is (`stdins`: one per answer, `null` for one not checked); the hook must have run.
+//! - `hook_env`: a subset of the first hook's environment (name to value, or
+//!   `{"$absent": true}`).
 //! - `status`: the exit code of `hooks run` (default: not checked).
 //!
 //! Optional, for rules about sequences, the environment and where files are:
@@ -44,7 +52,23 @@
 //!   hook's environment (`$CLAUDE_ENV_FILE`, `$CLAUDE_PROJECT_DIR`, ...).
 //! - `env`: environment variables of the `hooks` process.
 //! - `config`: where the settings file is written and named with `-c` (default
-//!   `.claude/settings.json`); `files`: more files to write, by path.
+//!   `.claude/settings.json`); `files`: more files to write, by path; `discover: true`
+//!   names no file and lets discovery find it, with the case's directory as the project.
+//!
+//! Per agent, the config is made from the answers this way (`hook_event`, default `event`,
+//! is the agent's name of the event the hooks are registered on):
+//!
+//! - `claude`: the settings file above; `gemini` and `codex` the same shape, written to
+//!   `.gemini/settings.json` and `.codex/hooks.json` by default (`settings_text`: the
+//!   file's text as it is, a Codex `config.toml`, with `{{answer N}}` and `{{config}}`, its
+//!   own path, filled in; `from`: the agent that sends the event, `hooks run --from`).
+//! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
+//!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
+//!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
+//! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
+//!   `.clinerules/hooks/` (or at `config`), the second in the global
+//!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
+//!   named with `-c`.
 //! - `project`: a directory passed as `--project`; `cwd`: the directory `hooks` runs in
 //!   (both relative to the case's directory, and created). Paths in the outcome and on
 //!   stderr show the case's directory as `[dir]`.
@@ -53,19 +77,6 @@
 //! - `list`: a subset of `hooks list --json` for the settings file (each hook's `type`,
 //!   `timeout_ms`, `state`, ...), compared as `expect` is.
 //! - an answer's `sleep`: seconds the hook waits before answering (to meet a timeout).
-//! - an answer's `stdin`: a subset of the JSON the hook was given on stdin (compared as
-//!   `expect` is; `{"$present": true}` matches any value that is there), and its `env`:
-//!   environment variables the hook saw, by name (a string, `$has`, `$present` or
-//!   `$absent`).
-//! - `from`: the agent that sends the event (`hooks run --from`), for the translation of
-//!   events and tool names between agents; `hook_event`: the event's name in the
-//!   settings file, when the file's agent spells it otherwise than `event`.
-//! - `settings_text`: the settings file's text as it is (a TOML `config.toml`), with
-//!   `{{answer N}}` and `{{config}}` (the file's own path) filled in.
-//!
-//! The suites of the other agents (`tests/conformance/gemini`, `tests/conformance/codex`)
-//! take the same cases; their settings file is by default where that agent keeps its
-//! project hooks (`.gemini/settings.json`, `.codex/hooks.json`).
 
 use std::path::Path;
 use std::time::Duration;
@@ -74,30 +85,73 @@ use serde_json::{Map, Value, json};
 
 use crate::support::Env;
 
-/// Every case of every file, with the failures listed together.
+/// Every Claude Code case, with the failures listed together.
 #[test]
 fn claude_code_reference_cases() {
-    run_suite("claude", ".claude/settings.json");
+    run_suite(Agent::Claude);
 }
 
-/// Gemini CLI's hooks reference, case by case.
+/// Every Cursor case, with the failures listed together.
+#[test]
+fn cursor_reference_cases() {
+    run_suite(Agent::Cursor);
+}
+
+/// Every Cline case, with the failures listed together.
+#[test]
+fn cline_reference_cases() {
+    run_suite(Agent::Cline);
+}
+
+/// Every Gemini CLI case, with the failures listed together.
 #[test]
 fn gemini_cli_reference_cases() {
-    run_suite("gemini", ".gemini/settings.json");
+    run_suite(Agent::Gemini);
 }
 
-/// Codex's hooks reference and its strict output parser, case by case.
+/// Every Codex case, with the failures listed together.
 #[test]
 fn codex_reference_cases() {
-    run_suite("codex", ".codex/hooks.json");
+    run_suite(Agent::Codex);
 }
 
-/// Runs every case of `tests/conformance/AGENT/*.json`, whose settings file is by default
-/// at `config`.
-fn run_suite(agent: &str, config: &str) {
+/// The agent whose protocol a suite checks, which decides how its config is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Agent {
+    Claude,
+    Cursor,
+    Cline,
+    Gemini,
+    Codex,
+}
+
+impl Agent {
+    fn dir(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Cursor => "cursor",
+            Agent::Cline => "cline",
+            Agent::Gemini => "gemini",
+            Agent::Codex => "codex",
+        }
+    }
+
+    fn default_config(self, hook_event: &str) -> String {
+        match self {
+            Agent::Claude => ".claude/settings.json".to_owned(),
+            Agent::Cursor => ".cursor/hooks.json".to_owned(),
+            Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
+            Agent::Gemini => ".gemini/settings.json".to_owned(),
+            Agent::Codex => ".codex/hooks.json".to_owned(),
+        }
+    }
+}
+
+/// Every case of every file of `agent`'s suite, with the failures listed together.
+fn run_suite(agent: Agent) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/conformance")
-        .join(agent);
+        .join(agent.dir());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -114,7 +168,7 @@ fn run_suite(agent: &str, config: &str) {
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
         for case in &cases {
             count += 1;
-            if let Err(why) = run_case(case, config) {
+            if let Err(why) = run_case(agent, case) {
                 failures.push(format!(
                     "{stem}: {}: {why}",
                     case["name"].as_str().unwrap_or("?")
@@ -130,14 +184,19 @@ fn run_suite(agent: &str, config: &str) {
     );
 }
 
-fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
+fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
     let mut env = Env::new();
     if let Some(cwd) = case["cwd"].as_str() {
         env = env.in_dir(cwd);
     }
     let event = case["event"].as_str().ok_or("a case needs an `event`")?;
+    let hook_event = case["hook_event"].as_str().unwrap_or(event);
     let answers = case["answers"].as_array().cloned().unwrap_or_default();
+    let config_at = case["config"]
+        .as_str()
+        .map_or_else(|| agent.default_config(hook_event), str::to_owned);
     let mut commands = Vec::new();
+    let mut configs = Vec::new();
     for (i, answer) in answers.iter().enumerate() {
         let out = match &answer["stdout"] {
             Value::Null => String::new(),
@@ -149,61 +208,65 @@ fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
             &format!("answer{i}.err"),
             answer["stderr"].as_str().unwrap_or(""),
         );
-        let script = env.write(
-            &format!("answer{i}.sh"),
-            &format!(
-                "#!/bin/sh\ncat >'{dir}/answer{i}.stdin'\nenv -0 >'{dir}/answer{i}.env'\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
-                script = answer["script"].as_str().unwrap_or(""),
-                dir = env.path().display(),
-                code = answer["exit"].as_i64().unwrap_or(0),
-                sleep = answer["sleep"]
-                    .as_f64()
-                    .map(|s| format!("sleep {s}\n"))
-                    .unwrap_or_default()
-            ),
+        let text = format!(
+            "#!/bin/sh\ncat > '{dir}/answer{i}.in'\nenv > '{dir}/answer{i}.env'\n{sleep}{script}\ncat '{dir}/answer{i}.out'\ncat '{dir}/answer{i}.err' >&2\nexit {code}\n",
+            script = answer["script"].as_str().unwrap_or(""),
+            dir = env.path().display(),
+            code = answer["exit"].as_i64().unwrap_or(0),
+            sleep = answer["sleep"]
+                .as_f64()
+                .map(|s| format!("sleep {s}\n"))
+                .unwrap_or_default()
         );
-        commands.push(format!("sh {}", script.display()));
-    }
-    let config = case["config"].as_str().unwrap_or(default_config);
-    let config_path = env.path().join(config);
-    let settings = match &case["settings"] {
-        Value::Null => {
-            let extra = case["hook"].as_object().cloned().unwrap_or_default();
-            let mut group = Map::new();
-            if let Some(m) = extra.get("matcher") {
-                group.insert("matcher".to_owned(), m.clone());
-            }
-            let handlers: Vec<Value> = commands
-                .iter()
-                .map(|c| {
-                    let mut h = Map::new();
-                    h.insert("type".to_owned(), json!("command"));
-                    h.insert("command".to_owned(), json!(c));
-                    for (k, v) in &extra {
-                        if k != "matcher" {
-                            h.insert(k.clone(), v.clone());
-                        }
-                    }
-                    Value::Object(h)
-                })
-                .collect();
-            group.insert("hooks".to_owned(), Value::Array(handlers));
-            let key = case["hook_event"].as_str().unwrap_or(event);
-            json!({ "hooks": { key: [Value::Object(group)] } })
+        if agent == Agent::Cline {
+            // A Cline hook is the executable file itself, named after its event.
+            let at = match i {
+                0 => config_at.clone(),
+                1 => format!("home/Documents/Cline/Hooks/{hook_event}"),
+                _ => return Err("a Cline case has at most two hook files".to_owned()),
+            };
+            let path = env.write(&at, &text);
+            let mode = u32::from_str_radix(case["mode"].as_str().unwrap_or("755"), 8)
+                .map_err(|e| format!("`mode`: {e}"))?;
+            std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(mode))
+                .unwrap();
+            configs.push(path);
+        } else {
+            let script = env.write(&format!("answer{i}.sh"), &text);
+            commands.push(format!("sh {}", script.display()));
         }
-        given => fill_answers(given, &commands),
-    };
-    let text = match case["settings_text"].as_str() {
-        Some(text) => fill_answers(&json!(text), &commands)
-            .as_str()
-            .unwrap_or_default()
-            .replace("{{config}}", &config_path.display().to_string()),
-        None => serde_json::to_string_pretty(&settings).unwrap(),
-    };
-    let config = env.write(config, &text);
+    }
+    if agent != Agent::Cline {
+        let settings = match &case["settings"] {
+            Value::Null => default_settings(agent, hook_event, case, &commands),
+            given => fill_answers(given, &commands),
+        };
+        let text = match case["settings_text"].as_str() {
+            // A TOML config as it is, `{{config}}` its own path.
+            Some(text) => fill_answers(&json!(text), &commands)
+                .as_str()
+                .unwrap_or_default()
+                .replace(
+                    "{{config}}",
+                    &env.path().join(&config_at).display().to_string(),
+                ),
+            None => serde_json::to_string_pretty(&settings).unwrap(),
+        };
+        configs.push(env.write(&config_at, &text));
+    }
     for (path, text) in case["files"].as_object().into_iter().flatten() {
         env.write(path, text.as_str().unwrap_or_default());
     }
+    let discover = case["discover"].as_bool() == Some(true);
+    let config_args = |command: &mut assert_cmd::Command| {
+        if discover {
+            command.arg("--project").arg(env.path());
+        } else {
+            for config in &configs {
+                command.arg("-c").arg(config);
+            }
+        }
+    };
     let mut command = env.command();
     command.timeout(Duration::from_secs(60));
     for (name, value) in case["env"].as_object().into_iter().flatten() {
@@ -225,10 +288,10 @@ fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
             command.args(["run", event, "--json", "-p"]).arg(payload);
         }
     }
+    config_args(&mut command);
     if let Some(from) = case["from"].as_str() {
         command.args(["--from", from]);
     }
-    command.arg("-c").arg(&config);
     if let Some(project) = case["project"].as_str() {
         let dir = env.path().join(project);
         std::fs::create_dir_all(&dir).unwrap();
@@ -296,12 +359,10 @@ fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
         return Err(format!("stderr is not empty:\n{}", run.stderr.trim_end()));
     }
     if case.get("validate").is_some() || case.get("validate_status").is_some() {
-        let out = env.finish(
-            env.command()
-                .args(["validate", "-c"])
-                .arg(&config)
-                .timeout(Duration::from_secs(60)),
-        );
+        let mut validate = env.command();
+        validate.arg("validate").timeout(Duration::from_secs(60));
+        config_args(&mut validate);
+        let out = env.finish(&mut validate);
         let text = format!("{}{}", out.stdout, out.stderr);
         if let Some(status) = case["validate_status"].as_i64()
             && i64::from(out.code) != status
@@ -318,54 +379,99 @@ fn run_case(case: &Value, default_config: &str) -> Result<(), String> {
             }
         }
     }
-    for (i, answer) in answers.iter().enumerate() {
-        check_answer_input(&env, i, answer)?;
-    }
     if let Some(expect) = case.get("list") {
-        let out = env.finish(
-            env.command()
-                .args(["list", "--json", "-c"])
-                .arg(&config)
-                .timeout(Duration::from_secs(60)),
-        );
+        let mut list = env.command();
+        list.args(["list", "--json"])
+            .timeout(Duration::from_secs(60));
+        config_args(&mut list);
+        let out = env.finish(&mut list);
         let listed: Value = serde_json::from_str(&out.stdout)
             .map_err(|e| format!("`hooks list --json` is not JSON ({e}): {}", out.stdout))?;
         contains(&listed, expect, "list").map_err(|why| format!("{why}\n  list: {listed}"))?;
     }
+    let stdins = match (&case["stdin"], &case["stdins"]) {
+        (Value::Null, Value::Array(each)) => each.clone(),
+        (Value::Null, _) => Vec::new(),
+        (first, _) => vec![first.clone()],
+    };
+    for (i, expect) in stdins.iter().enumerate() {
+        if expect.is_null() {
+            continue;
+        }
+        let given = read_json(&env, &format!("answer{i}.in"))?;
+        contains(&given, expect, &format!("stdin{i}"))
+            .map_err(|why| format!("{why}\n  stdin: {given}\n  stderr: {}", run.stderr))?;
+    }
+    if let Some(expect) = case.get("hook_env") {
+        let text = std::fs::read_to_string(env.path().join("answer0.env"))
+            .map_err(|e| format!("the hook did not run ({e})\n  stderr: {}", run.stderr))?;
+        let vars: Map<String, Value> = mask_dir(&env, &text)
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(k, v)| (k.to_owned(), Value::String(v.to_owned())))
+            .collect();
+        let vars = Value::Object(vars);
+        contains(&vars, expect, "env").map_err(|why| format!("{why}\n  env: {vars}"))?;
+    }
     Ok(())
 }
 
-/// Whether answer `i`'s hook was given the `stdin` and `env` the case expects.
-fn check_answer_input(env: &Env, i: usize, answer: &Value) -> Result<(), String> {
-    if answer.get("stdin").is_none() && answer.get("env").is_none() {
-        return Ok(());
+/// The config a case without `settings` is given: the answers' commands as hooks on
+/// `hook_event`, in the agent's own form.
+fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[String]) -> Value {
+    let extra = case["hook"].as_object().cloned().unwrap_or_default();
+    match agent {
+        Agent::Claude | Agent::Cline | Agent::Gemini | Agent::Codex => {
+            let mut group = Map::new();
+            if let Some(m) = extra.get("matcher") {
+                group.insert("matcher".to_owned(), m.clone());
+            }
+            let handlers: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut h = Map::new();
+                    h.insert("type".to_owned(), json!("command"));
+                    h.insert("command".to_owned(), json!(c));
+                    for (k, v) in &extra {
+                        if k != "matcher" {
+                            h.insert(k.clone(), v.clone());
+                        }
+                    }
+                    Value::Object(h)
+                })
+                .collect();
+            group.insert("hooks".to_owned(), Value::Array(handlers));
+            json!({ "hooks": { hook_event: [Value::Object(group)] } })
+        }
+        Agent::Cursor => {
+            let entries: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut entry = extra.clone();
+                    entry.insert("command".to_owned(), json!(c));
+                    Value::Object(entry)
+                })
+                .collect();
+            json!({ "version": 1, "hooks": { hook_event: entries } })
+        }
     }
-    let read = |ext: &str| std::fs::read(env.path().join(format!("answer{i}.{ext}")));
-    let (Ok(stdin), Ok(vars)) = (read("stdin"), read("env")) else {
-        return Err(format!("the hook of answer {i} did not run"));
-    };
-    if let Some(expect) = answer.get("stdin") {
-        let given: Value = serde_json::from_slice(&stdin).map_err(|e| {
-            format!(
-                "answer {i}: stdin is not JSON ({e}): {}",
-                String::from_utf8_lossy(&stdin)
-            )
-        })?;
-        contains(&given, expect, &format!("answer {i} stdin"))
-            .map_err(|why| format!("{why}\n  stdin: {given}"))?;
-    }
-    if let Some(expect) = answer.get("env") {
-        let vars: Map<String, Value> = vars
-            .split(|b| *b == 0)
-            .filter_map(|entry| {
-                let entry = String::from_utf8_lossy(entry);
-                let (k, v) = entry.split_once('=')?;
-                Some((k.to_owned(), json!(v)))
-            })
-            .collect();
-        contains(&Value::Object(vars), expect, &format!("answer {i} env"))?;
-    }
-    Ok(())
+}
+
+/// The JSON in `rel` under the case's directory (paths in it shown as `[dir]`).
+fn read_json(env: &Env, rel: &str) -> Result<Value, String> {
+    let text = std::fs::read_to_string(env.path().join(rel))
+        .map_err(|e| format!("{rel}: the hook did not run ({e})"))?;
+    serde_json::from_str(&mask_dir(env, &text))
+        .map_err(|e| format!("{rel} is not JSON ({e}): {text}"))
+}
+
+/// `text` with the case's directory shown as `[dir]` (and nothing else masked: a hook's
+/// input keeps its durations).
+fn mask_dir(env: &Env, text: &str) -> String {
+    let dir = env.path().display().to_string();
+    let canonical =
+        std::fs::canonicalize(env.path()).map_or_else(|_| dir.clone(), |p| p.display().to_string());
+    text.replace(&canonical, "[dir]").replace(&dir, "[dir]")
 }
 
 /// `settings` with every `{{answer N}}` replaced by answer N's command.
@@ -393,6 +499,22 @@ fn fill_answers(settings: &Value, commands: &[String]) -> Value {
 /// Whether `actual` holds `expect` (see the module's docs), or where it does not.
 fn contains(actual: &Value, expect: &Value, at: &str) -> Result<(), String> {
     match expect {
+        Value::Object(e) if e.contains_key("$type") => {
+            let want = e["$type"].as_str().unwrap_or_default();
+            let kind = match actual {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            if kind == want {
+                Ok(())
+            } else {
+                Err(format!("{at}: expected a {want}, got {actual}"))
+            }
+        }
         Value::Object(e) if e.contains_key("$has") => {
             let want = e["$has"].as_str().unwrap_or_default();
             match actual.as_str() {
@@ -407,10 +529,6 @@ fn contains(actual: &Value, expect: &Value, at: &str) -> Result<(), String> {
             for (k, v) in e {
                 let here = format!("{at}.{k}");
                 match a.get(k) {
-                    Some(x) if v.get("$present").is_some() && !x.is_null() => {}
-                    _ if v.get("$present").is_some() => {
-                        return Err(format!("{here}: missing (expected a value)"));
-                    }
                     _ if v.get("$absent").is_some() => {
                         if a.get(k).is_some_and(|x| !x.is_null()) {
                             return Err(format!("{here}: expected absent, got {}", a[k]));

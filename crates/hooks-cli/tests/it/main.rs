@@ -2,9 +2,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod agent_scripts;
 mod agents;
 mod autohand;
 mod builtins;
+mod codex_trust;
 mod completions;
 mod conformance;
 mod convert;
@@ -31,6 +33,7 @@ mod notes;
 mod payload;
 mod policy;
 mod project;
+mod public_scripts;
 mod replay;
 mod run;
 mod schema;

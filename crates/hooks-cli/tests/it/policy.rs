@@ -3,11 +3,11 @@
 //! that does not load does: blocks what it might have stopped, or (`--on-broken-config
 //! allow`) is skipped. Each runs the real binary with a temporary home and project.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpListener;
 use std::time::Duration;
 
-use crate::support::Env;
+use crate::support::{Env, read_http};
 
 /// The user's own guard, in `~/.claude/settings.json`: blocks `rm -rf`.
 const USER_GUARD: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "grep -q 'rm -rf' && { echo 'no rm -rf' >&2; exit 2; } || exit 0"}]}]}}"#;
@@ -71,38 +71,12 @@ fn redirect_once(listener: TcpListener, to: u16) {
             return;
         };
         let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
-        read_request(&mut stream);
+        let _ = read_http(&mut stream);
         let _ = write!(
             stream,
             "HTTP/1.1 307 Temporary Redirect\r\nLocation: http://127.0.0.1:{to}/\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
         );
     });
-}
-
-/// Reads a request's head and its `Content-Length` body.
-fn read_request(stream: &mut TcpStream) {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 4096];
-    while let Ok(n) = stream.read(&mut buf) {
-        if n == 0 {
-            return;
-        }
-        data.extend_from_slice(&buf[..n]);
-        let text = String::from_utf8_lossy(&data);
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|l| {
-                    let (k, v) = l.split_once(':')?;
-                    k.eq_ignore_ascii_case("content-length")
-                        .then(|| v.trim().parse::<usize>().ok())?
-                })
-                .unwrap_or(0);
-            if data.len() >= end + 4 + length {
-                return;
-            }
-        }
-    }
 }
 
 #[test]

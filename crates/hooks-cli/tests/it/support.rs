@@ -262,33 +262,134 @@ impl Peer {
     }
 }
 
-/// Reads one request (head and a Content-Length body) and returns it as text.
-pub(crate) fn read_request(conn: &mut TcpStream) -> Option<String> {
+/// One HTTP/1.1 request as a loopback peer received it.
+#[derive(Debug, Clone)]
+pub(crate) struct HttpRequest {
+    /// The request line and header lines, as sent (without the blank line).
+    pub(crate) head: String,
+    /// The method (`POST`, `HEAD`, ..).
+    pub(crate) method: String,
+    /// The request target (path and query).
+    pub(crate) target: String,
+    /// The body, de-chunked when it was sent chunked.
+    pub(crate) body: Vec<u8>,
+}
+
+impl HttpRequest {
+    /// The value of header `name` (case-insensitive), if sent.
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim()
+                .eq_ignore_ascii_case(name)
+                .then_some(value.trim())
+        })
+    }
+
+    /// Head and body as one text.
+    pub(crate) fn text(&self) -> String {
+        format!(
+            "{}\r\n\r\n{}",
+            self.head,
+            String::from_utf8_lossy(&self.body)
+        )
+    }
+}
+
+/// The largest request head a test peer reads.
+const MAX_HEAD: usize = 64 * 1024;
+/// The largest request body a test peer reads.
+const MAX_BODY: usize = 32 * 1024 * 1024;
+
+/// Reads one request (head and a `Content-Length` or chunked body), waiting at most 60 s
+/// for each read and reading at most [`MAX_HEAD`] and [`MAX_BODY`] bytes; `None` when the
+/// client closed, stalled, or sent something else.
+pub(crate) fn read_http(conn: &mut TcpStream) -> Option<HttpRequest> {
     conn.set_read_timeout(Some(Duration::from_secs(60))).ok()?;
-    let mut request = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    let end = loop {
+        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end;
+        }
+        if data.len() > MAX_HEAD {
+            return None;
+        }
         let n = conn.read(&mut buf).ok()?;
         if n == 0 {
             return None;
         }
-        request.extend_from_slice(&buf[..n]);
-        let text = String::from_utf8_lossy(&request);
-        let Some(end) = text.find("\r\n\r\n") else {
-            continue;
-        };
-        let len: usize = text[..end]
-            .lines()
-            .find_map(|l| {
-                l.to_ascii_lowercase()
-                    .strip_prefix("content-length:")
-                    .and_then(|v| v.trim().parse().ok())
-            })
-            .unwrap_or(0);
-        if request.len() >= end + 4 + len {
-            return Some(text.into_owned());
+        data.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8(data[..end].to_vec()).ok()?;
+    let mut rest = data.split_off(end + 4);
+    let mut parts = head.split(' ');
+    let method = parts.next()?.to_owned();
+    let target = parts.next()?.to_owned();
+    let mut request = HttpRequest {
+        head,
+        method,
+        target,
+        body: Vec::new(),
+    };
+    let chunked = request
+        .header("transfer-encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"));
+    // Reads until `rest` holds `want` bytes.
+    let mut fill = |rest: &mut Vec<u8>, want: usize| -> Option<()> {
+        while rest.len() < want {
+            if want > MAX_BODY + MAX_HEAD {
+                return None;
+            }
+            let n = conn.read(&mut buf).ok()?;
+            if n == 0 {
+                return None;
+            }
+            rest.extend_from_slice(&buf[..n]);
+        }
+        Some(())
+    };
+    if chunked {
+        let mut at = 0;
+        loop {
+            let line_end = loop {
+                if let Some(i) = rest[at..].windows(2).position(|w| w == b"\r\n") {
+                    break at + i;
+                }
+                let want = rest.len() + 1;
+                fill(&mut rest, want)?;
+            };
+            let size_text = std::str::from_utf8(&rest[at..line_end]).ok()?;
+            let size = usize::from_str_radix(size_text.split(';').next()?.trim(), 16).ok()?;
+            if request.body.len() + size > MAX_BODY {
+                return None;
+            }
+            fill(&mut rest, line_end + 2 + size + 2)?;
+            request
+                .body
+                .extend_from_slice(&rest[line_end + 2..line_end + 2 + size]);
+            at = line_end + 2 + size + 2;
+            if size == 0 {
+                return Some(request);
+            }
         }
     }
+    let len: usize = request
+        .header("content-length")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    if len > MAX_BODY {
+        return None;
+    }
+    fill(&mut rest, len)?;
+    rest.truncate(len);
+    request.body = rest;
+    Some(request)
+}
+
+/// Reads one request (head and body) and returns it as text.
+pub(crate) fn read_request(conn: &mut TcpStream) -> Option<String> {
+    read_http(conn).map(|r| r.text())
 }
 
 /// Runs `git ARGS` in `repo` (a real git, for the built-ins that drive one) and returns its

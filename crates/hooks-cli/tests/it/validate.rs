@@ -137,9 +137,9 @@ fn dialect_names_the_dialect_of_every_config_file() {
     assert_eq!(
         run.stdout,
         "weird.json: error: cannot tell which dialect this file is written in\n  \
-         hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's \
-         `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` \
-         on the command line, `LoadOptions::with_dialect` in code\ninvalid: 1 error, 0 warnings\n"
+         hint: give it a `hooks` key (native, Claude, echo-agent, Autohand or Cursor shape) or \
+         Fabro's `_version`/`[run]`, or name the dialect: \
+         `--dialect native|claude|echo|fabro|autohand|cursor|cline` on the command line, `LoadOptions::with_dialect` in code\ninvalid: 1 error, 0 warnings\n"
     );
     // An echo-agent-looking YAML file read as Claude Code settings, by every command that
     // loads `-c` files.

@@ -263,7 +263,7 @@ pub(crate) fn handler(
     Some(Item::Hook(spec))
 }
 
-fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
+pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
     let missing = |cx: &mut Cx<'_>, key: &str| {
         cx.error(
             DiagnosticKind::MissingKey,
@@ -406,7 +406,9 @@ fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     | Dialect::Fabro
                     | Dialect::Autohand
                     | Dialect::Gemini
-                    | Dialect::Codex,
+                    | Dialect::Codex
+                    | Dialect::Cursor
+                    | Dialect::Cline,
                     _,
                 ) => PromptMode::Evaluate,
             };

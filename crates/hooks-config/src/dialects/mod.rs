@@ -3,7 +3,9 @@
 
 mod autohand;
 mod claude;
+pub(crate) mod cline;
 pub(crate) mod codex;
+mod cursor;
 mod fabro;
 mod fabro_run;
 pub(crate) mod gemini;
@@ -27,6 +29,17 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Gemini => (FileSchema::Gemini, handler::rename_hint),
         Dialect::Codex => (FileSchema::Codex, handler::rename_hint),
         Dialect::Native => (FileSchema::Native, handler::rename_hint),
+        Dialect::Cursor => (FileSchema::Cursor, cursor::rename_hint),
+        Dialect::Cline => {
+            // A Cline hook is an executable file, loaded by its path, never parsed.
+            cx.error(
+                crate::error::DiagnosticKind::Dialect,
+                root.pos,
+                "a Cline hook is an executable file named after its event, not a config to parse",
+                Some("name the file by its path (`-c .clinerules/hooks/PreToolUse`)".to_owned()),
+            );
+            return;
+        }
     };
     if root.as_map().is_none() && root.value != crate::tree::Value::Null {
         cx.error(
@@ -61,9 +74,13 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             // A hooks.json Codex rejects whole: none of its hooks load.
             None => return,
         },
-        Dialect::Native | Dialect::Echo | Dialect::Fabro | Dialect::Autohand | Dialect::Gemini => {
-            root
-        }
+        Dialect::Native
+        | Dialect::Echo
+        | Dialect::Fabro
+        | Dialect::Autohand
+        | Dialect::Gemini
+        | Dialect::Cursor
+        | Dialect::Cline => root,
     };
     check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
     // Claude Code, Gemini CLI and Codex ignore the keys they do not know.
@@ -80,9 +97,12 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             file.settings.run_environment = fabro_run::run_environment(cx, root);
         }
         Dialect::Autohand => autohand::load(cx, root, file),
+        Dialect::Cursor => cursor::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
         Dialect::Gemini => gemini::load(cx, root, file),
         Dialect::Codex => codex::load(cx, root, &codex_disabled, file),
         Dialect::Native => native::load(cx, root, file),
+        // Returned above.
+        Dialect::Cline => {}
     }
 }

@@ -17,6 +17,8 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Autohand, _) => "config.json",
         (Dialect::Gemini, _) => "gemini-settings.json",
         (Dialect::Codex, _) => "hooks.json",
+        (Dialect::Cursor, _) => ".cursor/hooks.json",
+        (Dialect::Cline, _) => ".clinerules/hooks/PreToolUse",
         (Dialect::Native, Format::Toml) => "hooks.toml",
         (Dialect::Native, Format::Json) => "hooks.json",
         (Dialect::Native, Format::Yaml | _) => "hooks.yaml",
@@ -251,4 +253,102 @@ fn tool_names_timeouts_and_events_are_written_in_gemini_clis_and_codexs_terms() 
     assert_eq!(codex_hooks[1].matcher.as_str(), "startup|resume");
     let text = convert(&claude, Dialect::Codex).unwrap().text;
     assert!(text.contains("\"timeout\": 30"), "{text}");
+}
+
+/// A Cursor `hooks.json` with a guard on shell commands matched on the command text, a
+/// tool hook matched on Cursor's tool types, a file-read guard and a prompt hook.
+const CURSOR: &str = r#"{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [{"command": "./guard.sh", "matcher": "git\\s+push"}],
+    "preToolUse": [{"command": "./tools.sh", "matcher": "Shell|Write", "timeout": 5}],
+    "beforeReadFile": [{"command": "./secrets.sh", "failClosed": false}],
+    "stop": [{"type": "prompt", "prompt": "Done? $ARGUMENTS"}]
+  }
+}"#;
+
+#[test]
+fn cursor_round_trips_in_its_own_dialect() {
+    let file = load_str(CURSOR, Some(Path::new(".cursor/hooks.json")), &options()).unwrap();
+    assert_eq!(file.dialect, Dialect::Cursor);
+    let (back, warnings) = round(&file, Dialect::Cursor, None);
+    same(&file, &back);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let names: Vec<_> = back.hooks().map(|h| h.home_event).collect();
+    assert_eq!(
+        names,
+        [
+            Some("beforeShellExecution"),
+            Some("preToolUse"),
+            Some("beforeReadFile"),
+            Some("stop")
+        ]
+    );
+}
+
+#[test]
+fn cursor_to_native_says_what_is_lost() {
+    let file = load_str(CURSOR, Some(Path::new(".cursor/hooks.json")), &options()).unwrap();
+    let converted = convert(&file, Dialect::Native).unwrap();
+    let warnings: Vec<&str> = converted
+        .warnings
+        .iter()
+        .map(|w| w.message.as_str())
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("the matcher over the command text (`git\\s+push`")),
+        "{warnings:?}"
+    );
+    // Every command hook was written for Cursor's input.
+    let stdin = warnings
+        .iter()
+        .filter(|w| w.contains("written for Cursor's input"))
+        .count();
+    assert_eq!(stdin, 3, "{warnings:?}");
+    // The tools the events imply are kept as matchers, Cursor's tool types as canonical
+    // names, and `beforeReadFile`'s own fail-closed is turned off as the file says.
+    let (native, _) = round(&file, Dialect::Native, None);
+    let matchers: Vec<&str> = native.hooks().map(|h| h.matcher.as_str()).collect();
+    assert_eq!(
+        matchers,
+        ["Bash", "Bash|Write|Edit|MultiEdit|NotebookEdit", "Read", ""]
+    );
+    let read = native.hooks().nth(2).unwrap();
+    assert_eq!(read.on_failure, hooks_config::core::FailurePolicy::Allow);
+}
+
+#[test]
+fn native_to_cursor_writes_cursors_names_and_tool_types() {
+    let native = load_str(
+        "hooks:\n  - event: PreToolUse\n    matcher: Bash|Read\n    command: ./check.sh\n    on_failure: block\n  - event: UserPromptSubmit\n    command: ./prompt.sh\n",
+        Some(Path::new("hooks.yaml")),
+        &options(),
+    )
+    .unwrap();
+    let converted = convert(&native, Dialect::Cursor).unwrap();
+    let value: Value = serde_json::from_str(&converted.text).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({
+            "version": 1,
+            "hooks": {
+                "preToolUse": [{"command": "./check.sh", "matcher": "Shell|Read", "failClosed": true, "timeout": 10}],
+                "beforeSubmitPrompt": [{"command": "./prompt.sh", "timeout": 10}]
+            }
+        })
+    );
+}
+
+#[test]
+fn nothing_converts_to_cline() {
+    let native = load_str(
+        "hooks:\n  - event: PreToolUse\n    command: ./check.sh\n",
+        Some(Path::new("hooks.yaml")),
+        &options(),
+    )
+    .unwrap();
+    let err = convert(&native, Dialect::Cline).unwrap_err().to_string();
+    assert!(err.contains("Cline has no config file to write"), "{err}");
 }

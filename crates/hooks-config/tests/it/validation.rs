@@ -280,6 +280,41 @@ fn dialect_detection_by_name_and_shape() {
     assert_eq!(detect("anything.json", nested_json), Dialect::Claude);
     assert_eq!(detect("anything.yaml", nested_yaml), Dialect::Echo);
     assert_eq!(detect("echo-agent.yaml", nested_yaml), Dialect::Echo);
+    // Cursor's hooks.json: by its folder, and by its shape (flat entries under Cursor's
+    // event names beside a `version`), a Cursor plugin's `hooks/hooks.json` too.
+    let cursor = r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "a"}]}}"#;
+    assert_eq!(detect(".cursor/hooks.json", cursor), Dialect::Cursor);
+    assert_eq!(detect("/etc/cursor/hooks.json", cursor), Dialect::Cursor);
+    assert_eq!(detect("anything.json", cursor), Dialect::Cursor);
+    assert_eq!(detect("plugin/hooks/hooks.json", cursor), Dialect::Cursor);
+    assert_eq!(
+        detect("plugin/hooks/hooks.json", nested_json),
+        Dialect::Claude
+    );
+    // A Claude Code shape with a `version` stays Claude's.
+    assert_eq!(
+        detect(
+            "anything.json",
+            r#"{"version": 1, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a"}]}]}}"#
+        ),
+        Dialect::Claude
+    );
+    // A file in one of Cline's hooks directories is a Cline hook, whatever it holds.
+    for path in [
+        ".clinerules/hooks/PreToolUse",
+        "/home/u/Documents/Cline/Hooks/TaskStart",
+        "/w/.cline/hooks/PostToolUse",
+    ] {
+        assert_eq!(
+            hooks_config::dialect_from_path(Path::new(path)),
+            Some(Dialect::Cline),
+            "{path}"
+        );
+    }
+    assert_eq!(
+        hooks_config::dialect_from_path(Path::new("hooks/PreToolUse")),
+        None
+    );
     assert_eq!(
         detect(
             "hooks.toml",
@@ -318,7 +353,7 @@ fn dialect_detection_by_name_and_shape() {
     );
     check("x.yaml", "name: not a hooks file\n", "
 x.yaml: error: cannot tell which dialect this file is written in
-  hint: give it a `hooks` key (native, Claude, echo-agent or Autohand shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand` on the command line, `LoadOptions::with_dialect` in code");
+  hint: give it a `hooks` key (native, Claude, echo-agent, Autohand or Cursor shape) or Fabro's `_version`/`[run]`, or name the dialect: `--dialect native|claude|echo|fabro|autohand|cursor|cline` on the command line, `LoadOptions::with_dialect` in code");
 }
 
 #[test]
@@ -399,19 +434,6 @@ hooks.yaml:4:17: error: expected a boolean or a string, found {found}
             ),
         );
     }
-}
-
-#[test]
-fn another_agents_event_name_says_whose_it_is() {
-    check(
-        "hooks.yaml",
-        "hooks:\n  - event: BeforeTool\n    command: a\n  - event: beforeShellExecution\n    command: b\n",
-        "
-hooks.yaml:4:12: error: unknown event `beforeShellExecution`
- 4 |   - event: beforeShellExecution
-   |            ^
-  hint: it is Cursor's name for an event, and Cursor's hooks are not supported yet",
-    );
 }
 
 #[test]

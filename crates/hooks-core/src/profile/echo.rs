@@ -47,6 +47,7 @@ pub(super) const PROFILE: Profile = Profile {
     ]),
     event_names: &[],
     matcher_fields: &[],
+    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
@@ -57,6 +58,8 @@ pub(super) const PROFILE: Profile = Profile {
     },
     provides_var: claude::provides_context_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: claude::push_context_vars,
     read_answer,
 };

@@ -53,6 +53,7 @@ pub(super) const PROFILE: Profile = Profile {
         (E::PostToolUse, MatcherFields::Add(&["node_id"])),
         (E::PostToolUseFailure, MatcherFields::Add(&["node_id"])),
     ],
+    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
@@ -63,6 +64,8 @@ pub(super) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &[],
     env,
     read_answer,
 };

@@ -15,13 +15,14 @@
 
 mod autohand;
 mod claude;
+pub mod cline;
 mod codex;
+pub mod cursor;
 mod echo;
 mod fabro;
 mod gemini;
 mod native;
 
-use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
@@ -67,8 +68,14 @@ pub struct Profile {
     pub event_names: &'static [(BuiltinEvent, &'static str)],
     /// The events whose matchers test other fields in this dialect than the catalog says.
     pub matcher_fields: &'static [(BuiltinEvent, MatcherFields)],
-    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included:
-    /// a matcher of its hooks names tools so, and its hooks are given them so.
+    /// Its tool names where they differ from the canonical ones (Claude Code's): pairs of
+    /// (canonical name, this dialect's name), which Cursor's and Cline's readers and
+    /// stdin builders translate with.
+    pub tool_names: &'static [(&'static str, &'static str)],
+    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included,
+    /// where the engine translates them for it: a matcher of its hooks is matched against
+    /// the event's tool in these names ([`EventContext::matcher_subjects_in`]), once per
+    /// event and dialect (Gemini CLI, Codex; the canonical vocabulary elsewhere).
     pub tools: &'static ToolNames,
     /// Whether a BeforeTool-style rewrite of its hooks (`updated_input`) is merged into the
     /// tool's input rather than replacing it (Gemini CLI's `tool_input`).
@@ -85,6 +92,15 @@ pub struct Profile {
     pub provides_var: fn(&str) -> bool,
     /// The stdin JSON a hook of this dialect receives for an event.
     pub stdin: fn(&EventContext) -> Value,
+    /// The stdin JSON for a hook registered under one of several names the dialect has for
+    /// an event ([`HookSpec::home_event`](crate::HookSpec::home_event)): Cursor's
+    /// `beforeShellExecution` and `preToolUse` are both PreToolUse, with different JSON.
+    /// `None`: [`Profile::stdin`] whatever the name.
+    pub stdin_named: Option<fn(&EventContext, &str) -> Value>,
+    /// The variables naming the project root that the command executor gives a hook of
+    /// this dialect when its event names no `project_dir` (`CLAUDE_PROJECT_DIR`; Cursor's
+    /// `CURSOR_PROJECT_DIR` and its alias).
+    pub project_dir_vars: &'static [&'static str],
     /// The environment variables a command hook of this dialect receives, appended to the
     /// list in a stable order.
     pub env: fn(&EventContext, &mut Vec<(String, String)>),
@@ -134,6 +150,10 @@ pub enum HookList {
     Flat(&'static [&'static str]),
     /// Either: a list at `hooks`, or an event map there (the native format).
     FlatOrNested,
+    /// `hooks: {event: [hook, ..]}`, each hook an entry of its own (Cursor).
+    ByEvent,
+    /// No config file: each hook is an executable file named after its event (Cline).
+    Files,
 }
 
 /// A file-wide switch for every hook.
@@ -173,14 +193,26 @@ impl Profile {
 
     /// This dialect's name for the canonical tool `canonical` (`Bash` is Gemini CLI's
     /// `run_shell_command`); the canonical name where it has none of its own.
-    pub fn tool_name<'a>(&self, canonical: &'a str) -> Cow<'a, str> {
-        self.tools.from_canonical(canonical)
+    pub fn tool_name<'a>(&self, canonical: &'a str) -> &'a str
+    where
+        'static: 'a,
+    {
+        self.tool_names
+            .iter()
+            .find(|(c, _)| *c == canonical)
+            .map_or(canonical, |(_, own)| own)
     }
 
     /// The canonical name of this dialect's tool `own`; `own` itself where it is not one
     /// of the dialect's own names.
-    pub fn canonical_tool<'a>(&self, own: &'a str) -> Cow<'a, str> {
-        self.tools.to_canonical(own)
+    pub fn canonical_tool<'a>(&self, own: &'a str) -> &'a str
+    where
+        'static: 'a,
+    {
+        self.tool_names
+            .iter()
+            .find(|(_, o)| *o == own)
+            .map_or(own, |(c, _)| c)
     }
 }
 
@@ -195,6 +227,8 @@ impl Dialect {
             Dialect::Autohand => &autohand::PROFILE,
             Dialect::Gemini => &gemini::PROFILE,
             Dialect::Codex => &codex::PROFILE,
+            Dialect::Cursor => &cursor::PROFILE,
+            Dialect::Cline => &cline::PROFILE,
         }
     }
 }

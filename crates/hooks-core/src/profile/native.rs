@@ -26,6 +26,7 @@ pub(super) const PROFILE: Profile = Profile {
     events: Events::All,
     event_names: &[],
     matcher_fields: &[],
+    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
@@ -39,6 +40,8 @@ pub(super) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env,
     read_answer,
 };

@@ -393,27 +393,7 @@ fn unknown_custom_typo_suggests_the_custom_event() {
 }
 
 #[test]
-fn another_agents_event_names_that_agent_instead_of_a_wrong_event() {
-    for (name, hint) in [
-        (
-            "beforeShellExecution",
-            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
-        ),
-        (
-            "afterFileEdit",
-            "it is Cursor's name for an event, and Cursor's hooks are not supported yet",
-        ),
-    ] {
-        check_unknown(name, None);
-        let err = EventCatalog::new().resolve(name).unwrap_err();
-        assert_eq!(err.hint().as_deref(), Some(hint), "{name}");
-        assert_eq!(
-            err.to_string(),
-            format!("unknown event `{name}` ({hint})"),
-            "{name}"
-        );
-    }
-    // A typo of one of ours still gets its did-you-mean.
+fn a_typo_of_an_event_gets_its_did_you_mean() {
     check_unknown("PreToolUze", Some("PreToolUse"));
 }
 
@@ -440,4 +420,33 @@ fn gemini_clis_event_names_are_aliases_and_its_own_events_are_in_the_catalog() {
         BuiltinEvent::PreToolUse.info().name_in(Dialect::Codex),
         "PreToolUse"
     );
+}
+
+#[test]
+fn cursors_names_are_aliases_of_the_canonical_events() {
+    for (name, event) in [
+        ("preToolUse", BuiltinEvent::PreToolUse),
+        ("beforeShellExecution", BuiltinEvent::PreToolUse),
+        ("beforeMCPExecution", BuiltinEvent::PreToolUse),
+        ("beforeReadFile", BuiltinEvent::PreToolUse),
+        ("afterShellExecution", BuiltinEvent::PostToolUse),
+        ("afterFileEdit", BuiltinEvent::PostToolUse),
+        ("beforeSubmitPrompt", BuiltinEvent::UserPromptSubmit),
+        ("stop", BuiltinEvent::Stop),
+        ("afterAgentResponse", BuiltinEvent::AfterAgentResponse),
+        ("afterAgentThought", BuiltinEvent::AfterAgentThought),
+    ] {
+        let resolved = EventCatalog::new().resolve(name).unwrap();
+        assert_eq!(resolved.builtin(), Some(event), "{name}");
+    }
+    // The generic name is the one a Cursor hook on the canonical event is given.
+    assert_eq!(
+        BuiltinEvent::PreToolUse.info().name_in(Dialect::Cursor),
+        "preToolUse"
+    );
+    // Cline's task events are events of their own.
+    for name in ["TaskStart", "TaskResume", "TaskCancel", "TaskComplete"] {
+        let resolved = EventCatalog::new().resolve(name).unwrap();
+        assert_eq!(resolved.name(), name);
+    }
 }

@@ -48,6 +48,16 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         Dialect::Gemini | Dialect::Codex => format!(
             r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "command", "command": "true"}}]}}]}}}}"#
         ),
+        Dialect::Cursor => format!(
+            r#"{{"version": 1, "hooks": {{"{name}": [{{{}}}]}}}}"#,
+            action(
+                r#""command": "true""#,
+                r#""type": "prompt", "prompt": "ok?""#,
+                r#""type": "prompt", "prompt": "ok?""#
+            )
+        ),
+        // Cline hooks are files, not text: none is loaded from a string.
+        Dialect::Cline => String::new(),
     }
 }
 
@@ -56,6 +66,8 @@ fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
         Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
+        Dialect::Cursor => &["command", "prompt"],
+        Dialect::Cline => &[],
     }
 }
 
@@ -85,8 +97,8 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
                 continue;
             }
-            // Gemini CLI and Codex run only their own events.
-            if matches!(dialect, Dialect::Gemini | Dialect::Codex)
+            // Gemini CLI, Codex and Cursor run only their own events.
+            if matches!(dialect, Dialect::Gemini | Dialect::Codex | Dialect::Cursor)
                 && !dialect.profile().has_event(event)
             {
                 continue;

@@ -71,6 +71,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (E::GoalWritten, "goal-written:completed"),
     ],
     matcher_fields: &[],
+    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
@@ -84,6 +85,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin: input::input_json,
+    stdin_named: None,
+    project_dir_vars: &[],
     env,
     read_answer,
 };

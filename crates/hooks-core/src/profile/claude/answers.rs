@@ -161,6 +161,21 @@ fn json_after_exit(event: &Event, stdout: &[u8], code: i32) -> Option<HookOutcom
 /// Exit code 2.
 fn exit_2(event: &Event, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
     let mut outcome = json_after_exit(event, stdout, 2).unwrap_or_default();
+    // Claude Code still reads the JSON after exit code 2, but not an elicitation's
+    // `hookSpecificOutput`: the exit code is the answer.
+    if matches!(
+        event.builtin(),
+        Some(BuiltinEvent::Elicitation | BuiltinEvent::ElicitationResult)
+    ) && outcome.effects.elicitation.take().is_some()
+    {
+        outcome.drop_field(
+            OutputField::Elicitation,
+            format!(
+                "Claude Code ignores `hookSpecificOutput` after exit code 2 on {}",
+                event.name()
+            ),
+        );
+    }
     let stderr = text(stderr);
     let route = exit_2_stderr(event.builtin());
     if event.can_block() && route != Exit2Stderr::Discarded {

@@ -66,6 +66,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (BuiltinEvent::TaskCompleted, MatcherFields::Only(&[])),
         (BuiltinEvent::TeammateIdle, MatcherFields::Only(&[])),
     ],
+    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
@@ -79,6 +80,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
     read_answer: answers::parse,
 };

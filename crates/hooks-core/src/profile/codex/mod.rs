@@ -44,6 +44,7 @@ pub(super) const PROFILE: Profile = Profile {
     ]),
     event_names: &[],
     matcher_fields: &[],
+    tool_names: &[],
     tools: &CODEX_TOOLS,
     merges_tool_input: false,
     dedupes_copies: false,
@@ -54,6 +55,8 @@ pub(super) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &[],
     env,
     read_answer: answers::parse,
 };

@@ -44,6 +44,7 @@ pub(super) const PROFILE: Profile = Profile {
         (E::Notification, "Notification"),
     ],
     matcher_fields: &[],
+    tool_names: &[],
     tools: &GEMINI_TOOLS,
     merges_tool_input: true,
     dedupes_copies: true,
@@ -57,6 +58,8 @@ pub(super) const PROFILE: Profile = Profile {
     },
     provides_var,
     stdin,
+    stdin_named: None,
+    project_dir_vars: &[],
     env: env_vars,
     read_answer: answers::parse,
 };

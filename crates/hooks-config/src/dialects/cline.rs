@@ -1,0 +1,127 @@
+//! Cline's hooks: no config file, but one executable per event, named after the event
+//! (`PreToolUse`, `TaskStart`, ...), in Cline's hooks directories (the global
+//! `~/Documents/Cline/Hooks/`, each workspace's `.clinerules/hooks/`, and the SDK's
+//! `~/.cline/hooks/` and `<workspace>/.cline/hooks/`). Each such file is a hook: it is run,
+//! never parsed; as in Cline, one without its executable bit is disabled.
+
+use std::path::Path;
+
+use hooks_core::cline;
+use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_for};
+use sha2::{Digest, Sha256};
+
+use crate::error::{Diagnostic, DiagnosticKind, Error};
+use crate::load::{ConfigFile, Item, LoadOptions, Settings, hex};
+use crate::parse::Format;
+use crate::source;
+
+/// The hooks directories of Cline, as the last components of their paths.
+const HOOK_DIRS: &[&[&str]] = &[
+    &[".clinerules", "hooks"],
+    &["Documents", "Cline", "Hooks"],
+    &[".cline", "hooks"],
+];
+
+/// Whether `path` lies directly in one of Cline's hooks directories, where each file is
+/// a hook named after its event.
+pub(crate) fn in_hooks_dir(path: &Path) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    let names: Vec<&str> = dir
+        .components()
+        .rev()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    HOOK_DIRS
+        .iter()
+        .any(|tail| tail.len() <= names.len() && tail.iter().rev().zip(&names).all(|(a, b)| a == b))
+}
+
+/// Loads the Cline hook file at `path` (which must lie inside `within` when given): a
+/// command hook running the file, for the event it is named after (two for
+/// `PostToolUse`, which Cline also runs after a failed tool), enabled when the file is
+/// executable, with Cline's 30 s timeout. The file is read only to record its hash for
+/// trust, never parsed.
+pub(crate) fn load(
+    path: &Path,
+    within: Option<&Path>,
+    options: &LoadOptions,
+) -> Result<ConfigFile, Error> {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let Some((home, _)) = cline::EVENTS.iter().find(|(n, _)| *n == name) else {
+        let hint = hooks_core::did_you_mean(name, cline::EVENTS.iter().map(|(n, _)| *n))
+            .map_or_else(
+                || {
+                    let names: Vec<&str> = cline::EVENTS.iter().map(|(n, _)| *n).collect();
+                    format!(
+                        "a Cline hook file is named after its event: {}",
+                        names.join(", ")
+                    )
+                },
+                |s| format!("did you mean `{s}`? a Cline hook file is named after its event"),
+            );
+        return Err(Diagnostic::error(
+            DiagnosticKind::UnknownEvent,
+            format!("`{name}` is not the name of a Cline hook"),
+        )
+        .with_file(path)
+        .with_hint(hint)
+        .into());
+    };
+    let (bytes, meta) = source::read_bytes(path, within, options.max_file_size)?;
+    let enabled = executable(&meta);
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let action = Action::script(crate::convert::shell_quote(&absolute.to_string_lossy()));
+    let provenance = Provenance {
+        file: Some(path.to_path_buf()),
+        line: Some(1),
+        column: Some(1),
+        layer: options.layer,
+    };
+    let items = cline::events_of(home)
+        .iter()
+        .map(|&event| {
+            let event = Event::Builtin(event);
+            let timeout =
+                default_timeout_for(Dialect::Cline, &action, &event).min(options.max_timeout);
+            Item::Hook(
+                HookSpec::new(event, action.clone())
+                    .with_timeout(timeout)
+                    .with_enabled(enabled)
+                    .with_dialect(Dialect::Cline)
+                    .with_home_event(home)
+                    .with_provenance(provenance.clone()),
+            )
+        })
+        .collect();
+    Ok(ConfigFile {
+        path: Some(path.to_path_buf()),
+        dialect: Dialect::Cline,
+        // A hook file has no syntax of its own; JSON is what its hooks read and write.
+        format: Format::Json,
+        layer: options.layer,
+        origin: options.origin,
+        items,
+        settings: Settings::default(),
+        warnings: Vec::new(),
+        notes: Vec::new(),
+        content_hash: hex(&Sha256::digest(&bytes)),
+    })
+}
+
+/// Whether the file has an executable bit (Cline's "enabled"); always on Windows, where
+/// Cline runs `.ps1` hooks through PowerShell.
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_: &std::fs::Metadata) -> bool {
+    true
+}

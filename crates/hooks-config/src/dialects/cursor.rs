@@ -1,0 +1,149 @@
+//! Cursor `hooks.json`: `{"version": 1, "hooks": {"<event>": [{"command": ..}]}}`, with
+//! Cursor's camelCase event names (aliases of the canonical events, several of them naming
+//! PreToolUse or PostToolUse on one tool), timeouts in seconds, matchers over Cursor's tool
+//! types or (on `beforeShellExecution`) the command text, `failClosed`, `loop_limit`, and
+//! prompt hooks.
+
+use hooks_core::cursor::{self, CursorEvent, MatcherTarget};
+use hooks_core::{Dialect, Event, FailurePolicy, Filter, HookSpec, Matcher};
+
+use crate::error::DiagnosticKind;
+use crate::load::{ConfigFile, Cx, Item, field};
+use crate::tree::{Node, Value};
+
+/// Cursor's hints for unknown keys.
+pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
+    let in_entry = path.len() == 3 && path[0] == "hooks";
+    match key {
+        "fail_closed" | "failclosed" if in_entry => Some("Cursor writes `failClosed`".to_owned()),
+        "loopLimit" if in_entry => Some("Cursor writes `loop_limit`".to_owned()),
+        "hooks" if in_entry => Some(
+            "a Cursor entry is one hook (`{\"command\": ..}`), not a Claude Code matcher group"
+                .to_owned(),
+        ),
+        _ => None,
+    }
+}
+
+pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+    if let Some(v) = field(root, "version")
+        && !matches!(v.value, Value::Int(1))
+    {
+        cx.warn(
+            DiagnosticKind::InvalidValue,
+            v.pos,
+            "Cursor reads `\"version\": 1`",
+            None,
+        );
+    }
+    let Some(hooks) = field(root, "hooks").and_then(Node::as_map) else {
+        return;
+    };
+    for entry in hooks {
+        let Some(home) = cursor::event(&entry.key) else {
+            let names = cursor::EVENTS.iter().map(|e| e.name);
+            let hint =
+                hooks_core::did_you_mean(&entry.key, names).map(|s| format!("did you mean `{s}`?"));
+            cx.warn(
+                DiagnosticKind::UnknownEvent,
+                entry.key_pos,
+                format!(
+                    "unknown Cursor event `{}`; its hooks are skipped",
+                    entry.key
+                ),
+                hint,
+            );
+            continue;
+        };
+        for hook in entry.value.as_seq().into_iter().flatten() {
+            if hook.as_map().is_none() {
+                continue;
+            }
+            if let Some(spec) = cursor_hook(cx, home, hook) {
+                file.items.push(Item::Hook(spec));
+            }
+        }
+    }
+}
+
+fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Option<HookSpec> {
+    let event = Event::Builtin(home.event);
+    let ty = cx
+        .string(field(node, "type"))
+        .unwrap_or_else(|| "command".to_owned());
+    let action = super::handler::action(cx, node, &ty)?;
+    let timeout = cx.timeout(field(node, "timeout"))?;
+    let (matcher, filter) = matcher(cx, home, field(node, "matcher"))?;
+    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
+    let fail_closed = cx
+        .boolean(field(node, "failClosed"))
+        .unwrap_or(home.fail_closed);
+    if let Some(limit) = field(node, "loop_limit")
+        && !matches!(
+            home.event,
+            hooks_core::BuiltinEvent::Stop | hooks_core::BuiltinEvent::SubagentStop
+        )
+    {
+        cx.warn(
+            DiagnosticKind::InvalidValue,
+            limit.pos,
+            "`loop_limit` applies to `stop` and `subagentStop` only; ignored here",
+            None,
+        );
+    }
+    Some(
+        HookSpec::new(event, action)
+            .with_matcher(matcher)
+            .with_filter(filter)
+            .with_timeout(timeout)
+            .with_on_failure(if fail_closed {
+                FailurePolicy::Block
+            } else {
+                FailurePolicy::Allow
+            })
+            .with_dialect(Dialect::Cursor)
+            .with_home_event(home.name)
+            .with_provenance(cx.provenance(node.pos)),
+    )
+}
+
+/// The canonical matcher and filter of an entry on `home` with the matcher `node`: the
+/// tools the event implies (`Bash` for `beforeShellExecution`), narrowed by the entry's
+/// matcher as Cursor reads it there (tool types, the command text, the subagent type).
+fn matcher(cx: &mut Cx<'_>, home: &CursorEvent, node: Option<&Node>) -> Option<(Matcher, Filter)> {
+    let written = node.and_then(Node::as_str).filter(|m| !m.trim().is_empty());
+    let implied = || {
+        home.tools
+            .matcher()
+            .map_or_else(|| Ok(Matcher::all()), Matcher::parse)
+    };
+    let compiled = match (home.matcher, written) {
+        (_, None) => implied().map(|m| (m, Filter::new())),
+        (MatcherTarget::ToolType, Some(w)) => {
+            Matcher::parse(&cursor::canonical_tool_matcher(w)).map(|m| (m, Filter::new()))
+        }
+        (MatcherTarget::Subagent, Some(w)) => Matcher::parse(w).map(|m| (m, Filter::new())),
+        (MatcherTarget::Command, Some(w)) => {
+            implied().and_then(|m| Filter::new().with_command(w).map(|f| (m, f)))
+        }
+        (MatcherTarget::None, Some(_)) => {
+            if let Some(n) = node {
+                cx.warn(
+                    DiagnosticKind::InvalidMatcher,
+                    n.pos,
+                    format!("Cursor's `{}` takes no matcher; it is ignored", home.name),
+                    None,
+                );
+            }
+            implied().map(|m| (m, Filter::new()))
+        }
+    };
+    match compiled {
+        Ok(pair) => Some(pair),
+        Err(e) => {
+            let pos = node.map_or_else(Default::default, |n| n.pos);
+            cx.error(DiagnosticKind::InvalidMatcher, pos, e.to_string(), None);
+            None
+        }
+    }
+}

@@ -1,0 +1,798 @@
+//! Cursor's hooks (`.cursor/hooks.json`): its event names and the tools each implies, the
+//! JSON a Cursor hook is given for its event, and how Cursor reads a hook's answer.
+//!
+//! Source: Cursor's hooks documentation (cursor.com/docs/agent/hooks, the 2.x page and the
+//! 1.7 one), summarised in the project's protocol notes.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::{Events, FileShape, HookList, Profile};
+use crate::context::EventContext;
+use crate::dialect::Dialect;
+use crate::env::push_table;
+use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
+use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
+use crate::output::{self, Stdout};
+use crate::timeouts::{HandlerType, TimeUnit};
+
+/// The Cursor profile.
+pub(in crate::profile) const PROFILE: Profile = Profile {
+    dialect: Dialect::Cursor,
+    name: "cursor",
+    display_name: "Cursor",
+    time_unit: TimeUnit::Seconds { strings: false },
+    default_timeout,
+    shell: None,
+    sandboxed_by_default: false,
+    documents_timestamp: false,
+    env_file: false,
+    events: Events::Named,
+    // The generic name of each event first: it is the one a hook registered on the
+    // canonical event is given.
+    event_names: &[
+        (E::PreToolUse, "preToolUse"),
+        (E::PreToolUse, "beforeShellExecution"),
+        (E::PreToolUse, "beforeMCPExecution"),
+        (E::PreToolUse, "beforeReadFile"),
+        (E::PostToolUse, "postToolUse"),
+        (E::PostToolUse, "afterShellExecution"),
+        (E::PostToolUse, "afterMCPExecution"),
+        (E::PostToolUse, "afterFileEdit"),
+        (E::PostToolUseFailure, "postToolUseFailure"),
+        (E::UserPromptSubmit, "beforeSubmitPrompt"),
+        (E::Stop, "stop"),
+        (E::SubagentStart, "subagentStart"),
+        (E::SubagentStop, "subagentStop"),
+        (E::SessionStart, "sessionStart"),
+        (E::SessionEnd, "sessionEnd"),
+        (E::PreCompact, "preCompact"),
+        (E::AfterAgentResponse, "afterAgentResponse"),
+        (E::AfterAgentThought, "afterAgentThought"),
+        (E::BeforeTabFileRead, "beforeTabFileRead"),
+        (E::AfterTabFileEdit, "afterTabFileEdit"),
+    ],
+    matcher_fields: &[],
+    tool_names: &[
+        ("Bash", "Shell"),
+        ("Write", "Write"),
+        ("Edit", "Write"),
+        ("MultiEdit", "Write"),
+        ("NotebookEdit", "Write"),
+        ("Grep", "Grep"),
+        ("Glob", "Grep"),
+        ("Task", "Task"),
+        ("Agent", "Task"),
+    ],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
+    file: FileShape {
+        hooks: HookList::ByEvent,
+        all_switch: None,
+        hook_switch: false,
+    },
+    provides_var,
+    stdin,
+    stdin_named: Some(stdin_named),
+    project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
+    env,
+    read_answer: parse,
+};
+
+/// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s
+/// for prompt hooks.
+const fn default_timeout(handler: HandlerType, _event: Option<BuiltinEvent>) -> Duration {
+    match handler {
+        HandlerType::Prompt => Duration::from_secs(30),
+        HandlerType::Command
+        | HandlerType::Http
+        | HandlerType::McpTool
+        | HandlerType::Agent
+        | HandlerType::Inject
+        | HandlerType::Permission => Duration::from_secs(60),
+    }
+}
+
+/// Cursor's variables: `CURSOR_PROJECT_DIR` and its alias `CLAUDE_PROJECT_DIR` (the
+/// event's `project_dir`, else the executor's project root), `CURSOR_VERSION`,
+/// `CURSOR_USER_EMAIL`.
+const VARS: &[(&str, &[&str])] = &[
+    ("CURSOR_PROJECT_DIR", &["project_dir"]),
+    ("CLAUDE_PROJECT_DIR", &["project_dir"]),
+    ("CURSOR_VERSION", &["cursor_version"]),
+    ("CURSOR_USER_EMAIL", &["user_email"]),
+];
+
+fn provides_var(name: &str) -> bool {
+    VARS.iter().any(|(n, _)| *n == name)
+}
+
+fn env(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+    push_table(ctx, VARS, out);
+}
+
+/// A hook registered on the canonical event gets the JSON of the event's first Cursor
+/// name (`preToolUse` for PreToolUse).
+fn stdin(ctx: &EventContext) -> Value {
+    match ctx.event().builtin().and_then(default_for) {
+        Some(home) => input_json(ctx, home),
+        None => Value::Object(super::claude_shaped(ctx, Dialect::Cursor, None)),
+    }
+}
+
+fn stdin_named(ctx: &EventContext, name: &str) -> Value {
+    match event(name) {
+        Some(home) => input_json(ctx, home),
+        None => stdin(ctx),
+    }
+}
+
+/// Which tools a Cursor event fires for, when it is one of the tool events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tools {
+    /// Every tool (`preToolUse`, `postToolUse`, `postToolUseFailure`) or not a tool event.
+    Any,
+    /// The shell tool (`beforeShellExecution`, `afterShellExecution`): Claude Code's `Bash`.
+    Shell,
+    /// The read tool (`beforeReadFile`): `Read`.
+    Read,
+    /// MCP tools (`beforeMCPExecution`, `afterMCPExecution`): `mcp__<server>__<tool>`.
+    Mcp,
+    /// The edit tools (`afterFileEdit`): `Edit`, `MultiEdit`, `Write`, `NotebookEdit`.
+    Edit,
+}
+
+impl Tools {
+    /// The canonical matcher selecting these tools, or `None` for every tool.
+    pub fn matcher(self) -> Option<&'static str> {
+        match self {
+            Tools::Any => None,
+            Tools::Shell => Some("Bash"),
+            Tools::Read => Some("Read"),
+            Tools::Mcp => Some("^mcp__"),
+            Tools::Edit => Some("Edit|MultiEdit|Write|NotebookEdit"),
+        }
+    }
+}
+
+/// What a Cursor matcher is matched against on an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatcherTarget {
+    /// No matcher (the event takes none).
+    None,
+    /// The tool, by Cursor's tool type (`Shell`, `Read`, `Write`, `Grep`, `Delete`, `MCP`,
+    /// `Task`).
+    ToolType,
+    /// The command text, as a regular expression (`beforeShellExecution`).
+    Command,
+    /// The subagent's type (`subagentStart`, `subagentStop`).
+    Subagent,
+}
+
+/// One Cursor event: its name, the canonical event it is, the tools it fires for, what
+/// its matcher is matched against, and whether a failed hook blocks it.
+#[derive(Clone, Copy, Debug)]
+pub struct CursorEvent {
+    /// Cursor's name (`beforeShellExecution`).
+    pub name: &'static str,
+    /// The canonical event.
+    pub event: BuiltinEvent,
+    /// The tools it fires for.
+    pub tools: Tools,
+    /// What its matcher is matched against.
+    pub matcher: MatcherTarget,
+    /// Whether a crash, a timeout or an answer that is not JSON blocks (Cursor's
+    /// `beforeMCPExecution` and `beforeReadFile`), as `failClosed: true` makes any entry.
+    pub fail_closed: bool,
+}
+
+const fn ev(
+    name: &'static str,
+    event: BuiltinEvent,
+    tools: Tools,
+    matcher: MatcherTarget,
+    fail_closed: bool,
+) -> CursorEvent {
+    CursorEvent {
+        name,
+        event,
+        tools,
+        matcher,
+        fail_closed,
+    }
+}
+
+/// Every Cursor event, agent hooks then Tab hooks.
+pub const EVENTS: &[CursorEvent] = &[
+    ev(
+        "preToolUse",
+        BuiltinEvent::PreToolUse,
+        Tools::Any,
+        MatcherTarget::ToolType,
+        false,
+    ),
+    ev(
+        "postToolUse",
+        BuiltinEvent::PostToolUse,
+        Tools::Any,
+        MatcherTarget::ToolType,
+        false,
+    ),
+    ev(
+        "postToolUseFailure",
+        BuiltinEvent::PostToolUseFailure,
+        Tools::Any,
+        MatcherTarget::ToolType,
+        false,
+    ),
+    ev(
+        "beforeShellExecution",
+        BuiltinEvent::PreToolUse,
+        Tools::Shell,
+        MatcherTarget::Command,
+        false,
+    ),
+    ev(
+        "afterShellExecution",
+        BuiltinEvent::PostToolUse,
+        Tools::Shell,
+        MatcherTarget::Command,
+        false,
+    ),
+    ev(
+        "beforeMCPExecution",
+        BuiltinEvent::PreToolUse,
+        Tools::Mcp,
+        MatcherTarget::None,
+        true,
+    ),
+    ev(
+        "afterMCPExecution",
+        BuiltinEvent::PostToolUse,
+        Tools::Mcp,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "beforeReadFile",
+        BuiltinEvent::PreToolUse,
+        Tools::Read,
+        MatcherTarget::None,
+        true,
+    ),
+    ev(
+        "afterFileEdit",
+        BuiltinEvent::PostToolUse,
+        Tools::Edit,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "beforeSubmitPrompt",
+        BuiltinEvent::UserPromptSubmit,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "stop",
+        BuiltinEvent::Stop,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "subagentStart",
+        BuiltinEvent::SubagentStart,
+        Tools::Any,
+        MatcherTarget::Subagent,
+        false,
+    ),
+    ev(
+        "subagentStop",
+        BuiltinEvent::SubagentStop,
+        Tools::Any,
+        MatcherTarget::Subagent,
+        false,
+    ),
+    ev(
+        "sessionStart",
+        BuiltinEvent::SessionStart,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "sessionEnd",
+        BuiltinEvent::SessionEnd,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "preCompact",
+        BuiltinEvent::PreCompact,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "afterAgentResponse",
+        BuiltinEvent::AfterAgentResponse,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "afterAgentThought",
+        BuiltinEvent::AfterAgentThought,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "beforeTabFileRead",
+        BuiltinEvent::BeforeTabFileRead,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+    ev(
+        "afterTabFileEdit",
+        BuiltinEvent::AfterTabFileEdit,
+        Tools::Any,
+        MatcherTarget::None,
+        false,
+    ),
+];
+
+/// The Cursor event of that name (exact spelling).
+pub fn event(name: &str) -> Option<&'static CursorEvent> {
+    EVENTS.iter().find(|e| e.name == name)
+}
+
+/// The Cursor event a canonical event is given as when no hook says which (the generic
+/// tool events for tool events, the one Cursor name otherwise).
+pub fn default_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
+    EVENTS.iter().find(|e| e.event == event)
+}
+
+/// The canonical matcher a Cursor tool-type matcher (`Shell`, `Write|Read`, `MCP`) stands
+/// for: each word replaced by the canonical names Cursor's tool type covers
+/// ([`Profile::tool_names`]: `Shell` is `Bash`, `Write` is `Write|Edit|MultiEdit|NotebookEdit`;
+/// `MCP` is `mcp__.*`); any other word (`Read`, a name Cursor has no type for) is kept as
+/// it is.
+pub fn canonical_tool_matcher(matcher: &str) -> String {
+    let words: Vec<String> = matcher
+        .split(['|', ','])
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .flat_map(|word| -> Vec<String> {
+            if word == "MCP" {
+                return vec!["mcp__.*".to_owned()];
+            }
+            let names: Vec<String> = PROFILE
+                .tool_names
+                .iter()
+                .filter(|(_, own)| *own == word)
+                .map(|(canonical, _)| (*canonical).to_owned())
+                .collect();
+            if names.is_empty() {
+                vec![word.to_owned()]
+            } else {
+                names
+            }
+        })
+        .collect();
+    let regex = words.iter().any(|w| w.contains(".*"));
+    if regex {
+        let alternatives: Vec<String> = words
+            .iter()
+            .map(|w| {
+                if w.contains(".*") {
+                    format!("^{w}$")
+                } else {
+                    format!("^{}$", regex::escape(w))
+                }
+            })
+            .collect();
+        alternatives.join("|")
+    } else {
+        words.join("|")
+    }
+}
+
+/// Cursor's tool type for a canonical tool name (`Bash` is `Shell`, an MCP tool `MCP`);
+/// a name Cursor has no type for is given as it is.
+pub fn tool_type(tool: &str) -> &str {
+    if tool.starts_with("mcp__") {
+        return "MCP";
+    }
+    PROFILE.tool_name(tool)
+}
+
+/// `mcp__<server>__<tool>` split into its server and tool.
+fn mcp_parts(tool: &str) -> Option<(&str, &str)> {
+    tool.strip_prefix("mcp__")?.split_once("__")
+}
+
+/// The JSON a Cursor hook registered on `home` is given for `ctx`: Cursor's common fields
+/// (`conversation_id`, `generation_id`, `model`, `hook_event_name` in Cursor's spelling,
+/// `cursor_version`, `workspace_roots`, `user_email`, `transcript_path`) and the event's
+/// own, read from the context's fields of the same name when the host gave them (an event
+/// that came from Cursor), else from the canonical ones (`command` from
+/// `tool_input.command`, `edits` from an `Edit`'s strings, `status` `completed`, ...).
+pub fn input_json(ctx: &EventContext, home: &CursorEvent) -> Value {
+    let mut out = Map::new();
+    let get = |k: &str| ctx.get(k).filter(|v| !v.is_null()).cloned();
+    let first = |keys: &[&str]| keys.iter().find_map(|k| get(k));
+    let input = ctx.tool_input().cloned().unwrap_or(Value::Null);
+    let input_str = |k: &str| input.get(k).cloned();
+    if let Some(v) = first(&["conversation_id", "session_id"]) {
+        out.insert("conversation_id".into(), v);
+    }
+    if let Some(v) = first(&["generation_id", "prompt_id"]) {
+        out.insert("generation_id".into(), v);
+    }
+    if let Some(v) = get("model") {
+        out.insert("model".into(), v);
+    }
+    out.insert(
+        "hook_event_name".into(),
+        Value::String(home.name.to_owned()),
+    );
+    if let Some(v) = get("cursor_version") {
+        out.insert("cursor_version".into(), v);
+    }
+    let roots = get("workspace_roots")
+        .or_else(|| first(&["project_dir", "cwd"]).map(|root| Value::Array(vec![root])));
+    if let Some(v) = roots {
+        out.insert("workspace_roots".into(), v);
+    }
+    out.insert(
+        "user_email".into(),
+        get("user_email").unwrap_or(Value::Null),
+    );
+    out.insert(
+        "transcript_path".into(),
+        get("transcript_path").unwrap_or(Value::Null),
+    );
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            out.insert(k.to_owned(), v);
+        }
+    };
+    let tool = ctx.tool_name().unwrap_or_default();
+    let duration = first(&["duration", "duration_ms"]);
+    let response = get("tool_response");
+    let as_text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match home.name {
+        "beforeShellExecution" | "afterShellExecution" => {
+            put("command", get("command").or_else(|| input_str("command")));
+            put("cwd", get("cwd"));
+            if home.name == "beforeShellExecution" {
+                put("timeout", input_str("timeout"));
+            } else {
+                let output = get("output").or_else(|| {
+                    response.as_ref().map(|r| match r.get("stdout") {
+                        Some(Value::String(s)) => Value::String(s.clone()),
+                        _ => Value::String(as_text(r)),
+                    })
+                });
+                put("output", output);
+                put("duration", duration);
+            }
+        }
+        "beforeMCPExecution" | "afterMCPExecution" => {
+            let name = mcp_parts(tool).map_or(tool, |(_, t)| t);
+            put("tool_name", Some(Value::String(name.to_owned())));
+            let input_json = match &input {
+                Value::String(s) => s.clone(),
+                Value::Null => "{}".to_owned(),
+                other => other.to_string(),
+            };
+            put("tool_input", Some(Value::String(input_json)));
+            if home.name == "beforeMCPExecution" {
+                put("url", get("url"));
+                put("command", get("command"));
+            } else {
+                put(
+                    "result_json",
+                    get("result_json")
+                        .or_else(|| response.as_ref().map(|r| Value::String(as_text(r)))),
+                );
+                put("duration", duration);
+            }
+        }
+        "beforeReadFile" | "beforeTabFileRead" => {
+            put(
+                "file_path",
+                get("file_path")
+                    .or_else(|| input_str("file_path"))
+                    .or_else(|| input_str("path")),
+            );
+            put("content", get("content"));
+            if home.name == "beforeReadFile" {
+                put(
+                    "attachments",
+                    Some(get("attachments").unwrap_or_else(|| json!([]))),
+                );
+            }
+        }
+        "afterFileEdit" | "afterTabFileEdit" => {
+            put(
+                "file_path",
+                get("file_path").or_else(|| input_str("file_path")),
+            );
+            put(
+                "edits",
+                Some(get("edits").unwrap_or_else(|| edits(tool, &input))),
+            );
+        }
+        "preToolUse" | "postToolUse" | "postToolUseFailure" => {
+            put("tool_name", Some(Value::String(tool_type(tool).to_owned())));
+            put("tool_input", Some(input.clone()));
+            put("tool_use_id", get("tool_use_id"));
+            put("cwd", get("cwd"));
+            match home.name {
+                "preToolUse" => put("agent_message", get("agent_message")),
+                "postToolUse" => {
+                    put("tool_output", get("tool_output").or(response));
+                    put("duration", duration);
+                }
+                _ => {
+                    put("error_message", first(&["error_message", "error"]));
+                    put(
+                        "failure_type",
+                        Some(get("failure_type").unwrap_or_else(|| json!("error"))),
+                    );
+                    put("duration", duration);
+                    put(
+                        "is_interrupt",
+                        Some(get("is_interrupt").unwrap_or(Value::Bool(false))),
+                    );
+                }
+            }
+        }
+        "beforeSubmitPrompt" => {
+            put("prompt", get("prompt"));
+            put(
+                "attachments",
+                Some(get("attachments").unwrap_or_else(|| json!([]))),
+            );
+        }
+        "stop" => {
+            put(
+                "status",
+                Some(get("status").unwrap_or_else(|| json!("completed"))),
+            );
+            let looped = ctx
+                .get("stop_hook_active")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            put(
+                "loop_count",
+                Some(get("loop_count").unwrap_or_else(|| json!(u8::from(looped)))),
+            );
+        }
+        "subagentStart" | "subagentStop" => {
+            put("subagent_type", first(&["subagent_type", "agent_type"]));
+            if home.name == "subagentStart" {
+                put("prompt", get("prompt"));
+            } else {
+                put(
+                    "status",
+                    Some(get("status").unwrap_or_else(|| json!("completed"))),
+                );
+                put("result", first(&["result", "last_assistant_message"]));
+                put("duration", duration);
+                put("agent_transcript_path", get("agent_transcript_path"));
+            }
+        }
+        "sessionStart" | "sessionEnd" => {
+            put("session_id", first(&["session_id", "conversation_id"]));
+            put(
+                "is_background_agent",
+                Some(get("is_background_agent").unwrap_or(Value::Bool(false))),
+            );
+            if home.name == "sessionStart" {
+                put("composer_mode", get("composer_mode"));
+            } else {
+                for k in ["reason", "duration_ms", "final_status", "error_message"] {
+                    put(k, get(k));
+                }
+            }
+        }
+        "preCompact" => {
+            for k in [
+                "trigger",
+                "context_usage_percent",
+                "context_tokens",
+                "context_window_size",
+                "message_count",
+                "messages_to_compact",
+                "is_first_compaction",
+            ] {
+                put(k, get(k));
+            }
+        }
+        "afterAgentResponse" | "afterAgentThought" => {
+            put("text", get("text"));
+            put("duration_ms", get("duration_ms"));
+        }
+        _ => {}
+    }
+    Value::Object(out)
+}
+
+/// The `edits[]` of an `afterFileEdit` from a canonical edit tool's input.
+fn edits(tool: &str, input: &Value) -> Value {
+    let s = |v: &Value, k: &str| {
+        v.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let one = |old: String, new: String| json!({"old_string": old, "new_string": new});
+    match tool {
+        "Write" => json!([one(String::new(), s(input, "content"))]),
+        "MultiEdit" => Value::Array(
+            input
+                .get("edits")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|e| one(s(e, "old_string"), s(e, "new_string")))
+                .collect(),
+        ),
+        _ => json!([one(s(input, "old_string"), s(input, "new_string"))]),
+    }
+}
+
+/// Reads a Cursor hook's answer as Cursor does.
+///
+/// - Exit code 0: stdout is a JSON object, or nothing. Plain text is not an answer Cursor
+///   documents: no decision, kept as a message. Text starting with `{` that does not parse
+///   is malformed (which blocks where the hook fails closed).
+/// - Exit code 2 blocks, with stderr (else the JSON's `agent_message`) as the reason.
+/// - Any other code, or none: the hook failed; the action goes ahead unless it fails
+///   closed.
+///
+/// The JSON: `permission` (or `decision`) `allow` / `deny` / `ask`; `agent_message` (or
+/// `reason`, or Cursor 1.7's `agentMessage`) is the reason the agent is given, and
+/// `user_message` (`userMessage`) is shown to the user (the reason too when there is no
+/// agent message); `continue: false` refuses the prompt on `beforeSubmitPrompt` and stops
+/// the agent elsewhere; `followup_message` keeps the agent (or subagent) going on `stop`
+/// (`subagentStop`), as a block whose reason is the message; `updated_input`,
+/// `updated_mcp_tool_output`, `additional_context` and `env` are what their names say.
+pub fn parse(event: &Event, exit_code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> HookOutcome {
+    let mut outcome = match exit_code {
+        Some(0) => match output::read_stdout(stdout) {
+            Ok(Stdout::Empty) => HookOutcome::ok(),
+            Ok(Stdout::Text(text)) => output::note(text),
+            Ok(Stdout::Object(map)) => read(event, &map)
+                .unwrap_or_else(|m| HookOutcome::failed(FailureKind::MalformedOutput, m)),
+            Err(m) => HookOutcome::failed(FailureKind::MalformedOutput, m),
+        },
+        Some(2) => {
+            let mut outcome = match output::read_stdout(stdout) {
+                Ok(Stdout::Object(map)) => read(event, &map).unwrap_or_default(),
+                _ => HookOutcome::ok(),
+            };
+            let stderr = output::text(stderr);
+            if !stderr.is_empty() {
+                outcome.effects.reason = Some(stderr);
+            } else if outcome.effects.reason.is_none() {
+                outcome.effects.reason = Some(output::EXIT_2_REASON.to_owned());
+            }
+            outcome.effects.decision = Decision::Block;
+            outcome.run.status = HookStatus::Blocked;
+            outcome
+        }
+        _ => output::failed_exit(exit_code, stderr),
+    };
+    outcome.run.exit_code = exit_code;
+    outcome
+}
+
+/// Cursor's answer fields turned into the canonical answer, read by the one reader.
+fn read(event: &Event, map: &Map<String, Value>) -> Result<HookOutcome, String> {
+    let text = |keys: &[&str]| -> Result<Option<String>, String> {
+        for k in keys {
+            match map.get(*k) {
+                None | Some(Value::Null) => {}
+                Some(Value::String(s)) => return Ok(Some(s.clone())),
+                Some(other) => {
+                    return Err(format!(
+                        "`{k}` must be a string, not {}",
+                        crate::context::json_kind(other)
+                    ));
+                }
+            }
+        }
+        Ok(None)
+    };
+    let builtin = event.builtin();
+    let agent = text(&["agent_message", "agentMessage", "reason"])?;
+    let user = text(&["user_message", "userMessage"])?;
+    let followup = text(&["followup_message", "followupMessage"])?;
+    let mut canonical = Map::new();
+    let mut unknown = Vec::new();
+    for (key, value) in map {
+        match key.as_str() {
+            "permission" | "decision" => {
+                canonical.insert("decision".into(), value.clone());
+            }
+            "continue" => match (value, builtin) {
+                (Value::Bool(false), Some(BuiltinEvent::UserPromptSubmit)) => {
+                    canonical.insert("decision".into(), json!("block"));
+                }
+                (Value::Bool(false), _) => {
+                    canonical.insert("continue".into(), Value::Bool(false));
+                    if let Some(u) = &user {
+                        canonical.insert("stopReason".into(), json!(u));
+                    }
+                }
+                (Value::Bool(true) | Value::Null, _) => {}
+                (other, _) => {
+                    return Err(format!(
+                        "`continue` must be a boolean, not {}",
+                        crate::context::json_kind(other)
+                    ));
+                }
+            },
+            "updated_input" | "updatedInput" => {
+                canonical.insert("updated_input".into(), value.clone());
+            }
+            "additional_context" | "additionalContext" => {
+                canonical.insert("additional_context".into(), value.clone());
+            }
+            "updated_mcp_tool_output" => {
+                canonical.insert(
+                    "hookSpecificOutput".into(),
+                    json!({"updatedMCPToolOutput": value}),
+                );
+            }
+            "agent_message" | "agentMessage" | "reason" | "user_message" | "userMessage"
+            | "followup_message" | "followupMessage" | "env" => {}
+            other => unknown.push(other.to_owned()),
+        }
+    }
+    if let Some(f) = &followup
+        && matches!(
+            builtin,
+            Some(BuiltinEvent::Stop | BuiltinEvent::SubagentStop)
+        )
+    {
+        canonical.insert("decision".into(), json!("block"));
+        canonical.insert("reason".into(), json!(f));
+    } else if let Some(reason) = agent.clone().or_else(|| user.clone()) {
+        canonical.insert("reason".into(), json!(reason));
+    }
+    if let Some(u) = &user {
+        canonical.insert("systemMessage".into(), json!(u));
+    }
+    let mut outcome = output::read_object(event, &canonical)?;
+    if let Some(env) = map.get("env").filter(|v| !v.is_null()) {
+        let Some(vars) = env.as_object() else {
+            return Err(format!(
+                "`env` must be an object, not {}",
+                crate::context::json_kind(env)
+            ));
+        };
+        for (name, value) in vars {
+            let value = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            outcome.effects.env.insert(name.clone(), value);
+        }
+    }
+    outcome.unknown_fields.extend(unknown);
+    Ok(outcome)
+}
