@@ -131,6 +131,42 @@ const ROWS: &[Row] = &[
         target: Target::Below(30_000_000.0),
         events: None,
     },
+    Row {
+        number: "9a",
+        group: "bridge_no_hooks",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "`hooks bridge claude` process on an event matching no hook vs `/bin/true`",
+        target: Target::RatioAtMost(2.0),
+        events: None,
+    },
+    Row {
+        number: "9b",
+        group: "bridge_one_hook",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "`hooks bridge claude` with one `sh -c` hook vs that `sh -c` + `/bin/true`",
+        target: Target::RatioAtMost(1.15),
+        events: None,
+    },
+    Row {
+        number: "9c",
+        group: "bridge_20_hooks",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "the same with 20 configured hooks, one matching",
+        target: Target::Report,
+        events: None,
+    },
+    Row {
+        number: "9d",
+        group: "bridge_1000_hooks",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "the same with 1,000 configured hooks, one matching",
+        target: Target::Report,
+        events: None,
+    },
 ];
 
 /// The CLI's peak memory must stay under this many KiB (30 MiB).

@@ -163,6 +163,25 @@ pub enum Command {
         after_help = "Examples:\n  hooks migrate claude                      # .claude/settings.json -> .hooks/hooks.yaml\n  hooks migrate claude ~/.claude/settings.json\n  hooks migrate claude --undo"
     )]
     Migrate(MigrateArgs),
+    /// Answer an agent's hook call: read its event on stdin, run every configured hook,
+    /// answer in the agent's protocol (the one hook command an agent needs).
+    #[command(
+        after_help = "Examples:\n  echo '{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}' | hooks bridge claude"
+    )]
+    Bridge(BridgeArgs),
+    /// Register `hooks bridge AGENT` as the agent's hook command in its settings file.
+    #[command(
+        after_help = "Examples:\n  hooks install claude\n  hooks install claude --scope user --all-events\n  hooks install claude --migrate"
+    )]
+    Install(InstallArgs),
+    /// Restore the agent's settings file as it was before `hooks install`.
+    #[command(
+        after_help = "Examples:\n  hooks uninstall claude\n  hooks uninstall claude --scope user"
+    )]
+    Uninstall(InstallArgs),
+    /// Show where the bridge is installed, whether each agent calls it, and what each event runs.
+    #[command(after_help = "Examples:\n  hooks doctor")]
+    Doctor(DoctorArgs),
 }
 
 /// `hooks validate`.
@@ -448,6 +467,78 @@ pub struct MigrateArgs {
     #[arg(long, conflicts_with = "to")]
     pub undo: bool,
     /// The project root (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// The agents `hooks bridge`, `install` and `uninstall` speak to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Agent {
+    /// Claude Code.
+    Claude,
+    /// OpenAI Codex CLI.
+    Codex,
+    /// Gemini CLI.
+    Gemini,
+}
+
+impl Agent {
+    /// The name on the command line and in the audit log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+}
+
+/// `hooks bridge`.
+#[derive(Debug, Args)]
+pub struct BridgeArgs {
+    /// The agent calling: its stdin, project root and answer protocol.
+    #[arg(value_enum)]
+    pub agent: Agent,
+    /// Run the event's async hooks (the detached background process the bridge starts).
+    #[arg(long, hide = true)]
+    pub async_worker: bool,
+}
+
+/// Where `hooks install` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Scope {
+    /// The user's settings (`~/.claude/settings.json`, `~/.gemini/settings.json`).
+    User,
+    /// The project's settings (`.claude/settings.json`, `.gemini/settings.json`).
+    #[default]
+    Project,
+}
+
+/// `hooks install` and `hooks uninstall`.
+#[derive(Debug, Args)]
+pub struct InstallArgs {
+    /// The agent whose settings file is edited.
+    #[arg(value_enum)]
+    pub agent: Agent,
+    /// The user's or the project's settings file.
+    #[arg(long, value_enum, default_value_t = Scope::Project)]
+    pub scope: Scope,
+    /// Install: also move the file's own hooks into the engine's config (uninstall puts
+    /// them back).
+    #[arg(long)]
+    pub migrate: bool,
+    /// Install an entry for every event the agent has, not only those with a hook.
+    #[arg(long)]
+    pub all_events: bool,
+    /// The project root (default: the current directory's).
+    #[arg(long, value_name = "DIR")]
+    pub project: Option<PathBuf>,
+}
+
+/// `hooks doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The project root (default: the current directory's).
     #[arg(long, value_name = "DIR")]
     pub project: Option<PathBuf>,
 }

@@ -65,6 +65,7 @@ mod outcome;
 mod output;
 mod profile;
 mod redact;
+pub mod reply;
 pub mod shell;
 mod sink;
 mod spec;

@@ -18,7 +18,8 @@ use crate::error::Error;
 /// Each line holds `ts` (RFC 3339 UTC), `event`, `hook` (the display id), `source` (file,
 /// line, layer), `type`, `dialect`, `async`, `session_id` (when the event has one),
 /// `duration_ms`, `exit_code`, `status`, `decision`, `truncated` and `failure` (`{kind,
-/// message}`, when the hook failed). It never holds the command, its environment, the
+/// message}`, when the hook failed), and `agent` (the agent that called the engine, when
+/// the host names it with [`AuditLog::with_agent`]: `hooks bridge AGENT` does). It never holds the command, its environment, the
 /// event payload or anything interpolated into a hook (secrets are interpolated there).
 ///
 /// A line that cannot be written is counted ([`AuditLog::write_errors`]) and never fails
@@ -26,6 +27,7 @@ use crate::error::Error;
 pub struct AuditLog {
     out: Mutex<Box<dyn Write + Send>>,
     errors: AtomicU64,
+    agent: Option<String>,
 }
 
 impl fmt::Debug for AuditLog {
@@ -39,6 +41,8 @@ impl fmt::Debug for AuditLog {
 #[derive(Serialize)]
 struct Line<'a> {
     ts: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
     event: &'a str,
     hook: String,
     source: String,
@@ -78,7 +82,15 @@ impl AuditLog {
         AuditLog {
             out: Mutex::new(Box::new(writer)),
             errors: AtomicU64::new(0),
+            agent: None,
         }
+    }
+
+    /// Names `agent` (`claude`, `codex`, ...) as the caller in every line.
+    #[must_use]
+    pub fn with_agent(mut self, agent: impl Into<String>) -> AuditLog {
+        self.agent = Some(agent.into());
+        self
     }
 
     /// How many lines could not be written.
@@ -90,6 +102,7 @@ impl AuditLog {
     pub(crate) fn record(&self, ctx: &EventContext, spec: &HookSpec, outcome: &HookOutcome) {
         let line = Line {
             ts: now_rfc3339(),
+            agent: self.agent.as_deref(),
             event: ctx.event().name(),
             hook: spec.display_id(),
             source: spec.provenance.to_string(),

@@ -26,7 +26,7 @@ use crate::prepare::Prepare;
 use crate::prompt::{PromptEvaluator, PromptExecutor};
 use crate::queue::{AsyncQueue, Job};
 use crate::runner::Runner;
-use crate::stop_loop::StopLoop;
+use crate::stop_loop::{StopLoop, StopStreaks};
 use crate::timeouts::Timeouts;
 
 /// The default bound on the hooks of one event running at once.
@@ -100,6 +100,7 @@ struct Inner {
     queue: AsyncQueue,
     stop_loop: StopLoop,
     max_concurrency: usize,
+    hand_off_async: bool,
 }
 
 impl fmt::Debug for Dispatcher {
@@ -199,6 +200,10 @@ impl Dispatcher {
         let mut shared_ctx: Option<Arc<EventContext>> = None;
         for &hook in &matched {
             let spec = index.spec(hook);
+            if spec.is_async && inner.hand_off_async {
+                // The host runs them elsewhere (see `DispatcherBuilder::hand_off_async`).
+                continue;
+            }
             if spec.is_async {
                 let ctx = Arc::clone(shared_ctx.get_or_insert_with(|| Arc::new(ctx.clone())));
                 let job = Job {
@@ -363,8 +368,9 @@ impl Dispatcher {
                     builder.async_concurrency,
                 ),
                 runner,
-                stop_loop: StopLoop::new(builder.stop_loop_cap),
+                stop_loop: StopLoop::new(builder.stop_loop_cap, builder.stop_streaks),
                 max_concurrency: builder.max_concurrency,
+                hand_off_async: builder.hand_off_async,
             }),
         }
     }
@@ -513,6 +519,8 @@ pub struct DispatcherBuilder {
     async_capacity: usize,
     async_concurrency: usize,
     stop_loop_cap: StopBlockCap,
+    stop_streaks: Option<Arc<dyn StopStreaks>>,
+    hand_off_async: bool,
     project_dir: Option<std::path::PathBuf>,
     audit: Option<AuditLog>,
     sink: Option<Arc<dyn NotificationSink>>,
@@ -545,6 +553,8 @@ impl Default for DispatcherBuilder {
             stop_loop_cap: StopBlockCap::from_env_value(
                 std::env::var(STOP_BLOCK_CAP_VAR).ok().as_deref(),
             ),
+            stop_streaks: None,
+            hand_off_async: false,
             project_dir: None,
             audit: None,
             sink: None,
@@ -633,6 +643,24 @@ impl DispatcherBuilder {
             0 => StopBlockCap::NONE,
             n => StopBlockCap::at_most(n),
         };
+        self
+    }
+
+    /// Keeps the stop-loop counts in `streaks` instead of in memory, so that the cap holds
+    /// across dispatchers (one per process, when an agent starts one process per event).
+    #[must_use]
+    pub fn stop_streaks(mut self, streaks: Arc<dyn StopStreaks>) -> DispatcherBuilder {
+        self.stop_streaks = Some(streaks);
+        self
+    }
+
+    /// With `true`, async hooks are neither queued nor run by this dispatcher: the host
+    /// runs them elsewhere (`hooks bridge` hands them to a detached background process, so
+    /// that the agent's process answers and ends at once). They are not in the aggregate
+    /// either way.
+    #[must_use]
+    pub fn hand_off_async(mut self, hand_off: bool) -> DispatcherBuilder {
+        self.hand_off_async = hand_off;
         self
     }
 

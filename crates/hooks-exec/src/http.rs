@@ -164,33 +164,27 @@ impl Default for HttpConfig {
 /// or query, which may hold secrets.
 #[derive(Clone, Debug)]
 pub struct HttpExecutor {
-    client: reqwest::Client,
+    /// Built at the first request: building one costs milliseconds, which a process that
+    /// answers one event and sends nothing (the bridge, on most events) must not pay.
+    client: std::sync::OnceLock<Result<reqwest::Client, String>>,
     allowed: SharedList,
     max_response_bytes: usize,
     env: EnvLookup,
 }
 
 impl HttpExecutor {
-    /// Builds the executor and its HTTP client, checking the allow-list's patterns.
+    /// Builds the executor, checking the allow-list's patterns. Its HTTP client is built at
+    /// the first request (a client that cannot be built fails that hook, and every later
+    /// one, with the reason).
     ///
     /// # Errors
     ///
-    /// [`Error::UrlPattern`] for an entry of `allowed_urls` that is not a valid pattern,
-    /// [`Error::HttpClient`] if the HTTP client cannot be built.
+    /// [`Error::UrlPattern`] for an entry of `allowed_urls` that is not a valid pattern.
     pub fn new(config: HttpConfig) -> Result<HttpExecutor, Error> {
         let allowed = SharedList::default();
         allowed.set(compile(config.allowed_urls.as_deref())?);
-        let policy = {
-            let allowed = allowed.clone();
-            Policy::custom(move |attempt| check_redirect(allowed.get().as_deref(), attempt))
-        };
-        let client = reqwest::Client::builder()
-            .redirect(policy)
-            .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(Error::HttpClient)?;
         Ok(HttpExecutor {
-            client,
+            client: std::sync::OnceLock::new(),
             allowed,
             max_response_bytes: config.max_response_bytes,
             env: config.env,
@@ -248,13 +242,32 @@ impl HttpExecutor {
         }
         let headers = self.headers(action).map_err(spawn)?;
         let request = self
-            .client
+            .client()
+            .map_err(spawn)?
             .post(url.clone())
             .headers(headers)
             .body(body)
             .build()
             .map_err(|e| spawn(format!("could not build the request: {}", describe(e))))?;
         Ok((request, url))
+    }
+
+    /// The HTTP client, built on first use with the redirect policy of the allow-list.
+    fn client(&self) -> Result<&reqwest::Client, String> {
+        self.client
+            .get_or_init(|| {
+                let allowed = self.allowed.clone();
+                let policy = Policy::custom(move |attempt| {
+                    check_redirect(allowed.get().as_deref(), attempt)
+                });
+                reqwest::Client::builder()
+                    .redirect(policy)
+                    .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
+                    .build()
+                    .map_err(|e| format!("the HTTP client cannot be built: {e}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The hook's headers, interpolated, plus `Content-Type: application/json` unless the
@@ -281,7 +294,11 @@ impl HttpExecutor {
 
     /// Sends the request and reads the answer.
     async fn send(&self, event: &Event, request: reqwest::Request, url: &Url) -> HookOutcome {
-        let response = match self.client.execute(request).await {
+        let client = match self.client() {
+            Ok(client) => client,
+            Err(e) => return HookOutcome::failed(FailureKind::Spawn, e),
+        };
+        let response = match client.execute(request).await {
             Ok(response) => response,
             Err(e) => {
                 return HookOutcome::failed(

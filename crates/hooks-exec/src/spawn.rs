@@ -53,6 +53,40 @@ pub(crate) fn spawn(request: &SpawnRequest<'_>) -> io::Result<Child> {
     command.spawn()
 }
 
+/// Starts `argv` detached from the caller: in a process group of its own (so that the
+/// signals an agent sends its hook's group do not reach it), with `stdin` written to its
+/// standard input and closed, its stdout and stderr discarded, and never waited for, so
+/// that the caller can answer and exit while it runs on. The child's own work must be
+/// bounded (the `hooks bridge` background process runs hooks under their timeouts). Only
+/// the bytes of `stdin` that fit the pipe are written without blocking the caller for
+/// long: the child reads them at once.
+// Reason: as for `spawn`, this module is the one place that starts processes.
+#[allow(clippy::disallowed_methods)]
+pub fn spawn_detached(argv: &[std::ffi::OsString], stdin: &[u8]) -> io::Result<u32> {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    let Some((program, args)) = argv.split_first() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the command is empty",
+        ));
+    };
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()?;
+    let pid = child.id();
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin)?;
+    }
+    // Not waited for: the child is reparented when the caller exits.
+    drop(child);
+    Ok(pid)
+}
+
 /// A clear account of why `request` could not be started: which program, and what to check.
 pub(crate) fn describe_spawn_error(request: &SpawnRequest<'_>, err: &io::Error) -> String {
     let program = request.argv.first().map_or("", String::as_str);

@@ -39,7 +39,11 @@ enum Source {
         layer: Layer,
     },
     /// The standard locations (user, project, local, managed), discovered at each load.
-    Discover { locations: Locations },
+    Discover {
+        locations: Locations,
+        /// Discovered files not loaded (symlinks resolved).
+        skip: Vec<PathBuf>,
+    },
 }
 
 /// How hooks that need trust (discovered project files) are treated.
@@ -248,7 +252,10 @@ impl EngineBuilder {
     /// Discovers config files under explicit roots.
     #[must_use]
     pub fn discover_in(mut self, locations: Locations) -> EngineBuilder {
-        self.sources.push(Source::Discover { locations });
+        self.sources.push(Source::Discover {
+            locations,
+            skip: Vec::new(),
+        });
         self
     }
 
@@ -336,6 +343,39 @@ impl EngineBuilder {
     #[must_use]
     pub fn stop_loop_cap(mut self, cap: u32) -> EngineBuilder {
         self.dispatcher = self.dispatcher.stop_loop_cap(cap);
+        self
+    }
+
+    /// Keeps the stop-loop counts in `streaks` (see [`DispatcherBuilder::stop_streaks`]),
+    /// so that the cap holds across processes.
+    #[must_use]
+    pub fn stop_streaks(mut self, streaks: Arc<dyn hooks_exec::StopStreaks>) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.stop_streaks(streaks);
+        self
+    }
+
+    /// Leaves async hooks to the host (see [`DispatcherBuilder::hand_off_async`]): they are
+    /// neither queued nor run by [`Engine::dispatch`].
+    #[must_use]
+    pub fn hand_off_async(mut self, hand_off: bool) -> EngineBuilder {
+        self.dispatcher = self.dispatcher.hand_off_async(hand_off);
+        self
+    }
+
+    /// Skips the discovered files at `paths` (compared with their symlinks resolved): the
+    /// files an agent runs the hooks of itself, which the engine must not run again when
+    /// that agent calls it (`hooks bridge`).
+    #[must_use]
+    pub fn skip_discovered(mut self, paths: Vec<PathBuf>) -> EngineBuilder {
+        let real: Vec<PathBuf> = paths
+            .into_iter()
+            .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
+            .collect();
+        for source in &mut self.sources {
+            if let Source::Discover { skip, .. } = source {
+                skip.extend(real.iter().cloned());
+            }
+        }
         self
     }
 
@@ -671,8 +711,9 @@ impl Config {
                         }
                     }
                 }
-                Source::Discover { locations } => {
-                    let found = locations.discover();
+                Source::Discover { locations, skip } => {
+                    let mut found = locations.discover();
+                    found.retain(|d| !skip.contains(&d.path));
                     let base = self
                         .options(Layer::User, Origin::Discovered, None)
                         .with_project(locations.project.clone());
@@ -1037,7 +1078,7 @@ impl Engine {
         for source in &self.inner.config.sources {
             match source {
                 Source::File { path, .. } => paths.push(path.clone()),
-                Source::Discover { locations } => {
+                Source::Discover { locations, .. } => {
                     paths.extend(locations.candidates().into_iter().map(|d| d.path))
                 }
                 Source::Text { .. } => {}

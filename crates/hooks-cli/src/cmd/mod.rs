@@ -1,6 +1,7 @@
 //! One module per command, and what they share: building the engine from `-c` files or
 //! discovery, reading payloads, the async runtime.
 
+pub mod bridge;
 pub mod builtin;
 pub mod completions;
 pub mod convert;
@@ -58,6 +59,10 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Completions(a) => completions::completions(&a),
         Command::Man(a) => completions::man(&a),
         Command::Migrate(a) => migrate::run(&a),
+        Command::Bridge(a) => bridge::run(&a),
+        Command::Install(a) => bridge::install::install(&a),
+        Command::Uninstall(a) => bridge::install::uninstall(&a),
+        Command::Doctor(a) => bridge::install::doctor(&a),
     }
 }
 

@@ -18,7 +18,7 @@
 
 pub mod atomic;
 pub mod codex_trust;
-mod json;
+pub(crate) mod json;
 pub mod migrate;
 mod toml;
 mod yaml;

@@ -5,6 +5,7 @@
 mod agent_scripts;
 mod agents;
 mod autohand;
+mod bridge;
 mod builtins;
 mod codex_trust;
 mod completions;

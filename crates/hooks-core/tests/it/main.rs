@@ -13,6 +13,7 @@ mod matcher;
 mod output;
 mod properties;
 mod redact;
+mod reply;
 mod shell;
 mod stop_loop;
 mod url_pattern;

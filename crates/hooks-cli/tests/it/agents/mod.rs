@@ -18,6 +18,7 @@
 //! assert!(out.tool_result().contains(GUARD_REASON));
 //! ```
 
+mod bridge;
 mod claude;
 mod codex;
 mod codex_trust;

@@ -1,0 +1,550 @@
+//! `hooks install AGENT`, `hooks uninstall AGENT` and `hooks doctor`: the bridge registered
+//! as the agent's hook command in its own settings file (Claude Code's or Gemini CLI's
+//! `settings.json`), and taken out again.
+//!
+//! Install adds one minimal entry per event (`{"hooks": [{"type": "command", "command":
+//! "<this hooks binary> bridge claude"}]}`; Gemini CLI's with `matcher: "*"` and a timeout
+//! in milliseconds, under its own event names) to the file's `hooks`, for every event that has
+//! a hook in the engine's config (or every event the agent has, with `--all-events`),
+//! editing the file in place (every other byte stays) and atomically; an event that
+//! already calls the bridge is left alone, so installing twice changes nothing. The file's
+//! text before the first install is kept in the install journal (`installs.json` in the
+//! state directory), and uninstall writes it back byte for byte. `--migrate` first moves
+//! the file's own hooks into the engine's native config (`hooks migrate claude`), so that
+//! they run once, through the bridge; uninstall undoes that too.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use hooks::core::BuiltinEvent;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::state::StateStore;
+use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
+use crate::edit::json::JsonDoc;
+use crate::edit::{Doc, Seg, atomic};
+
+/// The events Claude Code fires hooks for (its hooks reference), for `--all-events`.
+const CLAUDE_EVENTS: [BuiltinEvent; 29] = [
+    BuiltinEvent::PreToolUse,
+    BuiltinEvent::PostToolUse,
+    BuiltinEvent::PostToolUseFailure,
+    BuiltinEvent::PostToolBatch,
+    BuiltinEvent::PermissionRequest,
+    BuiltinEvent::PermissionDenied,
+    BuiltinEvent::SessionStart,
+    BuiltinEvent::SessionEnd,
+    BuiltinEvent::Setup,
+    BuiltinEvent::UserPromptSubmit,
+    BuiltinEvent::UserPromptExpansion,
+    BuiltinEvent::MessageDisplay,
+    BuiltinEvent::Stop,
+    BuiltinEvent::StopFailure,
+    BuiltinEvent::Notification,
+    BuiltinEvent::PreCompact,
+    BuiltinEvent::PostCompact,
+    BuiltinEvent::ConfigChange,
+    BuiltinEvent::InstructionsLoaded,
+    BuiltinEvent::FileChanged,
+    BuiltinEvent::CwdChanged,
+    BuiltinEvent::DirectoryAdded,
+    BuiltinEvent::WorktreeCreate,
+    BuiltinEvent::WorktreeRemove,
+    BuiltinEvent::Elicitation,
+    BuiltinEvent::ElicitationResult,
+    BuiltinEvent::SubagentStart,
+    BuiltinEvent::SubagentStop,
+    BuiltinEvent::TaskCreated,
+];
+
+/// What the journal keeps of one installed file.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct Installed {
+    /// The file's text before the first install (`None`: there was no file).
+    original: Option<String>,
+    /// Its text after the migration (with `--migrate`).
+    migrated: Option<String>,
+    /// Its text as the last install left it.
+    installed: String,
+}
+
+/// The install journal: installed files by path.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Journal {
+    files: BTreeMap<PathBuf, Installed>,
+}
+
+fn journal_path() -> Result<PathBuf> {
+    let store = StateStore::open()
+        .context("no state directory for the install journal (set HOME or HOOKS_STATE_DIR)")?;
+    Ok(store.audit_path().with_file_name("installs.json"))
+}
+
+impl Journal {
+    fn open() -> Result<(Journal, Option<String>)> {
+        match std::fs::read_to_string(journal_path()?) {
+            Ok(text) => Ok((
+                serde_json::from_str(&text).context("reading the install journal")?,
+                Some(text),
+            )),
+            Err(_) => Ok((Journal::default(), None)),
+        }
+    }
+
+    fn save(&self, before: Option<&str>) -> Result<()> {
+        atomic::write(
+            &journal_path()?,
+            &serde_json::to_string_pretty(self)?,
+            before,
+        )
+    }
+}
+
+/// The command the agent runs: this binary, by its absolute path, and `bridge AGENT`.
+pub fn bridge_command(agent: Agent) -> Result<String> {
+    let exe = std::env::current_exe().context("finding the hooks binary")?;
+    Ok(format!(
+        "{} bridge {}",
+        hooks::config::shell_quote(&exe.display().to_string()),
+        agent.as_str()
+    ))
+}
+
+/// The agent's settings file for `scope`.
+fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> {
+    let home = || {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .context("HOME is not set")
+    };
+    Ok(match (agent, scope) {
+        (Agent::Claude, Scope::User) => home()?.join(".claude/settings.json"),
+        (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
+        (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
+        (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
+        (Agent::Codex, _) => bail!(
+            "`hooks install {}` is not supported yet: add `hooks bridge {}` to its hooks by hand (see docs/bridge.md)",
+            agent.as_str(),
+            agent.as_str()
+        ),
+    })
+}
+
+fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
+    let project = super::super::project_dir(&ConfigArgs {
+        project: dir.cloned(),
+        ..ConfigArgs::default()
+    })?;
+    Ok(std::path::absolute(&project).unwrap_or(project))
+}
+
+/// The events with a hook in the engine's config as the bridge loads it (active or
+/// waiting for trust), in catalog order.
+fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
+    let args = ConfigArgs {
+        project: Some(project.to_path_buf()),
+        ..ConfigArgs::default()
+    };
+    let engine = super::super::engine_builder(&args)?
+        .skip_discovered(super::own_files(agent, project))
+        .build()?;
+    let loaded = engine.loaded();
+    let names: BTreeSet<String> = loaded
+        .hooks
+        .hooks()
+        .iter()
+        .map(|h| h.spec.event.name().to_owned())
+        .collect();
+    Ok(agent_events(agent)
+        .into_iter()
+        .filter(|(canonical, _)| canonical.iter().any(|c| names.contains(c.name())))
+        .map(|(_, name)| name.to_owned())
+        .collect())
+}
+
+/// The agent's events, each with the canonical events it stands for, in catalog order.
+fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
+    let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
+    for &event in &CLAUDE_EVENTS {
+        let name = match agent {
+            Agent::Claude | Agent::Codex => Some(event.name()),
+            Agent::Gemini => hooks::core::reply::gemini_event_name(event),
+        };
+        let Some(name) = name else { continue };
+        match out.iter_mut().find(|(_, n)| *n == name) {
+            Some((canonical, _)) => canonical.push(event),
+            None => out.push((vec![event], name)),
+        }
+    }
+    out
+}
+
+/// The entry that calls `command` on an event: Gemini CLI's takes a matcher and a timeout
+/// in milliseconds (the bridge's hooks have their own timeouts; this one is Claude Code's
+/// default of 600 s).
+fn entry(agent: Agent, command: &str) -> Value {
+    match agent {
+        Agent::Gemini => json!({"matcher": "*", "hooks": [
+            {"type": "command", "command": command, "timeout": 600_000}
+        ]}),
+        Agent::Claude | Agent::Codex => json!({"hooks": [{"type": "command", "command": command}]}),
+    }
+}
+
+/// Whether the matcher groups of `event` in `doc`'s value already call `command`.
+fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
+    settings["hooks"][event].as_array().is_some_and(|groups| {
+        groups.iter().any(|g| {
+            g["hooks"]
+                .as_array()
+                .is_some_and(|hs| hs.iter().any(|h| h["command"] == command))
+        })
+    })
+}
+
+/// `hooks install AGENT`.
+pub fn install(args: &InstallArgs) -> Result<u8> {
+    let project = project_of(args.project.as_ref())?;
+    let path = settings_path(args.agent, args.scope, &project)?;
+    if args.migrate && args.agent != Agent::Claude {
+        bail!(
+            "`--migrate` moves Claude Code's hooks only; move {}'s own hooks by hand (see docs/bridge.md)",
+            path.display()
+        );
+    }
+    let (mut journal, journal_text) = Journal::open()?;
+    let before = std::fs::read_to_string(&path).ok();
+    let first = !journal.files.contains_key(&path);
+    let mut record = journal.files.get(&path).cloned().unwrap_or(Installed {
+        original: before.clone(),
+        ..Installed::default()
+    });
+    let mut out = std::io::stdout().lock();
+    let mut text = before.clone();
+    let command = bridge_command(args.agent)?;
+    if args.migrate
+        && record.migrated.is_none()
+        && before
+            .as_deref()
+            .is_some_and(|t| has_own_hooks(t, &command))
+    {
+        drop(out);
+        super::super::migrate::run(&MigrateArgs {
+            from: "claude".to_owned(),
+            settings: Some(path.clone()),
+            to: None,
+            undo: false,
+            project: Some(project.clone()),
+        })?;
+        out = std::io::stdout().lock();
+        text = std::fs::read_to_string(&path).ok();
+        record.migrated = text.clone();
+    }
+    let events: Vec<String> = if args.all_events {
+        agent_events(args.agent)
+            .into_iter()
+            .map(|(_, name)| name.to_owned())
+            .collect()
+    } else {
+        configured_events(args.agent, &project)?
+    };
+    let source = text.clone().unwrap_or_else(|| "{}\n".to_owned());
+    let value: Value =
+        serde_json::from_str(&source).with_context(|| format!("{} is not JSON", path.display()))?;
+    let mut doc = JsonDoc::parse(&source)?;
+    if !value.get("hooks").is_some_and(Value::is_object) {
+        doc.set(&[], "hooks", &json!({}))?;
+    }
+    let entry = entry(args.agent, &command);
+    let mut added = Vec::new();
+    for event in &events {
+        if calls_bridge(&value, event, &command) {
+            continue;
+        }
+        let at = [Seg::Key("hooks".to_owned())];
+        if value["hooks"][event.as_str()].is_array() {
+            doc.push(
+                &[Seg::Key("hooks".to_owned()), Seg::Key(event.clone())],
+                &entry,
+            )?;
+        } else {
+            doc.set(&at, event, &json!([entry]))?;
+        }
+        added.push(event.as_str());
+    }
+    let new_text = doc.text();
+    if added.is_empty() && !first {
+        writeln!(
+            out,
+            "{}: the bridge is already installed for every event with a hook",
+            path.display()
+        )?;
+        return Ok(0);
+    }
+    if added.is_empty() && events.is_empty() {
+        writeln!(
+            out,
+            "no event has a hook in the engine's config yet; nothing to install (`--all-events` installs every event)"
+        )?;
+        return Ok(0);
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    if Some(&new_text) != text.as_ref() {
+        atomic::write(&path, &new_text, text.as_deref())?;
+    }
+    record.installed = new_text;
+    journal.files.insert(path.clone(), record);
+    journal.save(journal_text.as_deref())?;
+    writeln!(
+        out,
+        "{}: `{command}` runs on {}",
+        path.display(),
+        if added.is_empty() {
+            "no new event".to_owned()
+        } else {
+            added.join(", ")
+        }
+    )?;
+    writeln!(
+        out,
+        "undo: `hooks uninstall {}{}`",
+        args.agent.as_str(),
+        scope_flag(args.scope)
+    )?;
+    Ok(0)
+}
+
+fn scope_flag(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => " --scope user",
+        Scope::Project => "",
+    }
+}
+
+/// `hooks uninstall AGENT`: the file as it was before the first install, byte for byte
+/// (and the migrated hooks back in it); if the file was edited since, only the bridge's
+/// entries are taken out.
+pub fn uninstall(args: &InstallArgs) -> Result<u8> {
+    let project = project_of(args.project.as_ref())?;
+    let path = settings_path(args.agent, args.scope, &project)?;
+    let (mut journal, journal_text) = Journal::open()?;
+    let mut out = std::io::stdout().lock();
+    let Some(record) = journal.files.get(&path).cloned() else {
+        writeln!(
+            out,
+            "{}: the bridge was not installed here by `hooks install`",
+            path.display()
+        )?;
+        return Ok(0);
+    };
+    let now = std::fs::read_to_string(&path).ok();
+    if now.as_deref() != Some(record.installed.as_str()) {
+        let Some(now) = now else {
+            bail!("{} is gone; nothing to restore", path.display());
+        };
+        let command = bridge_command(args.agent)?;
+        let text = remove_bridge(&now, &command)?;
+        atomic::write(&path, &text, Some(&now))?;
+        writeln!(
+            out,
+            "{} changed since `hooks install`: only the bridge's entries were removed",
+            path.display()
+        )?;
+    } else {
+        if let Some(migrated) = &record.migrated {
+            atomic::write(&path, migrated, Some(&record.installed))?;
+            drop(out);
+            super::super::migrate::run(&MigrateArgs {
+                from: "claude".to_owned(),
+                settings: Some(path.clone()),
+                to: None,
+                undo: true,
+                project: Some(project.clone()),
+            })?;
+            out = std::io::stdout().lock();
+        }
+        let current = std::fs::read_to_string(&path).ok();
+        match &record.original {
+            Some(original) if current.as_ref() != Some(original) => {
+                atomic::write(&path, original, current.as_deref())?;
+            }
+            Some(_) => {}
+            None => {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        writeln!(
+            out,
+            "{}: restored as it was before `hooks install`",
+            path.display()
+        )?;
+    }
+    journal.files.remove(&path);
+    journal.save(journal_text.as_deref())?;
+    Ok(0)
+}
+
+/// Whether the settings `text` has hooks other than the bridge's.
+fn has_own_hooks(text: &str, command: &str) -> bool {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    value["hooks"].as_object().is_some_and(|events| {
+        events.values().any(|groups| {
+            groups
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+                .any(|h| h["command"] != command)
+        })
+    })
+}
+
+/// `text` without the matcher groups whose only hooks call `command`.
+fn remove_bridge(text: &str, command: &str) -> Result<String> {
+    let value: Value = serde_json::from_str(text)?;
+    let mut doc = JsonDoc::parse(text)?;
+    let Some(events) = value["hooks"].as_object() else {
+        return Ok(text.to_owned());
+    };
+    for (event, groups) in events {
+        let Some(groups) = groups.as_array() else {
+            continue;
+        };
+        for (i, group) in groups.iter().enumerate().rev() {
+            let only_bridge = group["hooks"]
+                .as_array()
+                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(|h| h["command"] == command));
+            if only_bridge {
+                doc.remove(&[
+                    Seg::Key("hooks".to_owned()),
+                    Seg::Key(event.clone()),
+                    Seg::Index(i),
+                ])?;
+            }
+        }
+    }
+    Ok(doc.text())
+}
+
+/// `hooks doctor`: for each agent, its settings files, whether they call the bridge (and
+/// whether the binary they name is there), and what each installed event would run.
+pub fn doctor(args: &DoctorArgs) -> Result<u8> {
+    let project = project_of(args.project.as_ref())?;
+    let mut out = std::io::stdout().lock();
+    for (agent, title) in [
+        (Agent::Claude, "Claude Code"),
+        (Agent::Gemini, "Gemini CLI"),
+    ] {
+        doctor_agent(&mut out, agent, title, &project)?;
+    }
+    writeln!(
+        out,
+        "Codex: `hooks install codex` is not supported yet (see docs/bridge.md)"
+    )?;
+    Ok(0)
+}
+
+/// The doctor's section for one agent.
+fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path) -> Result<()> {
+    let project = project.to_path_buf();
+    let command = bridge_command(agent)?;
+    let marker = format!(" bridge {}", agent.as_str());
+    writeln!(out, "{title}")?;
+    let args_for = ConfigArgs {
+        project: Some(project.clone()),
+        ..ConfigArgs::default()
+    };
+    let engine = super::super::engine_builder(&args_for)?
+        .skip_discovered(super::own_files(agent, &project))
+        .build()?;
+    let loaded = engine.loaded();
+    for scope in [Scope::User, Scope::Project] {
+        let path = settings_path(agent, scope, &project)?;
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            writeln!(out, "  {}: none", path.display())?;
+            continue;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(&text) else {
+            writeln!(out, "  {}: not JSON ({title} ignores it)", path.display())?;
+            continue;
+        };
+        let mut bridged = Vec::new();
+        let mut other = Vec::new();
+        if let Some(events) = value["hooks"].as_object() {
+            for (event, groups) in events {
+                for h in groups
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
+                {
+                    let cmd = h["command"].as_str().unwrap_or_default();
+                    if cmd.contains(&marker) {
+                        bridged.push((event.clone(), cmd.to_owned()));
+                    } else {
+                        other.push(event.clone());
+                    }
+                }
+            }
+        }
+        writeln!(
+            out,
+            "  {}: {} bridge entr{}, {} other hook{} ({title} runs those itself)",
+            path.display(),
+            bridged.len(),
+            if bridged.len() == 1 { "y" } else { "ies" },
+            other.len(),
+            if other.len() == 1 { "" } else { "s" }
+        )?;
+        for (event, cmd) in &bridged {
+            let binary = cmd
+                .rsplit_once(" bridge ")
+                .map_or("", |(b, _)| b)
+                .trim_matches('\'');
+            let calls = if agent == Agent::Gemini
+                && value["hooksConfig"]["enabled"] == Value::Bool(false)
+            {
+                "not called: `hooksConfig.enabled` is false".to_owned()
+            } else if cmd == &command {
+                "calls this binary".to_owned()
+            } else if Path::new(binary).is_file() {
+                format!("calls {binary}")
+            } else {
+                format!("calls {binary}, which is missing: {title}'s hook call fails")
+            };
+            let runs: Vec<String> = super::agent_event(agent, event)
+                .map(|e| {
+                    loaded
+                        .hooks
+                        .hooks()
+                        .iter()
+                        .filter(|h| h.spec.event == e)
+                        .map(|h| match &h.inactive {
+                            None => h.spec.display_id(),
+                            Some(why) => {
+                                format!("{} (not running: {})", h.spec.display_id(), why.describe())
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "    {event}: {calls}; runs {}",
+                if runs.is_empty() {
+                    "no hook".to_owned()
+                } else {
+                    runs.join(", ")
+                }
+            )?;
+        }
+    }
+    Ok(())
+}

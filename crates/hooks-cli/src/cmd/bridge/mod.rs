@@ -1,0 +1,405 @@
+//! `hooks bridge AGENT`: the engine as the one hook command of an agent. It reads the event
+//! the agent writes on stdin, finds the project root as the agent does, loads every
+//! discovered layer with trust and managed policy as `hooks run` does (the agent's own
+//! settings files excepted: the agent runs their hooks itself), dispatches, and answers in
+//! the agent's protocol (`hooks_core::reply`). Async hooks go to a detached background
+//! process, so the answer never waits for them; what must span the agent's separate
+//! invocations (the stop-loop count, async results) is in the state store (`state`).
+//! An engine error is answered too, never a hang or a silent allow (see [`on_error`]).
+
+pub mod install;
+pub mod state;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use hooks::config::Locations;
+use hooks::core::reply::{self, Reply};
+use hooks::core::{Aggregate, BuiltinEvent, Decision, Event, EventCatalog, EventContext};
+use hooks::exec::{AuditLog, CancellationToken};
+use serde_json::Value;
+
+use self::state::StateStore;
+use super::render;
+use crate::cli::{Agent, BridgeArgs, ConfigArgs};
+
+/// The variable that chooses what an engine error means for a tool event: `block` (the
+/// default) or `allow`.
+pub const ON_ERROR_VAR: &str = "HOOKS_BRIDGE_ON_ERROR";
+
+/// The variable naming the audit log (default: `audit.jsonl` in the state directory).
+pub const AUDIT_LOG_VAR: &str = "HOOKS_AUDIT_LOG";
+
+/// Answers one hook call of `args.agent`; the exit code is the answer's.
+pub fn run(args: &BridgeArgs) -> Result<u8> {
+    let agent = args.agent;
+    let payload = match read_event() {
+        Ok(p) => p,
+        Err(e) => return Ok(write(&unreadable(&e))),
+    };
+    if args.async_worker {
+        return worker(agent, payload);
+    }
+    let event_name = payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let Some(name) = event_name else {
+        return Ok(write(&unreadable(&anyhow::anyhow!(
+            "the event on stdin has no `hook_event_name`"
+        ))));
+    };
+    let Some(event) = agent_event(agent, &name) else {
+        // An event this engine does not know (a newer agent's): no hook can be for it.
+        return Ok(write(&Reply::proceed()));
+    };
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        answer(agent, &event, payload)
+    }));
+    let agg = match answered {
+        Ok(Ok(agg)) => agg,
+        Ok(Err(e)) => on_error(&event, &format!("{e:#}")),
+        Err(_) => on_error(&event, "the engine stopped unexpectedly (a panic)"),
+    };
+    Ok(write(&reply_for(agent, &event, &agg)))
+}
+
+/// How long the agent may take to write its event and close stdin. Agents write it at
+/// once; the bound only keeps a bridge whose stdin is never closed from hanging.
+pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]). Unlike
+/// `hooks run`, the bridge always waits for it: an agent that is slow to write (a loaded
+/// machine) must not have its event ignored, which would let a guarded call through.
+fn read_event() -> Result<Value> {
+    use std::io::{IsTerminal, Read};
+    if std::io::stdin().is_terminal() {
+        anyhow::bail!("stdin is a terminal: the agent writes its event there");
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    // A thread, so that the wait is bounded; one left blocked ends with the process.
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        let read = std::io::stdin()
+            .lock()
+            .read_to_string(&mut text)
+            .map(|_| text);
+        let _ = tx.send(read);
+    });
+    let text = match rx.recv_timeout(STDIN_LIMIT) {
+        Ok(read) => read.context("reading the event from stdin")?,
+        Err(_) => anyhow::bail!(
+            "the agent did not close stdin within {} s",
+            STDIN_LIMIT.as_secs()
+        ),
+    };
+    serde_json::from_str(&text).context("the event on stdin is not JSON")
+}
+
+/// The agent's answer to `agg`.
+pub fn reply_for(agent: Agent, event: &Event, agg: &Aggregate) -> Reply {
+    match agent {
+        Agent::Claude => reply::claude(event, agg),
+        Agent::Codex => reply::codex(event, agg),
+        Agent::Gemini => reply::gemini(event, agg),
+    }
+}
+
+/// Writes `reply`, flushes and closes both streams' buffers, and gives its exit code.
+fn write(reply: &Reply) -> u8 {
+    let mut out = std::io::stdout().lock();
+    let _ = out
+        .write_all(reply.stdout.as_bytes())
+        .and_then(|()| out.flush());
+    drop(out);
+    let mut err = std::io::stderr().lock();
+    let _ = err
+        .write_all(reply.stderr.as_bytes())
+        .and_then(|()| err.flush());
+    u8::try_from(reply.exit_code).unwrap_or(1)
+}
+
+/// The answer to a call whose event cannot be read: exit 1 with the reason, which every
+/// agent shows the user as a failed hook and goes on from (no event, no decision to take).
+fn unreadable(e: &anyhow::Error) -> Reply {
+    Reply {
+        stdout: String::new(),
+        stderr: format!("hooks bridge: {e:#}\n"),
+        exit_code: 1,
+    }
+}
+
+/// The canonical event for the agent's event name: Gemini CLI's own names
+/// (`BeforeTool`, ...) are mapped back; any other name resolves through the catalog.
+pub(crate) fn agent_event(agent: Agent, name: &str) -> Option<Event> {
+    if agent == Agent::Gemini
+        && let Some(b) = BuiltinEvent::ALL.iter().copied().find(|b| {
+            reply::gemini_event_name(*b) == Some(name) && *b != BuiltinEvent::PostToolUseFailure
+        })
+    {
+        return Some(Event::from(b));
+    }
+    EventCatalog::new().get(name)
+}
+
+/// The agent's shell tool, named as the canonical one (`Bash`), so that hooks written for
+/// any agent guard it. The other tool names are the dialects' tables' to translate.
+fn canonical_tool(agent: Agent, payload: &mut Value) {
+    if agent == Agent::Gemini
+        && payload.get("tool_name").and_then(Value::as_str) == Some("run_shell_command")
+    {
+        payload["tool_name"] = Value::String("Bash".to_owned());
+    }
+}
+
+/// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
+/// sets it too, with `GEMINI_PROJECT_DIR`), else the root of the payload's `cwd` (the
+/// nearest ancestor with a config, else the git root), else the current directory's.
+fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute() && p.is_dir())
+    };
+    let from_env = match agent {
+        Agent::Claude => var("CLAUDE_PROJECT_DIR"),
+        Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
+        Agent::Codex => None,
+    };
+    if let Some(dir) = from_env {
+        return Ok(dir);
+    }
+    let cwd = payload
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir());
+    match cwd {
+        Some(cwd) => {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            Ok(Locations::project_root(&cwd, home.as_deref()))
+        }
+        None => super::project_dir(&ConfigArgs::default()),
+    }
+}
+
+/// The settings files the agent reads hooks from itself: the bridge does not run their
+/// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
+/// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
+/// Codex and Gemini CLI read no file the engine discovers today.
+pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
+    match agent {
+        Agent::Claude => Locations::from_env(Some(root))
+            .candidates()
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| {
+                p.ends_with(".claude/settings.json")
+                    || p.ends_with(".claude/settings.local.json")
+                    || p.file_name().is_some_and(|n| n == "managed-settings.json")
+            })
+            .collect(),
+        Agent::Codex | Agent::Gemini => Vec::new(),
+    }
+}
+
+/// What the bridge dispatches: the event's context and the engine, built as `hooks run`
+/// builds it, plus the bridge's parts.
+struct Prepared {
+    ctx: EventContext,
+    engine: hooks::Engine,
+    store: Option<StateStore>,
+    session: String,
+}
+
+fn prepare(agent: Agent, event: &Event, mut payload: Value, hand_off: bool) -> Result<Prepared> {
+    let root = project_root(agent, &payload)?;
+    canonical_tool(agent, &mut payload);
+    let mut ctx = render::context(event.clone(), payload)?;
+    super::default_cwd(&mut ctx, &root);
+    let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
+    let store = StateStore::open();
+    let args = ConfigArgs {
+        project: Some(root.clone()),
+        ..ConfigArgs::default()
+    };
+    let mut builder = super::engine_builder(&args)?
+        .skip_discovered(own_files(agent, &root))
+        .hand_off_async(hand_off);
+    if let Some(log) = audit_log(agent, store.as_ref()) {
+        builder = builder.audit_log(log);
+    }
+    if let Some(store) = &store {
+        builder = builder.stop_streaks(Arc::new(store.streaks(&session)));
+    }
+    let engine = builder.build()?;
+    Ok(Prepared {
+        ctx,
+        engine,
+        store,
+        session,
+    })
+}
+
+/// The audit log every hook run through the bridge is written to, naming the agent:
+/// `$HOOKS_AUDIT_LOG`, else `audit.jsonl` in the state directory. None when it cannot be
+/// opened (the hooks still run).
+fn audit_log(agent: Agent, store: Option<&StateStore>) -> Option<AuditLog> {
+    let path = match std::env::var_os(AUDIT_LOG_VAR).filter(|p| !p.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => store?.audit_path(),
+    };
+    AuditLog::open(path)
+        .ok()
+        .map(|log| log.with_agent(agent.as_str()))
+}
+
+/// Dispatches the event and folds in what the store holds for the session (the results
+/// of async hooks finished since the last event).
+fn answer(agent: Agent, event: &Event, payload: Value) -> Result<Aggregate> {
+    let original = payload.clone();
+    let Prepared {
+        ctx,
+        engine,
+        store,
+        session,
+    } = prepare(agent, event, payload, true)?;
+    let index = engine.dispatcher().index();
+    let matched = index.matching(&ctx);
+    let has_async = matched.iter().any(|&i| index.spec(i).is_async);
+    let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
+    let mut agg = if has_sync {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the async runtime")?;
+        runtime.block_on(engine.dispatch(&ctx))
+    } else {
+        Aggregate::empty(event)
+    };
+    if has_async {
+        start_worker(agent, &original, &mut agg);
+    }
+    if let Some(store) = &store {
+        store.deliver(&session, event, &mut agg);
+        if event.builtin() == Some(BuiltinEvent::SessionEnd) {
+            store.end_session(&session);
+        }
+    }
+    if agent == Agent::Claude {
+        export_env(&agg);
+    }
+    Ok(agg)
+}
+
+/// Starts the detached background process that runs the event's async hooks; says so in
+/// the answer's messages if it cannot be started.
+fn start_worker(agent: Agent, payload: &Value, agg: &mut Aggregate) {
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            agg.effects
+                .messages
+                .push(format!("hooks bridge: async hooks not run: {e}"));
+            return;
+        }
+    };
+    let argv = [
+        exe.into_os_string(),
+        "bridge".into(),
+        agent.as_str().into(),
+        "--async-worker".into(),
+    ];
+    if let Err(e) = hooks::exec::spawn_detached(&argv, payload.to_string().as_bytes()) {
+        agg.effects
+            .messages
+            .push(format!("hooks bridge: async hooks not run: {e}"));
+    }
+}
+
+/// The background process: runs the event's async hooks (each bounded by its timeout,
+/// audited), and keeps their context and messages in the store for the session's next
+/// event.
+fn worker(agent: Agent, payload: Value) -> Result<u8> {
+    let Some(event) = payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .and_then(|n| agent_event(agent, n))
+    else {
+        return Ok(1);
+    };
+    let Prepared {
+        ctx,
+        engine,
+        store,
+        session,
+    } = prepare(agent, &event, payload, true)?;
+    let index = engine.dispatcher().index();
+    let specs: Vec<_> = index
+        .matching(&ctx)
+        .into_iter()
+        .map(|i| index.spec(i))
+        .filter(|s| s.is_async)
+        .collect();
+    let runtime = super::runtime()?;
+    let cancel = CancellationToken::new();
+    let outcomes = runtime.block_on(futures_util::future::join_all(
+        specs
+            .iter()
+            .map(|spec| engine.dispatcher().run_hook(spec, &ctx, &cancel)),
+    ));
+    if let Some(store) = &store {
+        for (spec, outcome) in specs.iter().zip(&outcomes) {
+            store.record_async(&session, &event, &spec.display_id(), outcome);
+        }
+    }
+    Ok(0)
+}
+
+/// What an engine error means: on a tool event (PreToolUse, PermissionRequest) a block
+/// (`HOOKS_BRIDGE_ON_ERROR=block`, the default: a guard that could not run must not let
+/// the call through), or, with `allow`, the call proceeds; on every other event the agent
+/// goes on. The user is told either way.
+pub fn on_error(event: &Event, error: &str) -> Aggregate {
+    let mut agg = Aggregate::empty(event);
+    let tool_event = matches!(
+        event.builtin(),
+        Some(BuiltinEvent::PreToolUse | BuiltinEvent::PermissionRequest)
+    );
+    let allow = std::env::var(ON_ERROR_VAR).is_ok_and(|v| v.trim().eq_ignore_ascii_case("allow"));
+    if tool_event && !allow {
+        agg.effects.decision = Decision::Block;
+        agg.effects.reason = Some(format!(
+            "hooks bridge could not run the hooks ({error}), so the call is blocked ({ON_ERROR_VAR}=allow lets it through)"
+        ));
+    }
+    agg.effects
+        .messages
+        .push(format!("hooks bridge could not run the hooks: {error}"));
+    agg
+}
+
+/// Appends what the hooks exported to Claude Code's `CLAUDE_ENV_FILE`, which Claude Code
+/// sources before its later Bash commands.
+fn export_env(agg: &Aggregate) {
+    if agg.env.is_empty() {
+        return;
+    }
+    let Some(file) = std::env::var_os("CLAUDE_ENV_FILE").filter(|f| !f.is_empty()) else {
+        return;
+    };
+    let mut text = String::new();
+    for (name, value) in &agg.env {
+        text.push_str(&format!(
+            "export {name}={}\n",
+            hooks::config::shell_quote(value)
+        ));
+    }
+    let _ = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+}

@@ -1,0 +1,199 @@
+//! `hooks bridge` inside the real agents: after `hooks install AGENT` in the run's temp
+//! home and project, a native guard of the engine's config (fail closed) refuses `rm -r`
+//! through the agent's own hook call, a harmless command runs, and `hooks uninstall AGENT`
+//! restores the agent's settings file byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
+
+/// The engine's user config (no trust needed): the guard on the canonical shell tool.
+fn engine_config(run: &AgentRun) {
+    let path = run.home().join(".config/hooks/hooks.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            "hooks:\n  - id: no-rm-r\n    event: PreToolUse\n    matcher: Bash\n    on_failure: block\n    command: {}\n",
+            guard(run)
+        ),
+    )
+    .unwrap();
+}
+
+/// The agent's settings file `hooks install` writes.
+fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
+    match agent {
+        Agent::Claude => run.project().join(".claude/settings.json"),
+        Agent::Gemini => run.project().join(".gemini/settings.json"),
+        Agent::Codex => unreachable!("not installed by hooks install"),
+    }
+}
+
+fn hooks(run: &AgentRun, args: &[&str]) {
+    let out = run.hooks_command(args).output().unwrap();
+    assert!(out.status.success(), "hooks {args:?}: {out:?}");
+}
+
+fn read(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+/// Installs the bridge, runs the agent on `command`, and uninstalls; returns the run's
+/// output and whether the settings file came back as it was.
+fn bridged(agent: Agent, command: &str, before: Option<&str>) -> (AgentRun, super::AgentOutput) {
+    bridged_with(agent, command, before, engine_config)
+}
+
+/// [`bridged`] with the engine's config written by `config`.
+fn bridged_with(
+    agent: Agent,
+    command: &str,
+    before: Option<&str>,
+    config: impl Fn(&AgentRun),
+) -> (AgentRun, super::AgentOutput) {
+    let run = AgentRun::new(
+        agent,
+        vec![
+            Step::Shell(command.to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write("victim/keep.txt", "precious");
+    config(&run);
+    let path = settings(&run, agent);
+    if let Some(text) = before {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    hooks(&run, &["install", agent.bin_name_for_install()]);
+    let out = run.run();
+    hooks(&run, &["uninstall", agent.bin_name_for_install()]);
+    assert_eq!(
+        read(&path).as_deref(),
+        before,
+        "uninstall did not restore {}",
+        path.display()
+    );
+    (run, out)
+}
+
+impl Agent {
+    /// The name `hooks install` takes.
+    fn bin_name_for_install(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+        }
+    }
+}
+
+#[test]
+fn claude_code_runs_the_engines_guard_through_the_bridge() {
+    let (run, out) = bridged(
+        Agent::Claude,
+        "rm -r victim",
+        Some("{\n  \"model\": \"x\"\n}\n"),
+    );
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+    let (run, out) = bridged(Agent::Claude, "touch made", None);
+    out.assert_success();
+    assert!(run.project().join("made").exists(), "{out}");
+}
+
+#[test]
+fn gemini_cli_runs_the_engines_guard_through_the_bridge() {
+    let (run, out) = bridged(
+        Agent::Gemini,
+        "rm -r victim",
+        Some("{\"hooksConfig\": {\"enabled\": true}}\n"),
+    );
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+}
+
+/// Codex has no cap on consecutive Stop blocks: a Stop hook that always blocks would keep
+/// it going forever. Through the bridge, whose state store counts the blocks across its
+/// separate invocations, the ninth block is overridden (the cap of 8) and Codex stops: one
+/// first turn and eight continuations reach the model.
+#[test]
+fn codex_stop_blocks_are_capped_across_bridge_calls() {
+    let mut run = AgentRun::new(Agent::Codex, vec![Step::Text("Finished.".to_owned())]);
+    run.codex_bypass_hook_trust();
+    let path = run.home().join(".config/hooks/hooks.yaml");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(
+        &path,
+        "hooks:\n  - id: never-done\n    event: Stop\n    command: echo '{\"decision\":\"block\",\"reason\":\"keep going\"}'\n",
+    )
+    .unwrap();
+    let bridge = format!("{} bridge codex", super::hooks_bin().display());
+    run.add_hook("Stop", None, &bridge);
+    let out = run.run();
+    out.assert_success();
+    let turns = out.turns().len();
+    assert_eq!(turns, 9, "{out}");
+}
+
+/// Writes `text` to `rel` under the run's home.
+fn home_file(run: &AgentRun, rel: &str, text: &str) {
+    let path = run.home().join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A rewrite's `updatedInput` is what Claude Code's tool runs, and a UserPromptSubmit
+/// hook's text reaches the model, both from the engine's native config.
+#[test]
+fn claude_code_takes_the_engines_rewrite_and_context() {
+    let (run, out) = bridged_with(Agent::Claude, "touch original", None, |run| {
+        home_file(
+            run,
+            ".config/hooks/hooks.yaml",
+            "hooks:\n  - id: rename\n    event: PreToolUse\n    matcher: Bash\n    if: \"Bash(touch original)\"\n    command: |\n      echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"touch rewritten\"}}}'\n  - id: brief\n    event: UserPromptSubmit\n    command: \"echo 'Context from the engine: be brief.'\"\n",
+        );
+    });
+    out.assert_success();
+    assert!(run.project().join("rewritten").exists(), "{out}");
+    assert!(!run.project().join("original").exists(), "{out}");
+    assert!(
+        out.turn(0)
+            .to_string()
+            .contains("Context from the engine: be brief."),
+        "{out}"
+    );
+}
+
+/// A hook written in another agent's dialect (an Autohand `pre-tool` entry in
+/// `~/.autohand/config.json`) guards Gemini CLI's shell tool through the bridge.
+#[test]
+fn an_autohand_hook_guards_gemini_clis_shell() {
+    let (run, out) = bridged_with(
+        Agent::Gemini,
+        "rm -r victim",
+        Some("{\"hooksConfig\": {\"enabled\": true}}\n"),
+        |run| {
+            home_file(
+                run,
+                ".autohand/config.json",
+                &serde_json::json!({"hooks": {"hooks": [{"event": "pre-tool", "command": guard(run)}]}})
+                    .to_string(),
+            );
+            // `hooks install` covers the events with a hook: the guard's.
+        },
+    );
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+}

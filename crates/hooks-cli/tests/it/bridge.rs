@@ -1,0 +1,634 @@
+//! `hooks bridge AGENT` through the real binary, as an agent calls it: the agent's stdin
+//! JSON in, the answer (stdout, exit code, stderr) out. One table of cases per agent; then
+//! the rules that span calls (the stop-loop cap across processes, the state store's
+//! cleanup, async hooks finishing after the answer), the agent's own hooks never run twice,
+//! engine errors answered, and the audit log.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::support::Env;
+
+/// A user config (no trust needed) with a fail-closed guard, a rewrite, a context hook
+/// and a Stop hook that always blocks.
+const CONFIG: &str = r#"hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    on_failure: block
+    command: |
+      case "$(cat)" in *"rm -r"*) echo "refusing rm -r" >&2; exit 2;; esac
+  - id: npm-to-bun
+    event: PreToolUse
+    matcher: Bash
+    if: "Bash(npm *)"
+    command: |
+      echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"bun test"}}}'
+  - id: today
+    event: UserPromptSubmit
+    command: echo "today is Monday"
+  - id: keep-going
+    event: Stop
+    command: echo '{"decision":"block","reason":"tests still fail"}'
+"#;
+
+fn env_with(config: &str) -> Env {
+    let env = Env::new().in_dir("proj");
+    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+    env.write("home/.config/hooks/hooks.yaml", config);
+    env
+}
+
+fn payload(env: &Env, event: &str, extra: Value) -> String {
+    let mut p = json!({
+        "session_id": "s-1",
+        "transcript_path": "/dev/null",
+        "cwd": env.path().join("proj").display().to_string(),
+        "hook_event_name": event,
+    });
+    for (k, v) in extra.as_object().unwrap() {
+        p[k] = v.clone();
+    }
+    p.to_string()
+}
+
+/// Runs `hooks bridge AGENT` with `stdin` and checks stdout (`null`: empty), exit code and
+/// a substring of stderr.
+#[track_caller]
+fn check(env: &Env, agent: &str, stdin: &str, stdout: Value, code: i32, stderr: &str) {
+    let run = env.run_with_stdin(&["bridge", agent], stdin);
+    let got = if run.stdout.is_empty() {
+        Value::Null
+    } else {
+        run.json()
+    };
+    assert_eq!(got, stdout, "{agent} {stdin}\nstderr: {}", run.stderr);
+    assert_eq!(
+        run.code, code,
+        "{agent} {stdin}: exit code\nstderr: {}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(stderr),
+        "{agent} {stdin}: stderr {:?} lacks {stderr:?}",
+        run.stderr
+    );
+}
+
+fn bash(command: &str) -> Value {
+    json!({"tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "t1"})
+}
+
+#[test]
+fn claude_code_cases() {
+    let env = env_with(CONFIG);
+    let none = Value::Null;
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("rm -r victim")),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "refusing rm -r"}}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("ls")),
+        none.clone(),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("npm test")),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "bun test"}}}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "claude",
+        &payload(&env, "UserPromptSubmit", json!({"prompt": "hi"})),
+        json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "today is Monday"}}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "claude",
+        &payload(&env, "Stop", json!({"stop_hook_active": false})),
+        json!({"decision": "block", "reason": "tests still fail"}),
+        0,
+        "",
+    );
+    // An event the engine does not know (a newer agent's) has no hooks: proceed.
+    check(
+        &env,
+        "claude",
+        &payload(&env, "SomeFutureEvent", json!({})),
+        none.clone(),
+        0,
+        "",
+    );
+    // No event name: a failed hook call (exit 1), which the agent shows and goes on from.
+    check(&env, "claude", "{}", none, 1, "no `hook_event_name`");
+}
+
+#[test]
+fn codex_cases() {
+    let env = env_with(CONFIG);
+    // Codex ignores `decision: "deny"`: the deny is exit 2 with the reason on stderr.
+    check(
+        &env,
+        "codex",
+        &payload(&env, "PreToolUse", bash("rm -r victim")),
+        Value::Null,
+        2,
+        "refusing rm -r",
+    );
+    check(
+        &env,
+        "codex",
+        &payload(&env, "PreToolUse", bash("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+    check(
+        &env,
+        "codex",
+        &payload(&env, "PreToolUse", bash("npm test")),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "bun test"}}}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "codex",
+        &payload(&env, "Stop", json!({"stop_hook_active": false})),
+        json!({"decision": "block", "reason": "tests still fail"}),
+        0,
+        "",
+    );
+}
+
+#[test]
+fn gemini_cli_cases() {
+    let env = env_with(CONFIG);
+    let shell = |command: &str| json!({"tool_name": "run_shell_command", "tool_input": {"command": command}, "timestamp": "2026-01-01T00:00:00Z"});
+    // Gemini CLI's names (BeforeTool, run_shell_command) reach the hooks written for Bash,
+    // and the deny is the top-level decision Gemini CLI reads.
+    check(
+        &env,
+        "gemini",
+        &payload(&env, "BeforeTool", shell("rm -r victim")),
+        json!({"decision": "deny", "reason": "refusing rm -r"}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "gemini",
+        &payload(&env, "BeforeTool", shell("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+    check(
+        &env,
+        "gemini",
+        &payload(&env, "BeforeAgent", json!({"prompt": "hi"})),
+        json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "today is Monday"}}),
+        0,
+        "",
+    );
+    check(
+        &env,
+        "gemini",
+        &payload(
+            &env,
+            "AfterAgent",
+            json!({"prompt": "p", "prompt_response": "r", "stop_hook_active": false}),
+        ),
+        json!({"decision": "deny", "reason": "tests still fail"}),
+        0,
+        "",
+    );
+}
+
+/// A Stop hook that always blocks is capped across separate bridge processes: the first
+/// eight blocks keep the agent going, the ninth is overridden (Claude Code's cap of 8).
+#[test]
+fn stop_cap_holds_across_processes() {
+    let env = env_with(CONFIG);
+    let first = payload(&env, "Stop", json!({"stop_hook_active": false}));
+    let next = payload(&env, "Stop", json!({"stop_hook_active": true}));
+    let block = json!({"decision": "block", "reason": "tests still fail"});
+    check(&env, "claude", &first, block.clone(), 0, "");
+    for _ in 2..=8 {
+        check(&env, "claude", &next, block.clone(), 0, "");
+    }
+    let run = env.run_with_stdin(&["bridge", "claude"], &next);
+    let answer = run.json();
+    assert_eq!(answer.get("decision"), None, "{answer}");
+    assert!(
+        answer["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("stop-loop cap"),
+        "{answer}"
+    );
+    // The streak starts again after the cap.
+    check(&env, "claude", &next, block, 0, "");
+}
+
+/// SessionEnd removes the session's state file.
+#[test]
+fn session_end_cleans_up_the_state() {
+    let env = env_with(CONFIG);
+    let sessions = env.path().join("home/.local/state/hooks/sessions");
+    check(
+        &env,
+        "claude",
+        &payload(&env, "Stop", json!({"stop_hook_active": false})),
+        json!({"decision": "block", "reason": "tests still fail"}),
+        0,
+        "",
+    );
+    assert_eq!(std::fs::read_dir(&sessions).unwrap().count(), 1);
+    check(
+        &env,
+        "claude",
+        &payload(&env, "SessionEnd", json!({"reason": "other"})),
+        Value::Null,
+        0,
+        "",
+    );
+    assert_eq!(std::fs::read_dir(&sessions).unwrap().count(), 0);
+}
+
+/// The hooks in Claude Code's own settings files are Claude Code's to run: `hooks bridge
+/// claude` does not run them again, while another agent's bridge runs them (a hook written
+/// for Claude Code guards Gemini CLI's shell tool).
+#[test]
+fn the_agents_own_hooks_do_not_run_twice() {
+    let env = env_with("hooks: []\n");
+    env.write(
+        "proj/.claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/ran\"; echo 'claude settings guard' >&2; exit 2"}]}]}}"#,
+    );
+    let trusted = env.run(&["trust", ".claude/settings.json"]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+    assert!(
+        !env.path().join("proj/ran").exists(),
+        "the bridge ran Claude Code's own hook"
+    );
+    check(
+        &env,
+        "gemini",
+        &payload(
+            &env,
+            "BeforeTool",
+            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        ),
+        json!({"decision": "deny", "reason": "claude settings guard"}),
+        0,
+        "",
+    );
+    assert!(env.path().join("proj/ran").exists());
+}
+
+/// Engine errors are answered: a broken user config blocks the tool call (fail closed) with
+/// a message the user sees; a fail-closed hook whose program is missing blocks it; a
+/// broken project file never makes the bridge fail.
+#[test]
+fn errors_are_answered() {
+    let env = env_with("hooks: [\n");
+    let run = env.run_with_stdin(
+        &["bridge", "claude"],
+        &payload(&env, "PreToolUse", bash("ls")),
+    );
+    let answer = run.json();
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
+    assert!(
+        answer["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap()
+            .contains("does not load"),
+        "{answer}"
+    );
+
+    let env = env_with(
+        "hooks:\n  - id: scanner\n    event: PreToolUse\n    on_failure: block\n    command: /nonexistent/scanner\n",
+    );
+    let run = env.run_with_stdin(
+        &["bridge", "codex"],
+        &payload(&env, "PreToolUse", bash("ls")),
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(run.stderr.contains("scanner"), "{run:?}");
+
+    let env = env_with("hooks: []\n");
+    env.write("proj/.hooks/hooks.yaml", "hooks: [\n");
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+}
+
+/// An async hook never delays the answer: the bridge's stdout reaches end-of-file long
+/// before the hook ends, and the hook's audit line (naming the agent, session and event)
+/// appears later.
+#[test]
+fn async_hooks_finish_after_the_answer() {
+    let env = env_with(
+        "hooks:\n  - id: slow-notes\n    event: PostToolUse\n    async: true\n    command: sleep 2; echo noted\n",
+    );
+    let audit = env.path().join("audit.jsonl");
+    let started = Instant::now();
+    let mut child = env
+        .std_command()
+        .args(["bridge", "claude"])
+        .env("HOOKS_AUDIT_LOG", &audit)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        let mut extra = bash("ls");
+        extra["tool_response"] = json!({"stdout": ""});
+        stdin
+            .write_all(payload(&env, "PostToolUse", extra).as_bytes())
+            .unwrap();
+    }
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    let answered = started.elapsed();
+    assert!(child.wait().unwrap().success());
+    assert!(
+        answered < Duration::from_millis(1500),
+        "stdout closed only after {answered:?}"
+    );
+    assert!(
+        !has_line(&audit, "slow-notes"),
+        "the async hook ended before the answer"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !has_line(&audit, "slow-notes") {
+        assert!(
+            Instant::now() < deadline,
+            "no audit line for the async hook"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = std::fs::read_to_string(&audit).unwrap();
+    let line: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(line["agent"], "claude");
+    assert_eq!(line["session_id"], "s-1");
+    assert_eq!(line["event"], "PostToolUse");
+    assert_eq!(line["async"], true);
+    // Its output is delivered with the session's next event.
+    let run = env.run_with_stdin(
+        &["bridge", "claude"],
+        &payload(&env, "UserPromptSubmit", json!({"prompt": "x"})),
+    );
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.is_empty() || !run.stdout.contains("error"),
+        "{run:?}"
+    );
+}
+
+fn has_line(path: &Path, text: &str) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|t| t.contains(text))
+}
+
+/// Every hook the bridge runs is in the audit log with the agent, session and event.
+#[test]
+fn the_audit_log_names_the_agent() {
+    let env = env_with(CONFIG);
+    let audit = env.path().join("home/.local/state/hooks/audit.jsonl");
+    env.run_with_stdin(
+        &["bridge", "gemini"],
+        &payload(
+            &env,
+            "BeforeTool",
+            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        ),
+    );
+    let text = std::fs::read_to_string(&audit).unwrap();
+    let line: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["agent"], "gemini");
+    assert_eq!(line["session_id"], "s-1");
+    assert_eq!(line["event"], "PreToolUse");
+    assert_eq!(line["hook"], "guard");
+}
+
+/// A Claude Code settings file with other keys, its own hook and odd formatting, which
+/// install must keep byte for byte outside the entries it adds.
+const SETTINGS: &str = "{\n  \"model\": \"x\",\n  \"hooks\": {\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"echo hi\"}]}\n    ]\n  },\n  \"env\": {\"A\":   \"1\"}\n}\n";
+
+/// Install adds the bridge for the events with a hook, idempotently, keeping every other
+/// byte; uninstall restores the file byte for byte; with `--migrate` the file's own hooks
+/// move into the engine's config (so they run once, through the bridge) and come back.
+#[test]
+fn install_and_uninstall_claude() {
+    let hooks_bin = assert_cmd::cargo::cargo_bin("hooks").display().to_string();
+    let command = format!("{hooks_bin} bridge claude");
+    for migrate in [false, true] {
+        let env = env_with(CONFIG);
+        let settings = env.write("proj/.claude/settings.json", SETTINGS);
+        let mut install = vec!["install", "claude"];
+        if migrate {
+            install.push("--migrate");
+        }
+        let run = env.run(&install);
+        assert_eq!(run.code, 0, "{run:?}");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        for event in ["PreToolUse", "UserPromptSubmit", "Stop"] {
+            let groups = value["hooks"][event].as_array().unwrap();
+            assert!(
+                groups
+                    .iter()
+                    .any(|g| g["hooks"][0]["command"] == command.as_str()),
+                "{event}: {text}"
+            );
+        }
+        assert_eq!(value["hooks"].get("SessionStart"), None, "{text}");
+        assert!(text.contains("\"env\": {\"A\":   \"1\"}"), "{text}");
+        let own_hook_kept = text.contains("echo hi");
+        assert_eq!(own_hook_kept, !migrate, "{text}");
+        if migrate {
+            assert!(env.path().join("proj/.hooks/hooks.yaml").exists());
+        }
+        // Installing again changes nothing.
+        let again = env.run(&install);
+        assert_eq!(again.code, 0, "{again:?}");
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), text);
+        let doctor = env.run(&["doctor"]);
+        assert!(
+            doctor
+                .stdout
+                .contains("PreToolUse: calls this binary; runs guard, npm-to-bun"),
+            "{}",
+            doctor.stdout
+        );
+        let run = env.run(&["uninstall", "claude"]);
+        assert_eq!(run.code, 0, "{run:?}");
+        assert_eq!(std::fs::read_to_string(&settings).unwrap(), SETTINGS);
+        assert!(!env.path().join("proj/.hooks/hooks.yaml").exists());
+    }
+}
+
+/// `--all-events` installs every Claude Code event; a file that did not exist is removed
+/// again by uninstall.
+#[test]
+fn install_all_events_in_a_new_file() {
+    let env = env_with("hooks: []\n");
+    let run = env.run(&["install", "claude", "--all-events"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let settings = env.path().join("proj/.claude/settings.json");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(value["hooks"].as_object().unwrap().len(), 29);
+    env.run(&["uninstall", "claude"]);
+    assert!(!settings.exists());
+}
+
+/// The bridge waits for an event written late (a loaded machine) instead of answering
+/// without it, and a call whose stdin is not JSON exits 1 with the reason.
+#[test]
+fn the_event_is_read_even_when_written_late() {
+    let env = env_with(CONFIG);
+    let event = payload(&env, "PreToolUse", bash("rm -r victim"));
+    let mut child = env
+        .std_command()
+        .args(["bridge", "codex"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Longer than `hooks run`'s 200 ms wait for a piped payload: the bridge must not give
+    // up on it. Half a second is the delay under test, not a synchronisation.
+    std::thread::sleep(Duration::from_millis(500));
+    {
+        use std::io::Write;
+        stdin.write_all(event.as_bytes()).unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("refusing rm -r"));
+    check(&env, "claude", "not json", Value::Null, 1, "not JSON");
+}
+
+/// An engine error (here the engine cannot be set up: `HOOKS_ON_BROKEN_CONFIG` is not a
+/// policy) blocks a tool call by default, lets it through with `HOOKS_BRIDGE_ON_ERROR=allow`,
+/// and lets every other event go on; the user is told each time.
+#[test]
+fn engine_errors_follow_the_failure_policy() {
+    let env = env_with(CONFIG);
+    let tool = payload(&env, "PreToolUse", bash("ls"));
+    let run = |stdin: &str, policy: Option<&str>| {
+        let mut cmd = env.command();
+        cmd.args(["bridge", "claude"])
+            .env("HOOKS_ON_BROKEN_CONFIG", "bogus")
+            .write_stdin(stdin);
+        if let Some(p) = policy {
+            cmd.env("HOOKS_BRIDGE_ON_ERROR", p);
+        }
+        env.finish(&mut cmd)
+    };
+    let blocked = run(&tool, None).json();
+    assert_eq!(
+        blocked["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{blocked}"
+    );
+    assert!(
+        blocked["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("HOOKS_ON_BROKEN_CONFIG"),
+        "{blocked}"
+    );
+    let allowed = run(&tool, Some("allow")).json();
+    assert_eq!(allowed.get("hookSpecificOutput"), None, "{allowed}");
+    assert!(
+        allowed["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("could not run the hooks"),
+        "{allowed}"
+    );
+    let stop = run(&payload(&env, "Stop", json!({})), None).json();
+    assert_eq!(stop.get("decision"), None, "{stop}");
+    assert!(stop["systemMessage"].as_str().is_some(), "{stop}");
+}
+
+/// Gemini CLI: entries under its own event names, with a matcher and a timeout in
+/// milliseconds; uninstall restores the file byte for byte.
+#[test]
+fn install_and_uninstall_gemini() {
+    let env = env_with(CONFIG);
+    let original = "{\"general\": {\"vimMode\": true}}\n";
+    let settings = env.write("proj/.gemini/settings.json", original);
+    let run = env.run(&["install", "gemini"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(events, ["AfterAgent", "BeforeAgent", "BeforeTool"]);
+    let handler = &value["hooks"]["BeforeTool"][0];
+    assert_eq!(handler["matcher"], "*");
+    assert_eq!(handler["hooks"][0]["timeout"], 600_000);
+    assert!(
+        handler["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" bridge gemini")
+    );
+    assert_eq!(value["general"]["vimMode"], true);
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor
+            .stdout
+            .contains("BeforeTool: calls this binary; runs guard, npm-to-bun"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(env.run(&["install", "gemini", "--migrate"]).code, 1);
+    assert_eq!(env.run(&["uninstall", "gemini"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+}

@@ -1,0 +1,87 @@
+//! Gemini CLI's answer (`../shared/PROTOCOLS.md` §3.6-3.8, §10): a JSON object on stdout
+//! with exit code 0, whatever the decision. Gemini CLI reads a top-level `decision`
+//! (`deny` blocks, `ask` forces the confirmation) with `reason`, and ignores Claude Code's
+//! `hookSpecificOutput.permissionDecision`; its per-event fields are in
+//! `hookSpecificOutput` (`tool_input` for a rewrite, `additionalContext`).
+
+use serde_json::{Map, Value};
+
+use super::{Reply, block_reason, context, put, put_stop, user_message};
+use crate::aggregate::Aggregate;
+use crate::event::{BuiltinEvent, Event};
+use crate::outcome::Decision;
+
+/// Gemini CLI's name for a canonical event, where it has the event.
+pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
+    use BuiltinEvent as B;
+    Some(match event {
+        B::PreToolUse => "BeforeTool",
+        B::PostToolUse | B::PostToolUseFailure => "AfterTool",
+        B::UserPromptSubmit => "BeforeAgent",
+        B::Stop => "AfterAgent",
+        B::SessionStart => "SessionStart",
+        B::SessionEnd => "SessionEnd",
+        B::PreCompact => "PreCompress",
+        B::Notification => "Notification",
+        // Gemini CLI has no other canonical event.
+        _ => return None,
+    })
+}
+
+/// Gemini CLI's answer to `event` saying what `agg` says.
+///
+/// - BeforeTool, AfterTool, BeforeAgent, AfterAgent: a block or deny is `decision:
+///   "deny"` with the reason (on AfterAgent the reason is the retry prompt); `ask` is
+///   `decision: "ask"`; `allow` is `decision: "allow"` (which does not bypass Gemini's own
+///   policy).
+/// - BeforeTool: a rewrite is `hookSpecificOutput.tool_input`.
+/// - AfterTool, BeforeAgent, SessionStart: `hookSpecificOutput.additionalContext`.
+/// - Every event: `continue: false` with `stopReason`, the user's message as
+///   `systemMessage`.
+pub fn gemini(event: &Event, agg: &Aggregate) -> Reply {
+    use BuiltinEvent as B;
+    let builtin = event.builtin();
+    let effects = &agg.effects;
+    let mut top = Map::new();
+    let mut specific = Map::new();
+    let decides = matches!(
+        builtin,
+        Some(
+            B::PreToolUse | B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::Stop
+        )
+    );
+    if decides {
+        let decision = match effects.decision {
+            Decision::Block | Decision::Deny => Some("deny"),
+            Decision::Ask => Some("ask"),
+            Decision::Allow => Some("allow"),
+            Decision::Defer | Decision::None => None,
+        };
+        put(&mut top, "decision", decision);
+        if agg.is_blocked() {
+            top.insert("reason".to_owned(), Value::String(block_reason(agg)));
+        } else if decision.is_some() {
+            put(&mut top, "reason", effects.reason.clone());
+        }
+    }
+    if builtin == Some(B::PreToolUse) && !agg.is_blocked() {
+        put(&mut specific, "tool_input", effects.updated_input.clone());
+    }
+    if matches!(
+        builtin,
+        Some(B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::SessionStart)
+    ) {
+        put(&mut specific, "additionalContext", context(agg));
+    }
+    put_stop(&mut top, agg);
+    put(&mut top, "systemMessage", user_message(agg));
+    if effects.suppress_output {
+        top.insert("suppressOutput".to_owned(), Value::Bool(true));
+    }
+    if !specific.is_empty() {
+        let name = builtin.and_then(event_name).unwrap_or_else(|| event.name());
+        specific.insert("hookEventName".to_owned(), name.into());
+        top.insert("hookSpecificOutput".to_owned(), Value::Object(specific));
+    }
+    Reply::json(top)
+}

@@ -1,0 +1,423 @@
+//! The answers `hooks bridge` writes back, agent by agent: one row per (event, what the
+//! hooks decided), giving the exact stdout JSON, exit code and stderr each agent is
+//! written. Claude Code's rows are also read back with the engine's own reader of Claude
+//! Code answers, which must see the same decision, reason and context.
+
+use hooks_core::reply::{self, Reply};
+use hooks_core::{Aggregate, Decision, Dialect, Effects, Event, EventCatalog, parse_output_in};
+use serde_json::{Value, json};
+
+/// The aggregate of `event` whose effects are `effects` (a subset of the `--json` fields)
+/// over the defaults.
+fn aggregate(event: &Event, effects: &Value) -> Aggregate {
+    let mut full = json!({"decision": "none", "continue": true});
+    for (k, v) in effects.as_object().unwrap() {
+        full[k] = v.clone();
+    }
+    let mut agg = Aggregate::empty(event);
+    agg.effects = serde_json::from_value::<Effects>(full).unwrap();
+    agg
+}
+
+fn event(name: &str) -> Event {
+    EventCatalog::new().resolve(name).unwrap()
+}
+
+/// One row: the agent's writer, the event, the effects, and the expected stdout (`null`:
+/// nothing), exit code and stderr.
+#[track_caller]
+fn check(
+    write: fn(&Event, &Aggregate) -> Reply,
+    name: &str,
+    effects: Value,
+    stdout: Value,
+    exit_code: i32,
+    stderr: &str,
+) {
+    let event = event(name);
+    let reply = write(&event, &aggregate(&event, &effects));
+    let got: Value = if reply.stdout.is_empty() {
+        Value::Null
+    } else {
+        assert!(reply.stdout.ends_with('\n'), "{reply:?}");
+        serde_json::from_str(&reply.stdout).unwrap_or(Value::String(reply.stdout.clone()))
+    };
+    assert_eq!(got, stdout, "{name} {effects}: stdout");
+    assert_eq!(reply.exit_code, exit_code, "{name} {effects}: exit code");
+    assert_eq!(reply.stderr.trim_end(), stderr, "{name} {effects}: stderr");
+}
+
+/// A Claude Code row, also read back as Claude Code reads it: the decision (`deny` for
+/// a block on PreToolUse), the reason and the context survive.
+#[track_caller]
+fn claude(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
+    check(
+        reply::claude,
+        name,
+        effects.clone(),
+        stdout,
+        exit_code,
+        stderr,
+    );
+    let event = event(name);
+    let agg = aggregate(&event, &effects);
+    let written = reply::claude(&event, &agg);
+    let read = parse_output_in(
+        Dialect::Claude,
+        &event,
+        Some(written.exit_code),
+        written.stdout.as_bytes(),
+        written.stderr.as_bytes(),
+    );
+    let want = agg.effects.decision;
+    let got = read.effects.decision;
+    let same = got == want
+        || (want == Decision::Block && got == Decision::Deny)
+        || (want == Decision::None
+            && got == Decision::Allow
+            && agg.effects.updated_input.is_some());
+    assert!(
+        same,
+        "{name} {effects}: read back as {got:?}, wrote {want:?}"
+    );
+    if agg.is_blocked() && written.exit_code != 1 && agg.effects.reason.is_some() {
+        assert_eq!(
+            read.effects.reason, agg.effects.reason,
+            "{name}: reason read back"
+        );
+    }
+    if !agg.effects.additional_context.is_empty() {
+        assert_eq!(
+            read.effects.additional_context.join("\n\n"),
+            agg.effects.additional_context.join("\n\n"),
+            "{name}: context read back"
+        );
+    }
+}
+
+#[test]
+fn claude_code_answers() {
+    let none = Value::Null;
+    claude("PreToolUse", json!({}), none.clone(), 0, "");
+    claude(
+        "PreToolUse",
+        json!({"decision": "deny", "reason": "no rm"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no rm"}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"decision": "block", "reason": "refusing"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "refusing"}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"decision": "ask", "reason": "sure?"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "sure?"}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"updated_input": {"command": "bun test"}}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "bun test"}}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"decision": "defer", "updated_input": {"command": "x"}}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"additional_context": ["one", "two"]}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "one\n\ntwo"}}),
+        0,
+        "",
+    );
+    claude(
+        "PreToolUse",
+        json!({"messages": ["hook `g` failed: exit 1"], "system_message": "careful"}),
+        json!({"systemMessage": "careful\nhook `g` failed: exit 1"}),
+        0,
+        "",
+    );
+    claude(
+        "PermissionRequest",
+        json!({"decision": "deny", "reason": "not here"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "not here"}}}),
+        0,
+        "",
+    );
+    claude(
+        "PermissionRequest",
+        json!({"decision": "allow", "updated_permissions": [{"type": "setMode", "mode": "plan"}]}),
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow", "updatedPermissions": [{"type": "setMode", "mode": "plan"}]}}}),
+        0,
+        "",
+    );
+    claude(
+        "Stop",
+        json!({"decision": "block", "reason": "tests fail"}),
+        json!({"decision": "block", "reason": "tests fail"}),
+        0,
+        "",
+    );
+    claude(
+        "UserPromptSubmit",
+        json!({"additional_context": ["today is Monday"], "session_title": "T"}),
+        json!({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "today is Monday", "sessionTitle": "T"}}),
+        0,
+        "",
+    );
+    claude(
+        "UserPromptSubmit",
+        json!({"decision": "block", "reason": "secret in prompt"}),
+        json!({"decision": "block", "reason": "secret in prompt"}),
+        0,
+        "",
+    );
+    claude(
+        "SessionStart",
+        json!({"additional_context": ["branch main"], "watch_paths": ["/p/.env"]}),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "branch main", "watchPaths": ["/p/.env"]}}),
+        0,
+        "",
+    );
+    claude(
+        "PostToolUse",
+        json!({"decision": "block", "reason": "lint failed"}),
+        json!({"decision": "block", "reason": "lint failed"}),
+        0,
+        "",
+    );
+    claude(
+        "TaskCompleted",
+        json!({"decision": "block", "reason": "not done"}),
+        none.clone(),
+        2,
+        "not done",
+    );
+    claude(
+        "PreCompact",
+        json!({"decision": "block", "reason": "keep it"}),
+        none.clone(),
+        2,
+        "keep it",
+    );
+    claude(
+        "WorktreeCreate",
+        json!({"worktree_path": "/tmp/wt"}),
+        json!("/tmp/wt\n"),
+        0,
+        "",
+    );
+    claude(
+        "WorktreeCreate",
+        json!({"decision": "block", "reason": "no"}),
+        none.clone(),
+        1,
+        "no",
+    );
+    claude(
+        "PreToolUse",
+        json!({"continue": false, "stop_reason": "halt"}),
+        json!({"continue": false, "stopReason": "halt"}),
+        0,
+        "",
+    );
+    claude(
+        "PostToolUse",
+        json!({"classifier_context": "ran tests"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "classifierContext": "ran tests"}}),
+        0,
+        "",
+    );
+    claude(
+        "MessageDisplay",
+        json!({"display_content": "shown"}),
+        json!({"hookSpecificOutput": {"hookEventName": "MessageDisplay", "displayContent": "shown"}}),
+        0,
+        "",
+    );
+    claude(
+        "UserPromptSubmit",
+        json!({"suppress_original_prompt": true}),
+        json!({"suppressOriginalPrompt": true}),
+        0,
+        "",
+    );
+    claude(
+        "Stop",
+        json!({"decision": "block"}),
+        json!({"decision": "block", "reason": "blocked by a Stop hook"}),
+        0,
+        "",
+    );
+}
+
+#[test]
+fn codex_answers() {
+    let none = Value::Null;
+    check(reply::codex, "PreToolUse", json!({}), none.clone(), 0, "");
+    // Codex ignores `decision: "deny"`: a deny is exit 2 with the reason on stderr.
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"decision": "deny", "reason": "no rm"}),
+        none.clone(),
+        2,
+        "no rm",
+    );
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"decision": "block"}),
+        none.clone(),
+        2,
+        "blocked by a PreToolUse hook",
+    );
+    // Codex has no ask, and `allow` without a rewrite is invalid: nothing is written.
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"decision": "ask", "reason": "?"}),
+        none.clone(),
+        0,
+        "",
+    );
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"decision": "allow"}),
+        none.clone(),
+        0,
+        "",
+    );
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"updated_input": {"command": "ls -a"}, "additional_context": ["c"]}),
+        json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -a"}, "additionalContext": "c"}}),
+        0,
+        "",
+    );
+    check(
+        reply::codex,
+        "PreToolUse",
+        json!({"continue": false, "stop_reason": "halt"}),
+        none.clone(),
+        2,
+        "halt",
+    );
+    check(
+        reply::codex,
+        "PermissionRequest",
+        json!({"decision": "deny", "reason": "no"}),
+        json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no"}}}),
+        0,
+        "",
+    );
+    // Stop takes no hookSpecificOutput in Codex: its context is not written.
+    check(
+        reply::codex,
+        "Stop",
+        json!({"decision": "block", "reason": "go on", "additional_context": ["x"]}),
+        json!({"decision": "block", "reason": "go on"}),
+        0,
+        "",
+    );
+    check(
+        reply::codex,
+        "UserPromptSubmit",
+        json!({"additional_context": ["ctx"], "messages": ["m"]}),
+        json!({"systemMessage": "m", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "ctx"}}),
+        0,
+        "",
+    );
+    check(
+        reply::codex,
+        "SessionStart",
+        json!({"additional_context": ["hello"]}),
+        json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hello"}}),
+        0,
+        "",
+    );
+}
+
+#[test]
+fn gemini_cli_answers() {
+    let none = Value::Null;
+    check(reply::gemini, "PreToolUse", json!({}), none.clone(), 0, "");
+    // Gemini CLI ignores permissionDecision: a deny is a top-level decision, exit 0.
+    check(
+        reply::gemini,
+        "PreToolUse",
+        json!({"decision": "deny", "reason": "no rm"}),
+        json!({"decision": "deny", "reason": "no rm"}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "PreToolUse",
+        json!({"decision": "block"}),
+        json!({"decision": "deny", "reason": "blocked by a PreToolUse hook"}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "PreToolUse",
+        json!({"decision": "ask", "reason": "sure?"}),
+        json!({"decision": "ask", "reason": "sure?"}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "PreToolUse",
+        json!({"updated_input": {"command": "ls -a"}}),
+        json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "ls -a"}}}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "UserPromptSubmit",
+        json!({"additional_context": ["ctx"]}),
+        json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "ctx"}}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "Stop",
+        json!({"decision": "block", "reason": "retry"}),
+        json!({"decision": "deny", "reason": "retry"}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "SessionEnd",
+        json!({"messages": ["bye"]}),
+        json!({"systemMessage": "bye"}),
+        0,
+        "",
+    );
+    check(
+        reply::gemini,
+        "PreToolUse",
+        json!({"continue": false, "stop_reason": "halt"}),
+        json!({"continue": false, "stopReason": "halt"}),
+        0,
+        "",
+    );
+}
