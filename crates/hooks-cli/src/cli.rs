@@ -61,8 +61,8 @@ pub struct ConfigArgs {
 }
 
 /// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 7] = [
-    "native", "claude", "echo", "fabro", "autohand", "cursor", "cline",
+pub const DIALECTS: [&str; 9] = [
+    "native", "claude", "echo", "fabro", "autohand", "gemini", "codex", "cursor", "cline",
 ];
 
 /// The subcommands.
@@ -214,6 +214,11 @@ pub struct ExplainArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,
+    /// The agent that sends the event (`claude`, `gemini`, `codex`, ...): its tool names
+    /// are made canonical before matching. Default: the agent whose spelling the event
+    /// name is (`BeforeTool` is Gemini CLI's), else Claude Code's (the canonical names).
+    #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(DIALECTS))]
+    pub from: Option<String>,
     /// The event payload: JSON text, `@FILE` (or the path of an existing file), or `-` for
     /// stdin. Without it, a payload piped on stdin is read (see `docs/cli.md`).
     #[arg(short = 'p', long = "payload")]
@@ -231,6 +236,11 @@ pub struct RunArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,
+    /// The agent that sends the event (`claude`, `gemini`, `codex`, ...): its tool names
+    /// are made canonical before matching. Default: the agent whose spelling the event
+    /// name is (`BeforeTool` is Gemini CLI's), else Claude Code's (the canonical names).
+    #[arg(long, value_name = "AGENT", value_parser = clap::builder::PossibleValuesParser::new(DIALECTS))]
+    pub from: Option<String>,
     /// The event payload: JSON text, `@FILE` (or the path of an existing file), or `-` for
     /// stdin. Without it, a payload piped on stdin is read (see `docs/cli.md`).
     #[arg(short = 'p', long = "payload")]

@@ -38,7 +38,12 @@ pub struct Converted {
 /// The syntax a dialect is written in by default (native: YAML).
 pub fn default_format(dialect: Dialect) -> Format {
     match dialect {
-        Dialect::Claude | Dialect::Autohand | Dialect::Cursor | Dialect::Cline => Format::Json,
+        Dialect::Claude
+        | Dialect::Autohand
+        | Dialect::Gemini
+        | Dialect::Codex
+        | Dialect::Cursor
+        | Dialect::Cline => Format::Json,
         Dialect::Fabro => Format::Toml,
         Dialect::Native | Dialect::Echo => Format::Yaml,
     }
@@ -87,8 +92,9 @@ pub fn convert_items(
         Some(_) | None => own,
     };
     let value = match to {
-        Dialect::Claude => w.nested(items, settings, true),
-        Dialect::Echo => w.nested(items, settings, false),
+        Dialect::Claude | Dialect::Echo | Dialect::Gemini | Dialect::Codex => {
+            w.nested(items, settings)
+        }
         Dialect::Fabro => w.fabro(items, settings),
         Dialect::Autohand => w.autohand(items, settings),
         Dialect::Native => w.native(items, settings),
@@ -373,11 +379,63 @@ impl Writer {
     }
 
     /// The matcher in the target's language, `None` for match-everything.
-    fn matcher(&self, spec: &HookSpec) -> Option<String> {
+    fn matcher(&mut self, spec: &HookSpec) -> Option<String> {
         let m = &spec.matcher;
-        let regex_target = matches!(self.to, Dialect::Fabro | Dialect::Autohand);
+        let tool_event = spec
+            .event
+            .info()
+            .matcher_fields()
+            .iter()
+            .any(|f| f == "tool_name");
+        // Tool names are written in the target's vocabulary.
+        let from = spec.dialect.tools();
+        let to = self.to.tools();
+        let names: Vec<String> = match m.kind() {
+            MatcherKind::Exact(names) if tool_event => names
+                .iter()
+                .map(|n| to.from_canonical(&from.to_canonical(n)).into_owned())
+                .collect(),
+            MatcherKind::Exact(names) => names.clone(),
+            MatcherKind::All | MatcherKind::Regex(_) => Vec::new(),
+        };
+        if tool_event
+            && matches!(m.kind(), MatcherKind::Regex(_))
+            && !std::ptr::eq(from, to)
+            && !(from.is_canonical() && to.is_canonical())
+        {
+            self.warn(
+                spec,
+                &format!(
+                    "the matcher `{}` is a regular expression over {} tool names, kept as it is; {} names tools otherwise",
+                    m.as_str(),
+                    spec.dialect,
+                    self.to
+                ),
+            );
+        }
+        if m.is_all() {
+            return None;
+        }
+        if self.to == Dialect::Gemini && !tool_event {
+            return self.gemini_lifecycle_matcher(spec, &names);
+        }
+        // Codex: only letters, digits, `_` and `|` make a name list.
+        if self.to == Dialect::Codex && !names.is_empty() {
+            return Some(names.join("|"));
+        }
+        let regex_target = matches!(
+            self.to,
+            Dialect::Fabro | Dialect::Autohand | Dialect::Gemini
+        );
         match m.kind() {
             MatcherKind::All => None,
+            MatcherKind::Exact(_) if tool_event && !names.is_empty() && regex_target => {
+                Some(match names.as_slice() {
+                    [one] => format!("^{one}$"),
+                    many => format!("^(?:{})$", many.join("|")),
+                })
+            }
+            MatcherKind::Exact(_) if tool_event && !names.is_empty() => Some(names.join("|")),
             MatcherKind::Exact(names) if regex_target => Some(match names.as_slice() {
                 [one] => format!("^{one}$"),
                 many => format!("^(?:{})$", many.join("|")),
@@ -394,6 +452,28 @@ impl Writer {
                 }
             }
         }
+    }
+
+    /// A matcher on a Gemini CLI lifecycle event, which Gemini CLI compares exactly: one
+    /// name of a list (the others are lost, with a warning), a regular expression as it is
+    /// (with a warning).
+    fn gemini_lifecycle_matcher(&mut self, spec: &HookSpec, names: &[String]) -> Option<String> {
+        let event = spec.event.info().name_in(Dialect::Gemini).to_owned();
+        if names.is_empty() {
+            let what = format!(
+                "Gemini CLI matches `{event}` exactly, not by regular expression; the matcher is written as it is"
+            );
+            self.warn(spec, &what);
+            return Some(spec.matcher.as_str().to_owned());
+        }
+        if names.len() > 1 {
+            let what = format!(
+                "Gemini CLI matches `{event}` exactly, so only `{}` of the names is kept",
+                names[0]
+            );
+            self.warn(spec, &what);
+        }
+        names.first().cloned()
     }
 
     /// The `sandbox` to write for a command hook, in a target that has the key: whether the
@@ -641,10 +721,17 @@ impl Writer {
     }
 
     /// Claude Code (`claude`) or echo-agent: hooks nested by event and matcher.
-    fn nested(&mut self, items: &[Item], settings: &Settings, claude: bool) -> Value {
+    fn nested(&mut self, items: &[Item], settings: &Settings) -> Value {
         self.directives(items);
         let mut root = Map::new();
-        if claude {
+        if self.to == Dialect::Gemini && settings.disable_all_hooks == Some(true) {
+            root.insert("hooksConfig".into(), json!({"enabled": false}));
+            let rest = Settings {
+                disable_all_hooks: None,
+                ..settings.clone()
+            };
+            self.settings_lost(&rest);
+        } else if self.to == Dialect::Claude {
             if let Some(v) = settings.disable_all_hooks {
                 root.insert("disableAllHooks".into(), json!(v));
             }
@@ -661,25 +748,37 @@ impl Writer {
         // sharing a group.
         let mut events: Map<String, Value> = Map::new();
         for spec in items.iter().filter_map(Item::hook) {
-            let handler = if claude {
-                self.claude_handler(spec)
-            } else {
-                self.echo_handler(spec)
+            let handler = match self.to {
+                Dialect::Claude => self.claude_handler(spec),
+                Dialect::Gemini => self.gemini_handler(spec),
+                Dialect::Codex => self.codex_handler(spec),
+                Dialect::Echo
+                | Dialect::Native
+                | Dialect::Fabro
+                | Dialect::Autohand
+                | Dialect::Cursor
+                | Dialect::Cline => self.echo_handler(spec),
             };
             let Some(handler) = handler else { continue };
             let event = self.event_name(spec);
             let matcher = self.matcher(spec);
+            // Gemini CLI's `sequential` is a definition's: a group of its own.
+            let sequential = self.to == Dialect::Gemini && spec.sequential.is_some();
             let groups = events.entry(event).or_insert_with(|| json!([]));
             let Value::Array(groups) = groups else {
                 continue;
             };
-            let same = groups
-                .last()
-                .is_some_and(|g| g.get("matcher").and_then(Value::as_str) == matcher.as_deref());
+            let same = groups.last().is_some_and(|g| {
+                g.get("matcher").and_then(Value::as_str) == matcher.as_deref()
+                    && g.get("sequential").is_some() == sequential
+            });
             if !same {
                 let mut g = Map::new();
                 if let Some(m) = &matcher {
                     g.insert("matcher".into(), json!(m));
+                }
+                if sequential {
+                    g.insert("sequential".into(), json!(true));
                 }
                 g.insert("hooks".into(), json!([]));
                 groups.push(Value::Object(g));
@@ -759,6 +858,80 @@ impl Writer {
             self.lost(spec, "fail-closed (`on_failure: block`)");
         }
         self.common_losses(spec, &["description", "if", "async", "allowed_env_vars"]);
+        Some(h)
+    }
+
+    /// A Gemini CLI hook: a command, its `name`, `description`, `env` and `timeout` in
+    /// milliseconds.
+    fn gemini_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let Action::Command(c) = &spec.action else {
+            let why = format!("`{}` hooks", spec.action.type_name());
+            self.skip(spec, &why);
+            return None;
+        };
+        let mut h = Map::new();
+        h.insert("type".into(), json!("command"));
+        if let Some(n) = &spec.name {
+            h.insert("name".into(), json!(n));
+        }
+        let script = self.script(spec, &c.command);
+        h.insert("command".into(), json!(script));
+        if let Some(t) = own_timeout(spec, Dialect::Gemini) {
+            h.insert("timeout".into(), json!(t.as_millis()));
+        }
+        if let Some(d) = &spec.description {
+            h.insert("description".into(), json!(d));
+        }
+        if !c.env.is_empty() {
+            let env: Map<String, Value> =
+                c.env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            h.insert("env".into(), Value::Object(env));
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["name", "description", "env", "sequential"]);
+        Some(h)
+    }
+
+    /// A Codex handler: a command, its `timeout` in seconds and `statusMessage`.
+    fn codex_handler(&mut self, spec: &HookSpec) -> Option<Map<String, Value>> {
+        if !spec.enabled {
+            self.skip(spec, "a disabled hook");
+            return None;
+        }
+        let Action::Command(c) = &spec.action else {
+            let why = format!(
+                "`{}` hooks (Codex runs only command hooks)",
+                spec.action.type_name()
+            );
+            self.skip(spec, &why);
+            return None;
+        };
+        let mut h = Map::new();
+        h.insert("type".into(), json!("command"));
+        let script = self.script(spec, &c.command);
+        h.insert("command".into(), json!(script));
+        if let Some(t) = own_timeout(spec, Dialect::Codex) {
+            h.insert("timeout".into(), secs(t));
+        }
+        if let Some(d) = &spec.description {
+            h.insert("statusMessage".into(), json!(d));
+        }
+        if spec.is_async {
+            self.lost(
+                spec,
+                "`async` (Codex skips async hooks, so it is written as one that waits)",
+            );
+        }
+        if spec.on_failure == FailurePolicy::Block {
+            self.lost(spec, "fail-closed (`on_failure: block`)");
+        }
+        self.common_losses(spec, &["description", "async"]);
         Some(h)
     }
 

@@ -1,5 +1,9 @@
 //! Telling a file's dialect from its name and, failing that, its shape.
 //!
+//! By name and place: a `settings.json` in a `.gemini` or `gemini-cli` folder, and an
+//! extension's `.gemini/extensions/<name>/hooks/hooks.json`, are Gemini CLI (shaped like
+//! Claude Code's, told apart by where they are); a `hooks.json`, `config.toml` or
+//! `requirements.toml` in a `.codex` folder (or `$CODEX_HOME`, or `/etc/codex`) is Codex.
 //! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
 //! `settings.local.json`, `managed-settings.json`, the MCP server files `.mcp.json`,
 //! `.claude.json` and `managed-mcp.json`, and a plugin's `hooks/hooks.json` are Claude Code; a `config.json` in an
@@ -9,6 +13,8 @@
 //! Cline's hooks directories (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`, ...) is a
 //! Cline hook, which is never parsed (see `dialects::cline`).
 //!
+//! By shape, whatever the name: `hooksConfig`, or an event only Gemini CLI names so
+//! (`BeforeTool`, `AfterAgent`, `BeforeModel`, ...) in a JSON file, is Gemini CLI; `_version`, `[run]` or `[workflow]` (or a legacy top-level
 //! By shape, whatever the name: a top-level `version` beside `hooks` keyed by Cursor's
 //! event names with flat entries is Cursor (also for a plugin's `hooks/hooks.json`);
 //! `_version`, `[run]` or `[workflow]` (or a legacy top-level
@@ -53,6 +59,12 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         .and_then(Path::file_name)
         .and_then(|n| n.to_str())
         .unwrap_or_default();
+    if crate::dialects::codex::is_codex_path(path) {
+        return Some(Dialect::Codex);
+    }
+    if is_gemini_path(path) {
+        return Some(Dialect::Gemini);
+    }
     match name {
         "SKILL.md" | "echo-agent.yaml" | "echo-agent.yml" => Some(Dialect::Echo),
         "settings.json" | "settings.local.json" | "managed-settings.json" => Some(Dialect::Claude),
@@ -72,6 +84,36 @@ pub fn dialect_from_path(path: &Path) -> Option<Dialect> {
         _ if name.ends_with(".md") => Some(Dialect::Echo),
         _ => None,
     }
+}
+
+/// Whether `path` is where Gemini CLI keeps hooks: `settings.json` in `.gemini/` (user,
+/// project) or `gemini-cli/` (`/etc/gemini-cli`, system), or an extension's
+/// `.gemini/extensions/<name>/hooks/hooks.json`.
+fn is_gemini_path(path: &Path) -> bool {
+    let names: Vec<&str> = path
+        .iter()
+        .rev()
+        .take(5)
+        .filter_map(|c| c.to_str())
+        .collect();
+    matches!(
+        names.as_slice(),
+        ["settings.json", ".gemini" | "gemini-cli", ..]
+            | ["hooks.json", "hooks", _, "extensions", ".gemini"]
+    )
+}
+
+/// Whether `name` is an event name of Gemini CLI's that no other dialect uses: its
+/// spellings of shared events (`BeforeTool`) and its own events (`BeforeModel`).
+fn is_gemini_only_name(name: &str) -> bool {
+    let profile = Dialect::Gemini.profile();
+    profile.event_names.iter().any(|(event, own)| {
+        *own == name
+            && Dialect::ALL
+                .iter()
+                .filter(|d| **d != Dialect::Gemini)
+                .all(|d| !d.profile().has_event(*event) || event.info().name_in(*d) != name)
+    })
 }
 
 /// The plugin a Claude Code plugin hooks file belongs to: for `<plugin>/hooks/hooks.json`,
@@ -113,6 +155,9 @@ pub fn layer_from_path(path: &Path, dialect: Option<Dialect>) -> Option<hooks_co
 /// The dialect a parsed file's shape implies, if it says.
 pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
     root.as_map()?;
+    if crate::dialects::gemini::has_hooks_config(root) {
+        return Some(Dialect::Gemini);
+    }
     if is_cursor_shape(root) {
         return Some(Dialect::Cursor);
     }
@@ -155,6 +200,10 @@ pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect>
                     .any(|e| e.key == "hooks" && e.value.as_seq().is_some())
             {
                 return Some(Dialect::Autohand);
+            }
+            // An event only Gemini CLI spells so (`BeforeTool`, `AfterAgent`, ...), in JSON.
+            if format == Format::Json && entries.iter().any(|e| is_gemini_only_name(&e.key)) {
+                return Some(Dialect::Gemini);
             }
             let handlers = entries
                 .iter()

@@ -2,6 +2,9 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml` |
 //! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
 //! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
 //! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
@@ -16,6 +19,7 @@
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
+//! `.autohand`, `.gemini`, `.codex`), else the root of the git work tree, else the directory itself.
 //! `.autohand`, `.cursor`, `.clinerules`, `.cline`), else the root of the git work tree,
 //! else the directory itself.
 //!
@@ -155,6 +159,8 @@ impl Locations {
             push(Layer::Managed, dir.join("ClaudeCode/managed-settings.json"));
             push(Layer::Managed, dir.join("claude-code/managed-mcp.json"));
             push(Layer::Managed, dir.join("ClaudeCode/managed-mcp.json"));
+            push(Layer::Managed, dir.join("gemini-cli/settings.json"));
+            push(Layer::Managed, dir.join("codex/requirements.toml"));
             // Cursor's enterprise file: `/etc/cursor/hooks.json` on Linux,
             // `/Library/Application Support/Cursor/hooks.json` on macOS.
             push(Layer::Managed, dir.join("cursor/hooks.json"));
@@ -174,6 +180,13 @@ impl Locations {
             push(Layer::User, home.join(".fabro/settings.toml"));
             push(Layer::User, home.join(".autohand/config.json"));
             push(Layer::User, home.join(".echo-agent/echo-agent.yaml"));
+            push(Layer::User, home.join(".gemini/settings.json"));
+            push(
+                Layer::User,
+                home.join(".gemini/extensions/*/hooks/hooks.json"),
+            );
+            push(Layer::User, home.join(".codex/hooks.json"));
+            push(Layer::User, home.join(".codex/config.toml"));
             push(Layer::User, home.join(".cursor/hooks.json"));
             // Cline's global hooks directory (and its SDK's): each file named after a Cline
             // event is a hook.
@@ -193,6 +206,9 @@ impl Locations {
             push(Layer::Project, root.join("echo-agent.yaml"));
             push(Layer::Project, root.join("skills/*/SKILL.md"));
             push(Layer::Project, root.join(".autohand/config.json"));
+            push(Layer::Project, root.join(".gemini/settings.json"));
+            push(Layer::Project, root.join(".codex/hooks.json"));
+            push(Layer::Project, root.join(".codex/config.toml"));
             push(Layer::Project, root.join(".cursor/hooks.json"));
             push(Layer::Project, root.join(".clinerules/hooks/*"));
             push(Layer::Project, root.join(".cline/hooks/*"));
@@ -225,8 +241,10 @@ impl Locations {
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
         for candidate in resolved.candidates() {
-            let is_skills = candidate.path.ends_with("*/SKILL.md");
             let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
+            // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
+            // `.gemini/extensions/*/hooks/hooks.json`).
+            let star = candidate.path.iter().position(|c| c == "*");
             if is_hook_files {
                 // Cline's hooks directories: the files named after a Cline event, in the
                 // order of its events.
@@ -242,15 +260,15 @@ impl Locations {
                         });
                     }
                 }
-            } else if is_skills {
-                let Some(skills) = candidate.path.parent().and_then(Path::parent) else {
-                    continue;
-                };
-                let mut found: Vec<PathBuf> = std::fs::read_dir(skills)
+            } else if let Some(at) = star {
+                let parts: Vec<&std::ffi::OsStr> = candidate.path.iter().collect();
+                let parent: PathBuf = parts[..at].iter().collect();
+                let rest: PathBuf = parts[at + 1..].iter().collect();
+                let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
                     .into_iter()
                     .flatten()
                     .flatten()
-                    .map(|e| e.path().join("SKILL.md"))
+                    .map(|e| e.path().join(&rest))
                     .filter(|p| exists(p))
                     .collect();
                 found.sort();

@@ -506,6 +506,11 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         path.as_deref()
             .and_then(detect::plugin_root)
             .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
+    } else if dialect == Dialect::Gemini {
+        // A Gemini CLI extension's `<extension>/hooks/hooks.json`.
+        path.as_deref()
+            .and_then(detect::plugin_root)
+            .map(|root| ("${extensionPath}", root.to_string_lossy().into_owned()))
     } else {
         None
     };
@@ -513,6 +518,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         src,
         opts: options,
         dialect,
+        format,
         diags: Vec::new(),
         structural: Vec::new(),
         notes: Vec::new(),
@@ -656,6 +662,8 @@ pub(crate) struct Cx<'a> {
     pub(crate) src: &'a Source,
     pub(crate) opts: &'a LoadOptions,
     pub(crate) dialect: Dialect,
+    /// The file's syntax.
+    pub(crate) format: Format,
     pub(crate) diags: Vec<Diagnostic>,
     /// The schema check's diagnostics, kept apart so that `tidy` can tell them from the
     /// loader's.

@@ -389,6 +389,133 @@ pub(crate) struct ClaudeSettings {
     mcp_servers: Option<BTreeMap<String, ClaudeMcpServer>>,
 }
 
+/// The handler types of Gemini CLI.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum GeminiType {
+    /// Run a shell command (`bash -c`).
+    Command,
+}
+
+/// One Gemini CLI hook (`packages/core/src/hooks/types.ts`, `CommandHookConfig`).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GeminiHandler {
+    /// The handler type.
+    #[serde(rename = "type")]
+    kind: GeminiType,
+    /// The shell command.
+    command: String,
+    /// A friendly name in logs and commands (`hooksConfig.disabled` names it).
+    name: Option<String>,
+    /// A brief explanation of the hook's purpose.
+    description: Option<String>,
+    /// Timeout in milliseconds (default 60000, at most 300000 here).
+    timeout: Option<f64>,
+    /// Environment variables of the command.
+    env: Option<BTreeMap<String, String>>,
+}
+
+/// A Gemini CLI hook definition.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GeminiGroup {
+    /// A regular expression over the tool name (BeforeTool, AfterTool), else an exact
+    /// string; `*` or empty matches everything.
+    matcher: Option<String>,
+    /// Run the hooks of the matching definitions one after another.
+    sequential: Option<bool>,
+    /// The hooks.
+    hooks: Vec<GeminiHandler>,
+}
+
+/// Gemini CLI's `hooksConfig`.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GeminiHooksConfig {
+    /// Whether hooks run at all (default true).
+    enabled: Option<bool>,
+    /// Names (or commands) of hooks that do not run.
+    disabled: Option<Vec<String>>,
+    /// Whether hook notifications are shown.
+    notifications: Option<bool>,
+}
+
+/// Gemini CLI `settings.json` (system, user, project) or an extension's
+/// `hooks/hooks.json`: hooks and `hooksConfig`; the CLI's other settings are allowed and
+/// ignored.
+#[derive(JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(title = "Gemini CLI settings (hooks)")]
+pub(crate) struct GeminiSettings {
+    /// Hook definitions by event name (`BeforeTool`, `AfterAgent`, ...).
+    hooks: Option<BTreeMap<String, Vec<GeminiGroup>>>,
+    /// The hooks switches.
+    hooks_config: Option<GeminiHooksConfig>,
+}
+
+/// The handler types of Codex (only `command` runs; the others are skipped).
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum CodexType {
+    /// Run a shell command.
+    Command,
+    /// Parsed and skipped by Codex.
+    Prompt,
+    /// Parsed and skipped by Codex.
+    Agent,
+}
+
+/// One Codex hook handler (`codex-rs/config/src/hook_config.rs`).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct CodexHandler {
+    /// The handler type.
+    #[serde(rename = "type")]
+    kind: CodexType,
+    /// The shell command.
+    command: Option<String>,
+    /// The command on Windows (`command_windows` in TOML).
+    #[serde(alias = "command_windows")]
+    command_windows: Option<String>,
+    /// Timeout in seconds (default 600, at most 300 here; SessionEnd 1, at most 3).
+    timeout: Option<f64>,
+    /// Parsed and skipped by Codex (async hooks are not supported).
+    #[serde(rename = "async")]
+    is_async: Option<bool>,
+    /// Text shown while the hook runs.
+    status_message: Option<String>,
+    /// About how many tokens of `additionalContext` stay inline before they spill to a
+    /// file (default 2500, 0 = never).
+    additional_context_limit: Option<u64>,
+    /// The prompt of a prompt or agent handler (skipped).
+    prompt: Option<String>,
+    /// The model of a prompt or agent handler (skipped).
+    model: Option<String>,
+}
+
+/// A Codex matcher group.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct CodexGroup {
+    /// `*`, empty or absent for all; `[A-Za-z0-9_|]` only: exact names; else a regex.
+    matcher: Option<String>,
+    /// The handlers.
+    hooks: Vec<CodexHandler>,
+}
+
+/// A Codex `hooks.json` (`description` and `hooks` only), or the hooks of a
+/// `config.toml` / `requirements.toml` (Codex's other settings are allowed and ignored).
+#[derive(JsonSchema)]
+#[schemars(title = "Codex hooks")]
+pub(crate) struct CodexHooksFile {
+    /// A description of the file.
+    description: Option<String>,
+    /// Matcher groups by event name (`PreToolUse`, ...), and in a TOML config `state`,
+    /// `managed_dir` and `windows_managed_dir`.
+    hooks: Option<BTreeMap<String, Value>>,
+}
+
 /// The hook types of echo-agent.
 #[derive(JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -1039,6 +1166,8 @@ pub(crate) enum FileSchema {
     Echo,
     Fabro,
     Autohand,
+    Gemini,
+    Codex,
     Cursor,
 }
 
@@ -1050,7 +1179,7 @@ fn generate<T: JsonSchema>() -> Schema {
     settings().into_generator().into_root_schema_for::<T>()
 }
 
-static SCHEMAS: LazyLock<[(FileSchema, Value); 6]> = LazyLock::new(|| {
+static SCHEMAS: LazyLock<[(FileSchema, Value); 8]> = LazyLock::new(|| {
     [
         (FileSchema::Native, generate::<NativeConfig>().to_value()),
         (FileSchema::Claude, generate::<ClaudeSettings>().to_value()),
@@ -1060,6 +1189,8 @@ static SCHEMAS: LazyLock<[(FileSchema, Value); 6]> = LazyLock::new(|| {
             FileSchema::Autohand,
             generate::<AutohandConfig>().to_value(),
         ),
+        (FileSchema::Gemini, generate::<GeminiSettings>().to_value()),
+        (FileSchema::Codex, generate::<CodexHooksFile>().to_value()),
         (FileSchema::Cursor, generate::<CursorConfig>().to_value()),
     ]
 });
@@ -1085,7 +1216,8 @@ pub struct SchemaFile {
 }
 
 /// The JSON Schemas of every dialect's file format, as `cargo xtask codegen` writes them to
-/// `schemas/`: `native`, `claude`, `echo`, `fabro`, `autohand` and `cursor`, each
+/// `schemas/`: `native`, `claude`, `echo`, `fabro`, `autohand`, `gemini`, `codex` and
+/// `cursor`, each
 /// `<name>.schema.json`. Cline has no config file (its hooks are executables), so no
 /// schema.
 pub fn schema_files() -> Vec<SchemaFile> {
@@ -1095,6 +1227,8 @@ pub fn schema_files() -> Vec<SchemaFile> {
         (FileSchema::Echo, "echo.schema.json"),
         (FileSchema::Fabro, "fabro.schema.json"),
         (FileSchema::Autohand, "autohand.schema.json"),
+        (FileSchema::Gemini, "gemini.schema.json"),
+        (FileSchema::Codex, "codex.schema.json"),
         (FileSchema::Cursor, "cursor.schema.json"),
     ]
     .into_iter()

@@ -211,6 +211,13 @@ impl Serialize for HookReport {
 ///    `elicitation` answers the most restrictive action wins (`cancel > decline >
 ///    accept`), the first declared among equals, with its content. Fields a dialect's
 ///    reader dropped ([`HookOutcome::dropped`]) are listed as ignored.
+/// 9. **Gemini CLI's model fields**, each only where the event honours it: `clear_context`
+///    is true when any hook asks; `llm_request` and `llm_response` are merged in
+///    declaration order, a later hook's keys replacing an earlier one's (a value that is
+///    not an object replaces the whole); of several `tool_config`s the most restrictive
+///    `mode` wins (`NONE > ANY > AUTO`) and the `allowedFunctionNames` of every hook are
+///    unioned in declaration order (none with `NONE`), so that no hook removes a tool
+///    another allowed.
 ///
 /// Whether a hook can block is [`Blocking`]'s rule: the event can block, or the hook's
 /// decisions count on every event; [`aggregate_context`] also reads the payload (a
@@ -296,6 +303,20 @@ impl Blocking {
 
 /// Keeps `value` from `hook` in `slot` (a single-valued field: the later declared wins);
 /// replacing a different value is a [`Conflict`].
+/// Merges `value` over `slot`: an object's keys replace those already there; anything
+/// else replaces the whole.
+fn merge_over(slot: &mut Option<Value>, value: Option<&Value>) {
+    let Some(value) = value else { return };
+    match (slot.as_mut(), value) {
+        (Some(Value::Object(old)), Value::Object(new)) => {
+            for (k, v) in new {
+                old.insert(k.clone(), v.clone());
+            }
+        }
+        _ => *slot = Some(value.clone()),
+    }
+}
+
 fn keep<T: PartialEq + Clone>(
     conflicts: &mut Vec<Conflict>,
     slot: &mut Option<(String, T)>,
@@ -344,6 +365,10 @@ struct Fold<'a> {
     terminal_sequences: Vec<String>,
     /// The hook whose value each exported name has so far.
     env_from: HashMap<String, String>,
+    /// Gemini CLI's `toolConfig`: the most restrictive mode so far, and the union of the
+    /// allowed function names.
+    tool_mode: Option<String>,
+    tool_names: Vec<Value>,
 }
 
 impl<'a> Fold<'a> {
@@ -368,6 +393,8 @@ impl<'a> Fold<'a> {
             permissions: Vec::new(),
             terminal_sequences: Vec::new(),
             env_from: HashMap::new(),
+            tool_mode: None,
+            tool_names: Vec::new(),
         }
     }
 
@@ -456,6 +483,7 @@ impl<'a> Fold<'a> {
             self.ignore(id, dropped.field, dropped.reason.clone());
         }
         self.add_claude_fields(entry);
+        self.add_model_fields(entry);
 
         if !o.effects.continue_ {
             self.out.effects.continue_ = false;
@@ -549,6 +577,64 @@ impl<'a> Fold<'a> {
             }
         }
         contributed
+    }
+
+    /// Gemini CLI's model fields (rule 9 of [`aggregate`]).
+    fn add_model_fields(&mut self, entry: &AggregateEntry) {
+        let (id, e) = (entry.id.as_str(), &entry.outcome.effects);
+        let given = [
+            (
+                OutputField::ClearContext,
+                Fields::CLEAR_CONTEXT,
+                e.clear_context,
+            ),
+            (
+                OutputField::LlmRequest,
+                Fields::LLM_REQUEST,
+                e.llm_request.is_some(),
+            ),
+            (
+                OutputField::LlmResponse,
+                Fields::LLM_RESPONSE,
+                e.llm_response.is_some(),
+            ),
+            (
+                OutputField::ToolConfig,
+                Fields::TOOL_CONFIG,
+                e.tool_config.is_some(),
+            ),
+        ];
+        for (field, flag, given) in given {
+            if given && !self.honours(flag) {
+                self.ignore(id, field, format!("{} takes no {field}", self.event));
+            }
+        }
+        let effects = &mut self.out.effects;
+        if e.clear_context && self.event.honours(Fields::CLEAR_CONTEXT) {
+            effects.clear_context = true;
+        }
+        if self.event.honours(Fields::LLM_REQUEST) {
+            merge_over(&mut effects.llm_request, e.llm_request.as_ref());
+        }
+        if self.event.honours(Fields::LLM_RESPONSE) {
+            merge_over(&mut effects.llm_response, e.llm_response.as_ref());
+        }
+        if let (true, Some(config)) = (self.event.honours(Fields::TOOL_CONFIG), &e.tool_config) {
+            const RANK: [&str; 3] = ["AUTO", "ANY", "NONE"];
+            let rank = |m: &str| RANK.iter().position(|r| r.eq_ignore_ascii_case(m));
+            if let Some(mode) = config.get("mode").and_then(Value::as_str)
+                && let Some(r) = rank(mode)
+                && Some(r) >= self.tool_mode.as_deref().and_then(rank)
+            {
+                self.tool_mode = Some(mode.to_ascii_uppercase());
+            }
+            let names = config.get("allowedFunctionNames").and_then(Value::as_array);
+            for name in names.into_iter().flatten() {
+                if !self.tool_names.contains(name) {
+                    self.tool_names.push(name.clone());
+                }
+            }
+        }
     }
 
     /// Claude Code's per-event fields (rule 7 of [`aggregate`]).
@@ -820,6 +906,20 @@ impl<'a> Fold<'a> {
         effects.session_title = self.session_title.map(|(_, v)| v);
         effects.initial_user_message = self.initial_user_message.map(|(_, v)| v);
         effects.worktree_path = self.worktree_path.map(|(_, v)| v);
+        if self.tool_mode.is_some() || !self.tool_names.is_empty() {
+            let mut config = serde_json::Map::new();
+            let none = self.tool_mode.as_deref() == Some("NONE");
+            if let Some(mode) = self.tool_mode {
+                config.insert("mode".to_owned(), Value::String(mode));
+            }
+            if !none && !self.tool_names.is_empty() {
+                config.insert(
+                    "allowedFunctionNames".to_owned(),
+                    Value::Array(std::mem::take(&mut self.tool_names)),
+                );
+            }
+            effects.tool_config = Some(Value::Object(config));
+        }
         effects.display_content = self.display_content.map(|(_, v)| v);
         if !self.classifier_context.is_empty() {
             effects.classifier_context = Some(self.classifier_context.join("\n"));

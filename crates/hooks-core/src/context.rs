@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};
 use crate::event::{BuiltinEvent, Event};
+use crate::tools::ToolNames;
 
 /// One event's context.
 #[derive(Clone, Debug, PartialEq)]
@@ -347,6 +348,22 @@ impl EventContext {
         self.get("tool_input")
     }
 
+    /// Makes the tool name canonical, for an event sent by an agent whose tool names are
+    /// `tools` (Gemini CLI's `run_shell_command` becomes `Bash`): done once, where the
+    /// event enters, so that every hook is matched against and given its own agent's name
+    /// from the one canonical name.
+    pub fn canonicalize_tool_name(&mut self, tools: &ToolNames) {
+        if tools.is_canonical() {
+            return;
+        }
+        if let Some(Value::String(name)) = self.fields.get_mut("tool_name") {
+            let canonical = tools.to_canonical(name);
+            if canonical != name.as_str() {
+                *name = canonical.into_owned();
+            }
+        }
+    }
+
     /// Replaces the tool input: how a rewrite reaches the next hook of a sequential group.
     pub fn set_tool_input(&mut self, input: Value) {
         self.fields.insert("tool_input".to_owned(), input);
@@ -378,11 +395,32 @@ impl EventContext {
     /// The values the matcher of a hook written in `dialect` is matched against: as
     /// [`EventContext::matcher_subjects`], over the fields of
     /// [`EventInfo::matcher_fields_in`](crate::EventInfo::matcher_fields_in).
+    ///
+    /// A dialect whose agent names tools otherwise sees the tool name in its own
+    /// vocabulary (a Gemini CLI hook sees `run_shell_command` where the event says
+    /// `Bash`), with the other names its matchers take for that tool (Codex's `Edit` and
+    /// `Write` for `apply_patch`).
     pub fn matcher_subjects_in(
         &self,
         dialect: Dialect,
     ) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
+        let tools = dialect.tools();
+        let translate = !tools.is_canonical();
         self.subjects(self.event.info().matcher_fields_in(dialect))
+            .flat_map(move |(field, text)| {
+                if !translate || field != "tool_name" {
+                    return Subjects::One(std::iter::once((field, text)));
+                }
+                let own: Cow<'_, str> = match text {
+                    Cow::Borrowed(name) => tools.from_canonical(name),
+                    Cow::Owned(name) => Cow::Owned(tools.from_canonical(&name).into_owned()),
+                };
+                let aliases = tools.matcher_aliases(&own);
+                Subjects::Translated(
+                    std::iter::once((field, own))
+                        .chain(aliases.iter().map(move |a| (field, Cow::Borrowed(*a)))),
+                )
+            })
     }
 
     fn subjects<'a>(
@@ -423,6 +461,23 @@ impl EventContext {
         match (spec.home_event, profile.stdin_named) {
             (Some(home), Some(named)) => named(self, home),
             _ => (profile.stdin)(self),
+        }
+    }
+}
+
+/// The subjects of one matcher field: the value itself, or its translation into a
+/// dialect's tool names with that dialect's other names for the tool.
+enum Subjects<A, B> {
+    One(A),
+    Translated(B),
+}
+
+impl<T, A: Iterator<Item = T>, B: Iterator<Item = T>> Iterator for Subjects<A, B> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Subjects::One(a) => a.next(),
+            Subjects::Translated(b) => b.next(),
         }
     }
 }

@@ -8,7 +8,8 @@
 //! timeout or in another layer is a different hook, and both run. Merging configs also
 //! compares when the hooks fire (event, matcher, filter, condition); a dispatch compares
 //! hooks that already matched the same event. Hooks of a sequential group are never
-//! copies: each step may see a different input.
+//! copies: each step may see a different input. Codex hooks are never copies either: Codex
+//! runs identical commands twice.
 //!
 //! When copies are merged, the most protective one runs ([`more_protective`]): a managed
 //! one first, then a fail-closed one, then the one with the longer timeout; among equals,
@@ -43,7 +44,7 @@ impl<'a> DedupeKey<'a> {
     /// The key of `spec`, or `None` if it is never merged with another hook in `scope`
     /// (it is in a sequential group, or, in a dispatch, it is not a command hook).
     pub fn new(spec: &'a HookSpec, scope: DedupeScope) -> Option<DedupeKey<'a>> {
-        if spec.sequential.is_some() {
+        if spec.sequential.is_some() || !spec.dialect.profile().dedupes_copies {
             return None;
         }
         if scope == DedupeScope::Dispatch && !matches!(spec.action, Action::Command(_)) {

@@ -28,6 +28,10 @@ pub enum Dialect {
     Fabro,
     /// Autohand `config.json` hooks.
     Autohand,
+    /// Gemini CLI `settings.json` hooks and extension `hooks/hooks.json`.
+    Gemini,
+    /// Codex `hooks.json` and the `[hooks]` of its `config.toml`.
+    Codex,
     /// Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).
     Cursor,
     /// Cline hook files: executables named after their event (`.clinerules/hooks/`,
@@ -37,12 +41,14 @@ pub enum Dialect {
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 7] = [
+    pub const ALL: [Dialect; 9] = [
         Dialect::Native,
         Dialect::Claude,
         Dialect::Echo,
         Dialect::Fabro,
         Dialect::Autohand,
+        Dialect::Gemini,
+        Dialect::Codex,
         Dialect::Cursor,
         Dialect::Cline,
     ];
@@ -66,6 +72,12 @@ impl Dialect {
     /// as a string) is in every hook's input; the others document none.
     pub fn documents_timestamp(self) -> bool {
         self.profile().documents_timestamp
+    }
+
+    /// The agent's tool names, mapped onto the canonical vocabulary (Claude Code's): a
+    /// matcher of this dialect's hooks names tools so, and its hooks are given them so.
+    pub fn tools(self) -> &'static crate::ToolNames {
+        self.profile().tools
     }
 
     /// Parses a short name as printed by [`Dialect::as_str`].

@@ -55,6 +55,14 @@ impl Fields {
     pub const ELICITATION: Fields = Fields(1 << 12);
     /// `worktree_path` (Claude's WorktreeCreate) is honoured.
     pub const WORKTREE_PATH: Fields = Fields(1 << 13);
+    /// `clear_context` (Gemini CLI's AfterAgent) is honoured.
+    pub const CLEAR_CONTEXT: Fields = Fields(1 << 17);
+    /// `llm_request` (Gemini CLI's BeforeModel) is honoured.
+    pub const LLM_REQUEST: Fields = Fields(1 << 18);
+    /// `llm_response` (Gemini CLI's BeforeModel and AfterModel) is honoured.
+    pub const LLM_RESPONSE: Fields = Fields(1 << 19);
+    /// `tool_config` (Gemini CLI's BeforeToolSelection) is honoured.
+    pub const TOOL_CONFIG: Fields = Fields(1 << 20);
     /// `suppress_original_prompt` (Claude's UserPromptSubmit) is honoured.
     pub const SUPPRESS_PROMPT: Fields = Fields(1 << 14);
     /// `classifier_context` (Claude's PostToolUse) is honoured.
@@ -74,7 +82,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 17] = [
+        const NAMES: [(Fields, &str); 21] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -89,6 +97,10 @@ impl Fields {
             (Fields::WATCH_PATHS, "watch_paths"),
             (Fields::ELICITATION, "elicitation"),
             (Fields::WORKTREE_PATH, "worktree_path"),
+            (Fields::CLEAR_CONTEXT, "clear_context"),
+            (Fields::LLM_REQUEST, "llm_request"),
+            (Fields::LLM_RESPONSE, "llm_response"),
+            (Fields::TOOL_CONFIG, "tool_config"),
             (Fields::SUPPRESS_PROMPT, "suppress_original_prompt"),
             (Fields::CLASSIFIER_CONTEXT, "classifier_context"),
             (Fields::DISPLAY_CONTENT, "display_content"),
@@ -323,7 +335,7 @@ builtin_events! {
     /// Assistant text is about to be shown; hooks may rewrite what the screen shows.
     MessageDisplay { honours: [DISPLAY_CONTENT], matcher: [] }
     /// The agent finished responding; blocking keeps it going.
-    Stop { honours: [BLOCK, CONTEXT], matcher: [] }
+    Stop { honours: [BLOCK, CONTEXT, CLEAR_CONTEXT], matcher: [] }
     /// The agent hit an unrecoverable error.
     StopFailure { honours: [], matcher: ["error"] }
     /// The agent needs the user's attention.
@@ -416,6 +428,15 @@ builtin_events! {
     PostLearn { honours: [], matcher: [] }
     /// A goal objective was written.
     GoalWritten { honours: [], matcher: ["goal_source"] }
+    /// Before a request goes to the model (Gemini CLI): hooks may rewrite the request,
+    /// answer in the model's place, or block the turn.
+    BeforeModel { honours: [BLOCK, LLM_REQUEST, LLM_RESPONSE], matcher: [] }
+    /// After a model response (one chunk when streaming) arrived (Gemini CLI): hooks may
+    /// replace it or block the turn.
+    AfterModel { honours: [BLOCK, LLM_RESPONSE], matcher: [] }
+    /// Before the model chooses among the tools (Gemini CLI): hooks may restrict the
+    /// tools it may call.
+    BeforeToolSelection { honours: [TOOL_CONFIG], matcher: [] }
     /// A workflow run starts.
     RunStart { honours: [BLOCK], matcher: [] }
     /// A workflow run completed.
@@ -468,8 +489,13 @@ static BUILTIN_INFOS: LazyLock<Vec<EventInfo>> = LazyLock::new(|| {
     let mut table = builtin_table();
     for dialect in Dialect::ALL {
         let profile = dialect.profile();
+        // A dialect that keeps an event's canonical name (Gemini CLI's SessionStart) lists
+        // it to say it has the event; that is no alias.
         for &(event, name) in profile.event_names {
             let row = &mut table[event as usize];
+            if row.name() == name {
+                continue;
+            }
             *row = std::mem::replace(row, EventInfo::new("")).alias(dialect, name);
         }
         for &(event, fields) in profile.matcher_fields {
@@ -703,8 +729,8 @@ impl EventCatalog {
     }
 
     /// The known name closest to `name`, if any is close enough to be a likely typo;
-    /// never for the event name of an agent whose hooks no dialect reads (Gemini CLI's
-    /// `BeforeTool`), whose closest spelling here is a different event.
+    /// never for the event name of an agent whose hooks no dialect reads (Cursor's
+    /// `beforeShellExecution`), whose closest spelling here is a different event.
     pub fn suggest(&self, name: &str) -> Option<String> {
         if other_agent(name).is_some() {
             return None;
@@ -713,24 +739,13 @@ impl EventCatalog {
     }
 }
 
-/// Event names of agents whose hooks no dialect reads yet, by agent. Names these agents
-/// share with the catalog (`SessionStart`) resolve as usual.
-const OTHER_AGENTS: &[(&str, &[&str])] = &[(
-    "Gemini CLI",
-    &[
-        "BeforeTool",
-        "AfterTool",
-        "BeforeAgent",
-        "AfterAgent",
-        "BeforeModel",
-        "AfterModel",
-        "BeforeToolSelection",
-        "PreCompress",
-    ],
-)];
+/// Event names of agents whose hooks no dialect reads yet, by agent (none now: every
+/// agent listed before has its dialect). Names such agents share with the catalog resolve
+/// as usual.
+const OTHER_AGENTS: &[(&str, &[&str])] = &[];
 
 /// The agent whose event `name` is (compared loosely, as lookups are), when it is one of
-/// an agent whose hooks no dialect reads yet: `Gemini CLI` for `BeforeTool`.
+/// an agent whose hooks no dialect reads yet.
 fn other_agent(name: &str) -> Option<&'static str> {
     let folded = fold(name);
     OTHER_AGENTS

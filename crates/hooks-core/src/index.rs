@@ -113,9 +113,16 @@ impl Bucket {
     fn add(&mut self, id: usize, spec: &HookSpec) {
         let info = spec.event.info();
         let fields = info.matcher_fields_in(spec.dialect);
+        // A dialect whose agent names tools otherwise matches the tool name in its own
+        // vocabulary, so its matchers go to a bucket of their own too.
+        let own_tools =
+            !spec.dialect.tools().is_canonical() && fields.iter().any(|f| f == "tool_name");
         // A dialect where the event takes no matcher (Claude Code's TaskCreated) ignores
         // the one written, as an event without matcher fields does.
-        if !fields.is_empty() && fields != info.matcher_fields() && !spec.matcher.is_all() {
+        if !fields.is_empty()
+            && (fields != info.matcher_fields() || own_tools)
+            && !spec.matcher.is_all()
+        {
             if self.first > self.last {
                 self.first = id;
             }

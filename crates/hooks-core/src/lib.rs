@@ -71,6 +71,7 @@ mod sink;
 mod spec;
 mod stop_loop;
 mod timeouts;
+mod tools;
 mod url_pattern;
 
 pub use aggregate::{
@@ -92,7 +93,7 @@ pub use outcome::{
     Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
-pub use output::{parse_output, parse_output_in, parse_response_body};
+pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use profile::{Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
@@ -102,4 +103,5 @@ pub use spec::{
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
+pub use tools::{CLAUDE_TOOLS, CODEX_TOOLS, GEMINI_TOOLS, McpNaming, ToolNames};
 pub use url_pattern::{UrlAllowList, UrlPattern};

@@ -79,6 +79,21 @@ impl Matcher {
         Matcher::regex(pattern)
     }
 
+    /// A matcher that matches exactly `pattern`, `|` and all (Gemini CLI's lifecycle
+    /// matchers, where `startup|resume` matches neither); `*` or empty matches everything.
+    pub fn literal(pattern: &str) -> Matcher {
+        let trimmed = pattern.trim();
+        let kind = if trimmed.is_empty() || trimmed == "*" {
+            MatcherKind::All
+        } else {
+            MatcherKind::Exact(vec![pattern.to_owned()])
+        };
+        Matcher {
+            source: pattern.to_owned(),
+            kind,
+        }
+    }
+
     /// Compiles a matcher that is always an unanchored regular expression (`*` and the
     /// empty string still match everything).
     pub fn regex(pattern: &str) -> Result<Matcher, Error> {

@@ -306,6 +306,21 @@ pub struct Effects {
     /// by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// Gemini CLI's AfterAgent `clearContext`: clear the conversation history (the model's
+    /// memory), keeping what the user sees.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clear_context: bool,
+    /// Gemini CLI's BeforeModel `llm_request`: fields of the model request to override.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_request: Option<Value>,
+    /// Gemini CLI's `llm_response`: on BeforeModel a synthetic response (the model is not
+    /// called), on AfterModel the response chunk instead of the model's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llm_response: Option<Value>,
+    /// Gemini CLI's BeforeToolSelection `toolConfig`: `mode` (`AUTO`, `ANY`, `NONE`) and
+    /// `allowedFunctionNames`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_config: Option<Value>,
 }
 
 /// What an elicitation hook answered for the user: the action, and the form's content
@@ -385,6 +400,10 @@ impl Default for Effects {
             classifier_context: None,
             display_content: None,
             env: BTreeMap::new(),
+            clear_context: false,
+            llm_request: None,
+            llm_response: None,
+            tool_config: None,
         }
     }
 }
@@ -443,6 +462,14 @@ pub enum OutputField {
     DisplayContent,
     /// `env` (the variables exported in `CLAUDE_ENV_FILE`).
     Env,
+    /// `clear_context`.
+    ClearContext,
+    /// `llm_request`.
+    LlmRequest,
+    /// `llm_response`.
+    LlmResponse,
+    /// `tool_config`.
+    ToolConfig,
 }
 
 impl OutputField {
@@ -473,6 +500,10 @@ impl OutputField {
             OutputField::ClassifierContext => "classifier_context",
             OutputField::DisplayContent => "display_content",
             OutputField::Env => "env",
+            OutputField::ClearContext => "clear_context",
+            OutputField::LlmRequest => "llm_request",
+            OutputField::LlmResponse => "llm_response",
+            OutputField::ToolConfig => "tool_config",
         }
     }
 }

@@ -120,6 +120,20 @@ pub fn parse_output_in(
     (dialect.profile().read_answer)(event, exit_code, stdout, stderr)
 }
 
+/// Completes an answer read by [`parse_output_in`] with what only the event's context
+/// knows: a Gemini CLI hook's BeforeTool `tool_input` is merged into the tool's
+/// arguments (the hook's keys over the model's), so that `updated_input` is the whole
+/// input the tool runs with, as everywhere else. Other dialects' answers are left as they
+/// are.
+pub fn merge_updated_input(dialect: Dialect, ctx: &crate::EventContext, outcome: &mut HookOutcome) {
+    if !dialect.profile().merges_tool_input {
+        return;
+    }
+    if let Some(partial) = &outcome.effects.updated_input {
+        outcome.effects.updated_input = crate::profile::merged_input(ctx.tool_input(), partial);
+    }
+}
+
 /// The common reading; `plain_text_is_context` says whether plain text on exit 0 may be
 /// context (on events that honour it) or is always a message.
 pub(crate) fn read_output(

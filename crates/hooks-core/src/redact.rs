@@ -237,6 +237,10 @@ impl Redactor {
             classifier_context,
             display_content,
             env,
+            clear_context: _,
+            llm_request,
+            llm_response,
+            tool_config,
         } = effects;
         for s in [
             reason,
@@ -266,11 +270,18 @@ impl Redactor {
             self.redact_string(value);
         }
         let content = elicitation.as_mut().and_then(|e| e.content.as_mut());
-        for value in [updated_input, updated_tool_output, updated_mcp_tool_output]
-            .into_iter()
-            .flatten()
-            .chain(updated_permissions.iter_mut())
-            .chain(content)
+        for value in [
+            updated_input,
+            updated_tool_output,
+            updated_mcp_tool_output,
+            llm_request,
+            llm_response,
+            tool_config,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(updated_permissions.iter_mut())
+        .chain(content)
         {
             self.redact_json(value);
         }

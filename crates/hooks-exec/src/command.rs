@@ -601,6 +601,7 @@ impl CommandExecutor {
             &stdout.bytes,
             &stderr.bytes,
         );
+        hooks_core::merge_updated_input(run.spec.dialect, run.ctx, &mut outcome);
         // Claude Code's `asyncRewake`: exit 2 wakes the agent with stderr, or stdout when
         // stderr is empty; the reason carries that text to the async queue.
         if code == Some(2) && matches!(&run.spec.action, Action::Command(c) if c.rewake) {

@@ -86,8 +86,11 @@ pub fn verdicts_in<'a>(
 
 /// Explains the event; exit 0, or 1 on a bad event, payload or config.
 pub fn run(args: &ExplainArgs) -> Result<u8> {
-    let event = render::resolve_event(&args.event)?;
-    let mut ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
+    let mut ctx = render::event_context(
+        &args.event,
+        super::payload(args.payload.as_deref())?,
+        args.from.as_deref(),
+    )?;
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
     let engine = render::load_engine(&args.config)?;
     let loaded = engine.loaded();

@@ -147,6 +147,26 @@ pub fn resolve_event(name: &str) -> Result<Event> {
     CATALOG.resolve(name).map_err(|e| anyhow::anyhow!("{e}"))
 }
 
+/// The context of the event named `name` with `payload`'s fields, as the agent `from`
+/// sent it (default: the agent whose spelling `name` is, else Claude Code): its tool name
+/// made canonical, so that every hook is matched against and given its own agent's name.
+pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<EventContext> {
+    let event = resolve_event(name)?;
+    let sender = match from {
+        Some(f) => hooks::core::Dialect::from_name(f)
+            .ok_or_else(|| anyhow::anyhow!("unknown agent `{f}`"))?,
+        None => event
+            .info()
+            .aliases()
+            .iter()
+            .find(|a| a.name == name && a.name != event.name())
+            .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
+    };
+    let mut ctx = context(event, payload)?;
+    ctx.canonicalize_tool_name(sender.tools());
+    Ok(ctx)
+}
+
 /// The context of `event` with `payload`'s fields (an object, or null for none).
 pub fn context(event: Event, payload: Value) -> Result<EventContext> {
     if !matches!(payload, Value::Object(_) | Value::Null) {

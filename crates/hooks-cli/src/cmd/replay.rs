@@ -57,8 +57,8 @@ fn parse_line(line: &str) -> Result<EventContext> {
     let Value::Object(mut object) = value else {
         anyhow::bail!("expected an object {{\"event\": .., \"payload\": ..}}");
     };
-    let event = match object.remove("event") {
-        Some(Value::String(name)) => render::resolve_event(&name)?,
+    let name = match object.remove("event") {
+        Some(Value::String(name)) => name,
         Some(_) => anyhow::bail!("`event` must be a string"),
         None => anyhow::bail!("missing `event`"),
     };
@@ -66,7 +66,7 @@ fn parse_line(line: &str) -> Result<EventContext> {
     if let Some(key) = object.keys().next() {
         anyhow::bail!("unknown key `{key}` (a line holds `event` and `payload`)");
     }
-    render::context(event, payload)
+    render::event_context(&name, payload, None)
 }
 
 /// What a replay counted, for the summary.

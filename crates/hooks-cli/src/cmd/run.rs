@@ -20,8 +20,11 @@ use crate::cli::RunArgs;
 /// `--json` prints exactly one object, the aggregate (see `docs/cli.md`); the human form
 /// prints the decision, each hook's line, and what the hooks returned.
 pub fn run(args: &RunArgs) -> Result<u8> {
-    let event = render::resolve_event(&args.event)?;
-    let mut ctx = render::context(event, super::payload(args.payload.as_deref())?)?;
+    let mut ctx = render::event_context(
+        &args.event,
+        super::payload(args.payload.as_deref())?,
+        args.from.as_deref(),
+    )?;
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
     let engine = render::load_engine_from(
         super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr)),

@@ -285,6 +285,8 @@ impl ConfigEdit {
             | Dialect::Echo
             | Dialect::Fabro
             | Dialect::Autohand
+            | Dialect::Gemini
+            | Dialect::Codex
             | Dialect::Cursor
             | Dialect::Cline => hooks::config::default_format(dialect),
         };
@@ -297,6 +299,8 @@ impl ConfigEdit {
                 | Dialect::Claude
                 | Dialect::Echo
                 | Dialect::Autohand
+                | Dialect::Gemini
+                | Dialect::Codex
                 | Dialect::Cursor
                 | Dialect::Cline => {
                     if format == Format::Json {
@@ -573,7 +577,12 @@ impl ConfigEdit {
                         return self
                             .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
                     }
-                    Dialect::Claude | Dialect::Echo | Dialect::Cursor | Dialect::Cline => {
+                    Dialect::Claude
+                    | Dialect::Echo
+                    | Dialect::Gemini
+                    | Dialect::Codex
+                    | Dialect::Cursor
+                    | Dialect::Cline => {
                         bail!(no_switch(self.file.dialect, &label))
                     }
                     Dialect::Native | Dialect::Autohand => {
@@ -1139,13 +1148,14 @@ fn switch_path(switch: Switch) -> Vec<Seg> {
 /// The value of a file's own switch for all hooks (`Some(true)`: on), if it sets it.
 fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
     match dialect {
-        Dialect::Autohand => s.hooks_enabled,
+        Dialect::Autohand | Dialect::Gemini => s.hooks_enabled,
         Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
-        Dialect::Echo | Dialect::Fabro | Dialect::Cursor | Dialect::Cline => None,
+        Dialect::Echo | Dialect::Fabro | Dialect::Codex | Dialect::Cursor | Dialect::Cline => None,
     }
 }
 
-/// Cursor's `hooks.json` and Cline's hook files are read, not edited in place: an error
+/// Cursor's `hooks.json`, Cline's hook files, Gemini CLI's settings and Codex's hooks files
+/// are read, not edited in place: an error
 /// saying so for a file of theirs (by `--dialect` or by its location).
 fn refuse_uneditable(path: &Path, options: &LoadOptions) -> Result<()> {
     let dialect = options
@@ -1158,6 +1168,14 @@ fn refuse_uneditable(path: &Path, options: &LoadOptions) -> Result<()> {
         ),
         Some(Dialect::Cline) => bail!(
             "{} is a Cline hook file, an executable that is its own hook, so it is not edited here\n  hint: edit the script; `chmod -x` disables it, `chmod +x` enables it, as in Cline",
+            path.display()
+        ),
+        Some(Dialect::Gemini) => bail!(
+            "{} is a Gemini CLI settings file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+            path.display()
+        ),
+        Some(Dialect::Codex) => bail!(
+            "{} is a Codex hooks file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
             path.display()
         ),
         Some(

@@ -58,7 +58,10 @@
 //! Per agent, the config is made from the answers this way (`hook_event`, default `event`,
 //! is the agent's name of the event the hooks are registered on):
 //!
-//! - `claude`: the settings file above.
+//! - `claude`: the settings file above; `gemini` and `codex` the same shape, written to
+//!   `.gemini/settings.json` and `.codex/hooks.json` by default (`settings_text`: the
+//!   file's text as it is, a Codex `config.toml`, with `{{answer N}}` and `{{config}}`, its
+//!   own path, filled in; `from`: the agent that sends the event, `hooks run --from`).
 //! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
 //!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
 //!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
@@ -100,12 +103,26 @@ fn cline_reference_cases() {
     run_suite(Agent::Cline);
 }
 
+/// Every Gemini CLI case, with the failures listed together.
+#[test]
+fn gemini_cli_reference_cases() {
+    run_suite(Agent::Gemini);
+}
+
+/// Every Codex case, with the failures listed together.
+#[test]
+fn codex_reference_cases() {
+    run_suite(Agent::Codex);
+}
+
 /// The agent whose protocol a suite checks, which decides how its config is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Agent {
     Claude,
     Cursor,
     Cline,
+    Gemini,
+    Codex,
 }
 
 impl Agent {
@@ -114,6 +131,8 @@ impl Agent {
             Agent::Claude => "claude",
             Agent::Cursor => "cursor",
             Agent::Cline => "cline",
+            Agent::Gemini => "gemini",
+            Agent::Codex => "codex",
         }
     }
 
@@ -122,6 +141,8 @@ impl Agent {
             Agent::Claude => ".claude/settings.json".to_owned(),
             Agent::Cursor => ".cursor/hooks.json".to_owned(),
             Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
+            Agent::Gemini => ".gemini/settings.json".to_owned(),
+            Agent::Codex => ".codex/hooks.json".to_owned(),
         }
     }
 }
@@ -220,10 +241,18 @@ fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
             Value::Null => default_settings(agent, hook_event, case, &commands),
             given => fill_answers(given, &commands),
         };
-        configs.push(env.write(
-            &config_at,
-            &serde_json::to_string_pretty(&settings).unwrap(),
-        ));
+        let text = match case["settings_text"].as_str() {
+            // A TOML config as it is, `{{config}}` its own path.
+            Some(text) => fill_answers(&json!(text), &commands)
+                .as_str()
+                .unwrap_or_default()
+                .replace(
+                    "{{config}}",
+                    &env.path().join(&config_at).display().to_string(),
+                ),
+            None => serde_json::to_string_pretty(&settings).unwrap(),
+        };
+        configs.push(env.write(&config_at, &text));
     }
     for (path, text) in case["files"].as_object().into_iter().flatten() {
         env.write(path, text.as_str().unwrap_or_default());
@@ -260,6 +289,9 @@ fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
         }
     }
     config_args(&mut command);
+    if let Some(from) = case["from"].as_str() {
+        command.args(["--from", from]);
+    }
     if let Some(project) = case["project"].as_str() {
         let dir = env.path().join(project);
         std::fs::create_dir_all(&dir).unwrap();
@@ -389,7 +421,7 @@ fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
 fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[String]) -> Value {
     let extra = case["hook"].as_object().cloned().unwrap_or_default();
     match agent {
-        Agent::Claude | Agent::Cline => {
+        Agent::Claude | Agent::Cline | Agent::Gemini | Agent::Codex => {
             let mut group = Map::new();
             if let Some(m) = extra.get("matcher") {
                 group.insert("matcher".to_owned(), m.clone());

@@ -34,6 +34,7 @@ mod notes;
 mod payload;
 mod policy;
 mod project;
+mod public_scripts;
 mod replay;
 mod run;
 mod schema;

@@ -8,7 +8,7 @@ fn writes_every_schema_as_the_repository_holds_it() {
     let run = env.run(&["schema", "--out", "out/schemas"]);
     assert_eq!(run.code, 0, "{run:?}");
     let files = hooks::config::schema_files();
-    assert_eq!(files.len(), 6);
+    assert_eq!(files.len(), 8);
     for file in &files {
         assert!(
             run.stdout
@@ -33,6 +33,6 @@ fn without_out_lists_the_names() {
     assert_eq!(run.code, 0);
     assert_eq!(
         run.stdout,
-        "native.schema.json\nclaude.schema.json\necho.schema.json\nfabro.schema.json\nautohand.schema.json\ncursor.schema.json\n"
+        "native.schema.json\nclaude.schema.json\necho.schema.json\nfabro.schema.json\nautohand.schema.json\ngemini.schema.json\ncodex.schema.json\ncursor.schema.json\n"
     );
 }

@@ -405,6 +405,8 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     Dialect::Claude
                     | Dialect::Fabro
                     | Dialect::Autohand
+                    | Dialect::Gemini
+                    | Dialect::Codex
                     | Dialect::Cursor
                     | Dialect::Cline,
                     _,

@@ -4,9 +4,11 @@
 mod autohand;
 mod claude;
 pub(crate) mod cline;
+pub(crate) mod codex;
 mod cursor;
 mod fabro;
 mod fabro_run;
+pub(crate) mod gemini;
 mod handler;
 mod native;
 
@@ -24,6 +26,8 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
         Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
         Dialect::Echo => (FileSchema::Echo, handler::rename_hint),
+        Dialect::Gemini => (FileSchema::Gemini, handler::rename_hint),
+        Dialect::Codex => (FileSchema::Codex, handler::rename_hint),
         Dialect::Native => (FileSchema::Native, handler::rename_hint),
         Dialect::Cursor => (FileSchema::Cursor, cursor::rename_hint),
         Dialect::Cline => {
@@ -55,14 +59,35 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     }
     // Claude Code skips what it does not know and loads the rest; so does its loader here.
     let pruned;
-    let root = if cx.dialect == Dialect::Claude {
-        pruned = claude::prune(cx, root);
-        &pruned
-    } else {
-        root
+    let mut codex_disabled = std::collections::HashSet::new();
+    let root = match cx.dialect {
+        Dialect::Claude => {
+            pruned = claude::prune(cx, root);
+            &pruned
+        }
+        Dialect::Codex => match codex::prune(cx, root, cx.format) {
+            Some((tree, disabled)) => {
+                pruned = tree;
+                codex_disabled = disabled;
+                &pruned
+            }
+            // A hooks.json Codex rejects whole: none of its hooks load.
+            None => return,
+        },
+        Dialect::Native
+        | Dialect::Echo
+        | Dialect::Fabro
+        | Dialect::Autohand
+        | Dialect::Gemini
+        | Dialect::Cursor
+        | Dialect::Cline => root,
     };
     check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
-    if cx.dialect == Dialect::Claude {
+    // Claude Code, Gemini CLI and Codex ignore the keys they do not know.
+    if matches!(
+        cx.dialect,
+        Dialect::Claude | Dialect::Gemini | Dialect::Codex
+    ) {
         claude::soften_unknown_keys(&mut cx.structural);
     }
     match cx.dialect {
@@ -74,6 +99,8 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Autohand => autohand::load(cx, root, file),
         Dialect::Cursor => cursor::load(cx, root, file),
         Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
+        Dialect::Gemini => gemini::load(cx, root, file),
+        Dialect::Codex => codex::load(cx, root, &codex_disabled, file),
         Dialect::Native => native::load(cx, root, file),
         // Returned above.
         Dialect::Cline => {}

@@ -15,6 +15,8 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Echo, _) => "echo-agent.yaml",
         (Dialect::Fabro, _) => "run.toml",
         (Dialect::Autohand, _) => "config.json",
+        (Dialect::Gemini, _) => "gemini-settings.json",
+        (Dialect::Codex, _) => "hooks.json",
         (Dialect::Cursor, _) => ".cursor/hooks.json",
         (Dialect::Cline, _) => ".clinerules/hooks/PreToolUse",
         (Dialect::Native, Format::Toml) => "hooks.toml",
@@ -204,6 +206,53 @@ fn secrets_stay_tokens_in_converted_files() {
         assert!(text.contains("{{ secrets.SLACK_TOKEN }}"), "{to}: {text}");
         assert!(!text.contains("xoxb-slack-secret"), "{to}");
     }
+}
+
+#[test]
+fn tool_names_timeouts_and_events_are_written_in_gemini_clis_and_codexs_terms() {
+    let claude = load_str(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "a", "timeout": 30}]}],
+            "SessionStart": [{"matcher": "startup|resume", "hooks": [{"type": "command", "command": "b"}]}],
+            "PostToolUse": [{"matcher": "Write", "hooks": [{"type": "http", "url": "http://127.0.0.1:1/"}]}]}}"#,
+        Some(Path::new("settings.json")),
+        &options(),
+    )
+    .unwrap();
+    let (gemini, warnings) = round(&claude, Dialect::Gemini, None);
+    let hooks: Vec<_> = gemini.hooks().collect();
+    assert_eq!(hooks.len(), 2, "the http hook is left out: {warnings:?}");
+    assert_eq!(hooks[0].matcher.as_str(), "^(?:run_shell_command|replace)$");
+    assert!(hooks[0].matcher.is_match("run_shell_command") && !hooks[0].matcher.is_match("Bash"));
+    assert_eq!(hooks[0].timeout, Some(std::time::Duration::from_secs(30)));
+    assert_eq!(hooks[1].matcher.as_str(), "startup");
+    let text = convert(&claude, Dialect::Gemini).unwrap().text;
+    assert!(
+        text.contains("\"BeforeTool\"") && text.contains("\"timeout\": 30000"),
+        "{text}"
+    );
+    for want in [
+        "only `startup` of the names is kept",
+        "left out: gemini cannot express `http` hooks",
+    ] {
+        assert!(
+            warnings.iter().any(|w| w.contains(want)),
+            "{want}: {warnings:?}"
+        );
+    }
+    // A regular expression over Gemini CLI's names is kept as it is (with a warning).
+    let (back, _) = round(&gemini, Dialect::Codex, None);
+    let first = back.hooks().next().unwrap();
+    assert!(
+        first.matcher.is_match("run_shell_command"),
+        "a regex is kept: {}",
+        first.matcher.as_str()
+    );
+    let (codex, _) = round(&claude, Dialect::Codex, None);
+    let codex_hooks: Vec<_> = codex.hooks().collect();
+    assert_eq!(codex_hooks[0].matcher.as_str(), "Bash|apply_patch");
+    assert_eq!(codex_hooks[1].matcher.as_str(), "startup|resume");
+    let text = convert(&claude, Dialect::Codex).unwrap().text;
+    assert!(text.contains("\"timeout\": 30"), "{text}");
 }
 
 /// A Cursor `hooks.json` with a guard on shell commands matched on the command text, a

@@ -437,23 +437,6 @@ hooks.yaml:4:17: error: expected a boolean or a string, found {found}
 }
 
 #[test]
-fn another_agents_event_name_says_whose_it_is() {
-    check(
-        "hooks.yaml",
-        "hooks:\n  - event: BeforeTool\n    command: a\n  - event: beforeShellExecution\n    command: b\n",
-        "
-hooks.yaml:2:12: error: unknown event `BeforeTool`
- 2 |   - event: BeforeTool
-   |            ^
-  hint: it is Gemini CLI's name for an event, and Gemini CLI's hooks are not supported yet
-hooks.yaml:4:12: error: `beforeShellExecution` is Cursor's name for PreToolUse on some tools only
- 4 |   - event: beforeShellExecution
-   |            ^
-  hint: write the event `PreToolUse` with the matcher `Bash`, or keep the hook in a Cursor `hooks.json`",
-    );
-}
-
-#[test]
 fn a_timeout_string_that_is_not_a_duration_says_why_in_words() {
     for (value, why) in [
         ("abc", "a duration is a number and a unit"),

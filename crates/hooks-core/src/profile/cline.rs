@@ -59,6 +59,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         ("AskUserQuestion", "ask_followup_question"),
         ("Task", "new_task"),
     ],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
     file: FileShape {
         hooks: HookList::Files,
         all_switch: None,

@@ -65,6 +65,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         ("Task", "Task"),
         ("Agent", "Task"),
     ],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
     file: FileShape {
         hooks: HookList::ByEvent,
         all_switch: None,

@@ -54,6 +54,9 @@ pub(super) const PROFILE: Profile = Profile {
         (E::PostToolUseFailure, MatcherFields::Add(&["node_id"])),
     ],
     tool_names: &[],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
     file: FileShape {
         hooks: HookList::Flat(&["run", "hooks"]),
         all_switch: None,

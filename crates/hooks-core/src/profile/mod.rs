@@ -16,9 +16,11 @@
 mod autohand;
 mod claude;
 pub mod cline;
+mod codex;
 pub mod cursor;
 mod echo;
 mod fabro;
+mod gemini;
 mod native;
 
 use std::time::Duration;
@@ -30,6 +32,7 @@ use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
 use crate::timeouts::{HandlerType, TimeUnit};
+use crate::tools::ToolNames;
 
 /// Everything the engine knows of one dialect. See the [module docs](self).
 #[derive(Debug)]
@@ -66,8 +69,20 @@ pub struct Profile {
     /// The events whose matchers test other fields in this dialect than the catalog says.
     pub matcher_fields: &'static [(BuiltinEvent, MatcherFields)],
     /// Its tool names where they differ from the canonical ones (Claude Code's): pairs of
-    /// (canonical name, this dialect's name).
+    /// (canonical name, this dialect's name), which Cursor's and Cline's readers and
+    /// stdin builders translate with.
     pub tool_names: &'static [(&'static str, &'static str)],
+    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included,
+    /// where the engine translates them for it: a matcher of its hooks is matched against
+    /// the event's tool in these names ([`EventContext::matcher_subjects_in`]), once per
+    /// event and dialect (Gemini CLI, Codex; the canonical vocabulary elsewhere).
+    pub tools: &'static ToolNames,
+    /// Whether a BeforeTool-style rewrite of its hooks (`updated_input`) is merged into the
+    /// tool's input rather than replacing it (Gemini CLI's `tool_input`).
+    pub merges_tool_input: bool,
+    /// Whether identical hooks run once ([`DedupeKey`](crate::DedupeKey)); Codex runs
+    /// every copy.
+    pub dedupes_copies: bool,
     /// Where its config files keep their hooks and switches.
     pub file: FileShape,
     /// Whether the engine gives a command hook of this dialect the variable named, for
@@ -210,6 +225,8 @@ impl Dialect {
             Dialect::Echo => &echo::PROFILE,
             Dialect::Fabro => &fabro::PROFILE,
             Dialect::Autohand => &autohand::PROFILE,
+            Dialect::Gemini => &gemini::PROFILE,
+            Dialect::Codex => &codex::PROFILE,
             Dialect::Cursor => &cursor::PROFILE,
             Dialect::Cline => &cline::PROFILE,
         }
@@ -236,4 +253,21 @@ pub(crate) fn claude_shaped(
         out.insert(k.clone(), v.clone());
     }
     out
+}
+
+/// A rewrite that names only some of a tool's arguments merged into its input (the
+/// rewrite's keys over the original's): the whole input the tool runs with. `None` when
+/// the rewrite is not an object.
+pub(crate) fn merged_input(original: Option<&Value>, partial: &Value) -> Option<Value> {
+    let Value::Object(partial) = partial else {
+        return None;
+    };
+    let mut merged = match original {
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in partial {
+        merged.insert(k.clone(), v.clone());
+    }
+    Some(Value::Object(merged))
 }

@@ -45,6 +45,9 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         Dialect::Autohand => {
             format!(r#"{{"hooks": {{"hooks": [{{"event": "{name}", "command": "true"}}]}}}}"#)
         }
+        Dialect::Gemini | Dialect::Codex => format!(
+            r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "command", "command": "true"}}]}}]}}}}"#
+        ),
         Dialect::Cursor => format!(
             r#"{{"version": 1, "hooks": {{"{name}": [{{{}}}]}}}}"#,
             action(
@@ -62,7 +65,7 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
 fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
-        Dialect::Echo | Dialect::Autohand => &["command"],
+        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
         Dialect::Cursor => &["command", "prompt"],
         Dialect::Cline => &[],
     }
@@ -94,7 +97,10 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
                 continue;
             }
-            if dialect == Dialect::Cursor && !dialect.profile().has_event(event) {
+            // Gemini CLI, Codex and Cursor run only their own events.
+            if matches!(dialect, Dialect::Gemini | Dialect::Codex | Dialect::Cursor)
+                && !dialect.profile().has_event(event)
+            {
                 continue;
             }
             for ty in types(dialect) {

@@ -72,6 +72,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     ],
     matcher_fields: &[],
     tool_names: &[],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
     file: FileShape {
         hooks: HookList::Flat(&["hooks", "hooks"]),
         all_switch: Some(Switch {

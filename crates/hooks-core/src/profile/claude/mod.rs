@@ -67,6 +67,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (BuiltinEvent::TeammateIdle, MatcherFields::Only(&[])),
     ],
     tool_names: &[],
+    tools: &crate::tools::CLAUDE_TOOLS,
+    merges_tool_input: false,
+    dedupes_copies: true,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: Some(Switch {

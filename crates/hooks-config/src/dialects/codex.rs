@@ -1,0 +1,301 @@
+//! Codex's hooks files: `hooks.json` and the `[hooks]` of a `config.toml` (user
+//! `$CODEX_HOME`, project `.codex/`) or `requirements.toml` (managed), and a plugin's
+//! `hooks/hooks.json`.
+//!
+//! As Codex reads them: a `hooks.json` takes only `description` and `hooks` at its root
+//! (any other root key rejects the whole file, with a warning); a TOML config's other
+//! settings are Codex's and are ignored; under `hooks`, `state` (the per-hook
+//! `enabled` and `trusted_hash`), `managed_dir` and `windows_managed_dir` are not events.
+//! An unknown event, which Codex ignores silently, is reported and skipped. `prompt` and
+//! `agent` handlers and `async: true` handlers are skipped with a warning, as Codex skips
+//! them (an async SessionEnd hook runs synchronously, as in Codex). A matcher of only
+//! letters, digits, `_` and `|` is an exact list, anything else a regular expression.
+//! `[hooks.state."<file>:<event>:<group>:<handler>"] enabled = false` disables one of this
+//! file's hooks.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use hooks_core::{BuiltinEvent, Dialect, Matcher};
+
+use crate::dialects::handler::handler;
+use crate::error::DiagnosticKind;
+use crate::load::{ConfigFile, Cx, Item, field};
+use crate::parse::Format;
+use crate::tree::{Entry, Node, Value};
+
+/// The keys under `hooks` that are not events.
+const NOT_EVENTS: [&str; 3] = ["state", "managed_dir", "windows_managed_dir"];
+
+/// The bounds Codex puts on a SessionEnd hook's timeout.
+const SESSION_END_MIN: std::time::Duration = std::time::Duration::from_secs(1);
+const SESSION_END_MAX: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The root keys of a `hooks.json`.
+const JSON_ROOT: [&str; 2] = ["description", "hooks"];
+
+/// `root` without what is not hooks for the schema check (the state table and the managed
+/// directories), and the hooks `[hooks.state]` disables, by their state key. `None`: a
+/// `hooks.json` with another root key, which Codex rejects whole (reported).
+pub(crate) fn prune(
+    cx: &mut Cx<'_>,
+    root: &Node,
+    format: Format,
+) -> Option<(Node, HashSet<String>)> {
+    let mut root = root.clone();
+    let Value::Map(top) = &mut root.value else {
+        return Some((root, HashSet::new()));
+    };
+    if format == Format::Json
+        && let Some(extra) = top.iter().find(|e| !JSON_ROOT.contains(&e.key.as_str()))
+    {
+        cx.warn(
+            DiagnosticKind::UnknownKey,
+            extra.key_pos,
+            format!(
+                "`{}` at the root of a Codex hooks.json: Codex rejects the whole file, so none of its hooks load",
+                extra.key
+            ),
+            Some("a hooks.json takes only `description` and `hooks`".to_owned()),
+        );
+        return None;
+    }
+    // The other settings of a config.toml are Codex's.
+    top.retain(|e| e.key == "hooks" || format == Format::Json);
+    let mut disabled = HashSet::new();
+    if let Some(hooks) = top.iter_mut().find(|e| e.key == "hooks")
+        && let Value::Map(events) = &mut hooks.value.value
+    {
+        if let Some(state) = events.iter().find(|e| e.key == "state") {
+            disabled = disabled_keys(&state.value);
+        }
+        events.retain(|e| !NOT_EVENTS.contains(&e.key.as_str()));
+        events.retain(|entry| known_event(cx, entry));
+        for entry in events.iter_mut() {
+            skip_handlers(cx, &entry.key, &mut entry.value);
+        }
+    }
+    Some((root, disabled))
+}
+
+/// The state keys whose entry says `enabled = false`.
+fn disabled_keys(state: &Node) -> HashSet<String> {
+    state
+        .as_map()
+        .into_iter()
+        .flatten()
+        .filter(|e| field(&e.value, "enabled").is_some_and(|n| n.value == Value::Bool(false)))
+        .map(|e| e.key.clone())
+        .collect()
+}
+
+fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
+    match cx.lookup_event(&entry.key) {
+        Ok(event)
+            if event
+                .builtin()
+                .is_some_and(|b| Dialect::Codex.profile().has_event(b))
+                && event.name() == entry.key =>
+        {
+            true
+        }
+        Ok(_) => {
+            cx.warn(
+                DiagnosticKind::UnknownEvent,
+                entry.key_pos,
+                format!(
+                    "`{}` is not a Codex event; Codex ignores it, and so its hooks are skipped",
+                    entry.key
+                ),
+                None,
+            );
+            false
+        }
+        Err(hint) => {
+            cx.warn(
+                DiagnosticKind::UnknownEvent,
+                entry.key_pos,
+                format!(
+                    "unknown event `{}`; Codex ignores it, and so its hooks are skipped",
+                    entry.key
+                ),
+                hint,
+            );
+            false
+        }
+    }
+}
+
+/// Drops the handlers Codex parses and skips: `prompt` and `agent` ones, and `async: true`
+/// ones (except on SessionEnd, which runs them synchronously), each with a warning.
+fn skip_handlers(cx: &mut Cx<'_>, event: &str, groups: &mut Node) {
+    let Value::Seq(groups) = &mut groups.value else {
+        return;
+    };
+    let session_end = event == "SessionEnd";
+    for group in groups {
+        let Value::Map(entries) = &mut group.value else {
+            continue;
+        };
+        let Some(handlers) = entries.iter_mut().find(|e| e.key == "hooks") else {
+            continue;
+        };
+        let Value::Seq(handlers) = &mut handlers.value.value else {
+            continue;
+        };
+        handlers.retain_mut(|h| {
+            if let Some(ty) = field(h, "type")
+                && let Some(word @ ("prompt" | "agent")) = ty.as_str()
+            {
+                cx.warn(
+                    DiagnosticKind::InvalidValue,
+                    ty.pos,
+                    format!(
+                        "Codex parses `{word}` hooks but does not run them; this hook is skipped"
+                    ),
+                    None,
+                );
+                return false;
+            }
+            if let Some(a) = field(h, "async")
+                && a.value == Value::Bool(true)
+            {
+                if session_end {
+                    if let Value::Map(keys) = &mut h.value {
+                        keys.retain(|e| e.key != "async");
+                    }
+                    return true;
+                }
+                cx.warn(
+                    DiagnosticKind::InvalidValue,
+                    a.pos,
+                    "Codex does not run `async` hooks yet; this hook is skipped",
+                    None,
+                );
+                return false;
+            }
+            true
+        });
+    }
+}
+
+/// The snake_case name Codex gives an event in a state key (`pre_tool_use`).
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A Codex matcher: `*`, empty or absent for all; only `[A-Za-z0-9_|]`: exact names; else
+/// an unanchored regular expression.
+fn matcher(cx: &mut Cx<'_>, node: Option<&Node>, event: &hooks_core::Event) -> Option<Matcher> {
+    let exact = node.and_then(Node::as_str).is_some_and(|p| {
+        p.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
+    });
+    // UserPromptSubmit and Stop ignore a matcher in Codex.
+    let ignored = matches!(
+        event.builtin(),
+        Some(BuiltinEvent::UserPromptSubmit | BuiltinEvent::Stop)
+    );
+    if ignored {
+        return Some(Matcher::all());
+    }
+    cx.matcher(node, Some(event), !exact)
+}
+
+/// Reads the (pruned) hooks of a Codex file into `file`; the hooks `disabled` names are
+/// loaded disabled.
+pub(crate) fn load(
+    cx: &mut Cx<'_>,
+    root: &Node,
+    disabled: &HashSet<String>,
+    file: &mut ConfigFile,
+) {
+    let source = cx
+        .src
+        .path()
+        .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let Some(events) = field(root, "hooks").and_then(Node::as_map) else {
+        return;
+    };
+    for entry in events {
+        let Some(event) = cx.event(&entry.key, entry.key_pos) else {
+            continue;
+        };
+        let Some(groups) = entry.value.as_seq() else {
+            continue;
+        };
+        for (g, group) in groups.iter().enumerate() {
+            if group.as_map().is_none() {
+                continue;
+            }
+            let matcher = matcher(cx, field(group, "matcher"), &event);
+            let Some(handlers) = field(group, "hooks").and_then(Node::as_seq) else {
+                continue;
+            };
+            for (h, node) in handlers.iter().enumerate() {
+                let Some(Item::Hook(mut spec)) =
+                    handler(cx, node, Some(event.clone()), matcher.clone())
+                else {
+                    continue;
+                };
+                // Codex clamps a SessionEnd hook's timeout to 1-3 s.
+                if event.builtin() == Some(BuiltinEvent::SessionEnd) {
+                    spec.timeout = spec
+                        .timeout
+                        .map(|t| t.clamp(SESSION_END_MIN, SESSION_END_MAX));
+                }
+                let key = format!("{source}:{}:{g}:{h}", snake(event.name()));
+                if disabled.contains(&key) {
+                    spec.enabled = false;
+                }
+                file.items.push(Item::Hook(spec));
+            }
+        }
+    }
+}
+
+/// Whether `path` is where Codex keeps hooks: a `hooks.json` or `config.toml` in a
+/// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`.
+pub(crate) fn is_codex_path(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let parent = path
+        .parent()
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .map(std::path::PathBuf::from)
+        .is_some_and(|home| path.parent() == Some(home.as_path()));
+    match name {
+        "hooks.json" | "config.toml" => parent == ".codex" || codex_home,
+        "requirements.toml" => parent == "codex" || parent == ".codex" || codex_home,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_key_event_names() {
+        assert_eq!(snake("PreToolUse"), "pre_tool_use");
+        assert_eq!(snake("SessionStart"), "session_start");
+    }
+}

@@ -1,0 +1,154 @@
+//! Gemini CLI's hooks files: `settings.json` (system `/etc/gemini-cli/`, user `~/.gemini/`,
+//! project `.gemini/`) and an extension's `hooks/hooks.json`.
+//!
+//! As Gemini CLI reads them: an unknown event is skipped with a warning and the rest of
+//! the file loads; the CLI's other settings are allowed and ignored; `hooksConfig.enabled:
+//! false` turns the file's hooks off and `hooksConfig.disabled` names hooks (by `name`,
+//! else by command) that do not run; `sequential: true` on a definition makes its hooks
+//! one ordered group of the event; tool events' matchers are regular expressions (an
+//! invalid one compares exactly, as Gemini CLI falls back), the others' exact strings.
+//! An extension's `${extensionPath}`, `${workspacePath}` and `${/}` are replaced in its
+//! commands.
+
+use hooks_core::{Action, CommandLine, Dialect, Event, Matcher};
+
+use crate::dialects::handler::handler;
+use crate::error::DiagnosticKind;
+use crate::load::{ConfigFile, Cx, Item, field};
+use crate::tree::{Node, Value};
+
+/// Reads a Gemini CLI file's hooks into `file`.
+pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+    let switches = field(root, "hooksConfig");
+    let switch = cx.boolean(switches.and_then(|s| field(s, "enabled")));
+    file.settings.hooks_enabled = switch;
+    let enabled = switch.unwrap_or(true);
+    let disabled: Vec<String> = switches
+        .and_then(|s| field(s, "disabled"))
+        .and_then(Node::as_seq)
+        .into_iter()
+        .flatten()
+        .filter_map(|n| n.as_str().map(str::to_owned))
+        .collect();
+    let Some(events) = field(root, "hooks").and_then(Node::as_map) else {
+        return;
+    };
+    for entry in events {
+        let event = match cx.lookup_event(&entry.key) {
+            // Gemini CLI knows its events by its own names only.
+            Ok(event) if event.info().name_in(Dialect::Gemini) == entry.key => event,
+            Ok(event) => {
+                let hint = Some(format!(
+                    "Gemini CLI calls it `{}`",
+                    event.info().name_in(Dialect::Gemini)
+                ))
+                .filter(|_| {
+                    event
+                        .builtin()
+                        .is_some_and(|b| Dialect::Gemini.profile().has_event(b))
+                });
+                cx.warn(
+                    DiagnosticKind::UnknownEvent,
+                    entry.key_pos,
+                    format!(
+                        "`{}` is not a Gemini CLI event; its hooks are skipped, and the rest of the file loads",
+                        entry.key
+                    ),
+                    hint,
+                );
+                continue;
+            }
+            Err(hint) => {
+                cx.warn(
+                    DiagnosticKind::UnknownEvent,
+                    entry.key_pos,
+                    format!(
+                        "unknown event `{}`; its hooks are skipped, and the rest of the file loads",
+                        entry.key
+                    ),
+                    hint,
+                );
+                continue;
+            }
+        };
+        let Some(groups) = entry.value.as_seq() else {
+            continue;
+        };
+        for group in groups {
+            if group.as_map().is_none() {
+                continue;
+            }
+            let matcher = matcher(field(group, "matcher"), &event);
+            let sequential = cx.boolean(field(group, "sequential")) == Some(true);
+            let Some(handlers) = field(group, "hooks").and_then(Node::as_seq) else {
+                continue;
+            };
+            for h in handlers {
+                let Some(Item::Hook(mut spec)) =
+                    handler(cx, h, Some(event.clone()), Some(matcher.clone()))
+                else {
+                    continue;
+                };
+                if let Action::Command(command) = &mut spec.action
+                    && let CommandLine::Script(script) = &mut command.command
+                {
+                    *script = extension_vars(cx, script);
+                }
+                let command = match &spec.action {
+                    Action::Command(c) => match &c.command {
+                        CommandLine::Script(s) => Some(s.clone()),
+                        CommandLine::Argv(argv) => Some(argv.join(" ")),
+                    },
+                    _ => None,
+                };
+                let named = spec.name.clone().or(command);
+                if !enabled || named.is_some_and(|n| disabled.contains(&n)) {
+                    spec.enabled = false;
+                }
+                if sequential {
+                    spec.sequential = Some(spec.event.name().to_owned());
+                }
+                file.items.push(Item::Hook(spec));
+            }
+        }
+    }
+}
+
+/// A definition's matcher as Gemini CLI matches it: `*`, empty or absent for all; on tool
+/// events a regular expression (one that does not compile compares exactly); on the
+/// others the exact string (`startup|resume` matches neither).
+fn matcher(node: Option<&Node>, event: &Event) -> Matcher {
+    let Some(pattern) = node.and_then(Node::as_str) else {
+        return Matcher::all();
+    };
+    let tool_event = event
+        .info()
+        .matcher_fields()
+        .iter()
+        .any(|f| f == "tool_name");
+    if tool_event {
+        Matcher::regex(pattern).unwrap_or_else(|_| Matcher::literal(pattern))
+    } else {
+        Matcher::literal(pattern)
+    }
+}
+
+/// `${/}` and `${workspacePath}` (an extension's `${extensionPath}` is the file's path
+/// placeholder, replaced with the others at interpolation).
+fn extension_vars(cx: &Cx<'_>, script: &str) -> String {
+    let mut out = script.replace("${/}", "/");
+    if out.contains("${workspacePath}")
+        && let Some(root) = cx.opts.project.as_deref()
+    {
+        out = out.replace("${workspacePath}", &root.to_string_lossy());
+    }
+    out
+}
+
+/// Whether `value` is a Gemini CLI settings value this loader reads (for detection).
+pub(crate) fn has_hooks_config(root: &Node) -> bool {
+    matches!(
+        field(root, "hooksConfig").map(|n| &n.value),
+        Some(Value::Map(_))
+    )
+}
