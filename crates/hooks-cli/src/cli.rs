@@ -483,13 +483,18 @@ pub enum Agent {
 }
 
 impl Agent {
+    /// The agent's dialect, whose profile knows its protocol.
+    pub fn dialect(self) -> hooks::core::Dialect {
+        match self {
+            Agent::Claude => hooks::core::Dialect::Claude,
+            Agent::Codex => hooks::core::Dialect::Codex,
+            Agent::Gemini => hooks::core::Dialect::Gemini,
+        }
+    }
+
     /// The name on the command line and in the audit log.
     pub fn as_str(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Codex => "codex",
-            Agent::Gemini => "gemini",
-        }
+        self.dialect().as_str()
     }
 }
 

@@ -73,6 +73,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env: |_, _| {},
     read_answer: parse,
+    reply: None,
 };
 
 /// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.

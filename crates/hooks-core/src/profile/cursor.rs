@@ -79,6 +79,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
     read_answer: parse,
+    reply: None,
 };
 
 /// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s

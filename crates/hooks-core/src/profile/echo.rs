@@ -62,6 +62,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: claude::push_context_vars,
     read_answer,
+    reply: None,
 };
 
 /// echo-agent's 10 s, for every handler type.

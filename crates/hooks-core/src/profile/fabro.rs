@@ -68,6 +68,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env,
     read_answer,
+    reply: None,
 };
 
 /// Fabro's documented variables (besides `FABRO_EVENT`).

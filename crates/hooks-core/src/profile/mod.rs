@@ -27,10 +27,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
+use crate::aggregate::Aggregate;
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
+use crate::reply::Reply;
 use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::ToolNames;
 
@@ -106,6 +108,11 @@ pub struct Profile {
     pub env: fn(&EventContext, &mut Vec<(String, String)>),
     /// How its hooks' answers are read: (event, exit code, stdout, stderr) to an outcome.
     pub read_answer: fn(&Event, Option<i32>, &[u8], &[u8]) -> HookOutcome,
+    /// How an event's outcome is written back to the agent in its own protocol, when the
+    /// engine is the agent's hook (`hooks bridge`): the stdout, stderr and exit code that
+    /// make the agent do what the aggregate says ([`reply`](crate::reply)). `None`: the
+    /// engine does not answer this dialect's agent (the seed systems embed the engine).
+    pub reply: Option<fn(&Event, &Aggregate) -> Reply>,
 }
 
 /// Which of the catalog's events a dialect has.

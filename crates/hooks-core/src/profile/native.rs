@@ -44,6 +44,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env,
     read_answer,
+    reply: None,
 };
 
 /// The format's documented 10 s, and Claude Code's numbers for model-backed hooks, which

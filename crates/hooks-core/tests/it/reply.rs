@@ -421,3 +421,30 @@ fn gemini_cli_answers() {
         "",
     );
 }
+
+/// The writers are the profiles': the three agents the bridge answers have one, and
+/// writing through the profile is writing with the agent's module.
+#[test]
+fn each_agents_profile_holds_its_writer() {
+    use hooks_core::Dialect;
+    let event = hooks_core::Event::from(hooks_core::BuiltinEvent::PreToolUse);
+    let agg = hooks_core::aggregate(&event, Vec::new());
+    for (dialect, own) in [
+        (Dialect::Claude, reply::claude as fn(&_, &_) -> Reply),
+        (Dialect::Codex, reply::codex),
+        (Dialect::Gemini, reply::gemini),
+    ] {
+        let write = dialect.profile().reply.expect("a writer");
+        assert_eq!(write(&event, &agg), own(&event, &agg), "{dialect}");
+    }
+    for dialect in [
+        Dialect::Native,
+        Dialect::Echo,
+        Dialect::Fabro,
+        Dialect::Autohand,
+        Dialect::Cursor,
+        Dialect::Cline,
+    ] {
+        assert!(dialect.profile().reply.is_none(), "{dialect}");
+    }
+}

@@ -100,11 +100,12 @@ fn read_event() -> Result<Value> {
 
 /// The agent's answer to `agg`.
 pub fn reply_for(agent: Agent, event: &Event, agg: &Aggregate) -> Reply {
-    match agent {
-        Agent::Claude => reply::claude(event, agg),
-        Agent::Codex => reply::codex(event, agg),
-        Agent::Gemini => reply::gemini(event, agg),
-    }
+    // Every agent the bridge takes has a writer in its profile.
+    agent
+        .dialect()
+        .profile()
+        .reply
+        .map_or_else(Reply::proceed, |write| write(event, agg))
 }
 
 /// Writes `reply`, flushes and closes both streams' buffers, and gives its exit code.

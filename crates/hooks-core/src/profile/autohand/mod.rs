@@ -89,6 +89,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env,
     read_answer,
+    reply: None,
 };
 
 /// Autohand's 5000 ms, for every handler type.

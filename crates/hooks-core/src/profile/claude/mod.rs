@@ -84,6 +84,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
     read_answer: answers::parse,
+    reply: Some(crate::reply::claude),
 };
 
 /// Claude Code's context variables. `CLAUDE_PROJECT_DIR` is the project root, never the

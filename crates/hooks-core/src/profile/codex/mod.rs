@@ -59,6 +59,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env,
     read_answer: answers::parse,
+    reply: Some(crate::reply::codex),
 };
 
 /// Codex's 600 s, and 1 s for SessionEnd.

@@ -62,6 +62,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env: env_vars,
     read_answer: answers::parse,
+    reply: Some(crate::reply::gemini),
 };
 
 /// Gemini CLI's 60000 ms, whatever the hook (`docs/hooks/reference.md`).
