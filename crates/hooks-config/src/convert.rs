@@ -1278,9 +1278,9 @@ impl Writer {
         match spec.matcher.kind() {
             MatcherKind::All => None,
             MatcherKind::Exact(names) => {
-                let mut types: Vec<&str> = Vec::new();
+                let mut types: Vec<String> = Vec::new();
                 for name in names {
-                    let t = hooks_core::cursor::tool_type(name);
+                    let t = hooks_core::cursor::tool_type(name).into_owned();
                     if !types.contains(&t) {
                         types.push(t);
                     }

@@ -405,7 +405,7 @@ impl EventContext {
         dialect: Dialect,
     ) -> impl Iterator<Item = (&str, Cow<'_, str>)> + '_ {
         let tools = dialect.tools();
-        let translate = !tools.is_canonical();
+        let translate = tools.translates_matchers();
         self.subjects(self.event.info().matcher_fields_in(dialect))
             .flat_map(move |(field, text)| {
                 if !translate || field != "tool_name" {

@@ -116,7 +116,7 @@ impl Bucket {
         // A dialect whose agent names tools otherwise matches the tool name in its own
         // vocabulary, so its matchers go to a bucket of their own too.
         let own_tools =
-            !spec.dialect.tools().is_canonical() && fields.iter().any(|f| f == "tool_name");
+            spec.dialect.tools().translates_matchers() && fields.iter().any(|f| f == "tool_name");
         // A dialect where the event takes no matcher (Claude Code's TaskCreated) ignores
         // the one written, as an event without matcher fields does.
         if !fields.is_empty()

@@ -103,5 +103,7 @@ pub use spec::{
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
-pub use tools::{CLAUDE_TOOLS, CODEX_TOOLS, GEMINI_TOOLS, McpNaming, ToolNames};
+pub use tools::{
+    CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, CURSOR_TOOLS, GEMINI_TOOLS, McpNaming, ToolNames,
+};
 pub use url_pattern::{UrlAllowList, UrlPattern};

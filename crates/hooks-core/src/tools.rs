@@ -32,6 +32,10 @@ pub struct ToolNames {
     pairs: &'static [(&'static str, &'static str)],
     aliases: &'static [(&'static str, &'static [&'static str])],
     mcp: McpNaming,
+    /// Whether its hooks' matchers are written in these names, so an event's tool is
+    /// translated for them ([`ToolNames::translates_matchers`]). Cursor's loader rewrites
+    /// its tool-type matchers into canonical names instead.
+    own_name_matchers: bool,
 }
 
 /// Claude Code's names: the canonical vocabulary itself.
@@ -39,6 +43,7 @@ pub static CLAUDE_TOOLS: ToolNames = ToolNames {
     pairs: &[],
     aliases: &[],
     mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: false,
 };
 
 /// Gemini CLI's built-in tools (`packages/core/src/tools/definitions/base-declarations.ts`;
@@ -59,6 +64,7 @@ pub static GEMINI_TOOLS: ToolNames = ToolNames {
     ],
     aliases: &[],
     mcp: McpNaming::SingleUnderscore,
+    own_name_matchers: true,
 };
 
 /// Codex's tools as its hooks see them: the shell tool is `Bash` whatever the model
@@ -76,12 +82,70 @@ pub static CODEX_TOOLS: ToolNames = ToolNames {
     ],
     aliases: &[("apply_patch", &["Edit", "Write"])],
     mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: true,
+};
+
+/// Cursor's tool types (`Shell`, `Write`, `Grep`, `Task`, ...), each covering the canonical
+/// tools listed; its matchers are rewritten into canonical names when a file loads.
+pub static CURSOR_TOOLS: ToolNames = ToolNames {
+    pairs: &[
+        ("Shell", "Bash"),
+        ("Write", "Write"),
+        ("Write", "Edit"),
+        ("Write", "MultiEdit"),
+        ("Write", "NotebookEdit"),
+        ("Grep", "Grep"),
+        ("Grep", "Glob"),
+        ("Task", "Task"),
+        ("Task", "Agent"),
+    ],
+    aliases: &[],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: false,
+};
+
+/// Cline's tools (`execute_command`, `read_file`, `write_to_file`, `replace_in_file`, ...).
+pub static CLINE_TOOLS: ToolNames = ToolNames {
+    pairs: &[
+        ("execute_command", "Bash"),
+        ("read_file", "Read"),
+        ("write_to_file", "Write"),
+        ("replace_in_file", "Edit"),
+        ("replace_in_file", "MultiEdit"),
+        ("search_files", "Grep"),
+        ("list_files", "Glob"),
+        ("list_files", "LS"),
+        ("web_fetch", "WebFetch"),
+        ("web_search", "WebSearch"),
+        ("ask_followup_question", "AskUserQuestion"),
+        ("new_task", "Task"),
+    ],
+    aliases: &[],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: true,
 };
 
 impl ToolNames {
     /// Whether this vocabulary is the canonical one (nothing to translate).
     pub fn is_canonical(&self) -> bool {
         self.pairs.is_empty() && self.mcp == McpNaming::DoubleUnderscore
+    }
+
+    /// Whether a hook of this vocabulary's agent is matched against the event's tool in
+    /// these names (Gemini CLI, Codex, Cline), so the index gives its matchers a bucket of
+    /// their own and the event's tool is translated once per event for them.
+    pub fn translates_matchers(&self) -> bool {
+        self.own_name_matchers && !self.is_canonical()
+    }
+
+    /// Every canonical tool the agent's name `own` covers, in the table's order (Cursor's
+    /// `Write`: `Write`, `Edit`, `MultiEdit`, `NotebookEdit`); none when it is not one of
+    /// the agent's names.
+    pub fn canonical_names<'s>(&'s self, own: &'s str) -> impl Iterator<Item = &'static str> + 's {
+        self.pairs
+            .iter()
+            .filter(move |(agent, _)| *agent == own)
+            .map(|(_, canonical)| *canonical)
     }
 
     /// The canonical name of the agent's tool `name` (`run_shell_command` → `Bash`,

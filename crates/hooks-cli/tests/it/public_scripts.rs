@@ -175,6 +175,37 @@ fn a_claude_code_guard_guards_gemini_clis_shell_tool() {
     assert_eq!(code, 0);
 }
 
+/// A tool call that comes from Cline (`execute_command`) is the canonical shell tool, so a
+/// Claude Code guard on `Bash` selects it, and Cline's own name reaches no further.
+#[test]
+fn a_claude_code_guard_guards_clines_shell_tool() {
+    let env = Env::new();
+    let script = fixture("fixtures/claude-validate-rm.py");
+    let config = env.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("python3 {}", script.display())}
+        ]}]}})
+        .to_string(),
+    );
+    let work = env.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let payload = json!({"cwd": work.display().to_string(), "tool_name": "execute_command", "tool_input": {"command": "rm -rf /etc/passwd"}});
+    let (out, code) = run(
+        &env,
+        &config,
+        "PreToolUse",
+        payload.clone(),
+        &["--from", "cline"],
+    );
+    assert_eq!(out["decision"], "block", "{out}");
+    assert_eq!(code, 2);
+    // Sent as Claude Code's, `execute_command` is some other tool: the guard is not run.
+    let (out, code) = run(&env, &config, "PreToolUse", payload, &[]);
+    assert_eq!(out["hooks"].as_array().map(Vec::len), Some(0), "{out}");
+    assert_eq!(code, 0);
+}
+
 /// `hooks run EVENT -p PAYLOAD` in `dir` with discovery (no `-c`).
 fn discover_run(env: &Env, dir: &str, event: &str, payload: &str) -> Value {
     let out = env.finish(

@@ -45,21 +45,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     ]),
     event_names: &[],
     matcher_fields: &[],
-    tool_names: &[
-        ("Bash", "execute_command"),
-        ("Read", "read_file"),
-        ("Write", "write_to_file"),
-        ("Edit", "replace_in_file"),
-        ("MultiEdit", "replace_in_file"),
-        ("Grep", "search_files"),
-        ("Glob", "list_files"),
-        ("LS", "list_files"),
-        ("WebFetch", "web_fetch"),
-        ("WebSearch", "web_search"),
-        ("AskUserQuestion", "ask_followup_question"),
-        ("Task", "new_task"),
-    ],
-    tools: &crate::tools::CLAUDE_TOOLS,
+    tools: &crate::tools::CLINE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
     file: FileShape {
@@ -158,13 +144,13 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
         params.insert("arguments".into(), Value::String(input.to_string()));
         return ("use_mcp_tool".to_owned(), params);
     }
-    let cline = PROFILE.tool_name(tool);
+    let cline = PROFILE.tools.from_canonical(tool);
     if cline == tool {
         return (tool.to_owned(), object);
     }
     let renames = RENAMES
         .iter()
-        .find(|(t, _)| *t == cline)
+        .find(|(t, _)| *t == cline.as_ref())
         .map_or(&[][..], |(_, r)| r);
     let params = object
         .into_iter()
@@ -176,7 +162,7 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
             (k, v)
         })
         .collect();
-    (cline.to_owned(), params)
+    (cline.into_owned(), params)
 }
 
 /// A proto3 `map<string, string>`: every value a string, others JSON-encoded.

@@ -54,18 +54,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (E::AfterTabFileEdit, "afterTabFileEdit"),
     ],
     matcher_fields: &[],
-    tool_names: &[
-        ("Bash", "Shell"),
-        ("Write", "Write"),
-        ("Edit", "Write"),
-        ("MultiEdit", "Write"),
-        ("NotebookEdit", "Write"),
-        ("Grep", "Grep"),
-        ("Glob", "Grep"),
-        ("Task", "Task"),
-        ("Agent", "Task"),
-    ],
-    tools: &crate::tools::CLAUDE_TOOLS,
+    tools: &crate::tools::CURSOR_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
     file: FileShape {
@@ -362,7 +351,7 @@ pub fn default_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
 
 /// The canonical matcher a Cursor tool-type matcher (`Shell`, `Write|Read`, `MCP`) stands
 /// for: each word replaced by the canonical names Cursor's tool type covers
-/// ([`Profile::tool_names`]: `Shell` is `Bash`, `Write` is `Write|Edit|MultiEdit|NotebookEdit`;
+/// ([`CURSOR_TOOLS`](crate::CURSOR_TOOLS): `Shell` is `Bash`, `Write` is `Write|Edit|MultiEdit|NotebookEdit`;
 /// `MCP` is `mcp__.*`); any other word (`Read`, a name Cursor has no type for) is kept as
 /// it is.
 pub fn canonical_tool_matcher(matcher: &str) -> String {
@@ -375,10 +364,9 @@ pub fn canonical_tool_matcher(matcher: &str) -> String {
                 return vec!["mcp__.*".to_owned()];
             }
             let names: Vec<String> = PROFILE
-                .tool_names
-                .iter()
-                .filter(|(_, own)| *own == word)
-                .map(|(canonical, _)| (*canonical).to_owned())
+                .tools
+                .canonical_names(word)
+                .map(str::to_owned)
                 .collect();
             if names.is_empty() {
                 vec![word.to_owned()]
@@ -407,11 +395,11 @@ pub fn canonical_tool_matcher(matcher: &str) -> String {
 
 /// Cursor's tool type for a canonical tool name (`Bash` is `Shell`, an MCP tool `MCP`);
 /// a name Cursor has no type for is given as it is.
-pub fn tool_type(tool: &str) -> &str {
+pub fn tool_type(tool: &str) -> std::borrow::Cow<'_, str> {
     if tool.starts_with("mcp__") {
-        return "MCP";
+        return std::borrow::Cow::Borrowed("MCP");
     }
-    PROFILE.tool_name(tool)
+    PROFILE.tools.from_canonical(tool)
 }
 
 /// `mcp__<server>__<tool>` split into its server and tool.
@@ -536,7 +524,10 @@ pub fn input_json(ctx: &EventContext, home: &CursorEvent) -> Value {
             );
         }
         "preToolUse" | "postToolUse" | "postToolUseFailure" => {
-            put("tool_name", Some(Value::String(tool_type(tool).to_owned())));
+            put(
+                "tool_name",
+                Some(Value::String(tool_type(tool).into_owned())),
+            );
             put("tool_input", Some(input.clone()));
             put("tool_use_id", get("tool_use_id"));
             put("cwd", get("cwd"));

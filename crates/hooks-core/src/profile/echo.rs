@@ -47,7 +47,6 @@ pub(super) const PROFILE: Profile = Profile {
     ]),
     event_names: &[],
     matcher_fields: &[],
-    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,

@@ -53,7 +53,6 @@ pub(super) const PROFILE: Profile = Profile {
         (E::PostToolUse, MatcherFields::Add(&["node_id"])),
         (E::PostToolUseFailure, MatcherFields::Add(&["node_id"])),
     ],
-    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,

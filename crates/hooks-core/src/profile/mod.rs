@@ -70,14 +70,11 @@ pub struct Profile {
     pub event_names: &'static [(BuiltinEvent, &'static str)],
     /// The events whose matchers test other fields in this dialect than the catalog says.
     pub matcher_fields: &'static [(BuiltinEvent, MatcherFields)],
-    /// Its tool names where they differ from the canonical ones (Claude Code's): pairs of
-    /// (canonical name, this dialect's name), which Cursor's and Cline's readers and
-    /// stdin builders translate with.
-    pub tool_names: &'static [(&'static str, &'static str)],
-    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included,
-    /// where the engine translates them for it: a matcher of its hooks is matched against
-    /// the event's tool in these names ([`EventContext::matcher_subjects_in`]), once per
-    /// event and dialect (Gemini CLI, Codex; the canonical vocabulary elsewhere).
+    /// Its tool names mapped onto the canonical ones (Claude Code's), MCP tools included:
+    /// the one table its readers, stdin builders and `--from` translate with, and, where
+    /// its matchers are written in them ([`ToolNames::translates_matchers`]), what a
+    /// matcher of its hooks is matched against ([`EventContext::matcher_subjects_in`]),
+    /// once per event and dialect.
     pub tools: &'static ToolNames,
     /// Whether a BeforeTool-style rewrite of its hooks (`updated_input`) is merged into the
     /// tool's input rather than replacing it (Gemini CLI's `tool_input`).
@@ -196,30 +193,6 @@ impl Profile {
             _ => "a",
         };
         format!("{article} {} config", self.display_name)
-    }
-
-    /// This dialect's name for the canonical tool `canonical` (`Bash` is Gemini CLI's
-    /// `run_shell_command`); the canonical name where it has none of its own.
-    pub fn tool_name<'a>(&self, canonical: &'a str) -> &'a str
-    where
-        'static: 'a,
-    {
-        self.tool_names
-            .iter()
-            .find(|(c, _)| *c == canonical)
-            .map_or(canonical, |(_, own)| own)
-    }
-
-    /// The canonical name of this dialect's tool `own`; `own` itself where it is not one
-    /// of the dialect's own names.
-    pub fn canonical_tool<'a>(&self, own: &'a str) -> &'a str
-    where
-        'static: 'a,
-    {
-        self.tool_names
-            .iter()
-            .find(|(_, o)| *o == own)
-            .map_or(own, |(c, _)| c)
     }
 }
 

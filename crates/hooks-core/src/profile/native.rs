@@ -26,7 +26,6 @@ pub(super) const PROFILE: Profile = Profile {
     events: Events::All,
     event_names: &[],
     matcher_fields: &[],
-    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,

@@ -521,7 +521,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
 /// as it is now (an entry moved or edited since `hooks install` is not trusted).
 fn codex_trusted(path: &Path, hooks_json: &str, command: &str) -> bool {
     let Ok(config) = codex_home()
-        .and_then(|home| Ok(std::fs::read_to_string(home.join("config.toml")).unwrap_or_default()))
+        .map(|home| std::fs::read_to_string(home.join("config.toml")).unwrap_or_default())
     else {
         return false;
     };

@@ -71,7 +71,6 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (E::GoalWritten, "goal-written:completed"),
     ],
     matcher_fields: &[],
-    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,

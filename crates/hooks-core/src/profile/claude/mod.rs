@@ -66,7 +66,6 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
         (BuiltinEvent::TaskCompleted, MatcherFields::Only(&[])),
         (BuiltinEvent::TeammateIdle, MatcherFields::Only(&[])),
     ],
-    tool_names: &[],
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,

@@ -44,7 +44,6 @@ pub(super) const PROFILE: Profile = Profile {
     ]),
     event_names: &[],
     matcher_fields: &[],
-    tool_names: &[],
     tools: &CODEX_TOOLS,
     merges_tool_input: false,
     dedupes_copies: false,

@@ -44,7 +44,6 @@ pub(super) const PROFILE: Profile = Profile {
         (E::Notification, "Notification"),
     ],
     matcher_fields: &[],
-    tool_names: &[],
     tools: &GEMINI_TOOLS,
     merges_tool_input: true,
     dedupes_copies: true,
