@@ -166,7 +166,9 @@ impl Default for HttpConfig {
 pub struct HttpExecutor {
     /// Built at the first request: building one costs milliseconds, which a process that
     /// answers one event and sends nothing (the bridge, on most events) must not pay.
-    client: std::sync::OnceLock<Result<reqwest::Client, String>>,
+    /// Shared by every clone of the executor, so that all its requests use one client and
+    /// its pool of kept-alive connections.
+    client: std::sync::Arc<std::sync::OnceLock<Result<reqwest::Client, String>>>,
     allowed: SharedList,
     max_response_bytes: usize,
     env: EnvLookup,
@@ -184,7 +186,7 @@ impl HttpExecutor {
         let allowed = SharedList::default();
         allowed.set(compile(config.allowed_urls.as_deref())?);
         Ok(HttpExecutor {
-            client: std::sync::OnceLock::new(),
+            client: std::sync::Arc::default(),
             allowed,
             max_response_bytes: config.max_response_bytes,
             env: config.env,
