@@ -520,7 +520,10 @@ fn install_all_events_in_a_new_file() {
     assert_eq!(run.code, 0, "{run:?}");
     let settings = env.path().join("proj/.claude/settings.json");
     let value: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
-    assert_eq!(value["hooks"].as_object().unwrap().len(), 29);
+    // Every event of Claude Code's profile, TaskCompleted and TeammateIdle included.
+    let hooks = value["hooks"].as_object().unwrap();
+    assert_eq!(hooks.len(), 31);
+    assert!(hooks.contains_key("TeammateIdle") && hooks.contains_key("DirectoryAdded"));
     env.run(&["uninstall", "claude"]);
     assert!(!settings.exists());
 }

@@ -36,7 +36,12 @@ use crate::reply::Reply;
 use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::ToolNames;
 
-/// Everything the engine knows of one dialect. See the [module docs](self).
+/// Everything the engine knows of one dialect: a table row ([`Dialect::profile`]) with its
+/// names, time unit and default timeouts, the shell and sandbox its command hooks get, its
+/// spelling of every event it has, the fields its matchers test where they differ from the
+/// catalog's, its tool names, the shape of its config files, the stdin JSON and
+/// environment its hooks are given, how their answers are read, and how an outcome is
+/// written back to its agent.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Profile {
@@ -177,6 +182,14 @@ impl Switch {
 }
 
 impl Profile {
+    /// The built-in events the dialect has, in catalog order.
+    pub fn builtin_events(&self) -> impl Iterator<Item = BuiltinEvent> + '_ {
+        BuiltinEvent::ALL
+            .iter()
+            .copied()
+            .filter(|e| self.has_event(*e))
+    }
+
     /// Whether the dialect has `event`.
     pub fn has_event(&self, event: BuiltinEvent) -> bool {
         match self.events {

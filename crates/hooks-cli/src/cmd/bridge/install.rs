@@ -28,39 +28,6 @@ use crate::edit::codex_trust::{self, TrustEntry};
 use crate::edit::json::JsonDoc;
 use crate::edit::{Doc, Seg, atomic};
 
-/// The events Claude Code fires hooks for (its hooks reference), for `--all-events`.
-const CLAUDE_EVENTS: [BuiltinEvent; 29] = [
-    BuiltinEvent::PreToolUse,
-    BuiltinEvent::PostToolUse,
-    BuiltinEvent::PostToolUseFailure,
-    BuiltinEvent::PostToolBatch,
-    BuiltinEvent::PermissionRequest,
-    BuiltinEvent::PermissionDenied,
-    BuiltinEvent::SessionStart,
-    BuiltinEvent::SessionEnd,
-    BuiltinEvent::Setup,
-    BuiltinEvent::UserPromptSubmit,
-    BuiltinEvent::UserPromptExpansion,
-    BuiltinEvent::MessageDisplay,
-    BuiltinEvent::Stop,
-    BuiltinEvent::StopFailure,
-    BuiltinEvent::Notification,
-    BuiltinEvent::PreCompact,
-    BuiltinEvent::PostCompact,
-    BuiltinEvent::ConfigChange,
-    BuiltinEvent::InstructionsLoaded,
-    BuiltinEvent::FileChanged,
-    BuiltinEvent::CwdChanged,
-    BuiltinEvent::DirectoryAdded,
-    BuiltinEvent::WorktreeCreate,
-    BuiltinEvent::WorktreeRemove,
-    BuiltinEvent::Elicitation,
-    BuiltinEvent::ElicitationResult,
-    BuiltinEvent::SubagentStart,
-    BuiltinEvent::SubagentStop,
-    BuiltinEvent::TaskCreated,
-];
-
 /// What the journal keeps of one installed file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Installed {
@@ -182,7 +149,8 @@ fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
 /// The agent's events, each with the canonical events it stands for, in catalog order.
 fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
     let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
-    for &event in &CLAUDE_EVENTS {
+    // Claude Code's events, the canonical ones, each under the agent's name for it.
+    for event in hooks::core::Dialect::Claude.profile().builtin_events() {
         let name = match agent {
             Agent::Claude => Some(event.name()),
             // The events Codex runs hooks on.
