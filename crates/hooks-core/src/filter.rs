@@ -8,16 +8,14 @@
 use std::borrow::Cow;
 
 use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
-use regex::{Regex, RegexBuilder};
+use regex::Regex;
 use serde_json::Value;
 
 use crate::context::EventContext;
 use crate::error::{Error, ErrorKind};
 use crate::index::Mismatch;
+use crate::matcher::{build_regex, invalid};
 use crate::shell;
-
-/// Size limit for a compiled wildcard regex, so a hostile pattern cannot eat memory.
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// How many characters of a command or value a mismatch reason quotes.
 const QUOTE_LIMIT: usize = 80;
@@ -160,21 +158,7 @@ impl Filter {
     /// command does not pass. Fails with [`ErrorKind::InvalidMatcher`] on a pattern that does
     /// not compile.
     pub fn with_command(mut self, pattern: &str) -> Result<Filter, Error> {
-        let regex = RegexBuilder::new(pattern)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| {
-                Error::new(ErrorKind::InvalidMatcher {
-                    pattern: pattern.to_owned(),
-                    message: e
-                        .to_string()
-                        .lines()
-                        .last()
-                        .unwrap_or_default()
-                        .trim()
-                        .to_owned(),
-                })
-            })?;
+        let regex = build_regex(pattern, false).map_err(|message| invalid(pattern, message))?;
         self.command = Some(regex);
         Ok(self)
     }
@@ -608,21 +592,6 @@ fn pieces_to_regex(pieces: &[Piece], out: &mut String) {
             Piece::Star => out.push_str(".*"),
         }
     }
-}
-
-fn build_regex(pattern: &str, case_insensitive: bool) -> Result<Regex, String> {
-    RegexBuilder::new(pattern)
-        .case_insensitive(case_insensitive)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .build()
-        .map_err(|e| {
-            e.to_string()
-                .lines()
-                .last()
-                .unwrap_or_default()
-                .trim()
-                .to_owned()
-        })
 }
 
 /// A plain wildcard, anchored at both ends.

@@ -31,8 +31,34 @@ pub enum MatcherKind {
     Regex(Regex),
 }
 
-/// Size limit for a compiled matcher regex, so a hostile pattern cannot eat memory.
+/// Size limit for a compiled matcher or filter regex, so a hostile pattern cannot eat
+/// memory.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// Compiles a matcher's or a filter's regex within [`REGEX_SIZE_LIMIT`]; the error is the
+/// last line of the regex crate's message (the part that says what is wrong).
+pub(crate) fn build_regex(pattern: &str, case_insensitive: bool) -> Result<Regex, String> {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(case_insensitive)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|e| {
+            e.to_string()
+                .lines()
+                .last()
+                .unwrap_or_default()
+                .trim()
+                .to_owned()
+        })
+}
+
+/// The error of a matcher `pattern` that does not compile.
+pub(crate) fn invalid(pattern: &str, message: String) -> Error {
+    Error::new(ErrorKind::InvalidMatcher {
+        pattern: pattern.to_owned(),
+        message,
+    })
+}
 
 fn is_name_list(pattern: &str) -> bool {
     pattern
@@ -104,21 +130,7 @@ impl Matcher {
                 kind: MatcherKind::All,
             });
         }
-        let regex = regex::RegexBuilder::new(pattern)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| {
-                Error::new(ErrorKind::InvalidMatcher {
-                    pattern: pattern.to_owned(),
-                    message: e
-                        .to_string()
-                        .lines()
-                        .last()
-                        .unwrap_or_default()
-                        .trim()
-                        .to_owned(),
-                })
-            })?;
+        let regex = build_regex(pattern, false).map_err(|message| invalid(pattern, message))?;
         Ok(Matcher {
             source: pattern.to_owned(),
             kind: MatcherKind::Regex(regex),

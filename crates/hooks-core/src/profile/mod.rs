@@ -182,6 +182,13 @@ impl Switch {
 }
 
 impl Profile {
+    /// The dialect's name for `event`, if the dialect has it (Gemini CLI's `BeforeTool` for
+    /// PreToolUse; the canonical name where it keeps that one).
+    pub fn event_name(&self, event: BuiltinEvent) -> Option<&'static str> {
+        self.has_event(event)
+            .then(|| event.info().name_in(self.dialect))
+    }
+
     /// The built-in events the dialect has, in catalog order.
     pub fn builtin_events(&self) -> impl Iterator<Item = BuiltinEvent> + '_ {
         BuiltinEvent::ALL

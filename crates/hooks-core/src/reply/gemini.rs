@@ -8,24 +8,18 @@ use serde_json::{Map, Value};
 
 use super::{Reply, block_reason, context, put, put_stop, user_message};
 use crate::aggregate::Aggregate;
+use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::Decision;
 
-/// Gemini CLI's name for a canonical event, where it has the event.
+/// Gemini CLI's name for a canonical event, where it has the event: its profile's, with a
+/// failed tool's event answered as `AfterTool` (Gemini CLI has one event after a tool).
 pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
-    use BuiltinEvent as B;
-    Some(match event {
-        B::PreToolUse => "BeforeTool",
-        B::PostToolUse | B::PostToolUseFailure => "AfterTool",
-        B::UserPromptSubmit => "BeforeAgent",
-        B::Stop => "AfterAgent",
-        B::SessionStart => "SessionStart",
-        B::SessionEnd => "SessionEnd",
-        B::PreCompact => "PreCompress",
-        B::Notification => "Notification",
-        // Gemini CLI has no other canonical event.
-        _ => return None,
-    })
+    let event = match event {
+        BuiltinEvent::PostToolUseFailure => BuiltinEvent::PostToolUse,
+        other => other,
+    };
+    Dialect::Gemini.profile().event_name(event)
 }
 
 /// Gemini CLI's answer to `event` saying what `agg` says.

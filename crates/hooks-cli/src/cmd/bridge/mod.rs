@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use hooks::config::Locations;
-use hooks::core::reply::{self, Reply};
+use hooks::core::reply::Reply;
 use hooks::core::{Aggregate, BuiltinEvent, Decision, Event, EventCatalog, EventContext};
 use hooks::exec::{AuditLog, CancellationToken};
 use serde_json::Value;
@@ -51,7 +51,7 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
             "the event on stdin has no `hook_event_name`"
         ))));
     };
-    let Some(event) = agent_event(agent, &name) else {
+    let Some(event) = agent_event(&name) else {
         // An event this engine does not know (a newer agent's): no hook can be for it.
         return Ok(write(&Reply::proceed()));
     };
@@ -132,27 +132,10 @@ fn unreadable(e: &anyhow::Error) -> Reply {
     }
 }
 
-/// The canonical event for the agent's event name: Gemini CLI's own names
-/// (`BeforeTool`, ...) are mapped back; any other name resolves through the catalog.
-pub(crate) fn agent_event(agent: Agent, name: &str) -> Option<Event> {
-    if agent == Agent::Gemini
-        && let Some(b) = BuiltinEvent::ALL.iter().copied().find(|b| {
-            reply::gemini_event_name(*b) == Some(name) && *b != BuiltinEvent::PostToolUseFailure
-        })
-    {
-        return Some(Event::from(b));
-    }
+/// The canonical event for the agent's event name: the catalog knows every agent's
+/// names (Gemini CLI's `BeforeTool` is PreToolUse, from its profile).
+pub(crate) fn agent_event(name: &str) -> Option<Event> {
     EventCatalog::new().get(name)
-}
-
-/// The agent's shell tool, named as the canonical one (`Bash`), so that hooks written for
-/// any agent guard it. The other tool names are the dialects' tables' to translate.
-fn canonical_tool(agent: Agent, payload: &mut Value) {
-    if agent == Agent::Gemini
-        && payload.get("tool_name").and_then(Value::as_str) == Some("run_shell_command")
-    {
-        payload["tool_name"] = Value::String("Bash".to_owned());
-    }
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
@@ -215,10 +198,12 @@ struct Prepared {
     session: String,
 }
 
-fn prepare(agent: Agent, event: &Event, mut payload: Value, hand_off: bool) -> Result<Prepared> {
+fn prepare(agent: Agent, event: &Event, payload: Value, hand_off: bool) -> Result<Prepared> {
     let root = project_root(agent, &payload)?;
-    canonical_tool(agent, &mut payload);
     let mut ctx = render::context(event.clone(), payload)?;
+    // The agent's tool names as the canonical ones (Gemini CLI's `run_shell_command` is
+    // `Bash`), so that hooks written for any agent guard them.
+    ctx.canonicalize_tool_name(agent.dialect().tools());
     super::default_cwd(&mut ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
     let store = StateStore::open();
@@ -327,7 +312,7 @@ fn worker(agent: Agent, payload: Value) -> Result<u8> {
     let Some(event) = payload
         .get("hook_event_name")
         .and_then(Value::as_str)
-        .and_then(|n| agent_event(agent, n))
+        .and_then(agent_event)
     else {
         return Ok(1);
     };
