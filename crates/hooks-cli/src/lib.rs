@@ -18,6 +18,9 @@ use clap::Parser;
 /// 0 success (for `hooks run`: proceed), 2 blocked or denied (`hooks run`, `hooks test`),
 /// 1 any error (bad usage, bad config, a failed command).
 pub fn run(args: &[String]) -> u8 {
+    if let Some(bridge) = bridge_call(args) {
+        return finish(cmd::bridge::run(&bridge));
+    }
     let argv = std::iter::once("hooks".to_owned()).chain(args.iter().cloned());
     let cli = match cli::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
@@ -30,7 +33,29 @@ pub fn run(args: &[String]) -> u8 {
         }
     };
     cmd::render::set_color(cli.color);
-    match cmd::dispatch(cli.command) {
+    finish(cmd::dispatch(cli.command))
+}
+
+/// `hooks bridge AGENT` as agents call it, with nothing else on the line: read without
+/// building the whole command line's parser, which an agent's every tool call would pay
+/// for. Anything else (a flag, `--help`, an unknown agent) goes through the parser.
+fn bridge_call(args: &[String]) -> Option<cli::BridgeArgs> {
+    let [command, agent] = args else {
+        return None;
+    };
+    if command != "bridge" {
+        return None;
+    }
+    let agent = <cli::Agent as clap::ValueEnum>::from_str(agent, false).ok()?;
+    Some(cli::BridgeArgs {
+        agent,
+        async_worker: false,
+    })
+}
+
+/// The exit code of a command's result, its error printed.
+fn finish(result: anyhow::Result<u8>) -> u8 {
+    match result {
         Ok(code) => code,
         // A reader that closed the pipe (`hooks list | head`) has seen enough: not an error.
         Err(e) if is_broken_pipe(&e) => 0,
@@ -46,4 +71,47 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Parser, ValueEnum};
+
+    use super::*;
+
+    /// `hooks bridge AGENT` read without the parser, as the parser reads it.
+    fn parsed(args: &[&str]) -> Option<cli::BridgeArgs> {
+        let argv = std::iter::once("hooks").chain(args.iter().copied());
+        match cli::Cli::try_parse_from(argv).ok()?.command {
+            cli::Command::Bridge(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    #[track_caller]
+    fn check(args: &[&str], fast: bool) {
+        let owned: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        let got = bridge_call(&owned);
+        assert_eq!(got.is_some(), fast, "{args:?}");
+        if let Some(got) = got {
+            let want = parsed(args).expect("the parser takes it too");
+            assert_eq!(
+                (got.agent, got.async_worker),
+                (want.agent, want.async_worker)
+            );
+        }
+    }
+
+    #[test]
+    fn the_bridge_is_read_without_the_parser_only_when_nothing_else_is_given() {
+        for agent in cli::Agent::value_variants() {
+            let name = agent.to_possible_value().expect("a name");
+            check(&["bridge", name.get_name()], true);
+        }
+        check(&["bridge", "nobody"], false);
+        check(&["bridge", "claude", "--async-worker"], false);
+        check(&["bridge", "--help"], false);
+        check(&["run", "claude"], false);
+        check(&["bridge"], false);
+    }
 }

@@ -292,14 +292,22 @@ fn is_project_root(dir: &Path) -> bool {
         ..Locations::default()
     };
     let candidates = here.candidates();
-    let hidden_dir = candidates.iter().any(|c| {
-        c.path
-            .strip_prefix(dir)
-            .ok()
-            .and_then(|rel| rel.components().next())
-            .and_then(|first| first.as_os_str().to_str())
-            .is_some_and(|first| first.starts_with('.') && dir.join(first).is_dir())
-    });
+    // Each hidden directory once (`.hooks` holds eight candidates): this runs for every
+    // ancestor of an agent's working directory, on every `hooks bridge` call.
+    let mut hidden: Vec<&str> = candidates
+        .iter()
+        .filter_map(|c| {
+            c.path
+                .strip_prefix(dir)
+                .ok()
+                .and_then(|rel| rel.components().next())
+                .and_then(|first| first.as_os_str().to_str())
+                .filter(|first| first.starts_with('.'))
+        })
+        .collect();
+    hidden.sort_unstable();
+    hidden.dedup();
+    let hidden_dir = hidden.iter().any(|first| dir.join(first).is_dir());
     hidden_dir || !here.discover().is_empty()
 }
 

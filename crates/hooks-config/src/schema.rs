@@ -14,10 +14,10 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
+use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
-use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
 /// A timeout in seconds (a number) or a duration string such as `"30s"` or `"1m"`.
@@ -1175,34 +1175,29 @@ fn settings() -> SchemaSettings {
     SchemaSettings::draft2020_12()
 }
 
-fn generate<T: JsonSchema>() -> Schema {
-    settings().into_generator().into_root_schema_for::<T>()
+fn generate<T: JsonSchema>() -> Value {
+    settings()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value()
 }
 
-static SCHEMAS: LazyLock<[(FileSchema, Value); 8]> = LazyLock::new(|| {
-    [
-        (FileSchema::Native, generate::<NativeConfig>().to_value()),
-        (FileSchema::Claude, generate::<ClaudeSettings>().to_value()),
-        (FileSchema::Echo, generate::<EchoConfig>().to_value()),
-        (FileSchema::Fabro, generate::<FabroConfig>().to_value()),
-        (
-            FileSchema::Autohand,
-            generate::<AutohandConfig>().to_value(),
-        ),
-        (FileSchema::Gemini, generate::<GeminiSettings>().to_value()),
-        (FileSchema::Codex, generate::<CodexHooksFile>().to_value()),
-        (FileSchema::Cursor, generate::<CursorConfig>().to_value()),
-    ]
-});
-
 impl FileSchema {
-    /// The generated schema.
+    /// The generated schema, made on first use. Each dialect's is made on its own, so
+    /// loading a file costs its own dialect's schema, not every dialect's: generating them
+    /// all took half of a `hooks bridge` call's start-up.
     pub(crate) fn schema(self) -> &'static Value {
-        SCHEMAS
-            .iter()
-            .find(|(s, _)| *s == self)
-            .map(|(_, v)| v)
-            .unwrap_or(&Value::Bool(true))
+        static SCHEMAS: [OnceLock<Value>; 8] = [const { OnceLock::new() }; 8];
+        SCHEMAS[self as usize].get_or_init(|| match self {
+            FileSchema::Native => generate::<NativeConfig>(),
+            FileSchema::Claude => generate::<ClaudeSettings>(),
+            FileSchema::Echo => generate::<EchoConfig>(),
+            FileSchema::Fabro => generate::<FabroConfig>(),
+            FileSchema::Autohand => generate::<AutohandConfig>(),
+            FileSchema::Gemini => generate::<GeminiSettings>(),
+            FileSchema::Codex => generate::<CodexHooksFile>(),
+            FileSchema::Cursor => generate::<CursorConfig>(),
+        })
     }
 }
 

@@ -637,38 +637,31 @@ fn fold(name: &str) -> String {
 /// Lookup order: exact canonical name, exact alias (any dialect), then the name with case
 /// and separators (`-`, `_`, `:`, spaces) ignored. A name that resolves nowhere is an
 /// [`ErrorKind::UnknownEvent`] error carrying the closest known name as a hint.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct EventCatalog {
-    exact: HashMap<String, Event>,
-    folded: HashMap<String, Event>,
+    /// The names of the host events registered in this catalog. The built-in events'
+    /// names are in tables shared by every catalog ([`BUILTIN_EXACT`],
+    /// [`BUILTIN_FOLDED`]), so that making a catalog costs nothing.
+    custom_names: Names,
     custom: Vec<Event>,
 }
 
-impl Default for EventCatalog {
-    fn default() -> EventCatalog {
-        let mut catalog = EventCatalog {
-            exact: HashMap::new(),
-            folded: HashMap::new(),
-            custom: Vec::new(),
-        };
-        for &b in BuiltinEvent::ALL {
-            catalog.insert_names(&Event::Builtin(b));
-        }
-        catalog
-    }
+/// An event's name and its aliases.
+fn names_of(info: &EventInfo) -> impl Iterator<Item = &str> {
+    std::iter::once(info.name()).chain(info.aliases().iter().map(|a| a.name.as_str()))
 }
 
-impl EventCatalog {
-    /// A catalog of the built-in events.
-    pub fn new() -> EventCatalog {
-        EventCatalog::default()
-    }
+/// Names to events: exact spellings, and spellings with case and separators folded.
+#[derive(Clone, Debug, Default)]
+struct Names {
+    exact: HashMap<String, Event>,
+    folded: HashMap<String, Event>,
+}
 
-    fn insert_names(&mut self, event: &Event) {
-        let info = event.info();
-        let names =
-            std::iter::once(info.name()).chain(info.aliases().iter().map(|a| a.name.as_str()));
-        for name in names {
+impl Names {
+    /// Adds `event`'s name and aliases; a name already taken keeps its event.
+    fn insert(&mut self, event: &Event) {
+        for name in names_of(event.info()) {
             self.exact
                 .entry(name.to_owned())
                 .or_insert_with(|| event.clone());
@@ -677,20 +670,55 @@ impl EventCatalog {
                 .or_insert_with(|| event.clone());
         }
     }
+}
+
+/// The built-in events by each of their names, made on first use.
+static BUILTIN_EXACT: LazyLock<HashMap<String, Event>> =
+    LazyLock::new(|| builtin_names(str::to_owned));
+
+/// The built-in events by each of their names folded, made on the first lookup that
+/// the exact names do not answer (most lookups are exact: a process that reads only
+/// canonical names never makes it).
+static BUILTIN_FOLDED: LazyLock<HashMap<String, Event>> = LazyLock::new(|| builtin_names(fold));
+
+/// The built-in events by `key` of each of their names; a key already taken keeps its
+/// event (the first in [`BuiltinEvent::ALL`]).
+fn builtin_names(key: fn(&str) -> String) -> HashMap<String, Event> {
+    let mut map = HashMap::new();
+    for &b in BuiltinEvent::ALL {
+        let event = Event::Builtin(b);
+        for name in names_of(event.info()) {
+            map.entry(key(name)).or_insert_with(|| event.clone());
+        }
+    }
+    map
+}
+
+impl EventCatalog {
+    /// A catalog of the built-in events.
+    pub fn new() -> EventCatalog {
+        EventCatalog::default()
+    }
+
+    /// The event `name` folds to, built-in or registered.
+    fn get_folded(&self, name: &str) -> Option<&Event> {
+        let folded = fold(name);
+        BUILTIN_FOLDED
+            .get(&folded)
+            .or_else(|| self.custom_names.folded.get(&folded))
+    }
 
     /// Registers a host event. Its name and aliases must not collide with any known name
     /// (compared loosely, as lookups are).
     pub fn register(&mut self, info: EventInfo) -> Result<Event, Error> {
-        let names =
-            std::iter::once(info.name()).chain(info.aliases().iter().map(|a| a.name.as_str()));
-        for name in names {
+        for name in names_of(&info) {
             if name.trim().is_empty() {
                 return Err(Error::new(ErrorKind::InvalidEvent {
                     name: name.to_owned(),
                     reason: "an event name cannot be empty".to_owned(),
                 }));
             }
-            if let Some(existing) = self.folded.get(&fold(name)) {
+            if let Some(existing) = self.get_folded(name) {
                 return Err(Error::new(ErrorKind::InvalidEvent {
                     name: name.to_owned(),
                     reason: format!("the name is already taken by event `{existing}`"),
@@ -698,7 +726,7 @@ impl EventCatalog {
             }
         }
         let event = Event::Custom(Arc::new(info));
-        self.insert_names(&event);
+        self.custom_names.insert(&event);
         self.custom.push(event.clone());
         Ok(event)
     }
@@ -710,9 +738,10 @@ impl EventCatalog {
 
     /// Looks an event up by any of its names; `None` if unknown.
     pub fn get(&self, name: &str) -> Option<Event> {
-        self.exact
+        BUILTIN_EXACT
             .get(name)
-            .or_else(|| self.folded.get(&fold(name)))
+            .or_else(|| self.custom_names.exact.get(name))
+            .or_else(|| self.get_folded(name))
             .cloned()
     }
 
@@ -735,7 +764,8 @@ impl EventCatalog {
         if other_agent(name).is_some() {
             return None;
         }
-        crate::error::did_you_mean(name, self.exact.keys().map(String::as_str))
+        let known = BUILTIN_EXACT.keys().chain(self.custom_names.exact.keys());
+        crate::error::did_you_mean(name, known.map(String::as_str))
     }
 }
 
