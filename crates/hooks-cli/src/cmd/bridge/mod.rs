@@ -189,6 +189,20 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     }
 }
 
+/// The canonical context of the agent's event: read by the agent's profile where it has
+/// a reader (Codex's tool names and shell inputs), else taken as it is with the tool name
+/// made canonical (Gemini CLI's `run_shell_command` is `Bash`), so that hooks written for
+/// any agent guard the agent's tools.
+fn read_context(agent: Agent, event: &Event, payload: Value) -> Result<EventContext> {
+    let profile = agent.dialect().profile();
+    if let Some(read) = profile.read_event {
+        return read(event.clone(), payload).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let mut ctx = render::context(event.clone(), payload)?;
+    ctx.canonicalize_tool_name(profile.tools);
+    Ok(ctx)
+}
+
 /// What the bridge dispatches: the event's context and the engine, built as `hooks run`
 /// builds it, plus the bridge's parts.
 struct Prepared {
@@ -200,10 +214,7 @@ struct Prepared {
 
 fn prepare(agent: Agent, event: &Event, payload: Value, hand_off: bool) -> Result<Prepared> {
     let root = project_root(agent, &payload)?;
-    let mut ctx = render::context(event.clone(), payload)?;
-    // The agent's tool names as the canonical ones (Gemini CLI's `run_shell_command` is
-    // `Bash`), so that hooks written for any agent guard them.
-    ctx.canonicalize_tool_name(agent.dialect().tools());
+    let mut ctx = read_context(agent, event, payload)?;
     super::default_cwd(&mut ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
     let store = StateStore::open();
