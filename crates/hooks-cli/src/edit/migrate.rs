@@ -73,6 +73,7 @@ fn candidates(project: &Path) -> Vec<Discovered> {
         home: real(env.home),
         config_dir: real(env.config_dir),
         project: real(env.project),
+        codex_home: real(env.codex_home),
         system_dirs: env.system_dirs,
     }
     .candidates()

@@ -7,6 +7,7 @@ mod agents;
 mod autohand;
 mod bridge;
 mod builtins;
+mod codex_home;
 mod codex_trust;
 mod completions;
 mod conformance;

@@ -172,9 +172,18 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex and Gemini CLI read no file the engine discovers today.
+/// Codex reads its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and the
+/// project's `.codex/`, and `/etc/codex/requirements.toml`: every Codex-dialect location
+/// (a project's `.codex/` files are Codex's to run or, for an untrusted project, to skip).
+/// Gemini CLI reads no file the engine discovers today.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     match agent {
+        Agent::Codex => Locations::from_env(Some(root))
+            .discover()
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| hooks::config::dialect_from_path(p) == Some(hooks::core::Dialect::Codex))
+            .collect(),
         Agent::Claude => Locations::from_env(Some(root))
             .candidates()
             .into_iter()
@@ -185,7 +194,7 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
             .collect(),
-        Agent::Codex | Agent::Gemini => Vec::new(),
+        Agent::Gemini => Vec::new(),
     }
 }
 
