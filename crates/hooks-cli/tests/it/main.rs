@@ -8,6 +8,7 @@ mod autohand;
 mod bridge;
 mod builtins;
 mod codex_home;
+mod codex_install;
 mod codex_trust;
 mod completions;
 mod conformance;

@@ -193,9 +193,9 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let path = settings_path(args.agent, args.scope, &project)?;
-    if args.migrate && args.agent != Agent::Claude {
+    if args.migrate && args.agent == Agent::Gemini {
         bail!(
-            "`--migrate` moves Claude Code's hooks only; move {}'s own hooks by hand (see docs/bridge.md)",
+            "`--migrate` moves the hooks of Claude Code and Codex only; move {}'s own hooks by hand (see docs/bridge.md)",
             path.display()
         );
     }
@@ -226,6 +226,11 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         out = std::io::stdout().lock();
         text = std::fs::read_to_string(&path).ok();
         record.migrated = text.clone();
+    }
+    if args.migrate && args.agent == Agent::Codex {
+        drop(out);
+        migrate_codex_config(&mut journal, &project)?;
+        out = std::io::stdout().lock();
     }
     let events: Vec<String> = if args.all_events {
         agent_events(args.agent)
@@ -334,6 +339,30 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         )?;
         return Ok(0);
     };
+    // Codex's `config.toml` first: its migration, if any, was the later one (the native
+    // file is put back in the reverse order it was written).
+    if args.agent == Agent::Codex {
+        let config = codex_home()?.join("config.toml");
+        if let Some(trust) = journal.files.remove(&config) {
+            let now = std::fs::read_to_string(&config).ok();
+            if now.as_deref() == Some(trust.installed.as_str()) {
+                match &trust.migrated {
+                    Some(migrated) => {
+                        atomic::write(&config, migrated, now.as_deref())?;
+                        drop(out);
+                        undo_migration(&config, &project)?;
+                        out = std::io::stdout().lock();
+                    }
+                    None => restore(&config, trust.original.as_deref(), now.as_deref())?,
+                }
+            } else {
+                let command = bridge_command(args.agent)?;
+                let entries = codex_trust_of(&path, &record.installed, &command)?;
+                codex_trust::remove_trust(&config, &entries)?;
+            }
+            writeln!(out, "{}: the bridge's trust is removed", config.display())?;
+        }
+    }
     let now = std::fs::read_to_string(&path).ok();
     if now.as_deref() != Some(record.installed.as_str()) {
         let Some(now) = now else {
@@ -351,13 +380,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         if let Some(migrated) = &record.migrated {
             atomic::write(&path, migrated, Some(&record.installed))?;
             drop(out);
-            super::super::migrate::run(&MigrateArgs {
-                from: "claude".to_owned(),
-                settings: Some(path.clone()),
-                to: None,
-                undo: true,
-                project: Some(project.clone()),
-            })?;
+            undo_migration(&path, &project)?;
             out = std::io::stdout().lock();
         }
         let current = std::fs::read_to_string(&path).ok();
@@ -368,23 +391,54 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             path.display()
         )?;
     }
-    if args.agent == Agent::Codex {
-        let config = codex_home()?.join("config.toml");
-        if let Some(trust) = journal.files.remove(&config) {
-            let now = std::fs::read_to_string(&config).ok();
-            if now.as_deref() == Some(trust.installed.as_str()) {
-                restore(&config, trust.original.as_deref(), now.as_deref())?;
-            } else {
-                let command = bridge_command(args.agent)?;
-                let entries = codex_trust_of(&path, &record.installed, &command)?;
-                codex_trust::remove_trust(&config, &entries)?;
-            }
-            writeln!(out, "{}: the bridge's trust is removed", config.display())?;
-        }
-    }
     journal.files.remove(&path);
     journal.save(journal_text.as_deref())?;
     Ok(0)
+}
+
+/// Puts back the hooks the install's migration moved out of `file` (`hooks migrate
+/// --undo`).
+fn undo_migration(file: &Path, project: &Path) -> Result<()> {
+    super::super::migrate::run(&MigrateArgs {
+        from: "claude".to_owned(),
+        settings: Some(file.to_path_buf()),
+        to: None,
+        undo: true,
+        project: Some(project.to_path_buf()),
+    })?;
+    Ok(())
+}
+
+/// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`
+/// tables; `[hooks.state]` stays) into the engine's native config, on the first install
+/// only (the journal keeps the text before and after, for uninstall).
+fn migrate_codex_config(journal: &mut Journal, project: &Path) -> Result<()> {
+    let config = codex_home()?.join("config.toml");
+    if journal.files.contains_key(&config) {
+        return Ok(());
+    }
+    let Ok(text) = std::fs::read_to_string(&config) else {
+        return Ok(());
+    };
+    if codex_trust::without_hooks(&text)? == text {
+        return Ok(());
+    }
+    super::super::migrate::run(&MigrateArgs {
+        from: "codex".to_owned(),
+        settings: Some(config.clone()),
+        to: None,
+        undo: false,
+        project: Some(project.to_path_buf()),
+    })?;
+    journal.files.insert(
+        config.clone(),
+        Installed {
+            original: Some(text),
+            migrated: std::fs::read_to_string(&config).ok(),
+            installed: String::new(),
+        },
+    );
+    Ok(())
 }
 
 /// Writes Codex's trust of the bridge entries of `hooks_json` (the text of `path`) into
