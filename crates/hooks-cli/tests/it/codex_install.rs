@@ -109,3 +109,56 @@ fn migrate_moves_codex_hooks_into_the_native_config_and_uninstall_restores_both_
         "the native config the migration made is left"
     );
 }
+
+/// `--scope project` writes the project's `.codex/hooks.json` only when Codex would read
+/// it (the project trusted in Codex's user config), with Codex's trust of the entries in
+/// the user config; otherwise it says why and installs into Codex's user layer.
+#[test]
+fn the_project_layer_is_used_only_for_projects_codex_trusts() {
+    let env = Env::new().in_dir("proj");
+    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+    env.write(
+        "home/.config/hooks/hooks.yaml",
+        "hooks:\n  - id: g\n    event: PreToolUse\n    command: 'true'\n",
+    );
+    let project_file = env.path().join("proj/.codex/hooks.json");
+    let user_file = env.path().join("home/.codex/hooks.json");
+
+    let run = env.run(&["install", "codex", "--scope", "project"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("only for projects its user config trusts"),
+        "{run:?}"
+    );
+    assert!(user_file.exists() && !project_file.exists(), "{run:?}");
+    assert_eq!(
+        env.run(&["uninstall", "codex", "--scope", "project"]).code,
+        0
+    );
+    assert!(!user_file.exists());
+
+    let real = std::fs::canonicalize(env.path().join("proj")).unwrap();
+    let trusted = format!(
+        "# trust\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        real.display()
+    );
+    let config = env.write("home/.codex/config.toml", &trusted);
+    let run = env.run(&["install", "codex", "--scope", "project"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(project_file.exists() && !user_file.exists(), "{run:?}");
+    let with_trust = std::fs::read_to_string(&config).unwrap();
+    assert!(
+        with_trust.contains(&format!(
+            "{}:pre_tool_use:0:0",
+            std::fs::canonicalize(&project_file).unwrap().display()
+        )),
+        "{with_trust}"
+    );
+    assert_eq!(
+        env.run(&["uninstall", "codex", "--scope", "project"]).code,
+        0
+    );
+    assert!(!project_file.exists());
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), trusted);
+}

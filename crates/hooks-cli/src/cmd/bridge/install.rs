@@ -93,10 +93,37 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
         (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
         (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
-        // Codex reads project hooks only from projects its user's config trusts, so the
-        // bridge goes into the user layer, where `[hooks.state]` trusts it.
-        (Agent::Codex, _) => codex_home()?.join("hooks.json"),
+        (Agent::Codex, Scope::User) => codex_home()?.join("hooks.json"),
+        (Agent::Codex, Scope::Project) => match codex_project_refused(project)? {
+            None => project.join(".codex/hooks.json"),
+            Some(_) => codex_home()?.join("hooks.json"),
+        },
     })
+}
+
+/// Why Codex would not read the project's `.codex/hooks.json`, if it would not: Codex
+/// loads a project's `.codex/` layer only when its user config trusts the project
+/// (`[projects."<path>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml`).
+fn codex_project_refused(project: &Path) -> Result<Option<String>> {
+    let config = codex_home()?.join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap_or_default();
+    let doc: toml_edit::DocumentMut = text.parse().unwrap_or_default();
+    let real = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    let trusted = [project, real.as_path()].iter().any(|p| {
+        doc.get("projects")
+            .and_then(|t| t.get(p.to_string_lossy().as_ref()))
+            .and_then(|t| t.get("trust_level"))
+            .and_then(|v| v.as_str())
+            == Some("trusted")
+    });
+    Ok((!trusted).then(|| {
+        format!(
+            "Codex reads {} only for projects its user config trusts ([projects.\"{}\"] trust_level = \"trusted\" in {}), so the bridge goes into Codex's user layer",
+            project.join(".codex/hooks.json").display(),
+            project.display(),
+            config.display()
+        )
+    }))
 }
 
 /// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
@@ -193,6 +220,12 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let path = settings_path(args.agent, args.scope, &project)?;
+    if args.agent == Agent::Codex
+        && args.scope == Scope::Project
+        && let Some(why) = codex_project_refused(&project)?
+    {
+        println!("note: {why}");
+    }
     if args.migrate && args.agent == Agent::Gemini {
         bail!(
             "`--migrate` moves the hooks of Claude Code and Codex only; move {}'s own hooks by hand (see docs/bridge.md)",
@@ -328,8 +361,18 @@ fn scope_flag(scope: Scope) -> &'static str {
 /// entries are taken out.
 pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
-    let path = settings_path(args.agent, args.scope, &project)?;
     let (mut journal, journal_text) = Journal::open()?;
+    let mut path = settings_path(args.agent, args.scope, &project)?;
+    // Codex's project trust may have changed since the install: the file installed into is
+    // the one the journal knows.
+    if args.agent == Agent::Codex && !journal.files.contains_key(&path) {
+        let project_file = project.join(".codex/hooks.json");
+        if args.scope == Scope::Project && journal.files.contains_key(&project_file) {
+            path = project_file;
+        } else if args.scope == Scope::Project {
+            path = codex_home()?.join("hooks.json");
+        }
+    }
     let mut out = std::io::stdout().lock();
     let Some(record) = journal.files.get(&path).cloned() else {
         writeln!(

@@ -2,10 +2,11 @@
 //! trusted by the install alone, no `--dangerously-bypass-hook-trust`): a rewrite of the
 //! engine's config is what Codex's shell runs (Codex 0.171.0 honours `updatedInput` given
 //! with `permissionDecision: "allow"`), and the context of SessionStart and
-//! UserPromptSubmit hooks reaches the model's first request.
+//! UserPromptSubmit hooks reaches the model's first request; and in a project Codex
+//! trusts, the bridge installed into the project's `.codex/hooks.json` is called.
 
-use super::Agent;
-use super::bridge::{bridged_with, home_file};
+use super::bridge::{bridged_with, home_file, hooks};
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
 
 /// The engine's user config: a rewrite of `touch original` into `touch rewritten` (in
 /// Claude Code's answer shape, which the native format reads), and two context hooks.
@@ -39,4 +40,50 @@ fn codex_takes_the_engines_rewrite_and_context() {
     ] {
         assert!(first.contains(context), "{context:?} not in {first}");
     }
+}
+
+/// In a project Codex trusts (`[projects."<path>"] trust_level = "trusted"`), `hooks install
+/// codex --scope project` writes the project's `.codex/hooks.json` with Codex's trust of
+/// it in the user config, and Codex calls the bridge from there: the engine's guard
+/// refuses `rm -r`. Uninstall gives `config.toml` back and removes the file.
+#[test]
+fn codex_calls_the_bridge_from_a_trusted_projects_layer() {
+    let run = AgentRun::new(
+        Agent::Codex,
+        vec![
+            Step::Shell("rm -r victim".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write("victim/keep.txt", "precious");
+    home_file(
+        &run,
+        ".config/hooks/hooks.yaml",
+        &format!(
+            "hooks:\n  - id: no-rm-r\n    event: PreToolUse\n    matcher: Bash\n    command: {}\n",
+            guard(&run)
+        ),
+    );
+    let config = run.codex_home().join("config.toml");
+    let project = std::fs::canonicalize(run.project()).unwrap();
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        project.display()
+    ));
+    std::fs::write(&config, &text).unwrap();
+    hooks(&run, &["install", "codex", "--scope", "project"]);
+    let project_file = run.project().join(".codex/hooks.json");
+    assert!(project_file.exists());
+    assert!(!run.codex_home().join("hooks.json").exists());
+    let out = run.run();
+    hooks(&run, &["uninstall", "codex", "--scope", "project"]);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    assert!(!project_file.exists());
 }
