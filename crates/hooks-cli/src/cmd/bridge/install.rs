@@ -224,7 +224,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         && args.scope == Scope::Project
         && let Some(why) = codex_project_refused(&project)?
     {
-        println!("note: {why}");
+        writeln!(std::io::stdout().lock(), "note: {why}")?;
     }
     if args.migrate && args.agent == Agent::Gemini {
         bail!(
