@@ -55,8 +55,18 @@ fn migrate_moves_codex_hooks_into_the_native_config_and_uninstall_restores_both_
     let hooks_json = env.write("home/.codex/hooks.json", HOOKS_JSON);
     let native = env.path().join("home/.config/hooks/hooks.yaml");
 
+    // `hooks migrate codex` moves a Codex file it is given, and none by default.
+    let unnamed = env.run(&["migrate", "codex"]);
+    assert!(
+        unnamed.code != 0 && unnamed.stderr.contains("name the Codex file"),
+        "{unnamed:?}"
+    );
     let run = env.run(&["install", "codex", "--migrate"]);
     assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.contains("undo: `hooks migrate codex --undo"),
+        "{run:?}"
+    );
     let moved = std::fs::read_to_string(&native).unwrap();
     assert!(moved.contains("codex toml guard"), "{moved}");
     assert!(moved.contains("tests fail"), "{moved}");

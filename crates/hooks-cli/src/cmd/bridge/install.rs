@@ -250,7 +250,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
-            from: "claude".to_owned(),
+            from: from_name(&path).to_owned(),
             settings: Some(path.clone()),
             to: None,
             undo: false,
@@ -443,13 +443,22 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
 /// --undo`).
 fn undo_migration(file: &Path, project: &Path) -> Result<()> {
     super::super::migrate::run(&MigrateArgs {
-        from: "claude".to_owned(),
+        from: from_name(file).to_owned(),
         settings: Some(file.to_path_buf()),
         to: None,
         undo: true,
         project: Some(project.to_path_buf()),
     })?;
     Ok(())
+}
+
+/// The `hooks migrate` source name for `file`: `codex` for Codex's files.
+fn from_name(file: &Path) -> &'static str {
+    if hooks::config::dialect_from_path(file) == Some(hooks::core::Dialect::Codex) {
+        "codex"
+    } else {
+        "claude"
+    }
 }
 
 /// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`
