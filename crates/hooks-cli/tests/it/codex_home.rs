@@ -66,3 +66,38 @@ fn the_codex_bridge_leaves_codex_home_hooks_to_codex() {
     );
     assert!(env.path().join("ran").exists());
 }
+
+/// A Codex plugin installed in Codex's cache (`plugins/cache/<marketplace>/<plugin>/
+/// <version>/hooks/hooks.json`) reads as Codex's, and its hooks get the plugin's root and
+/// data directory (`plugins/data/<marketplace>/<plugin>`) as Codex gives them:
+/// `PLUGIN_ROOT`, `PLUGIN_DATA` and their `CLAUDE_` names, `${PLUGIN_ROOT}` in the command.
+#[test]
+fn codex_plugin_hooks_get_their_root_and_data() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = env();
+    let root = env.path().join("codex/plugins/cache/acme/tool/1.0.0");
+    let script = env.write(
+        "codex/plugins/cache/acme/tool/1.0.0/hooks/record.sh",
+        "#!/bin/sh\nprintf '%s\\n%s\\n%s\\n%s\\n' \"$PLUGIN_ROOT\" \"$PLUGIN_DATA\" \"$CLAUDE_PLUGIN_ROOT\" \"$CLAUDE_PLUGIN_DATA\" > \"$MARK\"\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = env.write(
+        "codex/plugins/cache/acme/tool/1.0.0/hooks/hooks.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "${PLUGIN_ROOT}/hooks/record.sh"}]}]}}"#,
+    );
+    let file = file.display().to_string();
+    let run = run(
+        &env,
+        &["run", "SessionStart", "-c", &file, "-p", "-"],
+        r#"{"source": "startup"}"#,
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let got = std::fs::read_to_string(env.path().join("ran"))
+        .unwrap_or_else(|e| panic!("the plugin hook did not run ({e}): {run:?}"));
+    let data = env.path().join("codex/plugins/data/acme/tool");
+    let (root, data) = (root.display().to_string(), data.display().to_string());
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        [root.as_str(), data.as_str(), root.as_str(), data.as_str()]
+    );
+}
