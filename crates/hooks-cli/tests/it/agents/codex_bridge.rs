@@ -3,7 +3,8 @@
 //! engine's config is what Codex's shell runs (Codex 0.171.0 honours `updatedInput` given
 //! with `permissionDecision: "allow"`), and the context of SessionStart and
 //! UserPromptSubmit hooks reaches the model's first request; and in a project Codex
-//! trusts, the bridge installed into the project's `.codex/hooks.json` is called.
+//! trusts, the bridge installed into the project's `.codex/hooks.json` is called; and
+//! Codex's own hooks moved into the engine by `--migrate` run once, through the bridge.
 
 use super::bridge::{bridged_with, home_file, hooks};
 use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
@@ -86,4 +87,44 @@ fn codex_calls_the_bridge_from_a_trusted_projects_layer() {
     assert!(out.tool_result().contains(GUARD_REASON), "{out}");
     assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
     assert!(!project_file.exists());
+}
+
+/// `hooks install codex --migrate`: a guard of Codex's own `hooks.json` moves into the
+/// engine's config and runs once per call, through the bridge (its log has one line for
+/// the one shell call), still refusing `rm -r` as in Codex; uninstall gives `hooks.json`
+/// and `config.toml` back byte for byte.
+#[test]
+fn codex_hooks_migrated_into_the_engine_run_once_through_the_bridge() {
+    let run = AgentRun::new(
+        Agent::Codex,
+        vec![
+            Step::Shell("rm -r victim".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write("victim/keep.txt", "precious");
+    run.add_hook("PreToolUse", Some("Bash"), &guard(&run));
+    let hooks_json = run.hooks_file();
+    let config = run.codex_home().join("config.toml");
+    let (json_before, config_before) = (
+        std::fs::read_to_string(&hooks_json).unwrap(),
+        std::fs::read_to_string(&config).unwrap(),
+    );
+    hooks(&run, &["install", "codex", "--migrate"]);
+    let out = run.run();
+    hooks(&run, &["uninstall", "codex"]);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+    let log = std::fs::read_to_string(run.root().join("guard.log")).unwrap();
+    assert_eq!(
+        log.lines().count(),
+        1,
+        "the guard ran other than once:\n{log}"
+    );
+    assert_eq!(std::fs::read_to_string(&hooks_json).unwrap(), json_before);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), config_before);
 }
