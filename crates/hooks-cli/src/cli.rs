@@ -160,7 +160,7 @@ pub enum Command {
     Man(ManArgs),
     /// Move the hooks of a Claude Code settings file into a native config (`--undo`: back).
     #[command(
-        after_help = "Examples:\n  hooks migrate claude                      # .claude/settings.json -> .hooks/hooks.yaml\n  hooks migrate claude ~/.claude/settings.json\n  hooks migrate claude --undo"
+        after_help = "Examples:\n  hooks migrate claude                      # .claude/settings.json -> .hooks/hooks.yaml\n  hooks migrate claude ~/.claude/settings.json\n  hooks migrate claude --undo\n  hooks migrate codex ~/.codex/config.toml"
     )]
     Migrate(MigrateArgs),
     /// Answer an agent's hook call: read its event on stdin, run every configured hook,
@@ -453,8 +453,9 @@ pub struct ManArgs {
 /// `hooks migrate`.
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
-    /// Where the hooks come from: `claude` (a Claude Code `settings.json`).
-    #[arg(value_parser = ["claude"])]
+    /// Where the hooks come from: `claude` (a Claude Code `settings.json`) or `codex` (a
+    /// Codex `hooks.json` or `config.toml`, named).
+    #[arg(value_parser = ["claude", "codex"])]
     pub from: String,
     /// The settings file: `~/.claude/settings.json`, `.claude/settings.json` or
     /// `.claude/settings.local.json` (default: the project's `.claude/settings.json`).

@@ -3,7 +3,7 @@
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
 //! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` (both in `$CODEX_HOME` when that is set) |
 //! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml` |
 //! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
 //! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
@@ -47,6 +47,9 @@ pub struct Locations {
     pub config_dir: Option<PathBuf>,
     /// The project root.
     pub project: Option<PathBuf>,
+    /// Codex's home (`$CODEX_HOME`), whose `hooks.json` and `config.toml` are Codex's user
+    /// layer; `None`: `~/.codex`, Codex's default.
+    pub codex_home: Option<PathBuf>,
     /// Directories whose managed files are looked for, in order (default `/etc` and, on
     /// macOS, `/Library/Application Support`).
     pub system_dirs: Vec<PathBuf>,
@@ -87,10 +90,14 @@ impl Locations {
         if cfg!(target_os = "macos") {
             system_dirs.push(PathBuf::from("/Library/Application Support"));
         }
+        let codex_home = std::env::var_os("CODEX_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute());
         Locations {
             home,
             config_dir,
             project: project.map(Path::to_path_buf),
+            codex_home,
             system_dirs,
         }
     }
@@ -125,10 +132,19 @@ impl Locations {
         let home = self.home.as_deref();
         let config = self.config_dir.as_deref();
         let project = self.project.as_deref();
+        let codex_home = self.codex_home.as_deref();
         let mut push = |layer: Layer, path: PathBuf| {
             let within = match layer {
                 Layer::Project | Layer::Local => project,
                 Layer::User => match (home, config) {
+                    // `$CODEX_HOME`'s files stay inside it, when it is outside home.
+                    (home, _)
+                        if codex_home.is_some_and(|c| {
+                            path.starts_with(c) && !home.is_some_and(|h| c.starts_with(h))
+                        }) =>
+                    {
+                        codex_home
+                    }
                     (Some(home), Some(config))
                         if path.starts_with(config) && !config.starts_with(home) =>
                     {
@@ -185,13 +201,20 @@ impl Locations {
                 Layer::User,
                 home.join(".gemini/extensions/*/hooks/hooks.json"),
             );
-            push(Layer::User, home.join(".codex/hooks.json"));
-            push(Layer::User, home.join(".codex/config.toml"));
+            if self.codex_home.is_none() {
+                push(Layer::User, home.join(".codex/hooks.json"));
+                push(Layer::User, home.join(".codex/config.toml"));
+            }
             push(Layer::User, home.join(".cursor/hooks.json"));
             // Cline's global hooks directory (and its SDK's): each file named after a Cline
             // event is a hook.
             push(Layer::User, home.join("Documents/Cline/Hooks/*"));
             push(Layer::User, home.join(".cline/hooks/*"));
+        }
+        // A `$CODEX_HOME` elsewhere than `~/.codex`: Codex's user files are there.
+        if let Some(codex) = &self.codex_home {
+            push(Layer::User, codex.join("hooks.json"));
+            push(Layer::User, codex.join("config.toml"));
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -236,6 +259,7 @@ impl Locations {
             home: real(&self.home),
             config_dir: real(&self.config_dir),
             project: real(&self.project),
+            codex_home: real(&self.codex_home),
             system_dirs: self.system_dirs.clone(),
         };
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());

@@ -506,6 +506,11 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         path.as_deref()
             .and_then(detect::plugin_root)
             .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
+    } else if dialect == Dialect::Codex {
+        // A Codex plugin's `<plugin>/hooks/hooks.json`.
+        path.as_deref()
+            .and_then(detect::plugin_root)
+            .map(|root| ("${PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
     } else if dialect == Dialect::Gemini {
         // A Gemini CLI extension's `<extension>/hooks/hooks.json`.
         path.as_deref()
@@ -1054,6 +1059,14 @@ impl Cx<'_> {
     pub(crate) fn plugin_root(&self) -> Option<&str> {
         match &self.path_var {
             Some(("${CLAUDE_PLUGIN_ROOT}", root)) => Some(root),
+            _ => None,
+        }
+    }
+
+    /// The root of the Codex plugin whose hooks file this is, if it is one.
+    pub(crate) fn codex_plugin_root(&self) -> Option<&str> {
+        match &self.path_var {
+            Some(("${PLUGIN_ROOT}", root)) => Some(root),
             _ => None,
         }
     }

@@ -1,5 +1,6 @@
-//! `hooks migrate claude [SETTINGS] [--to FILE] [--undo]`: moves the hooks of a Claude Code
-//! settings file into the native config of the same layer, with generated ids, and back.
+//! `hooks migrate claude|codex [SETTINGS] [--to FILE] [--undo]`: moves the hooks of a Claude
+//! Code settings file (or a Codex `hooks.json` or `config.toml`) into the native config of
+//! the same layer, with generated ids, and back.
 //! The work is [`crate::edit::migrate`]'s; this module picks the files and reports.
 
 use std::collections::BTreeSet;
@@ -19,9 +20,12 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         ..ConfigArgs::default()
     };
     let project = super::project_dir(&config)?;
-    let source = match &args.settings {
-        Some(path) => migrate::place_of(path, &project),
-        None => migrate::project_settings(&project),
+    let source = match (&args.settings, args.from.as_str()) {
+        (Some(path), _) => migrate::place_of(path, &project),
+        (None, "codex") => bail!(
+            "name the Codex file whose hooks move: `hooks migrate codex ~/.codex/hooks.json` or `~/.codex/config.toml`"
+        ),
+        (None, _) => migrate::project_settings(&project),
     };
     let options = super::edit::load_options();
     let mut journal = Journal::open_default()?;
@@ -88,7 +92,8 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
     let quoted = |p: &Path| hooks::config::shell_quote(&super::render::shown_path(p));
     writeln!(
         out,
-        "undo: `hooks migrate claude --undo {}`",
+        "undo: `hooks migrate {} --undo {}`",
+        args.from,
         quoted(&applied.source)
     )?;
     if target.layer.is_none() {

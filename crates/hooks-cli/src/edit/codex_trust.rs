@@ -463,6 +463,28 @@ pub fn without_trust(config: &str, entries: &[TrustEntry]) -> Result<String> {
     Ok(doc.to_string())
 }
 
+/// `config` (the text of a Codex `config.toml`) without its hooks: every key of `[hooks]`
+/// but `state` (the trust of hooks, which stays), and `[hooks]` itself when nothing is left
+/// in it; every other byte stays as it was.
+pub fn without_hooks(config: &str) -> Result<String> {
+    let mut doc = parse(config)?;
+    let Some(hooks) = doc.get_mut("hooks").and_then(Item::as_table_like_mut) else {
+        return Ok(config.to_owned());
+    };
+    let events: Vec<String> = hooks
+        .iter()
+        .map(|(k, _)| k.to_owned())
+        .filter(|k| k != "state")
+        .collect();
+    for key in &events {
+        hooks.remove(key);
+    }
+    if hooks.is_empty() {
+        doc.remove("hooks");
+    }
+    Ok(doc.to_string())
+}
+
 fn parse(config: &str) -> Result<DocumentMut> {
     config
         .parse()

@@ -48,18 +48,21 @@ impl Place {
                 .with_origin(Origin::Discovered),
             None => options.clone(),
         };
-        match (self.path.exists(), self.layer) {
-            (false, _) => ConfigEdit::create(&self.path, &options),
-            (true, Some(layer)) => ConfigEdit::open_discovered(
-                &Discovered {
-                    path: self.path.clone(),
-                    layer,
-                    within: self.within.clone(),
-                },
-                &options,
-            ),
-            (true, None) => ConfigEdit::open(&self.path, &options),
+        // A migration replaces a file's text whole (its hooks out, or back in), which is
+        // done for the dialects whose entries are not edited one by one too (a Codex
+        // `hooks.json` or `config.toml`): the file is read as discovery reads it.
+        let text = match (self.path.exists(), self.layer) {
+            (false, _) => return ConfigEdit::create(&self.path, &options),
+            (true, Some(layer)) => Discovered {
+                path: self.path.clone(),
+                layer,
+                within: self.within.clone(),
+            }
+            .read_text(options.max_file_size),
+            (true, None) => hooks::config::read_text(&self.path, options.max_file_size),
         }
+        .map_err(|e| anyhow!("cannot read {}:\n{e}", self.path.display()))?;
+        ConfigEdit::from_text(&self.path, text, &options)
     }
 }
 
@@ -73,6 +76,7 @@ fn candidates(project: &Path) -> Vec<Discovered> {
         home: real(env.home),
         config_dir: real(env.config_dir),
         project: real(env.project),
+        codex_home: real(env.codex_home),
         system_dirs: env.system_dirs,
     }
     .candidates()
@@ -174,9 +178,9 @@ pub fn plan(
     }
     let source_edit = source.open(options)?;
     let file = source_edit.file();
-    if file.dialect != Dialect::Claude {
+    if !matches!(file.dialect, Dialect::Claude | Dialect::Codex) {
         bail!(
-            "{} is a {} config, not a Claude Code settings file",
+            "{} is a {} config, not a Claude Code settings file or a Codex hooks file",
             source.path.display(),
             dialect_name(file.dialect)
         );
@@ -270,13 +274,20 @@ fn fresh_id(prefix: &str, spec: &HookSpec, taken: &mut BTreeSet<String>) -> Stri
     id
 }
 
-/// Removes the `hooks` key of a Claude Code settings file, checking that the file keeps
-/// its settings and loses every hook, and nothing else changes.
+/// Removes the hooks of a Claude Code settings file or a Codex `hooks.json` (its `hooks`
+/// key) or `config.toml` (every `[hooks]` table but `[hooks.state]`, Codex's trust, which
+/// is not hooks), checking that the file keeps its settings and loses every hook, and
+/// nothing else changes.
 fn remove_hooks_key(edit: &mut ConfigEdit) -> Result<()> {
-    let mut doc = JsonDoc::parse(&edit.text)?;
-    doc.remove(&[Seg::Key("hooks".to_owned())])?;
+    let text = if edit.file.format == hooks::config::Format::Toml {
+        super::codex_trust::without_hooks(&edit.text)?
+    } else {
+        let mut doc = JsonDoc::parse(&edit.text)?;
+        doc.remove(&[Seg::Key("hooks".to_owned())])?;
+        doc.text()
+    };
     let settings = edit.file.settings.clone();
-    edit.apply(doc.text(), |new| {
+    edit.apply(text, |new| {
         if !new.items.is_empty() {
             bail!("hooks are left after removing `hooks`");
         }

@@ -27,7 +27,8 @@ fn project(name: &str, trusted: &[&str]) -> Env {
     env
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies the directory `from` into `to`, recursively, keeping permissions.
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let entry = entry.unwrap();
         let target = to.join(entry.file_name());

@@ -168,6 +168,23 @@ fn codex_cases() {
         0,
         "",
     );
+    // Codex's model-facing shell tool (`exec_command {"cmd": ..}`) is read as the
+    // canonical shell tool and input: a hook reading `tool_input.command` guards it.
+    let reads_command = env_with(
+        "hooks:\n  - id: reads-command\n    event: PreToolUse\n    matcher: Bash\n    command: |\n      case \"$(cat)\" in *'\"tool_input\":{\"command\":\"rm -r victim\"}'*) echo \"refusing rm -r\" >&2; exit 2;; esac\n",
+    );
+    check(
+        &reads_command,
+        "codex",
+        &payload(
+            &reads_command,
+            "PreToolUse",
+            json!({"tool_name": "exec_command", "tool_input": {"cmd": "rm -r victim"}, "turn_id": "t-1", "model": "gpt-5.5"}),
+        ),
+        Value::Null,
+        2,
+        "refusing rm -r",
+    );
     check(
         &env,
         "codex",

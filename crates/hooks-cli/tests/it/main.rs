@@ -7,6 +7,8 @@ mod agents;
 mod autohand;
 mod bridge;
 mod builtins;
+mod codex_home;
+mod codex_install;
 mod codex_trust;
 mod completions;
 mod conformance;

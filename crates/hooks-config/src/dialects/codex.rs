@@ -267,8 +267,49 @@ pub(crate) fn load(
     }
 }
 
+/// The variables Codex gives the hooks of the plugin at `root`: `PLUGIN_ROOT` and
+/// `CLAUDE_PLUGIN_ROOT` (the plugin's directory), and, for a plugin installed in Codex's
+/// cache (`<codex home>/plugins/cache/<marketplace>/<plugin>/<version>`), `PLUGIN_DATA`
+/// and `CLAUDE_PLUGIN_DATA`, its data directory
+/// `<codex home>/plugins/data/<marketplace>/<plugin>` (`codex-rs/core-plugins`'
+/// `PluginStore::plugin_data_root`; `hooks/src/engine/discovery.rs` sets the four).
+pub(crate) fn plugin_env(root: &Path) -> Vec<(String, String)> {
+    let text = root.to_string_lossy().into_owned();
+    let mut out = vec![
+        ("PLUGIN_ROOT".to_owned(), text.clone()),
+        ("CLAUDE_PLUGIN_ROOT".to_owned(), text),
+    ];
+    if let Some(data) = plugin_data(root) {
+        let data = data.to_string_lossy().into_owned();
+        out.push(("PLUGIN_DATA".to_owned(), data.clone()));
+        out.push(("CLAUDE_PLUGIN_DATA".to_owned(), data));
+    }
+    out
+}
+
+/// The data directory of the plugin installed at `root`, if `root` is in Codex's plugin
+/// cache (`.../plugins/cache/<marketplace>/<plugin>/<version>`).
+fn plugin_data(root: &Path) -> Option<std::path::PathBuf> {
+    let plugin_dir = root.parent()?;
+    let marketplace_dir = plugin_dir.parent()?;
+    let cache = marketplace_dir.parent()?;
+    let plugins = cache.parent()?;
+    let name = |p: &Path| p.file_name().and_then(|n| n.to_str()).map(str::to_owned);
+    if name(cache)? != "cache" || name(plugins)? != "plugins" {
+        return None;
+    }
+    Some(
+        plugins
+            .join("data")
+            .join(name(marketplace_dir)?)
+            .join(name(plugin_dir)?),
+    )
+}
+
 /// Whether `path` is where Codex keeps hooks: a `hooks.json` or `config.toml` in a
-/// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`.
+/// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`, a plugin's
+/// `hooks/hooks.json` in Codex's plugin cache (`plugins/cache/<marketplace>/<plugin>/
+/// <version>/`).
 pub(crate) fn is_codex_path(path: &Path) -> bool {
     let name = path
         .file_name()
@@ -282,7 +323,10 @@ pub(crate) fn is_codex_path(path: &Path) -> bool {
     let codex_home = std::env::var_os("CODEX_HOME")
         .map(std::path::PathBuf::from)
         .is_some_and(|home| path.parent() == Some(home.as_path()));
+    let in_plugin_cache = name == "hooks.json"
+        && crate::detect::plugin_root(path).is_some_and(|root| plugin_data(&root).is_some());
     match name {
+        "hooks.json" if in_plugin_cache => true,
         "hooks.json" | "config.toml" => parent == ".codex" || codex_home,
         "requirements.toml" => parent == "codex" || parent == ".codex" || codex_home,
         _ => false,

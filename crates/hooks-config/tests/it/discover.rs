@@ -52,6 +52,7 @@ fn standard_locations_by_layer() {
         home: Some(home.clone()),
         config_dir: Some(home.join(".config")),
         project: Some(project.clone()),
+        codex_home: None,
         system_dirs: vec![etc],
     };
     let found = locations.discover();
@@ -286,6 +287,7 @@ fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
         home: Some(root.join("home")),
         config_dir: Some(root.join("home/.config")),
         project: Some(root.join("repo")),
+        codex_home: None,
         system_dirs: vec![],
     };
     let found = bounded(move || locations.discover());

@@ -101,6 +101,12 @@ pub struct Profile {
     /// `beforeShellExecution` and `preToolUse` are both PreToolUse, with different JSON.
     /// `None`: [`Profile::stdin`] whatever the name.
     pub stdin_named: Option<fn(&EventContext, &str) -> Value>,
+    /// The inverse of [`Profile::stdin`]: the context an event's stdin JSON, as this
+    /// dialect's agent writes it, stands for, its fields canonical (tool names and tool
+    /// inputs in the canonical vocabulary), as `hooks bridge` reads its agent's event.
+    /// `None`: the stdin is taken as it is (Claude-shaped), with only the tool name made
+    /// canonical through [`Profile::tools`].
+    pub read_event: Option<ReadEvent>,
     /// The variables naming the project root that the command executor gives a hook of
     /// this dialect when its event names no `project_dir` (`CLAUDE_PROJECT_DIR`; Cursor's
     /// `CURSOR_PROJECT_DIR` and its alias).
@@ -116,6 +122,10 @@ pub struct Profile {
     /// engine does not answer this dialect's agent (the seed systems embed the engine).
     pub reply: Option<fn(&Event, &Aggregate) -> Reply>,
 }
+
+/// A dialect's reading of its agent's stdin for an event into the canonical context
+/// ([`Profile::read_event`]).
+pub type ReadEvent = fn(Event, Value) -> Result<EventContext, crate::error::Error>;
 
 /// Which of the catalog's events a dialect has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

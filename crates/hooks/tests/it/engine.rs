@@ -179,6 +179,7 @@ async fn discovered_project_hooks_wait_for_trust() {
         home: Some(home.path().to_path_buf()),
         config_dir: Some(home.path().join(".config")),
         project: Some(project.path().to_path_buf()),
+        codex_home: None,
         system_dirs: Vec::new(),
     };
     let untrusted = Engine::builder()
@@ -371,6 +372,7 @@ fn locations(home: &Path, project: &Path) -> Locations {
         home: Some(home.to_path_buf()),
         config_dir: Some(home.join(".config")),
         project: Some(project.to_path_buf()),
+        codex_home: None,
         system_dirs: Vec::new(),
     }
 }

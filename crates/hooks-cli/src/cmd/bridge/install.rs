@@ -93,10 +93,37 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
         (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
         (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
-        // Codex reads project hooks only from projects its user's config trusts, so the
-        // bridge goes into the user layer, where `[hooks.state]` trusts it.
-        (Agent::Codex, _) => codex_home()?.join("hooks.json"),
+        (Agent::Codex, Scope::User) => codex_home()?.join("hooks.json"),
+        (Agent::Codex, Scope::Project) => match codex_project_refused(project)? {
+            None => project.join(".codex/hooks.json"),
+            Some(_) => codex_home()?.join("hooks.json"),
+        },
     })
+}
+
+/// Why Codex would not read the project's `.codex/hooks.json`, if it would not: Codex
+/// loads a project's `.codex/` layer only when its user config trusts the project
+/// (`[projects."<path>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml`).
+fn codex_project_refused(project: &Path) -> Result<Option<String>> {
+    let config = codex_home()?.join("config.toml");
+    let text = std::fs::read_to_string(&config).unwrap_or_default();
+    let doc: toml_edit::DocumentMut = text.parse().unwrap_or_default();
+    let real = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
+    let trusted = [project, real.as_path()].iter().any(|p| {
+        doc.get("projects")
+            .and_then(|t| t.get(p.to_string_lossy().as_ref()))
+            .and_then(|t| t.get("trust_level"))
+            .and_then(|v| v.as_str())
+            == Some("trusted")
+    });
+    Ok((!trusted).then(|| {
+        format!(
+            "Codex reads {} only for projects its user config trusts ([projects.\"{}\"] trust_level = \"trusted\" in {}), so the bridge goes into Codex's user layer",
+            project.join(".codex/hooks.json").display(),
+            project.display(),
+            config.display()
+        )
+    }))
 }
 
 /// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
@@ -193,9 +220,15 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let path = settings_path(args.agent, args.scope, &project)?;
-    if args.migrate && args.agent != Agent::Claude {
+    if args.agent == Agent::Codex
+        && args.scope == Scope::Project
+        && let Some(why) = codex_project_refused(&project)?
+    {
+        writeln!(std::io::stdout().lock(), "note: {why}")?;
+    }
+    if args.migrate && args.agent == Agent::Gemini {
         bail!(
-            "`--migrate` moves Claude Code's hooks only; move {}'s own hooks by hand (see docs/bridge.md)",
+            "`--migrate` moves the hooks of Claude Code and Codex only; move {}'s own hooks by hand (see docs/bridge.md)",
             path.display()
         );
     }
@@ -217,7 +250,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
-            from: "claude".to_owned(),
+            from: from_name(&path).to_owned(),
             settings: Some(path.clone()),
             to: None,
             undo: false,
@@ -226,6 +259,11 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         out = std::io::stdout().lock();
         text = std::fs::read_to_string(&path).ok();
         record.migrated = text.clone();
+    }
+    if args.migrate && args.agent == Agent::Codex {
+        drop(out);
+        migrate_codex_config(&mut journal, &project)?;
+        out = std::io::stdout().lock();
     }
     let events: Vec<String> = if args.all_events {
         agent_events(args.agent)
@@ -323,8 +361,18 @@ fn scope_flag(scope: Scope) -> &'static str {
 /// entries are taken out.
 pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
-    let path = settings_path(args.agent, args.scope, &project)?;
     let (mut journal, journal_text) = Journal::open()?;
+    let mut path = settings_path(args.agent, args.scope, &project)?;
+    // Codex's project trust may have changed since the install: the file installed into is
+    // the one the journal knows.
+    if args.agent == Agent::Codex && !journal.files.contains_key(&path) {
+        let project_file = project.join(".codex/hooks.json");
+        if args.scope == Scope::Project && journal.files.contains_key(&project_file) {
+            path = project_file;
+        } else if args.scope == Scope::Project {
+            path = codex_home()?.join("hooks.json");
+        }
+    }
     let mut out = std::io::stdout().lock();
     let Some(record) = journal.files.get(&path).cloned() else {
         writeln!(
@@ -334,6 +382,30 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         )?;
         return Ok(0);
     };
+    // Codex's `config.toml` first: its migration, if any, was the later one (the native
+    // file is put back in the reverse order it was written).
+    if args.agent == Agent::Codex {
+        let config = codex_home()?.join("config.toml");
+        if let Some(trust) = journal.files.remove(&config) {
+            let now = std::fs::read_to_string(&config).ok();
+            if now.as_deref() == Some(trust.installed.as_str()) {
+                match &trust.migrated {
+                    Some(migrated) => {
+                        atomic::write(&config, migrated, now.as_deref())?;
+                        drop(out);
+                        undo_migration(&config, &project)?;
+                        out = std::io::stdout().lock();
+                    }
+                    None => restore(&config, trust.original.as_deref(), now.as_deref())?,
+                }
+            } else {
+                let command = bridge_command(args.agent)?;
+                let entries = codex_trust_of(&path, &record.installed, &command)?;
+                codex_trust::remove_trust(&config, &entries)?;
+            }
+            writeln!(out, "{}: the bridge's trust is removed", config.display())?;
+        }
+    }
     let now = std::fs::read_to_string(&path).ok();
     if now.as_deref() != Some(record.installed.as_str()) {
         let Some(now) = now else {
@@ -351,13 +423,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         if let Some(migrated) = &record.migrated {
             atomic::write(&path, migrated, Some(&record.installed))?;
             drop(out);
-            super::super::migrate::run(&MigrateArgs {
-                from: "claude".to_owned(),
-                settings: Some(path.clone()),
-                to: None,
-                undo: true,
-                project: Some(project.clone()),
-            })?;
+            undo_migration(&path, &project)?;
             out = std::io::stdout().lock();
         }
         let current = std::fs::read_to_string(&path).ok();
@@ -368,23 +434,63 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             path.display()
         )?;
     }
-    if args.agent == Agent::Codex {
-        let config = codex_home()?.join("config.toml");
-        if let Some(trust) = journal.files.remove(&config) {
-            let now = std::fs::read_to_string(&config).ok();
-            if now.as_deref() == Some(trust.installed.as_str()) {
-                restore(&config, trust.original.as_deref(), now.as_deref())?;
-            } else {
-                let command = bridge_command(args.agent)?;
-                let entries = codex_trust_of(&path, &record.installed, &command)?;
-                codex_trust::remove_trust(&config, &entries)?;
-            }
-            writeln!(out, "{}: the bridge's trust is removed", config.display())?;
-        }
-    }
     journal.files.remove(&path);
     journal.save(journal_text.as_deref())?;
     Ok(0)
+}
+
+/// Puts back the hooks the install's migration moved out of `file` (`hooks migrate
+/// --undo`).
+fn undo_migration(file: &Path, project: &Path) -> Result<()> {
+    super::super::migrate::run(&MigrateArgs {
+        from: from_name(file).to_owned(),
+        settings: Some(file.to_path_buf()),
+        to: None,
+        undo: true,
+        project: Some(project.to_path_buf()),
+    })?;
+    Ok(())
+}
+
+/// The `hooks migrate` source name for `file`: `codex` for Codex's files.
+fn from_name(file: &Path) -> &'static str {
+    if hooks::config::dialect_from_path(file) == Some(hooks::core::Dialect::Codex) {
+        "codex"
+    } else {
+        "claude"
+    }
+}
+
+/// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`
+/// tables; `[hooks.state]` stays) into the engine's native config, on the first install
+/// only (the journal keeps the text before and after, for uninstall).
+fn migrate_codex_config(journal: &mut Journal, project: &Path) -> Result<()> {
+    let config = codex_home()?.join("config.toml");
+    if journal.files.contains_key(&config) {
+        return Ok(());
+    }
+    let Ok(text) = std::fs::read_to_string(&config) else {
+        return Ok(());
+    };
+    if codex_trust::without_hooks(&text)? == text {
+        return Ok(());
+    }
+    super::super::migrate::run(&MigrateArgs {
+        from: "codex".to_owned(),
+        settings: Some(config.clone()),
+        to: None,
+        undo: false,
+        project: Some(project.to_path_buf()),
+    })?;
+    journal.files.insert(
+        config.clone(),
+        Installed {
+            original: Some(text),
+            migrated: std::fs::read_to_string(&config).ok(),
+            installed: String::new(),
+        },
+    );
+    Ok(())
 }
 
 /// Writes Codex's trust of the bridge entries of `hooks_json` (the text of `path`) into

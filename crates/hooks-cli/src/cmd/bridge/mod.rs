@@ -172,9 +172,18 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex and Gemini CLI read no file the engine discovers today.
+/// Codex reads its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and the
+/// project's `.codex/`, and `/etc/codex/requirements.toml`: every Codex-dialect location
+/// (a project's `.codex/` files are Codex's to run or, for an untrusted project, to skip).
+/// Gemini CLI reads no file the engine discovers today.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     match agent {
+        Agent::Codex => Locations::from_env(Some(root))
+            .discover()
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| hooks::config::dialect_from_path(p) == Some(hooks::core::Dialect::Codex))
+            .collect(),
         Agent::Claude => Locations::from_env(Some(root))
             .candidates()
             .into_iter()
@@ -185,8 +194,22 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
             .collect(),
-        Agent::Codex | Agent::Gemini => Vec::new(),
+        Agent::Gemini => Vec::new(),
     }
+}
+
+/// The canonical context of the agent's event: read by the agent's profile where it has
+/// a reader (Codex's tool names and shell inputs), else taken as it is with the tool name
+/// made canonical (Gemini CLI's `run_shell_command` is `Bash`), so that hooks written for
+/// any agent guard the agent's tools.
+fn read_context(agent: Agent, event: &Event, payload: Value) -> Result<EventContext> {
+    let profile = agent.dialect().profile();
+    if let Some(read) = profile.read_event {
+        return read(event.clone(), payload).map_err(|e| anyhow::anyhow!("{e}"));
+    }
+    let mut ctx = render::context(event.clone(), payload)?;
+    ctx.canonicalize_tool_name(profile.tools);
+    Ok(ctx)
 }
 
 /// What the bridge dispatches: the event's context and the engine, built as `hooks run`
@@ -200,10 +223,7 @@ struct Prepared {
 
 fn prepare(agent: Agent, event: &Event, payload: Value, hand_off: bool) -> Result<Prepared> {
     let root = project_root(agent, &payload)?;
-    let mut ctx = render::context(event.clone(), payload)?;
-    // The agent's tool names as the canonical ones (Gemini CLI's `run_shell_command` is
-    // `Bash`), so that hooks written for any agent guard them.
-    ctx.canonicalize_tool_name(agent.dialect().tools());
+    let mut ctx = read_context(agent, event, payload)?;
     super::default_cwd(&mut ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
     let store = StateStore::open();

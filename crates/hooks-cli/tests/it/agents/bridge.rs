@@ -30,7 +30,7 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
     }
 }
 
-fn hooks(run: &AgentRun, args: &[&str]) {
+pub(super) fn hooks(run: &AgentRun, args: &[&str]) {
     let out = run.hooks_command(args).output().unwrap();
     assert!(out.status.success(), "hooks {args:?}: {out:?}");
 }
@@ -46,7 +46,7 @@ fn bridged(agent: Agent, command: &str, before: Option<&str>) -> (AgentRun, supe
 }
 
 /// [`bridged`] with the engine's config written by `config`.
-fn bridged_with(
+pub(super) fn bridged_with(
     agent: Agent,
     command: &str,
     before: Option<&str>,
@@ -61,16 +61,25 @@ fn bridged_with(
     );
     run.write("victim/keep.txt", "precious");
     config(&run);
-    let path = settings(&run, agent);
+    let out = install_run_uninstall(&run, before);
+    (run, out)
+}
+
+/// Writes `before` (if any) as the agent's settings file, runs `hooks install AGENT`, the
+/// agent and `hooks uninstall AGENT`, and checks that the agent's settings file (and
+/// Codex's `config.toml`) came back byte for byte; returns the run's output.
+pub(super) fn install_run_uninstall(run: &AgentRun, before: Option<&str>) -> super::AgentOutput {
+    let agent = run.agent;
+    let path = settings(run, agent);
     if let Some(text) = before {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, text).unwrap();
     }
     let codex_config = run.codex_home().join("config.toml");
     let codex_config_before = read(&codex_config);
-    hooks(&run, &["install", agent.bin_name_for_install()]);
+    hooks(run, &["install", agent.bin_name_for_install()]);
     let out = run.run();
-    hooks(&run, &["uninstall", agent.bin_name_for_install()]);
+    hooks(run, &["uninstall", agent.bin_name_for_install()]);
     assert_eq!(
         read(&codex_config),
         codex_config_before,
@@ -83,7 +92,7 @@ fn bridged_with(
         "uninstall did not restore {}",
         path.display()
     );
-    (run, out)
+    out
 }
 
 impl Agent {
@@ -175,7 +184,7 @@ fn codex_stop_blocks_are_capped_across_bridge_calls() {
 }
 
 /// Writes `text` to `rel` under the run's home.
-fn home_file(run: &AgentRun, rel: &str, text: &str) {
+pub(super) fn home_file(run: &AgentRun, rel: &str, text: &str) {
     let path = run.home().join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();

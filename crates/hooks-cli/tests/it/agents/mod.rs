@@ -20,7 +20,9 @@
 
 mod bridge;
 mod claude;
+mod claude_bridge;
 mod codex;
+mod codex_bridge;
 mod codex_trust;
 mod gemini;
 pub(crate) mod model_server;

@@ -2,9 +2,11 @@
 //! timeouts in seconds (600 s, SessionEnd 1 s), `/bin/bash -c`, its tool names (`Bash`,
 //! `apply_patch`), the stdin of its hook events (`codex-rs/hooks/src/events/*.rs`: `model`,
 //! `turn_id`, no `timestamp`), no event variables, every copy of a hook run, and its strict
-//! reading of a hook's answer ([`answers`]).
+//! reading of a hook's answer ([`answers`]), and the reading of the stdin Codex writes
+//! into the canonical context ([`input`]), the inverse of its stdin builder.
 
 mod answers;
+mod input;
 
 use std::time::Duration;
 
@@ -55,6 +57,7 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: Some(input::read_event),
     project_dir_vars: &[],
     env,
     read_answer: answers::parse,

@@ -1,0 +1,130 @@
+//! `hooks bridge codex` inside the real Codex, after `hooks install codex` (its entries
+//! trusted by the install alone, no `--dangerously-bypass-hook-trust`): a rewrite of the
+//! engine's config is what Codex's shell runs (Codex 0.171.0 honours `updatedInput` given
+//! with `permissionDecision: "allow"`), and the context of SessionStart and
+//! UserPromptSubmit hooks reaches the model's first request; and in a project Codex
+//! trusts, the bridge installed into the project's `.codex/hooks.json` is called; and
+//! Codex's own hooks moved into the engine by `--migrate` run once, through the bridge.
+
+use super::bridge::{bridged_with, home_file, hooks};
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
+
+/// The engine's user config: a rewrite of `touch original` into `touch rewritten` (in
+/// Claude Code's answer shape, which the native format reads), and two context hooks.
+const REWRITE_AND_CONTEXT: &str = r#"hooks:
+  - id: rename
+    event: PreToolUse
+    matcher: Bash
+    if: "Bash(touch original)"
+    command: |
+      echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"touch rewritten"}}}'
+  - id: build
+    event: SessionStart
+    command: "echo 'Context from SessionStart: the build uses make.'"
+  - id: brief
+    event: UserPromptSubmit
+    command: "echo 'Context from UserPromptSubmit: be brief.'"
+"#;
+
+#[test]
+fn codex_takes_the_engines_rewrite_and_context() {
+    let (run, out) = bridged_with(Agent::Codex, "touch original", None, |run| {
+        home_file(run, ".config/hooks/hooks.yaml", REWRITE_AND_CONTEXT);
+    });
+    out.assert_success();
+    assert!(run.project().join("rewritten").exists(), "{out}");
+    assert!(!run.project().join("original").exists(), "{out}");
+    let first = out.turn(0).to_string();
+    for context in [
+        "Context from SessionStart: the build uses make.",
+        "Context from UserPromptSubmit: be brief.",
+    ] {
+        assert!(first.contains(context), "{context:?} not in {first}");
+    }
+}
+
+/// In a project Codex trusts (`[projects."<path>"] trust_level = "trusted"`), `hooks install
+/// codex --scope project` writes the project's `.codex/hooks.json` with Codex's trust of
+/// it in the user config, and Codex calls the bridge from there: the engine's guard
+/// refuses `rm -r`. Uninstall gives `config.toml` back and removes the file.
+#[test]
+fn codex_calls_the_bridge_from_a_trusted_projects_layer() {
+    let run = AgentRun::new(
+        Agent::Codex,
+        vec![
+            Step::Shell("rm -r victim".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write("victim/keep.txt", "precious");
+    home_file(
+        &run,
+        ".config/hooks/hooks.yaml",
+        &format!(
+            "hooks:\n  - id: no-rm-r\n    event: PreToolUse\n    matcher: Bash\n    command: {}\n",
+            guard(&run)
+        ),
+    );
+    let config = run.codex_home().join("config.toml");
+    let project = std::fs::canonicalize(run.project()).unwrap();
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str(&format!(
+        "\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+        project.display()
+    ));
+    std::fs::write(&config, &text).unwrap();
+    hooks(&run, &["install", "codex", "--scope", "project"]);
+    let project_file = run.project().join(".codex/hooks.json");
+    assert!(project_file.exists());
+    assert!(!run.codex_home().join("hooks.json").exists());
+    let out = run.run();
+    hooks(&run, &["uninstall", "codex", "--scope", "project"]);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), text);
+    assert!(!project_file.exists());
+}
+
+/// `hooks install codex --migrate`: a guard of Codex's own `hooks.json` moves into the
+/// engine's config and runs once per call, through the bridge (its log has one line for
+/// the one shell call), still refusing `rm -r` as in Codex; uninstall gives `hooks.json`
+/// and `config.toml` back byte for byte.
+#[test]
+fn codex_hooks_migrated_into_the_engine_run_once_through_the_bridge() {
+    let run = AgentRun::new(
+        Agent::Codex,
+        vec![
+            Step::Shell("rm -r victim".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write("victim/keep.txt", "precious");
+    run.add_hook("PreToolUse", Some("Bash"), &guard(&run));
+    let hooks_json = run.hooks_file();
+    let config = run.codex_home().join("config.toml");
+    let (json_before, config_before) = (
+        std::fs::read_to_string(&hooks_json).unwrap(),
+        std::fs::read_to_string(&config).unwrap(),
+    );
+    hooks(&run, &["install", "codex", "--migrate"]);
+    let out = run.run();
+    hooks(&run, &["uninstall", "codex"]);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(out.tool_result().contains(GUARD_REASON), "{out}");
+    let log = std::fs::read_to_string(run.root().join("guard.log")).unwrap();
+    assert_eq!(
+        log.lines().count(),
+        1,
+        "the guard ran other than once:\n{log}"
+    );
+    assert_eq!(std::fs::read_to_string(&hooks_json).unwrap(), json_before);
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), config_before);
+}
