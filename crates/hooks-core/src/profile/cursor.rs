@@ -65,6 +65,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: Some(stdin_named),
+    read_event: None,
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
     read_answer: parse,

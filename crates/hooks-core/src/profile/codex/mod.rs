@@ -55,10 +55,11 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &[],
     env,
     read_answer: answers::parse,
-    reply: Some(crate::reply::codex),
+    reply: Some(|ctx, agg| crate::reply::codex(ctx.event(), agg)),
 };
 
 /// Codex's 600 s, and 1 s for SessionEnd.
