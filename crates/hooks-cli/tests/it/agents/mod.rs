@@ -23,6 +23,7 @@ mod claude;
 mod codex;
 mod codex_trust;
 mod gemini;
+mod gemini_bridge;
 pub(crate) mod model_server;
 
 use std::io::Read;
