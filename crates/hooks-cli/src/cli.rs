@@ -453,11 +453,14 @@ pub struct ManArgs {
 /// `hooks migrate`.
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
-    /// Where the hooks come from: `claude` (a Claude Code `settings.json`).
-    #[arg(value_parser = ["claude"])]
+    /// Where the hooks come from: `claude` (a Claude Code `settings.json`) or `gemini` (a
+    /// Gemini CLI `settings.json`).
+    #[arg(value_parser = ["claude", "gemini"])]
     pub from: String,
     /// The settings file: `~/.claude/settings.json`, `.claude/settings.json` or
-    /// `.claude/settings.local.json` (default: the project's `.claude/settings.json`).
+    /// `.claude/settings.local.json` (Gemini CLI: `~/.gemini/settings.json` or
+    /// `.gemini/settings.json`); default: the project's (`.claude/settings.json`,
+    /// `.gemini/settings.json`).
     pub settings: Option<PathBuf>,
     /// The native file to move them into (default: the one discovery reads in the
     /// settings file's layer, such as `.hooks/hooks.yaml` for the project).

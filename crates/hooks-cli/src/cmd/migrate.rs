@@ -1,5 +1,6 @@
-//! `hooks migrate claude [SETTINGS] [--to FILE] [--undo]`: moves the hooks of a Claude Code
-//! settings file into the native config of the same layer, with generated ids, and back.
+//! `hooks migrate claude|gemini [SETTINGS] [--to FILE] [--undo]`: moves the hooks of a
+//! Claude Code or Gemini CLI settings file into the native config of the same layer, with
+//! generated ids, and back.
 //! The work is [`crate::edit::migrate`]'s; this module picks the files and reports.
 
 use std::collections::BTreeSet;
@@ -19,9 +20,11 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         ..ConfigArgs::default()
     };
     let project = super::project_dir(&config)?;
+    let from = hooks::core::Dialect::from_name(&args.from)
+        .ok_or_else(|| anyhow::anyhow!("unknown agent `{}`", args.from))?;
     let source = match &args.settings {
         Some(path) => migrate::place_of(path, &project),
-        None => migrate::project_settings(&project),
+        None => migrate::project_settings(from, &project),
     };
     let options = super::edit::load_options();
     let mut journal = Journal::open_default()?;
@@ -53,14 +56,14 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         }
         return Ok(0);
     }
-    let target = target(args, &source, &project)?;
+    let target = target(args, from, &source, &project)?;
     let (files, _) = super::edit::open_files(&config)?;
     let taken: BTreeSet<String> = files
         .iter()
         .flat_map(|f| f.entries())
         .filter_map(|e| e.id)
         .collect();
-    let migration = match migrate::plan(&source, &target, &taken, &journal, &options)? {
+    let migration = match migrate::plan(from, &source, &target, &taken, &journal, &options)? {
         Plan::Nothing(why) => {
             writeln!(out, "{why}")?;
             return Ok(0);
@@ -88,7 +91,8 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
     let quoted = |p: &Path| hooks::config::shell_quote(&super::render::shown_path(p));
     writeln!(
         out,
-        "undo: `hooks migrate claude --undo {}`",
+        "undo: `hooks migrate {} --undo {}`",
+        from.as_str(),
         quoted(&applied.source)
     )?;
     if target.layer.is_none() {
@@ -118,7 +122,12 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
 
 /// The native file: `--to` (in the same layer, if it is a standard location), else the
 /// one discovery reads in the settings file's layer.
-fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
+fn target(
+    args: &MigrateArgs,
+    from: hooks::core::Dialect,
+    source: &Place,
+    project: &Path,
+) -> Result<Place> {
     match (&args.to, source.layer) {
         (Some(to), layer) => {
             let place = migrate::place_of(to, project);
@@ -142,8 +151,13 @@ fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
             )
         }),
         (None, None) => bail!(
-            "{} is not one of the settings files discovery reads (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`); name the native file with `--to FILE`",
-            super::render::shown_path(&source.path)
+            "{} is not one of the settings files discovery reads ({}); name the native file with `--to FILE`",
+            super::render::shown_path(&source.path),
+            if from == hooks::core::Dialect::Gemini {
+                "`~/.gemini/settings.json`, `.gemini/settings.json`"
+            } else {
+                "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`"
+            }
         ),
     }
 }

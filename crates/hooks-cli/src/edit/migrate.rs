@@ -1,6 +1,11 @@
-//! Moving the hooks of a Claude Code `settings.json` into a native config, and back: what
-//! `hooks migrate claude` does, kept apart from the command so that other commands (an
-//! installer that migrates, an uninstaller that undoes it) can reuse it.
+//! Moving the hooks of a Claude Code or Gemini CLI `settings.json` into a native config,
+//! and back: what `hooks migrate claude|gemini` does, kept apart from the command so that
+//! other commands (an installer that migrates, an uninstaller that undoes it) can reuse it.
+//!
+//! A moved hook keeps its dialect (`dialect: gemini`), so it is given the stdin and
+//! environment its agent gives it and its answer is read by its agent's rules; its event
+//! is written under the canonical name (Gemini CLI's `BeforeTool` is `PreToolUse`) and its
+//! timeout in the native file's seconds (Gemini CLI's milliseconds translated).
 //!
 //! A migration is planned first ([`plan`]): every hook of the settings file is added, with
 //! a generated id, to the native file through the same editor as `hooks add` (each addition
@@ -48,18 +53,21 @@ impl Place {
                 .with_origin(Origin::Discovered),
             None => options.clone(),
         };
-        match (self.path.exists(), self.layer) {
-            (false, _) => ConfigEdit::create(&self.path, &options),
-            (true, Some(layer)) => ConfigEdit::open_discovered(
-                &Discovered {
-                    path: self.path.clone(),
-                    layer,
-                    within: self.within.clone(),
-                },
-                &options,
-            ),
-            (true, None) => ConfigEdit::open(&self.path, &options),
+        // Read directly, not through `ConfigEdit::open`, which refuses to edit an agent's
+        // own file in place (Gemini CLI's settings): a migration only takes out or puts back
+        // the file's whole `hooks` key, and the native file it writes is checked to be one.
+        let text = match (self.path.exists(), self.layer) {
+            (false, _) => return ConfigEdit::create(&self.path, &options),
+            (true, Some(layer)) => Discovered {
+                path: self.path.clone(),
+                layer,
+                within: self.within.clone(),
+            }
+            .read_text(options.max_file_size),
+            (true, None) => hooks::config::read_text(&self.path, options.max_file_size),
         }
+        .map_err(|e| anyhow!("cannot read {}:\n{e}", self.path.display()))?;
+        ConfigEdit::from_text(&self.path, text, &options)
     }
 }
 
@@ -97,9 +105,15 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
         })
 }
 
-/// The project's Claude Code settings file, `.claude/settings.json`.
-pub fn project_settings(project: &Path) -> Place {
-    place_of(&project.join(".claude/settings.json"), project)
+/// The project's settings file of the agent `from` (Claude Code's `.claude/settings.json`,
+/// Gemini CLI's `.gemini/settings.json`).
+pub fn project_settings(from: Dialect, project: &Path) -> Place {
+    let rel = if from == Dialect::Gemini {
+        ".gemini/settings.json"
+    } else {
+        ".claude/settings.json"
+    };
+    place_of(&project.join(rel), project)
 }
 
 /// The native config discovery reads in `layer`: the first of `hooks.{yaml,yml,toml,json}`
@@ -152,11 +166,12 @@ pub struct Migration {
     target_trusted: bool,
 }
 
-/// Plans moving the hooks of the Claude Code settings file at `source` into the native
-/// config at `target`. `taken` holds the ids already in use wherever these hooks will be
+/// Plans moving the hooks of the settings file at `source`, of the agent `from` (Claude
+/// Code or Gemini CLI), into the native config at `target`. `taken` holds the ids already in use wherever these hooks will be
 /// merged (generated ids avoid them: an id that matched another layer's hook would replace
 /// it). `journal` is checked for an earlier migration of the same file.
 pub fn plan(
+    from: Dialect,
     source: &Place,
     target: &Place,
     taken: &BTreeSet<String>,
@@ -174,11 +189,12 @@ pub fn plan(
     }
     let source_edit = source.open(options)?;
     let file = source_edit.file();
-    if file.dialect != Dialect::Claude {
+    if file.dialect != from {
         bail!(
-            "{} is a {} config, not a Claude Code settings file",
+            "{} is a {} config, not a {} settings file",
             source.path.display(),
-            dialect_name(file.dialect)
+            dialect_name(file.dialect),
+            dialect_name(from)
         );
     }
     if let Some(record) = journal.find(&source.path) {
@@ -190,9 +206,10 @@ pub fn plan(
             )))
         } else {
             bail!(
-                "{} was migrated to {} before and has hooks again; undo the earlier migration first (`hooks migrate claude --undo`), so that it can still be undone",
+                "{} was migrated to {} before and has hooks again; undo the earlier migration first (`hooks migrate {} --undo`), so that it can still be undone",
                 source.path.display(),
-                record.target.display()
+                record.target.display(),
+                from.as_str()
             )
         };
     }
@@ -220,12 +237,13 @@ pub fn plan(
     };
     let mut taken = taken.clone();
     taken.extend(target_edit.file().hooks().filter_map(|h| h.id.clone()));
-    let prefix = source.layer.map_or("claude", Layer::as_str);
+    let prefix = source.layer.map_or(from.as_str(), Layer::as_str);
     let mut moved = Vec::new();
     for spec in file.hooks() {
         let id = fresh_id(prefix, spec, &mut taken);
         let mut native = spec.clone();
         native.id = Some(id.clone());
+        names_as_list(&mut native);
         match target_edit.add(&native).with_context(|| {
             format!(
                 "`{}` of {} cannot move; nothing was written",
@@ -253,6 +271,32 @@ pub fn plan(
     })))
 }
 
+/// A Gemini CLI tool matcher that is a list of tool names (`run_shell_command`,
+/// `read_file|write_file`), a regular expression to Gemini CLI, read as that list of
+/// names, so that the native file holds the canonical names (`Bash`): Gemini CLI tests it
+/// unanchored, but its tool names contain no other tool's name whole. Any other
+/// regular expression stays one, which a native file cannot hold in another agent's tool
+/// names: the migration is refused, saying which hook.
+fn names_as_list(spec: &mut HookSpec) {
+    let tool_event = spec
+        .event
+        .info()
+        .matcher_fields()
+        .iter()
+        .any(|f| f == "tool_name");
+    if spec.dialect != Dialect::Gemini
+        || !tool_event
+        || !matches!(spec.matcher.kind(), hooks_core::MatcherKind::Regex(_))
+    {
+        return;
+    }
+    if let Ok(list) = hooks_core::Matcher::parse(spec.matcher.as_str())
+        && matches!(list.kind(), hooks_core::MatcherKind::Exact(_))
+    {
+        spec.matcher = list;
+    }
+}
+
 /// `{prefix}-{event}-{n}` (`project-pre-tool-use-1`), the first `n` not in `taken`.
 fn fresh_id(prefix: &str, spec: &HookSpec, taken: &mut BTreeSet<String>) -> String {
     let mut event = String::new();
@@ -270,7 +314,7 @@ fn fresh_id(prefix: &str, spec: &HookSpec, taken: &mut BTreeSet<String>) -> Stri
     id
 }
 
-/// Removes the `hooks` key of a Claude Code settings file, checking that the file keeps
+/// Removes the `hooks` key of a settings file, checking that the file keeps
 /// its settings and loses every hook, and nothing else changes.
 fn remove_hooks_key(edit: &mut ConfigEdit) -> Result<()> {
     let mut doc = JsonDoc::parse(&edit.text)?;

@@ -10,8 +10,8 @@
 //! already calls the bridge is left alone, so installing twice changes nothing. The file's
 //! text before the first install is kept in the install journal (`installs.json` in the
 //! state directory), and uninstall writes it back byte for byte. `--migrate` first moves
-//! the file's own hooks into the engine's native config (`hooks migrate claude`), so that
-//! they run once, through the bridge; uninstall undoes that too.
+//! the file's own hooks into the engine's native config (`hooks migrate claude|gemini`),
+//! so that they run once, through the bridge; uninstall undoes that too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -193,9 +193,9 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let path = settings_path(args.agent, args.scope, &project)?;
-    if args.migrate && args.agent != Agent::Claude {
+    if args.migrate && args.agent == Agent::Codex {
         bail!(
-            "`--migrate` moves Claude Code's hooks only; move {}'s own hooks by hand (see docs/bridge.md)",
+            "`--migrate` moves Claude Code's and Gemini CLI's hooks; move {}'s own hooks by hand (see docs/bridge.md)",
             path.display()
         );
     }
@@ -217,7 +217,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
-            from: "claude".to_owned(),
+            from: args.agent.as_str().to_owned(),
             settings: Some(path.clone()),
             to: None,
             undo: false,
@@ -352,7 +352,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             atomic::write(&path, migrated, Some(&record.installed))?;
             drop(out);
             super::super::migrate::run(&MigrateArgs {
-                from: "claude".to_owned(),
+                from: args.agent.as_str().to_owned(),
                 settings: Some(path.clone()),
                 to: None,
                 undo: true,
