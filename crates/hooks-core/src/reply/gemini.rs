@@ -40,6 +40,7 @@ pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
 /// - BeforeTool: a rewrite is `hookSpecificOutput.tool_input`, the whole input in the
 ///   argument names of Gemini CLI's tool.
 /// - AfterTool, BeforeAgent, SessionStart: `hookSpecificOutput.additionalContext`.
+/// - AfterTool: a hook's `tailToolCallRequest`, for Gemini CLI to run.
 /// - Every event: `continue: false` with `stopReason`, the user's message as
 ///   `systemMessage`.
 pub fn gemini(ctx: &EventContext, agg: &Aggregate) -> Reply {
@@ -85,6 +86,13 @@ pub fn gemini(ctx: &EventContext, agg: &Aggregate) -> Reply {
         Some(B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::SessionStart)
     ) {
         put(&mut specific, "additionalContext", context(agg));
+    }
+    if matches!(builtin, Some(B::PostToolUse | B::PostToolUseFailure)) {
+        put(
+            &mut specific,
+            "tailToolCallRequest",
+            effects.tail_tool_call.clone(),
+        );
     }
     put_stop(&mut top, agg);
     put(&mut top, "systemMessage", user_message(agg));

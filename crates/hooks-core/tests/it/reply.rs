@@ -432,6 +432,14 @@ fn gemini_cli_answers() {
         json!({"continue": false, "stop_reason": "halt"}),
         json!({"continue": false, "stopReason": "halt"}),
     );
+    // An AfterTool hook's follow-up call is passed on for Gemini CLI to run.
+    let tail = json!({"name": "read_file", "args": {"file_path": "a"}});
+    gemini(
+        "PostToolUse",
+        Some("Bash"),
+        json!({"tail_tool_call": tail}),
+        json!({"hookSpecificOutput": {"hookEventName": "AfterTool", "tailToolCallRequest": tail}}),
+    );
 }
 
 /// A rewrite (the canonical tool's whole input) is written as `tool_input` in the
