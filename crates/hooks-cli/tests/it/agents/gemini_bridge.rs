@@ -1,8 +1,9 @@
 //! `hooks bridge gemini` inside the real Gemini CLI, after `hooks install gemini`: the
 //! engine's guard lets a harmless command run, a rewrite of the engine's hooks (written in
 //! the canonical tool's names) is what Gemini CLI's tools run, context of UserPromptSubmit
-//! and SessionStart hooks reaches the model, and an always-blocking Stop hook is capped
-//! across Gemini CLI's separate bridge calls; each time `hooks uninstall gemini` gives the
+//! and SessionStart hooks reaches the model, a follow-up call an AfterTool hook asks for
+//! runs, and an always-blocking Stop hook is capped across Gemini CLI's separate bridge
+//! calls; each time `hooks uninstall gemini` gives the
 //! settings file back byte for byte.
 
 use serde_json::json;
@@ -99,4 +100,26 @@ fn stop_blocks_are_capped_across_bridge_calls() {
     let turns = out.turns();
     assert_eq!(turns.len(), 9, "{out}");
     assert!(turns[1].to_string().contains("keep going"), "{out}");
+}
+
+/// An AfterTool follow-up call asked for by the engine's hook
+/// (`tailToolCallRequest`) is run by Gemini CLI after the first call, in its place.
+#[test]
+fn a_follow_up_tool_call_of_the_engines_hook_runs_in_gemini_cli() {
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "tailToolCallRequest": {"name": "run_shell_command", "args": {"command": "touch tailed"}}}});
+    let config = format!(
+        "hooks:\n  - id: follow-up\n    event: PostToolUse\n    matcher: Bash\n    if: \"Bash(touch first)\"\n    command: echo '{answer}'\n"
+    );
+    let run = AgentRun::new(
+        Agent::Gemini,
+        vec![
+            Step::Shell("touch first".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    let (run, out) = bridged_gemini(run, &config);
+    out.assert_success();
+    assert!(run.project().join("first").exists(), "{out}");
+    assert!(run.project().join("tailed").exists(), "{out}");
 }
