@@ -3,8 +3,7 @@
 //! the canonical tool's names) is what Gemini CLI's tools run, context of UserPromptSubmit
 //! and SessionStart hooks reaches the model, a follow-up call an AfterTool hook asks for
 //! runs, and an always-blocking Stop hook is capped across Gemini CLI's separate bridge
-//! calls; each time `hooks uninstall gemini` gives the
-//! settings file back byte for byte.
+//! calls; each time `hooks uninstall gemini` gives the settings file back byte for byte.
 
 use serde_json::json;
 
