@@ -198,6 +198,11 @@ pub struct Settings {
     pub allowed_http_hook_urls: Option<Vec<String>>,
     /// Autohand `hooks.enabled` (`false` turned every hook of the file off).
     pub hooks_enabled: Option<bool>,
+    /// Gemini CLI `hooksConfig.disabled`: the hooks, by `name` else by command, that do
+    /// not run. Gemini CLI joins the lists of all its settings layers (its `union` merge
+    /// strategy) and applies them to every hook it registers, so merging turns off each
+    /// Gemini CLI hook named in any trusted file's list.
+    pub disabled_hooks: Vec<String>,
     /// The file's own `vars` (native).
     pub vars: BTreeMap<String, String>,
     /// The MCP servers it defines (native `mcp_servers`, Claude Code `mcpServers`, Fabro

@@ -56,6 +56,11 @@
 //!     environment (a variable the hook sets itself wins). A file that is not trusted as a
 //!     whole sets none of this.
 //!
+//! 12. **Gemini CLI's `hooksConfig.disabled`.** The lists of every Gemini CLI file are
+//!     joined, as Gemini CLI joins those of its settings layers, and a Gemini CLI hook
+//!     (of a settings file or an extension) whose `name`, else command, is in the joined
+//!     list does not run. A file that is not trusted as a whole adds nothing to the list.
+//!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.
@@ -269,6 +274,7 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         // `hooks.enabled: false` turns them off.
         hooks_enabled: _,
         vars: _,
+        disabled_hooks,
         mcp_servers,
         run_environment,
         working_dir,
@@ -329,6 +335,8 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
             "run.environment` / `environments",
         ),
         (working_dir.is_some(), "[run].working_dir"),
+        // Joined across Gemini CLI's files: it would switch off the user's hooks.
+        (!disabled_hooks.is_empty(), "hooksConfig.disabled"),
     ];
     for (_, name) in set.iter().filter(|(is_set, _)| *is_set) {
         let mut d = Diagnostic::warning(
@@ -486,6 +494,12 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         }
     }
     let allowed_urls = managed_urls.or(other_urls);
+    // Gemini CLI's `hooksConfig.disabled`, joined across its files (rule 12).
+    let gemini_disabled: std::collections::BTreeSet<&str> = order
+        .iter()
+        .filter(|f| trust.allows_file(f))
+        .flat_map(|f| f.settings.disabled_hooks.iter().map(String::as_str))
+        .collect();
     let (mcp_servers, withheld_mcp_servers) = servers(&order, trust);
     let environment = run_environment(&order, trust);
     // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
@@ -507,7 +521,11 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             (Action::Http(h), Some(list)) => list.allows_str(&h.url),
             _ => true,
         };
-        let inactive = if !slot.spec.enabled {
+        let gemini_off = slot.spec.dialect == hooks_core::Dialect::Gemini
+            && !gemini_disabled.is_empty()
+            && crate::dialects::gemini::hook_name(&slot.spec)
+                .is_some_and(|n| gemini_disabled.contains(n.as_str()));
+        let inactive = if !slot.spec.enabled || gemini_off {
             Some(Inactive::Disabled)
         } else if managed_disable_all || (all_disabled && !managed) {
             Some(Inactive::AllHooksDisabled)

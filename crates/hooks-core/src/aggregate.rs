@@ -603,6 +603,11 @@ impl<'a> Fold<'a> {
                 Fields::TOOL_CONFIG,
                 e.tool_config.is_some(),
             ),
+            (
+                OutputField::TailToolCall,
+                Fields::TAIL_TOOL_CALL,
+                e.tail_tool_call.is_some(),
+            ),
         ];
         for (field, flag, given) in given {
             if given && !self.honours(flag) {
@@ -618,6 +623,13 @@ impl<'a> Fold<'a> {
         }
         if self.event.honours(Fields::LLM_RESPONSE) {
             merge_over(&mut effects.llm_response, e.llm_response.as_ref());
+        }
+        // Gemini CLI merges `hookSpecificOutput` shallowly: the later request replaces.
+        if let (true, Some(call)) = (
+            self.event.honours(Fields::TAIL_TOOL_CALL),
+            &e.tail_tool_call,
+        ) {
+            effects.tail_tool_call = Some(call.clone());
         }
         if let (true, Some(config)) = (self.event.honours(Fields::TOOL_CONFIG), &e.tool_config) {
             const RANK: [&str; 3] = ["AUTO", "ANY", "NONE"];

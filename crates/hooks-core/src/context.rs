@@ -41,21 +41,25 @@ impl EventContext {
         }
     }
 
+    /// The context of `event` with `fields` (an event's JSON object), the engine's own keys
+    /// dropped as in [`EventContext::from_value`].
+    pub fn from_fields(event: impl Into<Event>, mut fields: Map<String, Value>) -> EventContext {
+        for key in ENGINE_KEYS {
+            fields.remove(key);
+        }
+        EventContext {
+            event: event.into(),
+            fields,
+            dispatched_at: None,
+            stop_loop_owned: false,
+        }
+    }
+
     /// The JSON escape hatch: a context from any JSON object. `hook_event_name` and `event`
     /// keys in the payload are dropped, since the engine writes them per dialect.
     pub fn from_value(event: impl Into<Event>, value: Value) -> Result<EventContext, Error> {
         match value {
-            Value::Object(mut fields) => {
-                for key in ENGINE_KEYS {
-                    fields.remove(key);
-                }
-                Ok(EventContext {
-                    event: event.into(),
-                    fields,
-                    dispatched_at: None,
-                    stop_loop_owned: false,
-                })
-            }
+            Value::Object(fields) => Ok(EventContext::from_fields(event, fields)),
             Value::Null => Ok(EventContext::new(event)),
             other => Err(Error::new(ErrorKind::InvalidSpec {
                 message: format!(

@@ -63,6 +63,8 @@ impl Fields {
     pub const LLM_RESPONSE: Fields = Fields(1 << 19);
     /// `tool_config` (Gemini CLI's BeforeToolSelection) is honoured.
     pub const TOOL_CONFIG: Fields = Fields(1 << 20);
+    /// `tail_tool_call` (Gemini CLI's AfterTool `tailToolCallRequest`) is honoured.
+    pub const TAIL_TOOL_CALL: Fields = Fields(1 << 21);
     /// `suppress_original_prompt` (Claude's UserPromptSubmit) is honoured.
     pub const SUPPRESS_PROMPT: Fields = Fields(1 << 14);
     /// `classifier_context` (Claude's PostToolUse) is honoured.
@@ -82,7 +84,7 @@ impl Fields {
 
     /// The names of the fields in this set, for display.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [(Fields, &str); 21] = [
+        const NAMES: [(Fields, &str); 22] = [
             (Fields::BLOCK, "block"),
             (Fields::PERMISSION, "permission"),
             (Fields::UPDATED_INPUT, "updated_input"),
@@ -101,6 +103,7 @@ impl Fields {
             (Fields::LLM_REQUEST, "llm_request"),
             (Fields::LLM_RESPONSE, "llm_response"),
             (Fields::TOOL_CONFIG, "tool_config"),
+            (Fields::TAIL_TOOL_CALL, "tail_tool_call"),
             (Fields::SUPPRESS_PROMPT, "suppress_original_prompt"),
             (Fields::CLASSIFIER_CONTEXT, "classifier_context"),
             (Fields::DISPLAY_CONTENT, "display_content"),
@@ -313,7 +316,7 @@ builtin_events! {
     /// Before a tool runs: allow, deny, ask, rewrite its input.
     PreToolUse { honours: [BLOCK, PERMISSION, UPDATED_INPUT, CONTEXT, SKIP], matcher: ["tool_name"] }
     /// After a tool succeeded.
-    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT, CLASSIFIER_CONTEXT], matcher: ["tool_name"] }
+    PostToolUse { honours: [CONTEXT, UPDATED_TOOL_OUTPUT, CLASSIFIER_CONTEXT, TAIL_TOOL_CALL], matcher: ["tool_name"] }
     /// After a tool failed.
     PostToolUseFailure { honours: [CONTEXT], matcher: ["tool_name"] }
     /// After a batch of parallel tool calls.

@@ -95,7 +95,7 @@ pub use outcome::{
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use profile::{
-    Events, FileShape, HookList, MatcherFields, Profile, ReadEvent, Switch, cline, cursor,
+    EventReader, Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor,
 };
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};

@@ -321,6 +321,11 @@ pub struct Effects {
     /// `allowedFunctionNames`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_config: Option<Value>,
+    /// Gemini CLI's AfterTool `tailToolCallRequest` (`{name, args}`, in Gemini CLI's tool
+    /// names): a tool call the agent runs next, whose result replaces this tool's. Only the
+    /// agent can run it: `hooks bridge gemini` passes it on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_tool_call: Option<Value>,
 }
 
 /// What an elicitation hook answered for the user: the action, and the form's content
@@ -404,6 +409,7 @@ impl Default for Effects {
             llm_request: None,
             llm_response: None,
             tool_config: None,
+            tail_tool_call: None,
         }
     }
 }
@@ -470,6 +476,8 @@ pub enum OutputField {
     LlmResponse,
     /// `tool_config`.
     ToolConfig,
+    /// `tail_tool_call`.
+    TailToolCall,
 }
 
 impl OutputField {
@@ -504,6 +512,7 @@ impl OutputField {
             OutputField::LlmRequest => "llm_request",
             OutputField::LlmResponse => "llm_response",
             OutputField::ToolConfig => "tool_config",
+            OutputField::TailToolCall => "tail_tool_call",
         }
     }
 }

@@ -583,6 +583,23 @@ impl Reader<'_> {
                     self.out.effects.worktree_path =
                         get_str("hookSpecificOutput.worktreePath", value)?.map(str::to_owned);
                 }
+                // Gemini CLI's AfterTool follow-up call, in its tool names: a native hook
+                // (a Gemini CLI hook moved into the native format) can ask for it too.
+                "tailToolCallRequest" => {
+                    const FIELD: &str = "hookSpecificOutput.tailToolCallRequest";
+                    match value {
+                        Value::Null => {}
+                        Value::Object(call) if call.get("name").is_some_and(Value::is_string) => {
+                            self.out.effects.tail_tool_call = Some(value.clone());
+                        }
+                        other => {
+                            return Err(format!(
+                                "{FIELD} must be an object with a tool `name`, not {}",
+                                crate::context::json_kind(other)
+                            ));
+                        }
+                    }
+                }
                 _ => self
                     .out
                     .unknown_fields

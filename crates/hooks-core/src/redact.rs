@@ -241,6 +241,7 @@ impl Redactor {
             llm_request,
             llm_response,
             tool_config,
+            tail_tool_call,
         } = effects;
         for s in [
             reason,
@@ -277,6 +278,7 @@ impl Redactor {
             llm_request,
             llm_response,
             tool_config,
+            tail_tool_call,
         ]
         .into_iter()
         .flatten()

@@ -1,6 +1,6 @@
-//! `hooks migrate claude|codex [SETTINGS] [--to FILE] [--undo]`: moves the hooks of a Claude
-//! Code settings file (or a Codex `hooks.json` or `config.toml`) into the native config of
-//! the same layer, with generated ids, and back.
+//! `hooks migrate claude|codex|gemini [SETTINGS] [--to FILE] [--undo]`: moves the hooks of
+//! a Claude Code or Gemini CLI settings file (or a Codex `hooks.json` or `config.toml`)
+//! into the native config of the same layer, with generated ids, and back.
 //! The work is [`crate::edit::migrate`]'s; this module picks the files and reports.
 
 use std::collections::BTreeSet;
@@ -20,12 +20,14 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         ..ConfigArgs::default()
     };
     let project = super::project_dir(&config)?;
-    let source = match (&args.settings, args.from.as_str()) {
+    let from = hooks::core::Dialect::from_name(&args.from)
+        .ok_or_else(|| anyhow::anyhow!("unknown agent `{}`", args.from))?;
+    let source = match (&args.settings, from) {
         (Some(path), _) => migrate::place_of(path, &project),
-        (None, "codex") => bail!(
+        (None, hooks::core::Dialect::Codex) => bail!(
             "name the Codex file whose hooks move: `hooks migrate codex ~/.codex/hooks.json` or `~/.codex/config.toml`"
         ),
-        (None, _) => migrate::project_settings(&project),
+        (None, _) => migrate::project_settings(from, &project),
     };
     let options = super::edit::load_options();
     let mut journal = Journal::open_default()?;
@@ -57,14 +59,14 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
         }
         return Ok(0);
     }
-    let target = target(args, &source, &project)?;
+    let target = target(args, from, &source, &project)?;
     let (files, _) = super::edit::open_files(&config)?;
     let taken: BTreeSet<String> = files
         .iter()
         .flat_map(|f| f.entries())
         .filter_map(|e| e.id)
         .collect();
-    let migration = match migrate::plan(&source, &target, &taken, &journal, &options)? {
+    let migration = match migrate::plan(from, &source, &target, &taken, &journal, &options)? {
         Plan::Nothing(why) => {
             writeln!(out, "{why}")?;
             return Ok(0);
@@ -93,7 +95,7 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
     writeln!(
         out,
         "undo: `hooks migrate {} --undo {}`",
-        args.from,
+        from.as_str(),
         quoted(&applied.source)
     )?;
     if target.layer.is_none() {
@@ -123,7 +125,12 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
 
 /// The native file: `--to` (in the same layer, if it is a standard location), else the
 /// one discovery reads in the settings file's layer.
-fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
+fn target(
+    args: &MigrateArgs,
+    from: hooks::core::Dialect,
+    source: &Place,
+    project: &Path,
+) -> Result<Place> {
     match (&args.to, source.layer) {
         (Some(to), layer) => {
             let place = migrate::place_of(to, project);
@@ -147,8 +154,13 @@ fn target(args: &MigrateArgs, source: &Place, project: &Path) -> Result<Place> {
             )
         }),
         (None, None) => bail!(
-            "{} is not one of the settings files discovery reads (`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`); name the native file with `--to FILE`",
-            super::render::shown_path(&source.path)
+            "{} is not one of the settings files discovery reads ({}); name the native file with `--to FILE`",
+            super::render::shown_path(&source.path),
+            if from == hooks::core::Dialect::Gemini {
+                "`~/.gemini/settings.json`, `.gemini/settings.json`"
+            } else {
+                "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`"
+            }
         ),
     }
 }

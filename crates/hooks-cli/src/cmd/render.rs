@@ -148,8 +148,9 @@ pub fn resolve_event(name: &str) -> Result<Event> {
 }
 
 /// The context of the event named `name` with `payload`'s fields, as the agent `from`
-/// sent it (default: the agent whose spelling `name` is, else Claude Code): its tool name
-/// made canonical, so that every hook is matched against and given its own agent's name.
+/// sent it (default: the agent whose spelling `name` is, else Claude Code), read through
+/// that agent's profile into the canonical vocabulary (its tool names and arguments), so
+/// that every hook is matched against and given its own agent's names.
 pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<EventContext> {
     let event = resolve_event(name)?;
     let sender = match from {
@@ -162,20 +163,28 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .find(|a| a.name == name && a.name != event.name())
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
     };
-    let mut ctx = context(event, payload)?;
-    ctx.canonicalize_tool_name(sender.tools());
-    Ok(ctx)
+    object_or_null(&payload)?;
+    sender
+        .profile()
+        .read_context(event, payload)
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The context of `event` with `payload`'s fields (an object, or null for none).
 pub fn context(event: Event, payload: Value) -> Result<EventContext> {
+    object_or_null(&payload)?;
+    EventContext::from_value(event, payload).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// Refuses a payload that is neither a JSON object nor null.
+fn object_or_null(payload: &Value) -> Result<()> {
     if !matches!(payload, Value::Object(_) | Value::Null) {
         anyhow::bail!(
             "the payload must be a JSON object, not {}",
-            hooks::core::json_kind(&payload)
+            hooks::core::json_kind(payload)
         );
     }
-    EventContext::from_value(event, payload).map_err(|e| anyhow::anyhow!("{e}"))
+    Ok(())
 }
 
 /// The warnings of every file and of the merge, each once, in the order found.

@@ -1,6 +1,11 @@
-//! Moving the hooks of a Claude Code `settings.json` into a native config, and back: what
-//! `hooks migrate claude` does, kept apart from the command so that other commands (an
-//! installer that migrates, an uninstaller that undoes it) can reuse it.
+//! Moving the hooks of a Claude Code or Gemini CLI `settings.json` into a native config,
+//! and back: what `hooks migrate claude|gemini` does, kept apart from the command so that
+//! other commands (an installer that migrates, an uninstaller that undoes it) can reuse it.
+//!
+//! A moved hook keeps its dialect (`dialect: gemini`), so it is given the stdin and
+//! environment its agent gives it and its answer is read by its agent's rules; its event
+//! is written under the canonical name (Gemini CLI's `BeforeTool` is `PreToolUse`) and its
+//! timeout in the native file's seconds (Gemini CLI's milliseconds translated).
 //!
 //! A migration is planned first ([`plan`]): every hook of the settings file is added, with
 //! a generated id, to the native file through the same editor as `hooks add` (each addition
@@ -48,9 +53,10 @@ impl Place {
                 .with_origin(Origin::Discovered),
             None => options.clone(),
         };
-        // A migration replaces a file's text whole (its hooks out, or back in), which is
-        // done for the dialects whose entries are not edited one by one too (a Codex
-        // `hooks.json` or `config.toml`): the file is read as discovery reads it.
+        // Read directly, not through `ConfigEdit::open`, which refuses to edit an agent's
+        // own file in place (Gemini CLI's settings, a Codex `hooks.json` or `config.toml`):
+        // a migration replaces the file's text whole (its hooks out, or back in), and the
+        // native file it writes is checked to be one. The file is read as discovery reads it.
         let text = match (self.path.exists(), self.layer) {
             (false, _) => return ConfigEdit::create(&self.path, &options),
             (true, Some(layer)) => Discovered {
@@ -101,9 +107,15 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
         })
 }
 
-/// The project's Claude Code settings file, `.claude/settings.json`.
-pub fn project_settings(project: &Path) -> Place {
-    place_of(&project.join(".claude/settings.json"), project)
+/// The project's settings file of the agent `from` (Claude Code's `.claude/settings.json`,
+/// Gemini CLI's `.gemini/settings.json`).
+pub fn project_settings(from: Dialect, project: &Path) -> Place {
+    let rel = if from == Dialect::Gemini {
+        ".gemini/settings.json"
+    } else {
+        ".claude/settings.json"
+    };
+    place_of(&project.join(rel), project)
 }
 
 /// The native config discovery reads in `layer`: the first of `hooks.{yaml,yml,toml,json}`
@@ -156,11 +168,12 @@ pub struct Migration {
     target_trusted: bool,
 }
 
-/// Plans moving the hooks of the Claude Code settings file at `source` into the native
-/// config at `target`. `taken` holds the ids already in use wherever these hooks will be
+/// Plans moving the hooks of the settings file at `source`, of the agent `from` (Claude
+/// Code or Gemini CLI), into the native config at `target`. `taken` holds the ids already in use wherever these hooks will be
 /// merged (generated ids avoid them: an id that matched another layer's hook would replace
 /// it). `journal` is checked for an earlier migration of the same file.
 pub fn plan(
+    from: Dialect,
     source: &Place,
     target: &Place,
     taken: &BTreeSet<String>,
@@ -178,11 +191,12 @@ pub fn plan(
     }
     let source_edit = source.open(options)?;
     let file = source_edit.file();
-    if !matches!(file.dialect, Dialect::Claude | Dialect::Codex) {
+    if file.dialect != from {
         bail!(
-            "{} is a {} config, not a Claude Code settings file or a Codex hooks file",
+            "{} is a {} config, not a {} settings file",
             source.path.display(),
-            dialect_name(file.dialect)
+            dialect_name(file.dialect),
+            dialect_name(from)
         );
     }
     if let Some(record) = journal.find(&source.path) {
@@ -194,9 +208,10 @@ pub fn plan(
             )))
         } else {
             bail!(
-                "{} was migrated to {} before and has hooks again; undo the earlier migration first (`hooks migrate claude --undo`), so that it can still be undone",
+                "{} was migrated to {} before and has hooks again; undo the earlier migration first (`hooks migrate {} --undo`), so that it can still be undone",
                 source.path.display(),
-                record.target.display()
+                record.target.display(),
+                from.as_str()
             )
         };
     }
@@ -224,12 +239,13 @@ pub fn plan(
     };
     let mut taken = taken.clone();
     taken.extend(target_edit.file().hooks().filter_map(|h| h.id.clone()));
-    let prefix = source.layer.map_or("claude", Layer::as_str);
+    let prefix = source.layer.map_or(from.as_str(), Layer::as_str);
     let mut moved = Vec::new();
     for spec in file.hooks() {
         let id = fresh_id(prefix, spec, &mut taken);
         let mut native = spec.clone();
         native.id = Some(id.clone());
+        names_as_list(&mut native);
         match target_edit.add(&native).with_context(|| {
             format!(
                 "`{}` of {} cannot move; nothing was written",
@@ -255,6 +271,32 @@ pub fn plan(
         source_trusted,
         target_trusted,
     })))
+}
+
+/// A Gemini CLI tool matcher that is a list of tool names (`run_shell_command`,
+/// `read_file|write_file`), a regular expression to Gemini CLI, read as that list of
+/// names, so that the native file holds the canonical names (`Bash`): Gemini CLI tests it
+/// unanchored, but its tool names contain no other tool's name whole. Any other
+/// regular expression stays one, which a native file cannot hold in another agent's tool
+/// names: the migration is refused, saying which hook.
+fn names_as_list(spec: &mut HookSpec) {
+    let tool_event = spec
+        .event
+        .info()
+        .matcher_fields()
+        .iter()
+        .any(|f| f == "tool_name");
+    if spec.dialect != Dialect::Gemini
+        || !tool_event
+        || !matches!(spec.matcher.kind(), hooks_core::MatcherKind::Regex(_))
+    {
+        return;
+    }
+    if let Ok(list) = hooks_core::Matcher::parse(spec.matcher.as_str())
+        && matches!(list.kind(), hooks_core::MatcherKind::Exact(_))
+    {
+        spec.matcher = list;
+    }
 }
 
 /// `{prefix}-{event}-{n}` (`project-pre-tool-use-1`), the first `n` not in `taken`.

@@ -648,9 +648,57 @@ fn install_and_uninstall_gemini() {
         "{}",
         doctor.stdout
     );
-    assert_eq!(env.run(&["install", "gemini", "--migrate"]).code, 1);
     assert_eq!(env.run(&["uninstall", "gemini"]).code, 0);
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), original);
+    assert_eq!(env.run(&["install", "codex", "--migrate"]).code, 1);
+}
+
+/// A Gemini CLI settings file with other keys, a disabled hook, a sequential group and
+/// timeouts in milliseconds.
+const GEMINI_SETTINGS: &str = "{\n  \"general\": {\"vimMode\": true},\n  \"hooksConfig\": {\"enabled\": true, \"disabled\": [\"quiet\"]},\n  \"hooks\": {\n    \"BeforeTool\": [{\"matcher\": \"run_shell_command|read_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"./check.sh\", \"timeout\": 5000}]}],\n    \"AfterAgent\": [{\"sequential\": true, \"hooks\": [{\"type\": \"command\", \"name\": \"quiet\", \"command\": \"echo hi\"}]}]\n  }\n}\n";
+
+/// `hooks install gemini --migrate` moves the hooks of Gemini CLI's settings into the
+/// native config of the same layer (canonical event and tool names, seconds), installs the
+/// bridge for their events, and `hooks uninstall gemini` gives back both files as they
+/// were. A matcher that is not a list of tool names cannot be moved: nothing is written.
+#[test]
+fn install_gemini_migrates_its_hooks_and_uninstall_restores_them() {
+    let env = env_with(CONFIG);
+    let settings = env.write("proj/.gemini/settings.json", GEMINI_SETTINGS);
+    let native = env.path().join("proj/.hooks/hooks.yaml");
+    let run = env.run(&["install", "gemini", "--migrate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(
+        !text.contains("check.sh") && !text.contains("echo hi"),
+        "{text}"
+    );
+    assert!(text.contains("\"general\": {\"vimMode\": true}"), "{text}");
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(
+        events,
+        ["AfterAgent", "BeforeAgent", "BeforeTool"],
+        "{text}"
+    );
+    let moved = std::fs::read_to_string(&native).unwrap();
+    assert_eq!(
+        moved,
+        "hooks:\n  - id: project-pre-tool-use-1\n    event: PreToolUse\n    matcher: Bash|Read\n    command: ./check.sh\n    timeout: 5\n  - id: project-stop-1\n    name: quiet\n    event: Stop\n    command: echo hi\n    timeout: 60\n    sequential: Stop\n    enabled: false\n"
+    );
+    let run = env.run(&["uninstall", "gemini"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), GEMINI_SETTINGS);
+    assert!(!native.exists());
+    // A regular expression over Gemini CLI's tool names has no native form.
+    let regex = GEMINI_SETTINGS.replace("run_shell_command|read_file", "run_.*");
+    env.write("proj/.gemini/settings.json", &regex);
+    let run = env.run(&["install", "gemini", "--migrate"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stderr.contains("regular expression"), "{run:?}");
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), regex);
+    assert!(!native.exists());
 }
 
 /// Codex: entries in `$CODEX_HOME/hooks.json` for the events Codex runs hooks on, trusted

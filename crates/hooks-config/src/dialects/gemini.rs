@@ -4,7 +4,9 @@
 //! As Gemini CLI reads them: an unknown event is skipped with a warning and the rest of
 //! the file loads; the CLI's other settings are allowed and ignored; `hooksConfig.enabled:
 //! false` turns the file's hooks off and `hooksConfig.disabled` names hooks (by `name`,
-//! else by command) that do not run; `sequential: true` on a definition makes its hooks
+//! else by command) that do not run, in this file and, joined with the other Gemini CLI
+//! files' lists when they are merged, in every Gemini CLI file (as Gemini CLI joins the
+//! lists of its settings layers); `sequential: true` on a definition makes its hooks
 //! one ordered group of the event; tool events' matchers are regular expressions (an
 //! invalid one compares exactly, as Gemini CLI falls back), the others' exact strings.
 //! An extension's `${extensionPath}`, `${workspacePath}` and `${/}` are replaced in its
@@ -30,6 +32,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         .flatten()
         .filter_map(|n| n.as_str().map(str::to_owned))
         .collect();
+    file.settings.disabled_hooks.clone_from(&disabled);
     let Some(events) = field(root, "hooks").and_then(Node::as_map) else {
         return;
     };
@@ -94,15 +97,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 {
                     *script = extension_vars(cx, script);
                 }
-                let command = match &spec.action {
-                    Action::Command(c) => match &c.command {
-                        CommandLine::Script(s) => Some(s.clone()),
-                        CommandLine::Argv(argv) => Some(argv.join(" ")),
-                    },
-                    _ => None,
-                };
-                let named = spec.name.clone().or(command);
-                if !enabled || named.is_some_and(|n| disabled.contains(&n)) {
+                if !enabled || hook_name(&spec).is_some_and(|n| disabled.contains(&n)) {
                     spec.enabled = false;
                 }
                 if sequential {
@@ -112,6 +107,18 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             }
         }
     }
+}
+
+/// The name `hooksConfig.disabled` knows a Gemini CLI hook by: its `name`, else its
+/// command (`getHookName` in Gemini CLI's `hookRegistry.ts`).
+pub(crate) fn hook_name(spec: &hooks_core::HookSpec) -> Option<String> {
+    spec.name.clone().or_else(|| match &spec.action {
+        Action::Command(c) => Some(match &c.command {
+            CommandLine::Script(s) => s.clone(),
+            CommandLine::Argv(argv) => argv.join(" "),
+        }),
+        _ => None,
+    })
 }
 
 /// A definition's matcher as Gemini CLI matches it: `*`, empty or absent for all; on tool

@@ -666,3 +666,53 @@ fn fabro_hooks_run_in_the_runs_working_directory() {
         );
     }
 }
+
+/// Rule 12: Gemini CLI's `hooksConfig.disabled` lists are joined across its files and
+/// turn off Gemini CLI hooks of any of them, by `name` else by command; the engine's
+/// own hooks with the same command are not Gemini CLI's and run; a file that is not
+/// trusted adds nothing to the list.
+#[test]
+fn gemini_disabled_lists_are_joined_across_its_files() {
+    let user = file(
+        Layer::User,
+        "home/.gemini/settings.json",
+        r#"{"hooksConfig": {"disabled": ["lint.sh"]}, "hooks": {"BeforeTool": [{"hooks": [
+            {"type": "command", "command": "guard.sh"},
+            {"type": "command", "name": "fmt", "command": "fmt.sh"}]}]}}"#,
+    );
+    let project = file(
+        Layer::Project,
+        "proj/.gemini/settings.json",
+        r#"{"hooksConfig": {"disabled": ["fmt"]}, "hooks": {"AfterTool": [{"hooks": [
+            {"type": "command", "command": "lint.sh"}]}]}}"#,
+    );
+    let native = file(
+        Layer::Project,
+        "proj/.hooks/hooks.yaml",
+        "hooks:\n  - id: own-lint\n    event: PostToolUse\n    command: lint.sh\n",
+    );
+    let set = merged(&[user.clone(), project, native]);
+    check(
+        &set,
+        &[
+            ("command: guard.sh", None),
+            ("fmt", Some(Inactive::Disabled)),
+            ("command: lint.sh", Some(Inactive::Disabled)),
+            ("own-lint", None),
+        ],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(".gemini/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, r#"{"hooksConfig": {"disabled": ["guard.sh"]}}"#).unwrap();
+    let untrusted = load_file(
+        &path,
+        &options()
+            .with_layer(Layer::Project)
+            .with_origin(Origin::Discovered),
+    )
+    .unwrap();
+    let store = TrustStore::in_memory();
+    let set = merge(&[user, untrusted], &TrustPolicy::Store(&store));
+    check(&set, &[("command: guard.sh", None), ("fmt", None)]);
+}

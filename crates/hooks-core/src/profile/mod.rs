@@ -20,7 +20,7 @@ mod codex;
 pub mod cursor;
 mod echo;
 mod fabro;
-mod gemini;
+pub(crate) mod gemini;
 mod native;
 
 use std::time::Duration;
@@ -30,6 +30,7 @@ use serde_json::{Map, Value};
 use crate::aggregate::Aggregate;
 use crate::context::EventContext;
 use crate::dialect::Dialect;
+use crate::error::Error;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
 use crate::reply::Reply;
@@ -101,12 +102,12 @@ pub struct Profile {
     /// `beforeShellExecution` and `preToolUse` are both PreToolUse, with different JSON.
     /// `None`: [`Profile::stdin`] whatever the name.
     pub stdin_named: Option<fn(&EventContext, &str) -> Value>,
-    /// The inverse of [`Profile::stdin`]: the context an event's stdin JSON, as this
-    /// dialect's agent writes it, stands for, its fields canonical (tool names and tool
-    /// inputs in the canonical vocabulary), as `hooks bridge` reads its agent's event.
-    /// `None`: the stdin is taken as it is (Claude-shaped), with only the tool name made
-    /// canonical through [`Profile::tools`].
-    pub read_event: Option<ReadEvent>,
+    /// How an event its agent sends (the agent's own stdin JSON) becomes the engine's
+    /// context: each field in the canonical vocabulary, the inverse of
+    /// [`Profile::stdin`] (Gemini CLI's tool arguments, AfterAgent's `prompt_response`).
+    /// `None`: the fields are taken as they come, the tool name made canonical by
+    /// [`Profile::tools`]. Read through [`Profile::read_context`].
+    pub read_event: Option<EventReader>,
     /// The variables naming the project root that the command executor gives a hook of
     /// this dialect when its event names no `project_dir` (`CLAUDE_PROJECT_DIR`; Cursor's
     /// `CURSOR_PROJECT_DIR` and its alias).
@@ -120,12 +121,14 @@ pub struct Profile {
     /// engine is the agent's hook (`hooks bridge`): the stdout, stderr and exit code that
     /// make the agent do what the aggregate says ([`reply`](crate::reply)). `None`: the
     /// engine does not answer this dialect's agent (the seed systems embed the engine).
-    pub reply: Option<fn(&Event, &Aggregate) -> Reply>,
+    /// The event's context is given for what the answer names in the agent's vocabulary
+    /// (Gemini CLI's rewrite is written in its tool's argument names).
+    pub reply: Option<fn(&EventContext, &Aggregate) -> Reply>,
 }
 
-/// A dialect's reading of its agent's stdin for an event into the canonical context
-/// ([`Profile::read_event`]).
-pub type ReadEvent = fn(Event, Value) -> Result<EventContext, crate::error::Error>;
+/// How an agent's event, its stdin JSON as an object, becomes the engine's context of the
+/// event ([`Profile::read_event`]).
+pub type EventReader = fn(Event, Map<String, Value>) -> EventContext;
 
 /// Which of the catalog's events a dialect has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,6 +216,20 @@ impl Profile {
             Events::All => true,
             Events::Named => self.event_names.iter().any(|(e, _)| *e == event),
             Events::Canonical(events) => events.contains(&event),
+        }
+    }
+
+    /// The context of `event` as this dialect's agent sent it (`payload`, its stdin JSON: an
+    /// object, or null for none), in the canonical vocabulary ([`Profile::read_event`]):
+    /// how an agent's event enters the engine (`hooks bridge`, `hooks run --from`).
+    pub fn read_context(&self, event: Event, payload: Value) -> Result<EventContext, Error> {
+        match (self.read_event, payload) {
+            (Some(read), Value::Object(fields)) => Ok(read(event, fields)),
+            (_, payload) => {
+                let mut ctx = EventContext::from_value(event, payload)?;
+                ctx.canonicalize_tool_name(self.tools);
+                Ok(ctx)
+            }
         }
     }
 

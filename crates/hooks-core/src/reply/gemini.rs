@@ -3,14 +3,23 @@
 //! (`deny` blocks, `ask` forces the confirmation) with `reason`, and ignores Claude Code's
 //! `hookSpecificOutput.permissionDecision`; its per-event fields are in
 //! `hookSpecificOutput` (`tool_input` for a rewrite, `additionalContext`).
+//!
+//! A rewrite is written in Gemini CLI's own argument names for the tool (the engine holds
+//! the canonical tool's: `path` of `Grep` is `dir_path` of `grep_search`), and whole:
+//! Gemini CLI 0.61's scheduler builds the call from `tool_input` alone (its older path
+//! merges it over the model's arguments with `Object.assign`, which the whole input
+//! satisfies too), and the engine's `updated_input` is already the whole input, a Gemini
+//! CLI hook's partial `tool_input` merged over the arguments when it was read.
 
 use serde_json::{Map, Value};
 
 use super::{Reply, block_reason, context, put, put_stop, user_message};
 use crate::aggregate::Aggregate;
+use crate::context::EventContext;
 use crate::dialect::Dialect;
-use crate::event::{BuiltinEvent, Event};
+use crate::event::BuiltinEvent;
 use crate::outcome::Decision;
+use crate::profile::gemini::tool_input_for_gemini;
 
 /// Gemini CLI's name for a canonical event, where it has the event: its profile's, with a
 /// failed tool's event answered as `AfterTool` (Gemini CLI has one event after a tool).
@@ -22,18 +31,21 @@ pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
     Dialect::Gemini.profile().event_name(event)
 }
 
-/// Gemini CLI's answer to `event` saying what `agg` says.
+/// Gemini CLI's answer to the event of `ctx` saying what `agg` says.
 ///
 /// - BeforeTool, AfterTool, BeforeAgent, AfterAgent: a block or deny is `decision:
 ///   "deny"` with the reason (on AfterAgent the reason is the retry prompt); `ask` is
 ///   `decision: "ask"`; `allow` is `decision: "allow"` (which does not bypass Gemini's own
 ///   policy).
-/// - BeforeTool: a rewrite is `hookSpecificOutput.tool_input`.
+/// - BeforeTool: a rewrite is `hookSpecificOutput.tool_input`, the whole input in the
+///   argument names of Gemini CLI's tool.
 /// - AfterTool, BeforeAgent, SessionStart: `hookSpecificOutput.additionalContext`.
+/// - AfterTool: a hook's `tailToolCallRequest`, for Gemini CLI to run.
 /// - Every event: `continue: false` with `stopReason`, the user's message as
 ///   `systemMessage`.
-pub fn gemini(event: &Event, agg: &Aggregate) -> Reply {
+pub fn gemini(ctx: &EventContext, agg: &Aggregate) -> Reply {
     use BuiltinEvent as B;
+    let event = ctx.event();
     let builtin = event.builtin();
     let effects = &agg.effects;
     let mut top = Map::new();
@@ -59,13 +71,28 @@ pub fn gemini(event: &Event, agg: &Aggregate) -> Reply {
         }
     }
     if builtin == Some(B::PreToolUse) && !agg.is_blocked() {
-        put(&mut specific, "tool_input", effects.updated_input.clone());
+        let tool = ctx.tool_name().unwrap_or_default();
+        put(
+            &mut specific,
+            "tool_input",
+            effects
+                .updated_input
+                .as_ref()
+                .map(|input| tool_input_for_gemini(tool, input)),
+        );
     }
     if matches!(
         builtin,
         Some(B::PostToolUse | B::PostToolUseFailure | B::UserPromptSubmit | B::SessionStart)
     ) {
         put(&mut specific, "additionalContext", context(agg));
+    }
+    if matches!(builtin, Some(B::PostToolUse | B::PostToolUseFailure)) {
+        put(
+            &mut specific,
+            "tailToolCallRequest",
+            effects.tail_tool_call.clone(),
+        );
     }
     put_stop(&mut top, agg);
     put(&mut top, "systemMessage", user_message(agg));

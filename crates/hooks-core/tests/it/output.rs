@@ -1791,3 +1791,25 @@ fn plain_stdout_is_context_except_for_autohand() {
         }
     }
 }
+
+/// A native hook may ask Gemini CLI for a follow-up tool call after a tool
+/// (`tailToolCallRequest`, carried as `tail_tool_call`); one without a tool name is a
+/// malformed answer.
+#[test]
+fn a_tail_tool_call_request_is_carried() {
+    check(
+        PostToolUse,
+        Some(0),
+        r#"{"hookSpecificOutput":{"tailToolCallRequest":{"name":"read_file","args":{"file_path":"a"}}}}"#,
+        "",
+        r#"{"status":"ok","tail_tool_call":{"name":"read_file","args":{"file_path":"a"}}}"#,
+    );
+    let outcome = parse_output(
+        &Event::from(PostToolUse),
+        Some(0),
+        br#"{"hookSpecificOutput":{"tailToolCallRequest":{"args":{}}}}"#,
+        b"",
+    );
+    assert_eq!(outcome.effects.tail_tool_call, None, "{outcome:?}");
+    assert!(outcome.run.failure.is_some(), "{outcome:?}");
+}

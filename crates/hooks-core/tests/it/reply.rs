@@ -4,7 +4,9 @@
 //! Code answers, which must see the same decision, reason and context.
 
 use hooks_core::reply::{self, Reply};
-use hooks_core::{Aggregate, Decision, Dialect, Effects, Event, EventCatalog, parse_output_in};
+use hooks_core::{
+    Aggregate, Decision, Dialect, Effects, Event, EventCatalog, EventContext, parse_output_in,
+};
 use serde_json::{Value, json};
 
 /// The aggregate of `event` whose effects are `effects` (a subset of the `--json` fields)
@@ -36,15 +38,41 @@ fn check(
 ) {
     let event = event(name);
     let reply = write(&event, &aggregate(&event, &effects));
+    check_reply(
+        &reply,
+        &format!("{name} {effects}"),
+        stdout,
+        exit_code,
+        stderr,
+    );
+}
+
+/// `reply` is the expected stdout (`null`: nothing), exit code and stderr.
+#[track_caller]
+fn check_reply(reply: &Reply, row: &str, stdout: Value, exit_code: i32, stderr: &str) {
     let got: Value = if reply.stdout.is_empty() {
         Value::Null
     } else {
         assert!(reply.stdout.ends_with('\n'), "{reply:?}");
         serde_json::from_str(&reply.stdout).unwrap_or(Value::String(reply.stdout.clone()))
     };
-    assert_eq!(got, stdout, "{name} {effects}: stdout");
-    assert_eq!(reply.exit_code, exit_code, "{name} {effects}: exit code");
-    assert_eq!(reply.stderr.trim_end(), stderr, "{name} {effects}: stderr");
+    assert_eq!(got, stdout, "{row}: stdout");
+    assert_eq!(reply.exit_code, exit_code, "{row}: exit code");
+    assert_eq!(reply.stderr.trim_end(), stderr, "{row}: stderr");
+}
+
+/// A Gemini CLI row: exit 0 and nothing on stderr, whatever the decision, and `stdout`.
+/// Its writer is given the event's context; `tool` is the canonical tool of a tool event,
+/// in whose Gemini CLI argument names a rewrite is written.
+#[track_caller]
+fn gemini(name: &str, tool: Option<&str>, effects: Value, stdout: Value) {
+    let event = event(name);
+    let mut ctx = EventContext::new(event.clone());
+    if let Some(tool) = tool {
+        ctx.set("tool_name", tool);
+    }
+    let reply = reply::gemini(&ctx, &aggregate(&event, &effects));
+    check_reply(&reply, &format!("{name} {tool:?} {effects}"), stdout, 0, "");
 }
 
 /// A Claude Code row, also read back as Claude Code reads it: the decision (`deny` for
@@ -354,71 +382,115 @@ fn codex_answers() {
 #[test]
 fn gemini_cli_answers() {
     let none = Value::Null;
-    check(reply::gemini, "PreToolUse", json!({}), none.clone(), 0, "");
+    gemini("PreToolUse", None, json!({}), none.clone());
     // Gemini CLI ignores permissionDecision: a deny is a top-level decision, exit 0.
-    check(
-        reply::gemini,
+    gemini(
         "PreToolUse",
+        None,
         json!({"decision": "deny", "reason": "no rm"}),
         json!({"decision": "deny", "reason": "no rm"}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "PreToolUse",
+        None,
         json!({"decision": "block"}),
         json!({"decision": "deny", "reason": "blocked by a PreToolUse hook"}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "PreToolUse",
+        None,
         json!({"decision": "ask", "reason": "sure?"}),
         json!({"decision": "ask", "reason": "sure?"}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "PreToolUse",
+        None,
         json!({"updated_input": {"command": "ls -a"}}),
         json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": "ls -a"}}}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "UserPromptSubmit",
+        None,
         json!({"additional_context": ["ctx"]}),
         json!({"hookSpecificOutput": {"hookEventName": "BeforeAgent", "additionalContext": "ctx"}}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "Stop",
+        None,
         json!({"decision": "block", "reason": "retry"}),
         json!({"decision": "deny", "reason": "retry"}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "SessionEnd",
+        None,
         json!({"messages": ["bye"]}),
         json!({"systemMessage": "bye"}),
-        0,
-        "",
     );
-    check(
-        reply::gemini,
+    gemini(
         "PreToolUse",
+        None,
         json!({"continue": false, "stop_reason": "halt"}),
         json!({"continue": false, "stopReason": "halt"}),
-        0,
-        "",
+    );
+    // An AfterTool hook's follow-up call is passed on for Gemini CLI to run.
+    let tail = json!({"name": "read_file", "args": {"file_path": "a"}});
+    gemini(
+        "PostToolUse",
+        Some("Bash"),
+        json!({"tail_tool_call": tail}),
+        json!({"hookSpecificOutput": {"hookEventName": "AfterTool", "tailToolCallRequest": tail}}),
+    );
+}
+
+/// A rewrite (the canonical tool's whole input) is written as `tool_input` in the
+/// argument names of Gemini CLI's tool; arguments the canonical tool does not have keep
+/// theirs, and a blocked call carries no rewrite.
+#[test]
+fn gemini_cli_rewrites_are_in_its_tools_arguments() {
+    let rewrite = |tool: &str, input: Value, written: Value| {
+        gemini(
+            "PreToolUse",
+            Some(tool),
+            json!({"updated_input": input}),
+            json!({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": written}}),
+        );
+    };
+    rewrite(
+        "Bash",
+        json!({"command": "ls", "run_in_background": true, "dir_path": "sub"}),
+        json!({"command": "ls", "is_background": true, "dir_path": "sub"}),
+    );
+    rewrite(
+        "Edit",
+        json!({"file_path": "/w/a", "old_string": "x", "new_string": "y", "replace_all": true}),
+        json!({"file_path": "/w/a", "old_string": "x", "new_string": "y", "allow_multiple": true}),
+    );
+    rewrite(
+        "Grep",
+        json!({"pattern": "x", "path": "src", "glob": "*.rs"}),
+        json!({"pattern": "x", "dir_path": "src", "include_pattern": "*.rs"}),
+    );
+    rewrite(
+        "Glob",
+        json!({"pattern": "*", "path": "."}),
+        json!({"pattern": "*", "dir_path": "."}),
+    );
+    rewrite("LS", json!({"path": "."}), json!({"dir_path": "."}));
+    rewrite(
+        "Read",
+        json!({"file_path": "/w/a"}),
+        json!({"file_path": "/w/a"}),
+    );
+    rewrite(
+        "mcp__github__create_issue",
+        json!({"title": "t"}),
+        json!({"title": "t"}),
+    );
+    gemini(
+        "PreToolUse",
+        Some("Bash"),
+        json!({"decision": "deny", "reason": "no", "updated_input": {"command": "ls"}}),
+        json!({"decision": "deny", "reason": "no"}),
     );
 }
 
@@ -428,14 +500,16 @@ fn gemini_cli_answers() {
 fn each_agents_profile_holds_its_writer() {
     use hooks_core::Dialect;
     let event = hooks_core::Event::from(hooks_core::BuiltinEvent::PreToolUse);
-    let agg = hooks_core::aggregate(&event, Vec::new());
+    let ctx = EventContext::pre_tool_use("Grep", json!({"pattern": "x"}));
+    let mut agg = hooks_core::aggregate(&event, Vec::new());
+    agg.effects.updated_input = Some(json!({"pattern": "y", "path": "src"}));
     for (dialect, own) in [
-        (Dialect::Claude, reply::claude as fn(&_, &_) -> Reply),
-        (Dialect::Codex, reply::codex),
-        (Dialect::Gemini, reply::gemini),
+        (Dialect::Claude, reply::claude(&event, &agg)),
+        (Dialect::Codex, reply::codex(&event, &agg)),
+        (Dialect::Gemini, reply::gemini(&ctx, &agg)),
     ] {
         let write = dialect.profile().reply.expect("a writer");
-        assert_eq!(write(&event, &agg), own(&event, &agg), "{dialect}");
+        assert_eq!(write(&ctx, &agg), own, "{dialect}");
     }
     for dialect in [
         Dialect::Native,

@@ -10,8 +10,8 @@
 //! already calls the bridge is left alone, so installing twice changes nothing. The file's
 //! text before the first install is kept in the install journal (`installs.json` in the
 //! state directory), and uninstall writes it back byte for byte. `--migrate` first moves
-//! the file's own hooks into the engine's native config (`hooks migrate claude`), so that
-//! they run once, through the bridge; uninstall undoes that too.
+//! the file's own hooks into the engine's native config (`hooks migrate claude|gemini`),
+//! so that they run once, through the bridge; uninstall undoes that too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -225,12 +225,6 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         && let Some(why) = codex_project_refused(&project)?
     {
         writeln!(std::io::stdout().lock(), "note: {why}")?;
-    }
-    if args.migrate && args.agent == Agent::Gemini {
-        bail!(
-            "`--migrate` moves the hooks of Claude Code and Codex only; move {}'s own hooks by hand (see docs/bridge.md)",
-            path.display()
-        );
     }
     let (mut journal, journal_text) = Journal::open()?;
     let before = std::fs::read_to_string(&path).ok();
@@ -452,13 +446,10 @@ fn undo_migration(file: &Path, project: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The `hooks migrate` source name for `file`: `codex` for Codex's files.
+/// The `hooks migrate` source name for `file`: the agent whose file it is (`codex`,
+/// `gemini`), else `claude`.
 fn from_name(file: &Path) -> &'static str {
-    if hooks::config::dialect_from_path(file) == Some(hooks::core::Dialect::Codex) {
-        "codex"
-    } else {
-        "claude"
-    }
+    hooks::config::dialect_from_path(file).map_or("claude", |d| d.as_str())
 }
 
 /// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`

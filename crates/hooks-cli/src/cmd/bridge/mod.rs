@@ -22,7 +22,6 @@ use hooks::exec::{AuditLog, CancellationToken};
 use serde_json::Value;
 
 use self::state::StateStore;
-use super::render;
 use crate::cli::{Agent, BridgeArgs, ConfigArgs};
 
 /// The variable that chooses what an engine error means for a tool event: `block` (the
@@ -55,15 +54,30 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         // An event this engine does not know (a newer agent's): no hook can be for it.
         return Ok(write(&Reply::proceed()));
     };
+    let ctx = match read_context(agent, event, payload.clone()) {
+        Ok(ctx) => ctx,
+        Err(e) => return Ok(write(&unreadable(&e))),
+    };
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        answer(agent, &event, payload)
+        answer(agent, ctx.clone(), &payload)
     }));
     let agg = match answered {
         Ok(Ok(agg)) => agg,
-        Ok(Err(e)) => on_error(&event, &format!("{e:#}")),
-        Err(_) => on_error(&event, "the engine stopped unexpectedly (a panic)"),
+        Ok(Err(e)) => on_error(ctx.event(), &format!("{e:#}")),
+        Err(_) => on_error(ctx.event(), "the engine stopped unexpectedly (a panic)"),
     };
-    Ok(write(&reply_for(agent, &event, &agg)))
+    Ok(write(&reply_for(agent, &ctx, &agg)))
+}
+
+/// The event as the agent sent it, read into the engine's context through the agent's
+/// profile: its fields, tool names and tool arguments in the canonical vocabulary (Gemini
+/// CLI's `run_shell_command` is `Bash`, its `dir_path` of `grep_search` is `path`).
+fn read_context(agent: Agent, event: Event, payload: Value) -> Result<EventContext> {
+    agent
+        .dialect()
+        .profile()
+        .read_context(event, payload)
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// How long the agent may take to write its event and close stdin. Agents write it at
@@ -98,14 +112,14 @@ fn read_event() -> Result<Value> {
     serde_json::from_str(&text).context("the event on stdin is not JSON")
 }
 
-/// The agent's answer to `agg`.
-pub fn reply_for(agent: Agent, event: &Event, agg: &Aggregate) -> Reply {
+/// The agent's answer to `agg`, for the event of `ctx`.
+pub fn reply_for(agent: Agent, ctx: &EventContext, agg: &Aggregate) -> Reply {
     // Every agent the bridge takes has a writer in its profile.
     agent
         .dialect()
         .profile()
         .reply
-        .map_or_else(Reply::proceed, |write| write(event, agg))
+        .map_or_else(Reply::proceed, |write| write(ctx, agg))
 }
 
 /// Writes `reply`, flushes and closes both streams' buffers, and gives its exit code.
@@ -141,7 +155,7 @@ pub(crate) fn agent_event(name: &str) -> Option<Event> {
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
 /// sets it too, with `GEMINI_PROJECT_DIR`), else the root of the payload's `cwd` (the
 /// nearest ancestor with a config, else the git root), else the current directory's.
-fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
+fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
     let var = |name: &str| {
         std::env::var_os(name)
             .map(PathBuf::from)
@@ -155,11 +169,7 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
     if let Some(dir) = from_env {
         return Ok(dir);
     }
-    let cwd = payload
-        .get("cwd")
-        .and_then(Value::as_str)
-        .map(PathBuf::from)
-        .filter(|p| p.is_dir());
+    let cwd = ctx.working_dir().map(PathBuf::from).filter(|p| p.is_dir());
     match cwd {
         Some(cwd) => {
             let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -172,19 +182,16 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex reads its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and the
-/// project's `.codex/`, and `/etc/codex/requirements.toml`: every Codex-dialect location
-/// (a project's `.codex/` files are Codex's to run or, for an untrusted project, to skip).
-/// Gemini CLI reads no file the engine discovers today.
+/// Codex and Gemini CLI read every file of their dialect that the engine discovers:
+/// Codex its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and the
+/// project's `.codex/` (a project's files are Codex's to run or, for an untrusted project,
+/// to skip), and `/etc/codex/requirements.toml`; Gemini CLI its `settings.json` files
+/// (system, user, project) and its extensions' `hooks/hooks.json`, where `hooks install
+/// gemini` also writes the bridge, which must not call itself.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
+    let locations = Locations::from_env(Some(root));
     match agent {
-        Agent::Codex => Locations::from_env(Some(root))
-            .discover()
-            .into_iter()
-            .map(|d| d.path)
-            .filter(|p| hooks::config::dialect_from_path(p) == Some(hooks::core::Dialect::Codex))
-            .collect(),
-        Agent::Claude => Locations::from_env(Some(root))
+        Agent::Claude => locations
             .candidates()
             .into_iter()
             .map(|d| d.path)
@@ -194,22 +201,13 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
             .collect(),
-        Agent::Gemini => Vec::new(),
+        Agent::Codex | Agent::Gemini => locations
+            .discover()
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| hooks::config::dialect_from_path(p) == Some(agent.dialect()))
+            .collect(),
     }
-}
-
-/// The canonical context of the agent's event: read by the agent's profile where it has
-/// a reader (Codex's tool names and shell inputs), else taken as it is with the tool name
-/// made canonical (Gemini CLI's `run_shell_command` is `Bash`), so that hooks written for
-/// any agent guard the agent's tools.
-fn read_context(agent: Agent, event: &Event, payload: Value) -> Result<EventContext> {
-    let profile = agent.dialect().profile();
-    if let Some(read) = profile.read_event {
-        return read(event.clone(), payload).map_err(|e| anyhow::anyhow!("{e}"));
-    }
-    let mut ctx = render::context(event.clone(), payload)?;
-    ctx.canonicalize_tool_name(profile.tools);
-    Ok(ctx)
 }
 
 /// What the bridge dispatches: the event's context and the engine, built as `hooks run`
@@ -221,9 +219,8 @@ struct Prepared {
     session: String,
 }
 
-fn prepare(agent: Agent, event: &Event, payload: Value, hand_off: bool) -> Result<Prepared> {
-    let root = project_root(agent, &payload)?;
-    let mut ctx = read_context(agent, event, payload)?;
+fn prepare(agent: Agent, mut ctx: EventContext, hand_off: bool) -> Result<Prepared> {
+    let root = project_root(agent, &ctx)?;
     super::default_cwd(&mut ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
     let store = StateStore::open();
@@ -264,14 +261,14 @@ fn audit_log(agent: Agent, store: Option<&StateStore>) -> Option<AuditLog> {
 
 /// Dispatches the event and folds in what the store holds for the session (the results
 /// of async hooks finished since the last event).
-fn answer(agent: Agent, event: &Event, payload: Value) -> Result<Aggregate> {
-    let original = payload.clone();
+fn answer(agent: Agent, ctx: EventContext, payload: &Value) -> Result<Aggregate> {
+    let event = ctx.event().clone();
     let Prepared {
         ctx,
         engine,
         store,
         session,
-    } = prepare(agent, event, payload, true)?;
+    } = prepare(agent, ctx, true)?;
     let index = engine.dispatcher().index();
     let matched = index.matching(&ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
@@ -283,13 +280,13 @@ fn answer(agent: Agent, event: &Event, payload: Value) -> Result<Aggregate> {
             .context("starting the async runtime")?;
         runtime.block_on(engine.dispatch(&ctx))
     } else {
-        Aggregate::empty(event)
+        Aggregate::empty(&event)
     };
     if has_async {
-        start_worker(agent, &original, &mut agg);
+        start_worker(agent, payload, &mut agg);
     }
     if let Some(store) = &store {
-        store.deliver(&session, event, &mut agg);
+        store.deliver(&session, &event, &mut agg);
         if event.builtin() == Some(BuiltinEvent::SessionEnd) {
             store.end_session(&session);
         }
@@ -336,12 +333,14 @@ fn worker(agent: Agent, payload: Value) -> Result<u8> {
     else {
         return Ok(1);
     };
+    let ctx = read_context(agent, event, payload)?;
+    let event = ctx.event().clone();
     let Prepared {
         ctx,
         engine,
         store,
         session,
-    } = prepare(agent, &event, payload, true)?;
+    } = prepare(agent, ctx, true)?;
     let index = engine.dispatcher().index();
     let specs: Vec<_> = index
         .matching(&ctx)

@@ -41,7 +41,11 @@ fn read(path: &Path) -> Option<String> {
 
 /// Installs the bridge, runs the agent on `command`, and uninstalls; returns the run's
 /// output and whether the settings file came back as it was.
-fn bridged(agent: Agent, command: &str, before: Option<&str>) -> (AgentRun, super::AgentOutput) {
+pub(super) fn bridged(
+    agent: Agent,
+    command: &str,
+    before: Option<&str>,
+) -> (AgentRun, super::AgentOutput) {
     bridged_with(agent, command, before, engine_config)
 }
 
@@ -52,13 +56,22 @@ pub(super) fn bridged_with(
     before: Option<&str>,
     config: impl Fn(&AgentRun),
 ) -> (AgentRun, super::AgentOutput) {
-    let run = AgentRun::new(
-        agent,
-        vec![
-            Step::Shell(command.to_owned()),
-            Step::Text("Finished.".to_owned()),
-        ],
-    );
+    let script = vec![
+        Step::Shell(command.to_owned()),
+        Step::Text("Finished.".to_owned()),
+    ];
+    bridged_script(AgentRun::new(agent, script), before, config)
+}
+
+/// Installs the bridge in `run` (whose agent's settings file holds `before`, and whose
+/// engine config `config` writes), runs the agent, and uninstalls, checking that every
+/// file the install wrote comes back as it was; returns the run and its output.
+pub(super) fn bridged_script(
+    run: AgentRun,
+    before: Option<&str>,
+    config: impl Fn(&AgentRun),
+) -> (AgentRun, super::AgentOutput) {
+    let agent = run.agent;
     run.write("victim/keep.txt", "precious");
     config(&run);
     let out = install_run_uninstall(&run, before);

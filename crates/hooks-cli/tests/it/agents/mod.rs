@@ -25,6 +25,7 @@ mod codex;
 mod codex_bridge;
 mod codex_trust;
 mod gemini;
+mod gemini_bridge;
 pub(crate) mod model_server;
 
 use std::io::Read;

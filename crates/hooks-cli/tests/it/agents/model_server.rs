@@ -40,6 +40,9 @@ pub(crate) enum Api {
 pub(crate) enum Step {
     /// A call of the agent's shell tool with this command line.
     Shell(String),
+    /// A call of the agent's tool of this name with these arguments, as its model writes
+    /// them (Gemini CLI's `replace` with `file_path`, `old_string`, ...).
+    Tool(String, Value),
     /// A final text, which ends the agent's turn.
     Text(String),
 }
@@ -265,6 +268,11 @@ fn anthropic(script: &[Step], request: &HttpRequest, path: &str, body: &Value) -
             json!({"type": "input_json_delta", "partial_json": json!({"command": command}).to_string()}),
             "tool_use",
         ),
+        Step::Tool(name, args) => (
+            json!({"type": "tool_use", "id": format!("toolu_hooks_{n}"), "name": name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": args.to_string()}),
+            "tool_use",
+        ),
         Step::Text(text) => (
             json!({"type": "text", "text": ""}),
             json!({"type": "text_delta", "text": text}),
@@ -344,6 +352,7 @@ fn gemini(script: &[Step], path: &str, body: &Value) -> Answer {
         Step::Shell(command) => {
             json!({"functionCall": {"name": "run_shell_command", "args": {"command": command}}})
         }
+        Step::Tool(name, args) => json!({"functionCall": {"name": name, "args": args}}),
         Step::Text(text) => json!({"text": text}),
     };
     Answer::sse(event(
@@ -377,6 +386,8 @@ fn openai(script: &[Step], path: &str, body: &Value) -> Answer {
                 "call_id": format!("call_hooks_{n}"), "name": name,
                 "arguments": arguments.to_string()})
         }
+        Step::Tool(name, args) => json!({"type": "function_call", "id": format!("fc_hooks_{n}"),
+            "call_id": format!("call_hooks_{n}"), "name": name, "arguments": args.to_string()}),
         Step::Text(text) => json!({"type": "message", "id": format!("msg_hooks_{n}"),
             "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": text, "annotations": []}]}),

@@ -84,7 +84,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
     read_answer: answers::parse,
-    reply: Some(crate::reply::claude),
+    reply: Some(|ctx, agg| crate::reply::claude(ctx.event(), agg)),
 };
 
 /// Claude Code's context variables. `CLAUDE_PROJECT_DIR` is the project root, never the

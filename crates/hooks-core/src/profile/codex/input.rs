@@ -14,21 +14,14 @@
 use serde_json::{Map, Value};
 
 use crate::context::EventContext;
-use crate::error::Error;
 use crate::event::Event;
 use crate::tools::CODEX_TOOLS;
 
-/// The context the stdin `payload` Codex wrote for `event` stands for: a JSON object (else
-/// an error), `hook_event_name` dropped (the event is `event`), the tool canonical.
-pub(super) fn read_event(event: Event, payload: Value) -> Result<EventContext, Error> {
-    let payload = match payload {
-        Value::Object(mut fields) => {
-            canonical_tool(&mut fields);
-            Value::Object(fields)
-        }
-        other => other,
-    };
-    EventContext::from_value(event, payload)
+/// The context the stdin `fields` Codex wrote for `event` stand for: `hook_event_name`
+/// dropped (the event is `event`), the tool canonical.
+pub(super) fn read_event(event: Event, mut fields: Map<String, Value>) -> EventContext {
+    canonical_tool(&mut fields);
+    EventContext::from_fields(event, fields)
 }
 
 /// Makes the payload's `tool_name` canonical and, for a shell tool, its `tool_input` the
@@ -99,6 +92,12 @@ fn quote(word: &str) -> String {
 mod tests {
     use super::*;
     use crate::dialect::Dialect;
+    use crate::error::Error;
+
+    /// Codex's stdin for `event` read as the bridge reads it.
+    fn read(event: Event, stdin: Value) -> Result<EventContext, Error> {
+        Dialect::Codex.profile().read_context(event, stdin)
+    }
     use crate::event::BuiltinEvent;
     use serde_json::json;
 
@@ -124,7 +123,7 @@ mod tests {
     #[track_caller]
     fn check(event: BuiltinEvent, extra: Value, expected: Value) {
         let stdin = codex_stdin(event.info().name(), extra);
-        let ctx = read_event(event.into(), stdin.clone()).unwrap();
+        let ctx = read(event.into(), stdin.clone()).unwrap();
         let mut want = stdin.as_object().unwrap().clone();
         want.remove("hook_event_name");
         for (k, v) in expected.as_object().unwrap() {
@@ -134,7 +133,7 @@ mod tests {
         // The inverse: Codex's stdin builder gives back what Codex sends for the
         // canonical context (its names for the tools, no timestamp).
         let back = (Dialect::Codex.profile().stdin)(&ctx);
-        let again = read_event(event.into(), back).unwrap();
+        let again = read(event.into(), back).unwrap();
         assert_eq!(again.fields(), ctx.fields());
     }
 
@@ -220,7 +219,7 @@ mod tests {
             "PreToolUse",
             json!({"tool_name": "exec_command", "tool_input": {"cmd": "git push"}}),
         );
-        let ctx = read_event(BuiltinEvent::PreToolUse.into(), stdin).unwrap();
+        let ctx = read(BuiltinEvent::PreToolUse.into(), stdin).unwrap();
         assert_eq!(ctx.tool_name(), Some("Bash"));
         assert_eq!(ctx.get_str("turn_id"), Some(TURN));
         assert_eq!(ctx.get_str("model"), Some("gpt-5.5"));
@@ -231,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_payload_that_is_not_an_object_is_an_error() {
-        let err = read_event(BuiltinEvent::Stop.into(), json!([1])).unwrap_err();
+        let err = read(BuiltinEvent::Stop.into(), json!([1])).unwrap_err();
         assert!(err.to_string().contains("must be a JSON object"), "{err}");
     }
 }

@@ -61,7 +61,7 @@ pub(super) const PROFILE: Profile = Profile {
     project_dir_vars: &[],
     env,
     read_answer: answers::parse,
-    reply: Some(crate::reply::codex),
+    reply: Some(|ctx, agg| crate::reply::codex(ctx.event(), agg)),
 };
 
 /// Codex's 600 s, and 1 s for SessionEnd.

@@ -16,8 +16,10 @@
 //! [`merge_updated_input`](crate::merge_updated_input)), AfterTool's deny replacing the
 //! result and its `additionalContext`, BeforeAgent's `additionalContext`, AfterAgent's
 //! `clearContext`, BeforeModel's `llm_request` and `llm_response`, AfterModel's
-//! `llm_response`, BeforeToolSelection's `toolConfig`, SessionStart's
-//! `additionalContext`. What an event does not read is dropped and reported.
+//! `llm_response`, AfterTool's `tailToolCallRequest` (kept as written, in Gemini CLI's
+//! tool names: only Gemini CLI can run it), BeforeToolSelection's `toolConfig`,
+//! SessionStart's `additionalContext`. What an event does not read is dropped and
+//! reported.
 
 use serde_json::{Map, Value};
 
@@ -258,6 +260,11 @@ fn hook_specific(
             ("toolConfig", Some(BuiltinEvent::BeforeToolSelection)) => {
                 effects.tool_config = Some(value.clone());
             }
+            ("tailToolCallRequest", Some(BuiltinEvent::PostToolUse))
+                if value.get("name").is_some_and(Value::is_string) =>
+            {
+                effects.tail_tool_call = Some(value.clone());
+            }
             _ => out
                 .unknown_fields
                 .push(format!("hookSpecificOutput.{key} (not read on {name})")),
@@ -374,6 +381,22 @@ mod tests {
             r#"{"decision":"deny","hookSpecificOutput":{"additionalContext":"c"}}"#,
             "",
             json!({"decision": "none", "additional_context": ["c"]}),
+        );
+        let tail = json!({"name": "read_file", "args": {"file_path": "a"}});
+        check(
+            BuiltinEvent::PostToolUse,
+            0,
+            &json!({"hookSpecificOutput": {"tailToolCallRequest": tail}}).to_string(),
+            "",
+            json!({"tail_tool_call": tail}),
+        );
+        // Without a tool name it is no request: reported, not carried.
+        check(
+            BuiltinEvent::PostToolUse,
+            0,
+            r#"{"hookSpecificOutput":{"tailToolCallRequest":{"args":{}}}}"#,
+            "",
+            json!({"tail_tool_call": null}),
         );
     }
 }
