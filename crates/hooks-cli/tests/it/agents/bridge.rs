@@ -71,7 +71,6 @@ pub(super) fn bridged_script(
     before: Option<&str>,
     config: impl Fn(&AgentRun),
 ) -> (AgentRun, super::AgentOutput) {
-    let agent = run.agent;
     run.write("victim/keep.txt", "precious");
     config(&run);
     let out = install_run_uninstall(&run, before);
