@@ -67,6 +67,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     stdin_named: Some(stdin_named),
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
+    read_event: None,
     read_answer: parse,
     reply: None,
 };

@@ -60,6 +60,7 @@ pub(super) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: claude::push_context_vars,
+    read_event: None,
     read_answer,
     reply: None,
 };

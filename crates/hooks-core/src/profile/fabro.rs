@@ -66,6 +66,7 @@ pub(super) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &[],
     env,
+    read_event: None,
     read_answer,
     reply: None,
 };

@@ -108,6 +108,12 @@ pub struct Profile {
     /// The environment variables a command hook of this dialect receives, appended to the
     /// list in a stable order.
     pub env: fn(&EventContext, &mut Vec<(String, String)>),
+    /// The event as its agent writes it on stdin, in the agent's own shape, made
+    /// canonical (`hook_event_name`, `session_id`, `cwd`, `tool_name` and `tool_input` in
+    /// the canonical vocabulary): the inverse of [`Profile::stdin`], for `hooks run --from`
+    /// and `hooks bridge`. `None` (the dialect's events are Claude-shaped already), or a
+    /// function that gives `None` for a payload not in the agent's own shape.
+    pub read_event: Option<fn(&Value) -> Option<Value>>,
     /// How its hooks' answers are read: (event, exit code, stdout, stderr) to an outcome.
     pub read_answer: fn(&Event, Option<i32>, &[u8], &[u8]) -> HookOutcome,
     /// How an event's outcome is written back to the agent in its own protocol, when the

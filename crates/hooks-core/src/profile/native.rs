@@ -42,6 +42,7 @@ pub(super) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env,
+    read_event: None,
     read_answer,
     reply: None,
 };

@@ -87,6 +87,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &[],
     env,
+    read_event: None,
     read_answer,
     reply: None,
 };

@@ -82,6 +82,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
+    read_event: None,
     read_answer: answers::parse,
     reply: Some(crate::reply::claude),
 };

@@ -60,6 +60,7 @@ pub(super) const PROFILE: Profile = Profile {
     stdin_named: None,
     project_dir_vars: &[],
     env: env_vars,
+    read_event: None,
     read_answer: answers::parse,
     reply: Some(crate::reply::gemini),
 };
