@@ -476,6 +476,8 @@ pub struct MigrateArgs {
 pub enum Agent {
     /// Claude Code.
     Claude,
+    /// Cline (its `cline` CLI and its VS Code extension).
+    Cline,
     /// OpenAI Codex CLI.
     Codex,
     /// Gemini CLI.
@@ -487,6 +489,7 @@ impl Agent {
     pub fn dialect(self) -> hooks::core::Dialect {
         match self {
             Agent::Claude => hooks::core::Dialect::Claude,
+            Agent::Cline => hooks::core::Dialect::Cline,
             Agent::Codex => hooks::core::Dialect::Codex,
             Agent::Gemini => hooks::core::Dialect::Gemini,
         }

@@ -148,8 +148,10 @@ pub fn resolve_event(name: &str) -> Result<Event> {
 }
 
 /// The context of the event named `name` with `payload`'s fields, as the agent `from`
-/// sent it (default: the agent whose spelling `name` is, else Claude Code): its tool name
-/// made canonical, so that every hook is matched against and given its own agent's name.
+/// sent it (default: the agent whose spelling `name` is, else Claude Code): a payload in
+/// the agent's own shape (Cline's `hookName`, `taskId`, `preToolUse`) read into canonical
+/// fields by its profile, and its tool name made canonical, so that every hook is matched
+/// against and given its own agent's name.
 pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<EventContext> {
     let event = resolve_event(name)?;
     let sender = match from {
@@ -161,6 +163,10 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .iter()
             .find(|a| a.name == name && a.name != event.name())
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
+    };
+    let payload = match sender.profile().read_event {
+        Some(read) => read(&payload).unwrap_or(payload),
+        None => payload,
     };
     let mut ctx = context(event, payload)?;
     ctx.canonicalize_tool_name(sender.tools());

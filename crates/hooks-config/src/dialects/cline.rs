@@ -22,6 +22,13 @@ const HOOK_DIRS: &[&[&str]] = &[
     &[".cline", "hooks"],
 ];
 
+/// The line that marks a hook file `hooks install cline` wrote (a script that runs `hooks
+/// bridge cline`): such a file is the engine itself, so loading it gives no hook (the
+/// engine's hooks would otherwise run twice), and `hooks uninstall cline` removes only
+/// files that carry it.
+pub const BRIDGE_MARKER: &str =
+    "# Written by `hooks install cline`: Cline runs the hooks engine's bridge here.";
+
 /// Whether `path` lies directly in one of Cline's hooks directories, where each file is
 /// a hook named after its event.
 pub(crate) fn in_hooks_dir(path: &Path) -> bool {
@@ -43,6 +50,8 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
 /// `PostToolUse`, which Cline also runs after a failed tool), enabled when the file is
 /// executable, with Cline's 30 s timeout. The file is read only to record its hash for
 /// trust, never parsed.
+/// A file `hooks install cline` wrote (a line of it is [`BRIDGE_MARKER`]) gives no hook:
+/// it runs the engine itself.
 pub(crate) fn load(
     path: &Path,
     within: Option<&Path>,
@@ -73,6 +82,9 @@ pub(crate) fn load(
         .into());
     };
     let (bytes, meta) = source::read_bytes(path, within, options.max_file_size)?;
+    let bridge = bytes
+        .split(|&b| b == b'\n')
+        .any(|line| line == BRIDGE_MARKER.as_bytes());
     let enabled = executable(&meta);
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let action = Action::script(crate::convert::shell_quote(&absolute.to_string_lossy()));
@@ -82,7 +94,12 @@ pub(crate) fn load(
         column: Some(1),
         layer: options.layer,
     };
-    let items = cline::events_of(home)
+    let events = if bridge {
+        &[][..]
+    } else {
+        cline::events_of(home)
+    };
+    let items = events
         .iter()
         .map(|&event| {
             let event = Event::Builtin(event);

@@ -8,6 +8,7 @@
 //! An engine error is answered too, never a hang or a silent allow (see [`on_error`]).
 
 pub mod install;
+pub mod install_cline;
 pub mod state;
 
 use std::io::Write;
@@ -38,6 +39,12 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
     let payload = match read_event() {
         Ok(p) => p,
         Err(e) => return Ok(write(&unreadable(&e))),
+    };
+    // An agent whose events have a shape of their own (Cline's `hookName`, `taskId`,
+    // `preToolUse`) is read by its profile into the canonical fields.
+    let payload = match agent.dialect().profile().read_event {
+        Some(read) => read(&payload).unwrap_or(payload),
+        None => payload,
     };
     if args.async_worker {
         return worker(agent, payload);
@@ -139,16 +146,18 @@ pub(crate) fn agent_event(name: &str) -> Option<Event> {
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
-/// sets it too, with `GEMINI_PROJECT_DIR`), else the root of the payload's `cwd` (the
-/// nearest ancestor with a config, else the git root), else the current directory's.
+/// sets it too, with `GEMINI_PROJECT_DIR`), Cline's first workspace root
+/// (`workspaceRoots[0]`) as it is, else the root of the payload's `cwd` (the nearest
+/// ancestor with a config, else the git root), else the current directory's.
 fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute() && p.is_dir())
-    };
+    let dir = |p: PathBuf| Some(p).filter(|p| p.is_absolute() && p.is_dir());
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from).and_then(dir);
     let from_env = match agent {
         Agent::Claude => var("CLAUDE_PROJECT_DIR"),
+        Agent::Cline => payload["workspace_roots"][0]
+            .as_str()
+            .map(PathBuf::from)
+            .and_then(dir),
         Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
         Agent::Codex => None,
     };
@@ -172,7 +181,8 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex and Gemini CLI read no file the engine discovers today.
+/// Cline runs every hook file in its hooks directories. Codex and Gemini CLI read no file
+/// the engine discovers today.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     match agent {
         Agent::Claude => Locations::from_env(Some(root))
@@ -184,6 +194,12 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.ends_with(".claude/settings.local.json")
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
+            .collect(),
+        Agent::Cline => Locations::from_env(Some(root))
+            .discover()
+            .into_iter()
+            .map(|d| d.path)
+            .filter(|p| hooks::config::dialect_from_path(p) == Some(hooks::core::Dialect::Cline))
             .collect(),
         Agent::Codex | Agent::Gemini => Vec::new(),
     }
