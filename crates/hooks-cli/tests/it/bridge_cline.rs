@@ -314,3 +314,48 @@ fn install_never_replaces_a_users_hook_file() {
     );
     assert_eq!(env.run(&["install", "cline", "--migrate"]).code, 1);
 }
+
+/// A user who switched Cline's hooks off (`hooksEnabled: false` in Cline's
+/// `globalState.json`) does not get them run by the engine's discovery of Cline's hook
+/// files; with the switch on (or no such file) they run.
+#[test]
+fn clines_hooks_enabled_switch_is_honoured() {
+    let env = env_with("hooks: []\n");
+    let hook = env.write(
+        "home/Documents/Cline/Hooks/PreToolUse",
+        "#!/bin/sh\necho '{\"cancel\": true, \"errorMessage\": \"cline file guard\"}'\n",
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let payload = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    let run = |env: &Env| env.run(&["run", "PreToolUse", "-p", &payload]).code;
+    assert_eq!(run(&env), 2, "Cline's hook file should run");
+    env.write(
+        "home/.cline/data/globalState.json",
+        "{\"hooksEnabled\": true}\n",
+    );
+    assert_eq!(run(&env), 2, "hooksEnabled true");
+    env.write(
+        "home/.cline/data/globalState.json",
+        "{\"mode\": \"act\", \"hooksEnabled\": false}\n",
+    );
+    assert_eq!(run(&env), 0, "hooksEnabled false: Cline's hook file ran");
+    let validate = env.run(&["validate"]);
+    assert!(
+        validate.stdout.contains("Cline's hooks are switched off")
+            || validate.stderr.contains("Cline's hooks are switched off"),
+        "{validate:?}"
+    );
+    // `$CLINE_DATA_DIR` names Cline's data directory.
+    let data = env.path().join("cline-data");
+    env.write("cline-data/globalState.json", "{\"hooksEnabled\": true}\n");
+    let code = env
+        .finish(env.command().env("CLINE_DATA_DIR", &data).args([
+            "run",
+            "PreToolUse",
+            "-p",
+            &payload,
+        ]))
+        .code;
+    assert_eq!(code, 2, "CLINE_DATA_DIR's switch is on");
+}

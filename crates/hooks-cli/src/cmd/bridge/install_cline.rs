@@ -209,14 +209,21 @@ pub fn uninstall(args: &InstallArgs, project: &Path) -> Result<u8> {
 }
 
 /// The doctor's lines for Cline: per hooks directory, the bridge's files and the others
-/// (which Cline runs itself), whether each bridge file is executable (Cline's "enabled")
-/// and the binary it calls is there.
+/// (which Cline runs itself), whether Cline's hooks are switched off, whether each bridge
+/// file is executable (Cline's "enabled") and the binary it calls is there.
 pub fn doctor(
     out: &mut impl Write,
     project: &Path,
     command: &str,
 ) -> Result<Vec<(String, String)>> {
     let mut installed = Vec::new();
+    if let Some(state) = hooks::config::cline_hooks_switched_off() {
+        writeln!(
+            out,
+            "  Cline's hooks are switched off (`hooksEnabled: false` in {}): Cline calls no hook file, the bridge's included",
+            state.display()
+        )?;
+    }
     for scope in [Scope::User, Scope::Project] {
         let dir = hooks_dir(scope, project)?;
         let mut bridged = Vec::new();
