@@ -172,3 +172,34 @@ fn context_from_an_engine_hook_reaches_the_model() {
     let turn = out.turn(1).to_string();
     assert!(turn.contains("CTX-FROM-THE-ENGINE"), "{turn}");
 }
+
+/// A hook written for another agent guards Cline's shell: a Claude Code guard in the
+/// user's `~/.claude/settings.json` (matcher `Bash`, exit 2 with the reason) refuses
+/// Cline's `run_commands` through `hooks bridge cline`.
+#[test]
+fn a_claude_code_guard_refuses_rm_r_in_cline() {
+    let run = AgentRun::new(Agent::Cline, shell_then_done("rm -r victim"));
+    run.write("victim/keep.txt", "precious");
+    let guard = guard(&run);
+    let settings = run.home().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": guard}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    hooks(&run, &["install", "cline", "--all-events"]);
+    let out = run.run();
+    hooks(&run, &["uninstall", "cline"]);
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert_eq!(run_result(&out)["finishReason"], "aborted", "{out}");
+    let input = first_input(&run.root().join("guard.log"));
+    assert_eq!(input["tool_name"], "Bash", "{input}");
+    assert_eq!(input["hook_event_name"], "PreToolUse", "{input}");
+}
