@@ -346,6 +346,12 @@ fn clines_hooks_enabled_switch_is_honoured() {
             || validate.stderr.contains("Cline's hooks are switched off"),
         "{validate:?}"
     );
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("Cline's hooks are switched off"),
+        "{}",
+        doctor.stdout
+    );
     // `$CLINE_DATA_DIR` names Cline's data directory.
     let data = env.path().join("cline-data");
     env.write("cline-data/globalState.json", "{\"hooksEnabled\": true}\n");

@@ -625,7 +625,9 @@ pub fn read_event(payload: &Value) -> Option<Value> {
                     .unwrap_or_default(),
             };
             let (tool, input) = canonical_tool(tool, params);
-            out.insert("tool_name".into(), Value::String(tool));
+            if !tool.is_empty() {
+                out.insert("tool_name".into(), Value::String(tool));
+            }
             out.insert("tool_input".into(), Value::Object(input));
             put(
                 &mut out,
