@@ -480,6 +480,8 @@ pub struct MigrateArgs {
 pub enum Agent {
     /// Claude Code.
     Claude,
+    /// Cline (its `cline` CLI and its VS Code extension).
+    Cline,
     /// OpenAI Codex CLI.
     Codex,
     /// Gemini CLI.
@@ -491,6 +493,7 @@ impl Agent {
     pub fn dialect(self) -> hooks::core::Dialect {
         match self {
             Agent::Claude => hooks::core::Dialect::Claude,
+            Agent::Cline => hooks::core::Dialect::Cline,
             Agent::Codex => hooks::core::Dialect::Codex,
             Agent::Gemini => hooks::core::Dialect::Gemini,
         }

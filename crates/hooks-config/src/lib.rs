@@ -69,6 +69,9 @@ mod trust;
 
 pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
 pub use detect::{dialect_from_path, layer_from_path, plugin_root};
+pub use dialects::cline::{
+    BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
+};
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{

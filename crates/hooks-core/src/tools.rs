@@ -104,7 +104,10 @@ pub static CURSOR_TOOLS: ToolNames = ToolNames {
     own_name_matchers: false,
 };
 
-/// Cline's tools (`execute_command`, `read_file`, `write_to_file`, `replace_in_file`, ...).
+/// Cline's tools: the extension's (`execute_command`, `read_file`, `write_to_file`,
+/// `replace_in_file`, ...), then the SDK's that the `cline` CLI calls (`run_commands`,
+/// `read_files`, `editor`, `search_codebase`, `fetch_web_content`, observed in `cline`
+/// 3.0.65), which come in but are never given out (the extension's name comes first).
 pub static CLINE_TOOLS: ToolNames = ToolNames {
     pairs: &[
         ("execute_command", "Bash"),
@@ -119,6 +122,13 @@ pub static CLINE_TOOLS: ToolNames = ToolNames {
         ("web_search", "WebSearch"),
         ("ask_followup_question", "AskUserQuestion"),
         ("new_task", "Task"),
+        ("run_commands", "Bash"),
+        ("read_files", "Read"),
+        ("editor", "Edit"),
+        ("search_codebase", "Grep"),
+        ("fetch_web_content", "WebFetch"),
+        ("ask_question", "AskUserQuestion"),
+        ("spawn_agent", "Task"),
     ],
     aliases: &[],
     mcp: McpNaming::DoubleUnderscore,

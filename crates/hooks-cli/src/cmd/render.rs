@@ -148,9 +148,10 @@ pub fn resolve_event(name: &str) -> Result<Event> {
 }
 
 /// The context of the event named `name` with `payload`'s fields, as the agent `from`
-/// sent it (default: the agent whose spelling `name` is, else Claude Code), read through
-/// that agent's profile into the canonical vocabulary (its tool names and arguments), so
-/// that every hook is matched against and given its own agent's names.
+/// sent it (default: the agent whose spelling `name` is, else Claude Code): a payload in
+/// the agent's own shape (Cline's `hookName`, `taskId`, `preToolUse`) reshaped by its
+/// profile, then read through that profile into the canonical vocabulary (its tool names
+/// and arguments), so that every hook is matched against and given its own agent's names.
 pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<EventContext> {
     let event = resolve_event(name)?;
     let sender = match from {
@@ -163,9 +164,10 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .find(|a| a.name == name && a.name != event.name())
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
     };
+    let profile = sender.profile();
+    let payload = profile.claude_shaped(payload);
     object_or_null(&payload)?;
-    sender
-        .profile()
+    profile
         .read_context(event, payload)
         .map_err(|e| anyhow::anyhow!("{e}"))
 }

@@ -23,6 +23,17 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 /// (`None`: the file is new); if the file changed in the meantime, or appeared, nothing is
 /// written and the error says so.
 pub fn write(path: &Path, text: &str, original: Option<&str>) -> Result<()> {
+    write_with_mode(path, text, original, None)
+}
+
+/// [`write`], with the file's permission bits `mode` (default: the file's own, else
+/// `0o644`); `hooks install cline` writes executable hook files (`0o755`).
+pub fn write_with_mode(
+    path: &Path,
+    text: &str,
+    original: Option<&str>,
+    mode: Option<u32>,
+) -> Result<()> {
     let path = real_path(path);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -55,9 +66,10 @@ pub fn write(path: &Path, text: &str, original: Option<&str>) -> Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = match std::fs::metadata(&path) {
-            Ok(meta) => meta.permissions().mode() & 0o7777,
-            Err(_) => 0o644,
+        let mode = match (mode, std::fs::metadata(&path)) {
+            (Some(mode), _) => mode,
+            (None, Ok(meta)) => meta.permissions().mode() & 0o7777,
+            (None, Err(_)) => 0o644,
         };
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))

@@ -6,6 +6,7 @@ mod agent_scripts;
 mod agents;
 mod autohand;
 mod bridge;
+mod bridge_cline;
 mod builtins;
 mod codex_home;
 mod codex_install;

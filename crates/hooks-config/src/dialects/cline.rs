@@ -2,9 +2,11 @@
 //! (`PreToolUse`, `TaskStart`, ...), in Cline's hooks directories (the global
 //! `~/Documents/Cline/Hooks/`, each workspace's `.clinerules/hooks/`, and the SDK's
 //! `~/.cline/hooks/` and `<workspace>/.cline/hooks/`). Each such file is a hook: it is run,
-//! never parsed; as in Cline, one without its executable bit is disabled.
+//! never parsed; as in Cline, one without its executable bit is disabled, and so is every
+//! one when the user switched Cline's hooks off (`hooksEnabled: false` in Cline's
+//! `globalState.json`, see [`hooks_switched_off`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hooks_core::cline;
 use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_for};
@@ -21,6 +23,13 @@ const HOOK_DIRS: &[&[&str]] = &[
     &["Documents", "Cline", "Hooks"],
     &[".cline", "hooks"],
 ];
+
+/// The line that marks a hook file `hooks install cline` wrote (a script that runs `hooks
+/// bridge cline`): such a file is the engine itself, so loading it gives no hook (the
+/// engine's hooks would otherwise run twice), and `hooks uninstall cline` removes only
+/// files that carry it.
+pub const BRIDGE_MARKER: &str =
+    "# Written by `hooks install cline`: Cline runs the hooks engine's bridge here.";
 
 /// Whether `path` lies directly in one of Cline's hooks directories, where each file is
 /// a hook named after its event.
@@ -43,6 +52,8 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
 /// `PostToolUse`, which Cline also runs after a failed tool), enabled when the file is
 /// executable, with Cline's 30 s timeout. The file is read only to record its hash for
 /// trust, never parsed.
+/// A file `hooks install cline` wrote (a line of it is [`BRIDGE_MARKER`]) gives no hook:
+/// it runs the engine itself.
 pub(crate) fn load(
     path: &Path,
     within: Option<&Path>,
@@ -73,7 +84,24 @@ pub(crate) fn load(
         .into());
     };
     let (bytes, meta) = source::read_bytes(path, within, options.max_file_size)?;
-    let enabled = executable(&meta);
+    let bridge = bytes
+        .split(|&b| b == b'\n')
+        .any(|line| line == BRIDGE_MARKER.as_bytes());
+    let off = hooks_switched_off();
+    let enabled = executable(&meta) && off.is_none();
+    let mut notes = Vec::new();
+    if let Some(state) = &off {
+        notes.push(
+            Diagnostic::warning(
+                DiagnosticKind::Merge,
+                format!(
+                    "Cline's hooks are switched off (`hooksEnabled: false` in {}): this hook file does not run",
+                    state.display()
+                ),
+            )
+            .with_file(path),
+        );
+    }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let action = Action::script(crate::convert::shell_quote(&absolute.to_string_lossy()));
     let provenance = Provenance {
@@ -82,7 +110,12 @@ pub(crate) fn load(
         column: Some(1),
         layer: options.layer,
     };
-    let items = cline::events_of(home)
+    let events = if bridge {
+        &[][..]
+    } else {
+        cline::events_of(home)
+    };
+    let items = events
         .iter()
         .map(|&event| {
             let event = Event::Builtin(event);
@@ -108,9 +141,35 @@ pub(crate) fn load(
         items,
         settings: Settings::default(),
         warnings: Vec::new(),
-        notes: Vec::new(),
+        notes,
         content_hash: hex(&Sha256::digest(&bytes)),
     })
+}
+
+/// Cline's `globalState.json`, where its extension outside VS Code (the standalone core,
+/// JetBrains, the older CLI) keeps `hooksEnabled` (`apps/vscode/src/shared/storage/
+/// state-keys.ts`, default true): in Cline's data directory, `$CLINE_DATA_DIR`, else
+/// `$CLINE_DIR/data`, else `~/.cline/data` (`data-dir.ts`).
+pub(crate) fn global_state_path() -> Option<PathBuf> {
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let data = var("CLINE_DATA_DIR")
+        .or_else(|| var("CLINE_DIR").map(|d| d.join("data")))
+        .or_else(|| var("HOME").map(|h| h.join(".cline/data")))?;
+    Some(data.join("globalState.json"))
+}
+
+/// The `globalState.json` that switches Cline's hooks off (`"hooksEnabled": false`), if
+/// one does: then Cline runs none of its hook files, and neither does the engine. A file
+/// that is missing, not JSON, or without the key leaves them on, as in Cline.
+pub fn hooks_switched_off() -> Option<PathBuf> {
+    let path = global_state_path()?;
+    let text = std::fs::read_to_string(&path).ok()?;
+    let state: serde_json::Value = serde_json::from_str(&text).ok()?;
+    (state.get("hooksEnabled") == Some(&serde_json::Value::Bool(false))).then_some(path)
 }
 
 /// Whether the file has an executable bit (Cline's "enabled"); always on Windows, where

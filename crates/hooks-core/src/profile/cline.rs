@@ -59,8 +59,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &[],
     env: |_, _| {},
+    reshape: Some(read_event),
     read_answer: parse,
-    reply: None,
+    reply: Some(|ctx, agg| crate::reply::cline(ctx.event(), agg)),
 };
 
 /// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.
@@ -228,6 +229,37 @@ fn epoch_millis(rfc3339: &str) -> Option<i64> {
     Some(((days * 24 + hh) * 60 + mm) * 60_000 + ss * 1000 + millis)
 }
 
+/// `preCompact`'s fields (proto3 JSON names) and their names in the event's context.
+const PRE_COMPACT_FIELDS: &[(&str, &str)] = &[
+    ("ulid", "ulid"),
+    ("contextSize", "context_size"),
+    ("compactionStrategy", "compaction_strategy"),
+    ("previousApiReqIndex", "previous_api_req_index"),
+    ("tokensIn", "tokens_in"),
+    ("tokensOut", "tokens_out"),
+    ("tokensInCache", "tokens_in_cache"),
+    ("tokensOutCache", "tokens_out_cache"),
+    ("deletedRangeStart", "deleted_range_start"),
+    ("deletedRangeEnd", "deleted_range_end"),
+    ("contextJsonPath", "context_json_path"),
+    ("contextRawPath", "context_raw_path"),
+];
+
+/// `notification`'s fields but `event` (proto3 JSON names) and their names in the event's
+/// context.
+const NOTIFICATION_FIELDS: &[(&str, &str)] = &[
+    ("source", "source"),
+    ("message", "message"),
+    ("waitingForUserInput", "waiting_for_user_input"),
+    ("eventVersion", "event_version"),
+    ("eventId", "event_id"),
+    ("messageTruncated", "message_truncated"),
+    ("sourceType", "source_type"),
+    ("sourceId", "source_id"),
+    ("requiresUserAction", "requires_user_action"),
+    ("severity", "severity"),
+];
+
 /// The JSON a Cline hook named `name` is given for `ctx`: Cline's `HookInput` as proto3
 /// JSON, camelCase with default values left out (an empty `prompt` is kept, as Cline
 /// keeps it): `clineVersion`, `hookName`, `timestamp` (milliseconds since the epoch, as a
@@ -352,38 +384,14 @@ pub fn input_json(ctx: &EventContext, name: &str) -> Value {
         }
         Some(BuiltinEvent::PreCompact) => {
             put(&mut data, "taskId", task_id);
-            for (proto, snake) in [
-                ("ulid", "ulid"),
-                ("contextSize", "context_size"),
-                ("compactionStrategy", "compaction_strategy"),
-                ("previousApiReqIndex", "previous_api_req_index"),
-                ("tokensIn", "tokens_in"),
-                ("tokensOut", "tokens_out"),
-                ("tokensInCache", "tokens_in_cache"),
-                ("tokensOutCache", "tokens_out_cache"),
-                ("deletedRangeStart", "deleted_range_start"),
-                ("deletedRangeEnd", "deleted_range_end"),
-                ("contextJsonPath", "context_json_path"),
-                ("contextRawPath", "context_raw_path"),
-            ] {
+            for &(proto, snake) in PRE_COMPACT_FIELDS {
                 put(&mut data, proto, get(snake));
             }
             "preCompact"
         }
         Some(BuiltinEvent::Notification) => {
             put(&mut data, "event", first(&["event", "notification_type"]));
-            for (proto, snake) in [
-                ("source", "source"),
-                ("message", "message"),
-                ("waitingForUserInput", "waiting_for_user_input"),
-                ("eventVersion", "event_version"),
-                ("eventId", "event_id"),
-                ("messageTruncated", "message_truncated"),
-                ("sourceType", "source_type"),
-                ("sourceId", "source_id"),
-                ("requiresUserAction", "requires_user_action"),
-                ("severity", "severity"),
-            ] {
+            for &(proto, snake) in NOTIFICATION_FIELDS {
                 put(&mut data, proto, get(snake));
             }
             "notification"
@@ -534,4 +542,217 @@ fn cut(context: &str) -> String {
         ),
         None => context.to_owned(),
     }
+}
+
+/// The hook names of Cline's SDK (the `hookName` the `cline` CLI sends, observed in
+/// 3.0.65) and the hook file each stands for (`sdk/packages/core/src/hooks/hook-file-config.ts`).
+/// TaskError and SessionShutdown have no canonical Cline hook of the extension: they are
+/// StopFailure and SessionEnd.
+pub const SDK_EVENTS: &[(&str, &str)] = &[
+    ("agent_start", "TaskStart"),
+    ("agent_resume", "TaskResume"),
+    ("agent_abort", "TaskCancel"),
+    ("agent_end", "TaskComplete"),
+    ("agent_error", "StopFailure"),
+    ("tool_call", "PreToolUse"),
+    ("tool_result", "PostToolUse"),
+    ("prompt_submit", "UserPromptSubmit"),
+    ("session_shutdown", "SessionEnd"),
+];
+
+/// A Cline event as Cline writes it on a hook's stdin (the extension's proto3 JSON, or the
+/// SDK's, which the `cline` CLI sends: `hookName` in the SDK's names, an ISO `timestamp`,
+/// `tool_call {id, name, input}` beside the legacy `preToolUse`), made canonical: the
+/// inverse of [`input_json`]. `None` when `payload` has no `hookName` (not Cline's shape).
+///
+/// - `hookName` is `hook_event_name` (a failed tool's `PostToolUse` is PostToolUseFailure);
+///   `taskId` is `session_id` and `task_id`; the first of `workspaceRoots` is `cwd`;
+///   `clineVersion`, `userId`, `timestamp` and `model` are kept (snake_case).
+/// - `preToolUse` / `postToolUse`: `toolName` in the canonical vocabulary (`execute_command`
+///   and the SDK's `run_commands` are `Bash`; `use_mcp_tool` is `mcp__<server>__<tool>`),
+///   its `parameters` (the SDK's `input` when there, being real JSON, else the proto's
+///   strings, JSON-decoded where they hold an array or object) renamed back
+///   (`path` is `file_path`; the SDK's `commands` list is one `command`, a line each);
+///   `result` is `tool_response` (`error` when `success` is false), `executionTimeMs` is
+///   `duration_ms`.
+/// - `userPromptSubmit`, `taskStart`... , `preCompact`, `notification`: their fields in
+///   snake_case.
+pub fn read_event(payload: &Value) -> Option<Value> {
+    let map = payload.as_object()?;
+    let hook = map.get("hookName")?.as_str()?;
+    let name = SDK_EVENTS
+        .iter()
+        .find(|(sdk, _)| *sdk == hook)
+        .map_or(hook, |(_, file)| *file);
+    let get = |k: &str| map.get(k).filter(|v| !v.is_null()).cloned();
+    let mut out = Map::new();
+    let mut event = name.to_owned();
+    if let Some(id) = get("taskId") {
+        out.insert("session_id".into(), id.clone());
+        out.insert("task_id".into(), id);
+    }
+    let roots = get("workspaceRoots").or_else(|| {
+        map.get("workspaceInfo")
+            .and_then(|w| w.get("rootPath"))
+            .map(|r| Value::Array(vec![r.clone()]))
+    });
+    if let Some(first) = roots.as_ref().and_then(|r| r.get(0)).cloned() {
+        out.insert("cwd".into(), first);
+    }
+    put(&mut out, "workspace_roots", roots);
+    put(&mut out, "cline_version", get("clineVersion"));
+    put(&mut out, "user_id", get("userId"));
+    put(&mut out, "timestamp", get("timestamp"));
+    put(&mut out, "model", get("model"));
+    let data = |key: &str| map.get(key).and_then(Value::as_object);
+    match name {
+        "PreToolUse" | "PostToolUse" => {
+            let (legacy, sdk) = if name == "PreToolUse" {
+                (data("preToolUse"), data("tool_call"))
+            } else {
+                (data("postToolUse"), data("tool_result"))
+            };
+            let tool = legacy
+                .and_then(|d| d.get("toolName"))
+                .or_else(|| sdk.and_then(|d| d.get("name")))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            let params = match sdk.and_then(|d| d.get("input")) {
+                Some(Value::Object(input)) => input.clone(),
+                _ => legacy
+                    .and_then(|d| d.get("parameters"))
+                    .and_then(Value::as_object)
+                    .map(decoded)
+                    .unwrap_or_default(),
+            };
+            let (tool, input) = canonical_tool(tool, params);
+            if !tool.is_empty() {
+                out.insert("tool_name".into(), Value::String(tool));
+            }
+            out.insert("tool_input".into(), Value::Object(input));
+            put(
+                &mut out,
+                "tool_use_id",
+                sdk.and_then(|d| d.get("id")).cloned(),
+            );
+            if let Some(post) = legacy {
+                let failed = post.get("success") == Some(&Value::Bool(false));
+                let result = post.get("result").cloned();
+                if failed {
+                    event = "PostToolUseFailure".to_owned();
+                    put(&mut out, "error", result);
+                } else {
+                    put(&mut out, "tool_response", result);
+                }
+                put(
+                    &mut out,
+                    "duration_ms",
+                    post.get("executionTimeMs").cloned(),
+                );
+            }
+        }
+        "UserPromptSubmit" => {
+            let d = data("userPromptSubmit");
+            let prompt = d.and_then(|d| d.get("prompt")).cloned();
+            out.insert("prompt".into(), prompt.unwrap_or_else(|| json!("")));
+            put(
+                &mut out,
+                "attachments",
+                d.and_then(|d| d.get("attachments")).cloned(),
+            );
+        }
+        "TaskStart" | "TaskResume" | "TaskCancel" | "TaskComplete" => {
+            let key = format!("{}{}", name[..1].to_ascii_lowercase(), &name[1..]);
+            let d = data(&key);
+            put(
+                &mut out,
+                "task_metadata",
+                d.and_then(|d| d.get("taskMetadata")).cloned(),
+            );
+            put(
+                &mut out,
+                "previous_state",
+                d.and_then(|d| d.get("previousState")).cloned(),
+            );
+        }
+        "PreCompact" => {
+            if let Some(d) = data("preCompact") {
+                for &(proto, snake) in PRE_COMPACT_FIELDS {
+                    put(&mut out, snake, d.get(proto).cloned());
+                }
+            }
+        }
+        "Notification" => {
+            if let Some(d) = data("notification") {
+                put(&mut out, "notification_type", d.get("event").cloned());
+                for &(proto, snake) in NOTIFICATION_FIELDS {
+                    put(&mut out, snake, d.get(proto).cloned());
+                }
+            }
+        }
+        _ => {}
+    }
+    out.insert("hook_event_name".into(), Value::String(event));
+    Some(Value::Object(out))
+}
+
+/// The proto's string parameters with those that hold a JSON array or object decoded (the
+/// extension and the SDK JSON-encode every parameter that is not a string).
+fn decoded(params: &Map<String, Value>) -> Map<String, Value> {
+    params
+        .iter()
+        .map(|(k, v)| {
+            let value = match v.as_str().map(str::trim_start) {
+                Some(s) if s.starts_with('[') || s.starts_with('{') => {
+                    serde_json::from_str(s).unwrap_or_else(|_| v.clone())
+                }
+                _ => v.clone(),
+            };
+            (k.clone(), value)
+        })
+        .collect()
+}
+
+/// The canonical name and input of Cline's tool call `tool` with `params`: the inverse of
+/// [`cline_tool`].
+fn canonical_tool(tool: &str, mut params: Map<String, Value>) -> (String, Map<String, Value>) {
+    if tool == "use_mcp_tool" {
+        let text = |k: &str| params.get(k).and_then(Value::as_str).map(str::to_owned);
+        if let (Some(server), Some(name)) = (text("server_name"), text("tool_name")) {
+            let arguments = match params.remove("arguments") {
+                Some(Value::String(s)) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+                Some(other) => other,
+                None => json!({}),
+            };
+            let input = match arguments {
+                Value::Object(m) => m,
+                other => Map::from_iter([("arguments".to_owned(), other)]),
+            };
+            return (format!("mcp__{server}__{name}"), input);
+        }
+    }
+    if tool == "run_commands"
+        && let Some(Value::Array(commands)) = params.remove("commands")
+    {
+        let lines: Vec<String> = commands
+            .iter()
+            .map(|c| c.as_str().map_or_else(|| c.to_string(), str::to_owned))
+            .collect();
+        params.insert("command".into(), Value::String(lines.join("\n")));
+    }
+    let renames = RENAMES
+        .iter()
+        .find(|(t, _)| *t == tool)
+        .map_or(&[][..], |(_, r)| r);
+    let input = params
+        .into_iter()
+        .map(|(k, v)| {
+            let k = renames
+                .iter()
+                .find(|(_, cline)| *cline == k)
+                .map_or(k, |(canonical, _)| (*canonical).to_owned());
+            (k, v)
+        })
+        .collect();
+    (PROFILE.tools.to_canonical(tool).into_owned(), input)
 }

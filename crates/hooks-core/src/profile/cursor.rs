@@ -68,6 +68,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
+    reshape: None,
     read_answer: parse,
     reply: None,
 };

@@ -61,6 +61,7 @@ pub(super) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: claude::push_context_vars,
+    reshape: None,
     read_answer,
     reply: None,
 };

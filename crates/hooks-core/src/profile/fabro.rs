@@ -67,6 +67,7 @@ pub(super) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &[],
     env,
+    reshape: None,
     read_answer,
     reply: None,
 };

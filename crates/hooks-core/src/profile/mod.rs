@@ -115,6 +115,14 @@ pub struct Profile {
     /// The environment variables a command hook of this dialect receives, appended to the
     /// list in a stable order.
     pub env: fn(&EventContext, &mut Vec<(String, String)>),
+    /// For an agent whose stdin is not Claude-shaped (Cline's `hookName`, `taskId`,
+    /// `preToolUse`): the event made canonical as a whole (`hook_event_name`,
+    /// `session_id`, `cwd`, `tool_name` and `tool_input` in the canonical vocabulary), the
+    /// inverse of [`Profile::stdin`], applied before the event is named (the name itself
+    /// is in the agent's shape). `None` (the dialect's events are Claude-shaped), or a
+    /// function that gives `None` for a payload not in the agent's own shape.
+    /// [`Profile::read_event`] then reads the fields of a Claude-shaped event.
+    pub reshape: Option<fn(&Value) -> Option<Value>>,
     /// How its hooks' answers are read: (event, exit code, stdout, stderr) to an outcome.
     pub read_answer: fn(&Event, Option<i32>, &[u8], &[u8]) -> HookOutcome,
     /// How an event's outcome is written back to the agent in its own protocol, when the
@@ -216,6 +224,15 @@ impl Profile {
             Events::All => true,
             Events::Named => self.event_names.iter().any(|(e, _)| *e == event),
             Events::Canonical(events) => events.contains(&event),
+        }
+    }
+
+    /// `payload` in the Claude shape: reshaped by [`Profile::reshape`] where it is in the
+    /// agent's own shape, else as it is.
+    pub fn claude_shaped(&self, payload: Value) -> Value {
+        match self.reshape {
+            Some(reshape) => reshape(&payload).unwrap_or(payload),
+            None => payload,
         }
     }
 

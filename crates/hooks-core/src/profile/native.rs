@@ -43,6 +43,7 @@ pub(super) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env,
+    reshape: None,
     read_answer,
     reply: None,
 };

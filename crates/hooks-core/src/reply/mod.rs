@@ -13,12 +13,14 @@
 //! approval flow then decides); `docs/bridge.md` lists each agent's table.
 
 mod claude;
+mod cline;
 mod codex;
 mod gemini;
 
 use serde_json::{Map, Value};
 
 pub use claude::claude;
+pub use cline::cline;
 pub use codex::codex;
 pub use gemini::{event_name as gemini_event_name, gemini};
 

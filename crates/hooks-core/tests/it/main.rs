@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod aggregate;
+mod cline_events;
 mod context;
 mod dedupe;
 mod env_file;

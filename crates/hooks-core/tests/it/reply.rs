@@ -494,7 +494,124 @@ fn gemini_cli_rewrites_are_in_its_tools_arguments() {
     );
 }
 
-/// The writers are the profiles': the three agents the bridge answers have one, and
+/// A Cline row, also read back as Cline reads it (the engine's reader of Cline answers):
+/// a cancel blocks and stops with the reason, context is context.
+#[track_caller]
+fn cline(name: &str, effects: Value, stdout: Value, stderr: &str) {
+    check(reply::cline, name, effects.clone(), stdout, 0, stderr);
+    let event = event(name);
+    let agg = aggregate(&event, &effects);
+    let written = reply::cline(&event, &agg);
+    let read = parse_output_in(
+        Dialect::Cline,
+        &event,
+        Some(written.exit_code),
+        written.stdout.as_bytes(),
+        written.stderr.as_bytes(),
+    );
+    let cancels = agg.is_blocked() || !agg.effects.continue_;
+    assert_eq!(
+        read.effects.continue_, !cancels,
+        "{name} {effects}: read back"
+    );
+    if cancels {
+        assert_eq!(read.effects.decision, Decision::Block, "{name} {effects}");
+    } else {
+        let context: Vec<&str> = agg
+            .effects
+            .additional_context
+            .iter()
+            .map(String::as_str)
+            .filter(|c| !c.is_empty())
+            .collect();
+        let want = (!context.is_empty()).then(|| context.join("\n\n"));
+        assert_eq!(
+            read.effects.additional_context.first().cloned(),
+            want,
+            "{name} {effects}"
+        );
+    }
+}
+
+/// Cline's rows: exit 0 and a JSON object always (any other exit is a hook error to Cline,
+/// and the action goes ahead); a block, deny or stop is `cancel: true` with the reason as
+/// `errorMessage` (`hook-factory.ts`, `hook-file-hooks.ts`); context is
+/// `contextModification`; ask and rewrites have no form; messages go to stderr.
+#[test]
+fn cline_answers() {
+    let no = json!({"cancel": false});
+    cline("PreToolUse", json!({}), no.clone(), "");
+    cline(
+        "PreToolUse",
+        json!({"decision": "block", "reason": "no rm"}),
+        json!({"cancel": true, "errorMessage": "no rm"}),
+        "",
+    );
+    cline(
+        "PreToolUse",
+        json!({"decision": "deny", "reason": "not here"}),
+        json!({"cancel": true, "errorMessage": "not here"}),
+        "",
+    );
+    cline(
+        "PreToolUse",
+        json!({"decision": "block"}),
+        json!({"cancel": true, "errorMessage": "blocked by a PreToolUse hook"}),
+        "",
+    );
+    cline("PreToolUse", json!({"decision": "ask"}), no.clone(), "");
+    cline("PreToolUse", json!({"decision": "allow"}), no.clone(), "");
+    cline(
+        "PreToolUse",
+        json!({"updated_input": {"command": "ls"}}),
+        no.clone(),
+        "",
+    );
+    cline(
+        "PreToolUse",
+        json!({"additional_context": ["mind the tests", "and the docs"]}),
+        json!({"cancel": false, "contextModification": "mind the tests\n\nand the docs"}),
+        "",
+    );
+    cline(
+        "UserPromptSubmit",
+        json!({"additional_context": ["it is Tuesday"], "system_message": "hello"}),
+        json!({"cancel": false, "contextModification": "it is Tuesday"}),
+        "hello",
+    );
+    cline(
+        "UserPromptSubmit",
+        json!({"decision": "block", "reason": "no secrets in prompts"}),
+        json!({"cancel": true, "errorMessage": "no secrets in prompts"}),
+        "",
+    );
+    cline(
+        "TaskStart",
+        json!({"continue": false, "stop_reason": "out of budget"}),
+        json!({"cancel": true, "errorMessage": "out of budget"}),
+        "",
+    );
+    cline(
+        "TaskStart",
+        json!({"continue": false}),
+        json!({"cancel": true, "errorMessage": "a TaskStart hook stopped the task"}),
+        "",
+    );
+    cline(
+        "PostToolUse",
+        json!({"additional_context": ["3 tests failed"]}),
+        json!({"cancel": false, "contextModification": "3 tests failed"}),
+        "",
+    );
+    cline(
+        "TaskComplete",
+        json!({"messages": ["a hook failed"]}),
+        no,
+        "a hook failed",
+    );
+}
+
+/// The writers are the profiles': the four agents the bridge answers have one, and
 /// writing through the profile is writing with the agent's module.
 #[test]
 fn each_agents_profile_holds_its_writer() {
@@ -505,6 +622,7 @@ fn each_agents_profile_holds_its_writer() {
     agg.effects.updated_input = Some(json!({"pattern": "y", "path": "src"}));
     for (dialect, own) in [
         (Dialect::Claude, reply::claude(&event, &agg)),
+        (Dialect::Cline, reply::cline(&event, &agg)),
         (Dialect::Codex, reply::codex(&event, &agg)),
         (Dialect::Gemini, reply::gemini(&ctx, &agg)),
     ] {
@@ -517,7 +635,6 @@ fn each_agents_profile_holds_its_writer() {
         Dialect::Fabro,
         Dialect::Autohand,
         Dialect::Cursor,
-        Dialect::Cline,
     ] {
         assert!(dialect.profile().reply.is_none(), "{dialect}");
     }

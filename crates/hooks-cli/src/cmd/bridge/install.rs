@@ -1,6 +1,7 @@
 //! `hooks install AGENT`, `hooks uninstall AGENT` and `hooks doctor`: the bridge registered
 //! as the agent's hook command in its own settings file (Claude Code's or Gemini CLI's
-//! `settings.json`), and taken out again.
+//! `settings.json`), and taken out again. Cline, which has hook files instead of a settings
+//! file, has its own module (`install_cline`), with this journal.
 //!
 //! Install adds one minimal entry per event (`{"hooks": [{"type": "command", "command":
 //! "<this hooks binary> bridge claude"}]}`; Gemini CLI's with `matcher: "*"` and a timeout
@@ -30,19 +31,19 @@ use crate::edit::{Doc, Seg, atomic};
 
 /// What the journal keeps of one installed file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-struct Installed {
+pub(super) struct Installed {
     /// The file's text before the first install (`None`: there was no file).
-    original: Option<String>,
+    pub(super) original: Option<String>,
     /// Its text after the migration (with `--migrate`).
-    migrated: Option<String>,
+    pub(super) migrated: Option<String>,
     /// Its text as the last install left it.
-    installed: String,
+    pub(super) installed: String,
 }
 
 /// The install journal: installed files by path.
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Journal {
-    files: BTreeMap<PathBuf, Installed>,
+pub(super) struct Journal {
+    pub(super) files: BTreeMap<PathBuf, Installed>,
 }
 
 fn journal_path() -> Result<PathBuf> {
@@ -52,7 +53,7 @@ fn journal_path() -> Result<PathBuf> {
 }
 
 impl Journal {
-    fn open() -> Result<(Journal, Option<String>)> {
+    pub(super) fn open() -> Result<(Journal, Option<String>)> {
         match std::fs::read_to_string(journal_path()?) {
             Ok(text) => Ok((
                 serde_json::from_str(&text).context("reading the install journal")?,
@@ -62,7 +63,7 @@ impl Journal {
         }
     }
 
-    fn save(&self, before: Option<&str>) -> Result<()> {
+    pub(super) fn save(&self, before: Option<&str>) -> Result<()> {
         atomic::write(
             &journal_path()?,
             &serde_json::to_string_pretty(self)?,
@@ -93,6 +94,8 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
         (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
         (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
         (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
+        // Cline's hook files are in this directory, one per event.
+        (Agent::Cline, scope) => super::install_cline::hooks_dir(scope, project)?,
         (Agent::Codex, Scope::User) => codex_home()?.join("hooks.json"),
         (Agent::Codex, Scope::Project) => match codex_project_refused(project)? {
             None => project.join(".codex/hooks.json"),
@@ -151,7 +154,7 @@ fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
 
 /// The events with a hook in the engine's config as the bridge loads it (active or
 /// waiting for trust), in catalog order.
-fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
+pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
     let args = ConfigArgs {
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
@@ -176,10 +179,16 @@ fn configured_events(agent: Agent, project: &Path) -> Result<Vec<String>> {
 /// The agent's events, each with the canonical events it stands for, in catalog order.
 fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
     let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
-    // Claude Code's events, the canonical ones, each under the agent's name for it.
-    for event in hooks::core::Dialect::Claude.profile().builtin_events() {
+    // Claude Code's events, the canonical ones, each under the agent's name for it; Cline's
+    // own (TaskStart, ...) are Cline's.
+    let events = match agent {
+        Agent::Cline => hooks::core::Dialect::Cline,
+        Agent::Claude | Agent::Codex | Agent::Gemini => hooks::core::Dialect::Claude,
+    };
+    for event in events.profile().builtin_events() {
         let name = match agent {
             Agent::Claude => Some(event.name()),
+            Agent::Cline => hooks::core::cline::name_of(event),
             // The events Codex runs hooks on.
             Agent::Codex => Some(event.name()).filter(|n| codex_trust::event_label(n).is_some()),
             Agent::Gemini => hooks::core::reply::gemini_event_name(event),
@@ -201,7 +210,10 @@ fn entry(agent: Agent, command: &str) -> Value {
         Agent::Gemini => json!({"matcher": "*", "hooks": [
             {"type": "command", "command": command, "timeout": 600_000}
         ]}),
-        Agent::Claude | Agent::Codex => json!({"hooks": [{"type": "command", "command": command}]}),
+        // Cline's entry is a hook file (`install_cline::script`).
+        Agent::Claude | Agent::Cline | Agent::Codex => {
+            json!({"hooks": [{"type": "command", "command": command}]})
+        }
     }
 }
 
@@ -219,6 +231,9 @@ fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
 /// `hooks install AGENT`.
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
+    if args.agent == Agent::Cline {
+        return super::install_cline::install(args, &project);
+    }
     let path = settings_path(args.agent, args.scope, &project)?;
     if args.agent == Agent::Codex
         && args.scope == Scope::Project
@@ -355,6 +370,9 @@ fn scope_flag(scope: Scope) -> &'static str {
 /// entries are taken out.
 pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
+    if args.agent == Agent::Cline {
+        return super::install_cline::uninstall(args, &project);
+    }
     let (mut journal, journal_text) = Journal::open()?;
     let mut path = settings_path(args.agent, args.scope, &project)?;
     // Codex's project trust may have changed since the install: the file installed into is
@@ -576,6 +594,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
         (Agent::Claude, "Claude Code"),
         (Agent::Gemini, "Gemini CLI"),
         (Agent::Codex, "Codex"),
+        (Agent::Cline, "Cline"),
     ] {
         doctor_agent(&mut out, agent, title, &project)?;
     }
@@ -611,6 +630,12 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         .skip_discovered(super::own_files(agent, &project))
         .build()?;
     let loaded = engine.loaded();
+    if agent == Agent::Cline {
+        for (event, calls) in super::install_cline::doctor(out, &project, &command)? {
+            writeln!(out, "    {event}: {calls}; runs {}", runs(&loaded, &event))?;
+        }
+        return Ok(());
+    }
     let mut seen = BTreeSet::new();
     for scope in [Scope::User, Scope::Project] {
         let path = settings_path(agent, scope, &project)?;
@@ -671,32 +696,34 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
             } else {
                 format!("calls {binary}, which is missing: {title}'s hook call fails")
             };
-            let runs: Vec<String> = super::agent_event(event)
-                .map(|e| {
-                    loaded
-                        .hooks
-                        .hooks()
-                        .iter()
-                        .filter(|h| h.spec.event == e)
-                        .map(|h| match &h.inactive {
-                            None => h.spec.display_id(),
-                            Some(why) => {
-                                format!("{} (not running: {})", h.spec.display_id(), why.describe())
-                            }
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
-            writeln!(
-                out,
-                "    {event}: {calls}; runs {}",
-                if runs.is_empty() {
-                    "no hook".to_owned()
-                } else {
-                    runs.join(", ")
-                }
-            )?;
+            writeln!(out, "    {event}: {calls}; runs {}", runs(&loaded, event))?;
         }
     }
     Ok(())
+}
+
+/// What the agent's event `event` (its own name) would run: the hooks of the loaded config,
+/// with why each that does not run does not; "no hook" without any.
+fn runs(loaded: &hooks::Loaded, event: &str) -> String {
+    let runs: Vec<String> = super::agent_event(event)
+        .map(|e| {
+            loaded
+                .hooks
+                .hooks()
+                .iter()
+                .filter(|h| h.spec.event == e)
+                .map(|h| match &h.inactive {
+                    None => h.spec.display_id(),
+                    Some(why) => {
+                        format!("{} (not running: {})", h.spec.display_id(), why.describe())
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if runs.is_empty() {
+        "no hook".to_owned()
+    } else {
+        runs.join(", ")
+    }
 }

@@ -8,6 +8,7 @@
 //! An engine error is answered too, never a hang or a silent allow (see [`on_error`]).
 
 pub mod install;
+pub mod install_cline;
 pub mod state;
 
 use std::io::Write;
@@ -38,6 +39,9 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         Ok(p) => p,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
+    // An agent whose events have a shape of their own (Cline's `hookName`, `taskId`,
+    // `preToolUse`) is read by its profile into the canonical fields.
+    let payload = agent.dialect().profile().claude_shaped(payload);
     if args.async_worker {
         return worker(agent, payload);
     }
@@ -153,16 +157,21 @@ pub(crate) fn agent_event(name: &str) -> Option<Event> {
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
-/// sets it too, with `GEMINI_PROJECT_DIR`), else the root of the payload's `cwd` (the
-/// nearest ancestor with a config, else the git root), else the current directory's.
+/// sets it too, with `GEMINI_PROJECT_DIR`), Cline's first workspace root
+/// (`workspaceRoots[0]`, the event's `cwd` once reshaped) as it is, else the root of the
+/// payload's `cwd` (the nearest ancestor with a config, else the git root), else the
+/// current directory's.
 fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute() && p.is_dir())
-    };
+    let dir = |p: PathBuf| Some(p).filter(|p| p.is_absolute() && p.is_dir());
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from).and_then(dir);
     let from_env = match agent {
         Agent::Claude => var("CLAUDE_PROJECT_DIR"),
+        Agent::Cline => ctx
+            .get("workspace_roots")
+            .and_then(|roots| roots.get(0))
+            .and_then(Value::as_str)
+            .map(PathBuf::from)
+            .and_then(dir),
         Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
         Agent::Codex => None,
     };
@@ -182,12 +191,13 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex and Gemini CLI read every file of their dialect that the engine discovers:
-/// Codex its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and the
-/// project's `.codex/` (a project's files are Codex's to run or, for an untrusted project,
-/// to skip), and `/etc/codex/requirements.toml`; Gemini CLI its `settings.json` files
-/// (system, user, project) and its extensions' `hooks/hooks.json`, where `hooks install
-/// gemini` also writes the bridge, which must not call itself.
+/// Codex, Gemini CLI and Cline read every file of their dialect that the engine
+/// discovers: Codex its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and
+/// the project's `.codex/` (a project's files are Codex's to run or, for an untrusted
+/// project, to skip), and `/etc/codex/requirements.toml`; Gemini CLI its `settings.json`
+/// files (system, user, project) and its extensions' `hooks/hooks.json`, where `hooks
+/// install gemini` also writes the bridge, which must not call itself; Cline every hook
+/// file in its hooks directories.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     let locations = Locations::from_env(Some(root));
     match agent {
@@ -201,7 +211,7 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
             .collect(),
-        Agent::Codex | Agent::Gemini => locations
+        Agent::Cline | Agent::Codex | Agent::Gemini => locations
             .discover()
             .into_iter()
             .map(|d| d.path)

@@ -25,6 +25,8 @@ fn engine_config(run: &AgentRun) {
 fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
     match agent {
         Agent::Claude => run.project().join(".claude/settings.json"),
+        // Cline has no settings file; install writes a hook file per event.
+        Agent::Cline => run.project().join(".clinerules/hooks/PreToolUse"),
         Agent::Gemini => run.project().join(".gemini/settings.json"),
         Agent::Codex => run.codex_home().join("hooks.json"),
     }
@@ -112,6 +114,7 @@ impl Agent {
     fn bin_name_for_install(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
+            Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
         }

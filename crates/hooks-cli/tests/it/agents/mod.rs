@@ -1,4 +1,4 @@
-//! End-to-end runs of the real coding agents (Claude Code, Codex CLI, Gemini CLI), from the
+//! End-to-end runs of the real coding agents (Claude Code, Codex CLI, Gemini CLI, Cline), from the
 //! npm packages pinned in the workspace's `package.json`, offline: each run gets a temp
 //! `HOME`, `TMPDIR` and (Codex) `CODEX_HOME`, a project directory, the agent's own config
 //! pointing every base URL at a [`ModelServer`] on 127.0.0.1 that follows a script, and a
@@ -21,6 +21,7 @@
 mod bridge;
 mod claude;
 mod claude_bridge;
+mod cline;
 mod codex;
 mod codex_bridge;
 mod codex_trust;
@@ -55,6 +56,8 @@ const HOOK_TIMEOUT_SECS: u64 = 30;
 pub(crate) enum Agent {
     /// Claude Code (`@anthropic-ai/claude-code`), `claude -p`.
     Claude,
+    /// Cline's CLI (`cline`), `cline --json PROMPT`.
+    Cline,
     /// OpenAI Codex CLI (`@openai/codex`), `codex exec`.
     Codex,
     /// Gemini CLI (`@google/gemini-cli`), `gemini -p`.
@@ -66,6 +69,7 @@ impl Agent {
     pub(crate) fn bin_name(self) -> &'static str {
         match self {
             Agent::Claude => "claude",
+            Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
         }
@@ -75,6 +79,7 @@ impl Agent {
     pub(crate) fn api(self) -> Api {
         match self {
             Agent::Claude => Api::Anthropic,
+            Agent::Cline => Api::ChatCompletions,
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
         }
@@ -84,6 +89,7 @@ impl Agent {
     fn package(self) -> &'static str {
         match self {
             Agent::Claude => "@anthropic-ai/claude-code",
+            Agent::Cline => "cline",
             Agent::Codex => "@openai/codex",
             Agent::Gemini => "@google/gemini-cli",
         }
@@ -157,6 +163,17 @@ impl AgentRun {
         };
         match agent {
             Agent::Claude => {}
+            // Cline's provider settings, as `cline auth -p openai-compatible -b URL` writes
+            // them: the loopback server as an OpenAI-compatible provider (without
+            // `updatedAt` the entry is ignored and Cline calls its own service).
+            Agent::Cline => write_json(
+                &run.home().join(".cline/data/settings/providers.json"),
+                &json!({"version": 1, "lastUsedProvider": "openai-compatible", "modes": {},
+                    "providers": {"openai-compatible": {"settings": {
+                        "provider": "openai-compatible", "apiKey": "sk-test-key",
+                        "model": "scripted", "baseUrl": run.server.base_url()},
+                        "updatedAt": "2026-01-01T00:00:00.000Z", "tokenSource": "manual"}}}),
+            ),
             Agent::Codex => run.write_file(
                 &run.codex_home().join("config.toml"),
                 &codex_config(&run.server.base_url()),
@@ -197,10 +214,12 @@ impl AgentRun {
 
     /// The config file that [`AgentRun::add_hook`] writes the agent's own hooks to:
     /// `.claude/settings.json` and `.gemini/settings.json` in the project, Codex's
-    /// `$CODEX_HOME/hooks.json`.
+    /// `$CODEX_HOME/hooks.json`; for Cline, its hooks directory `.clinerules/hooks/` in
+    /// the project, where each hook is a file named after its event.
     pub(crate) fn hooks_file(&self) -> PathBuf {
         match self.agent {
             Agent::Claude => self.project().join(".claude/settings.json"),
+            Agent::Cline => self.project().join(".clinerules/hooks"),
             Agent::Codex => self.codex_home().join("hooks.json"),
             Agent::Gemini => self.project().join(".gemini/settings.json"),
         }
@@ -267,13 +286,23 @@ impl AgentRun {
     /// `matcher` its matcher (`None`: every tool), `command` a shell command line.
     /// Other keys of the file are kept.
     pub(crate) fn add_hook(&self, event: &str, matcher: Option<&str>, command: &str) {
+        if self.agent == Agent::Cline {
+            // A Cline hook is an executable file named after its event; it has no matcher.
+            assert!(matcher.is_none(), "Cline's hooks have no matcher");
+            use std::os::unix::fs::PermissionsExt;
+            let path = self.hooks_file().join(event);
+            self.write_file(&path, &format!("#!/bin/sh\n{command}\n"));
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .expect("making the hook file executable");
+            return;
+        }
         let path = self.hooks_file();
         let mut config: Value = std::fs::read_to_string(&path)
             .ok()
             .map(|text| serde_json::from_str(&text).expect("the agent's hooks file is JSON"))
             .unwrap_or_else(|| json!({}));
         let timeout = match self.agent {
-            Agent::Claude | Agent::Codex => HOOK_TIMEOUT_SECS,
+            Agent::Claude | Agent::Cline | Agent::Codex => HOOK_TIMEOUT_SECS,
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -329,6 +358,11 @@ impl AgentRun {
                     .env("DISABLE_TELEMETRY", "1")
                     .env("DISABLE_ERROR_REPORTING", "1");
             }
+            // Without it the CLI starts a background "hub" daemon that runs the session
+            // (and its hooks) and outlives the run.
+            Agent::Cline => {
+                cmd.env("CLINE_SESSION_BACKEND_MODE", "local");
+            }
             Agent::Codex => {}
             Agent::Gemini => {
                 cmd.env("GEMINI_API_KEY", "gemini-test-key")
@@ -370,6 +404,9 @@ impl AgentRun {
                 cmd.args(["--output-format", "stream-json", "--verbose"])
                     .args(["--allowedTools", "Bash"]);
             }
+            Agent::Cline => {
+                cmd.arg("--json");
+            }
             Agent::Codex => {
                 cmd.args(["exec", "--skip-git-repo-check", "--json", "-C"])
                     .arg(self.project());
@@ -381,7 +418,8 @@ impl AgentRun {
         cmd.args(&self.args);
         match self.agent {
             Agent::Claude | Agent::Gemini => cmd.arg("-p").arg(&self.prompt),
-            Agent::Codex => cmd.arg(&self.prompt),
+            // Cline's `-p` is its plan mode: the prompt is its argument.
+            Agent::Cline | Agent::Codex => cmd.arg(&self.prompt),
         };
         self.apply_env(&mut cmd);
         cmd
@@ -639,6 +677,7 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
+            Agent::Cline => find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts),
         }
         assert!(
             !texts.is_empty(),

@@ -1,6 +1,7 @@
-//! A scripted model server on 127.0.0.1 that speaks the three model APIs the real agents
-//! call: Anthropic's Messages API (Claude Code), Google's Gemini API (Gemini CLI) and
-//! OpenAI's Responses API (Codex CLI), streaming as each agent asks. It follows a script
+//! A scripted model server on 127.0.0.1 that speaks the four model APIs the real agents
+//! call: Anthropic's Messages API (Claude Code), Google's Gemini API (Gemini CLI),
+//! OpenAI's Responses API (Codex CLI) and OpenAI's Chat Completions (Cline's
+//! OpenAI-compatible provider), streaming as each agent asks. It follows a script
 //! (for example one shell tool call, then a final text) and keeps every request it gets,
 //! so a test can assert what reached the model: the tool result carrying a hook's reason,
 //! the context a hook added.
@@ -29,6 +30,8 @@ const MAX_REQUESTS: usize = 200;
 pub(crate) enum Api {
     /// Anthropic's Messages API: `POST /v1/messages`, SSE or JSON; `HEAD /`.
     Anthropic,
+    /// OpenAI's Chat Completions: `POST /v1/chat/completions`, SSE `chat.completion.chunk`s.
+    ChatCompletions,
     /// Google's Gemini API: `:generateContent` (JSON) and `:streamGenerateContent?alt=sse`.
     Gemini,
     /// OpenAI's Responses API: `POST /v1/responses`, SSE.
@@ -110,7 +113,7 @@ impl ModelServer {
     pub(crate) fn base_url(&self) -> String {
         match self.api {
             Api::Anthropic | Api::Gemini => format!("http://127.0.0.1:{}", self.port),
-            Api::OpenAi => format!("http://127.0.0.1:{}/v1", self.port),
+            Api::ChatCompletions | Api::OpenAi => format!("http://127.0.0.1:{}/v1", self.port),
         }
     }
 
@@ -223,6 +226,7 @@ fn answer(api: Api, script: &[Step], request: &HttpRequest, body: &Value) -> Ans
     let path = request.target.split('?').next().unwrap_or_default();
     match api {
         Api::Anthropic => anthropic(script, request, path, body),
+        Api::ChatCompletions => chat_completions(script, path, body),
         Api::Gemini => gemini(script, path, body),
         Api::OpenAi => openai(script, path, body),
     }
@@ -409,6 +413,83 @@ fn openai(script: &[Step], path: &str, body: &Value) -> Answer {
         ),
     ];
     Answer::sse(events.concat())
+}
+
+/// Chat Completions as Cline's OpenAI-compatible provider calls it: the conversation's tool
+/// results are its `role: "tool"` messages; a shell step is a streamed `tool_calls` delta
+/// (the name and then the arguments) of the shell tool the request offers (the SDK's
+/// `run_commands {commands: [..]}`, else the extension's `execute_command {command}`),
+/// with `finish_reason: "tool_calls"`; a text is a `content` delta. Usage comes in the
+/// last chunk, and `[DONE]` ends the stream.
+fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
+    if path == "/v1/models" {
+        return Answer::json(
+            &json!({"object": "list", "data": [{"id": "scripted", "object": "model"}]}),
+        );
+    }
+    if path != "/v1/chat/completions" {
+        return Answer::not_found();
+    }
+    let results = body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["role"] == "tool")
+        .count();
+    let n = results + 1;
+    let model = body["model"].as_str().unwrap_or("scripted");
+    let chunk = |delta: Value, finish: Value| {
+        json!({"id": format!("chatcmpl-hooks-{n}"), "object": "chat.completion.chunk",
+            "created": 1, "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+    };
+    let mut chunks = Vec::new();
+    let call = match step(script, results) {
+        Step::Shell(command) => {
+            let offered = |name: &str| {
+                body["tools"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|t| t["function"]["name"] == name)
+            };
+            Ok(if offered("run_commands") {
+                ("run_commands".to_owned(), json!({"commands": [command]}))
+            } else {
+                ("execute_command".to_owned(), json!({"command": command}))
+            })
+        }
+        Step::Tool(name, args) => Ok((name, args)),
+        Step::Text(text) => Err(text),
+    };
+    let finish = match call {
+        Ok((name, arguments)) => {
+            chunks.push(chunk(
+                json!({"role": "assistant", "content": null, "tool_calls": [{"index": 0,
+                    "id": format!("call_hooks_{n}"), "type": "function",
+                    "function": {"name": name, "arguments": ""}}]}),
+                Value::Null,
+            ));
+            chunks.push(chunk(
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": arguments.to_string()}}]}),
+                Value::Null,
+            ));
+            "tool_calls"
+        }
+        Err(text) => {
+            chunks.push(chunk(
+                json!({"role": "assistant", "content": text}),
+                Value::Null,
+            ));
+            "stop"
+        }
+    };
+    let mut last = chunk(json!({}), json!(finish));
+    last["usage"] = json!({"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15});
+    chunks.push(last);
+    let mut text: String = chunks.iter().map(|c| event(None, c)).collect();
+    text.push_str("data: [DONE]\n\n");
+    Answer::sse(text)
 }
 
 /// The shell tool the request offers and the arguments that run `command` with it.

@@ -88,6 +88,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &[],
     env,
+    reshape: None,
     read_answer,
     reply: None,
 };

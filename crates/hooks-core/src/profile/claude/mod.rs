@@ -83,6 +83,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
+    reshape: None,
     read_answer: answers::parse,
     reply: Some(|ctx, agg| crate::reply::claude(ctx.event(), agg)),
 };

@@ -60,6 +60,7 @@ pub(super) const PROFILE: Profile = Profile {
     read_event: Some(input::read_event),
     project_dir_vars: &[],
     env,
+    reshape: None,
     read_answer: answers::parse,
     reply: Some(|ctx, agg| crate::reply::codex(ctx.event(), agg)),
 };

@@ -62,6 +62,7 @@ pub(super) const PROFILE: Profile = Profile {
     read_event: Some(input::read_event),
     project_dir_vars: &[],
     env: env_vars,
+    reshape: None,
     read_answer: answers::parse,
     reply: Some(crate::reply::gemini),
 };
