@@ -94,7 +94,9 @@ pub use outcome::{
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
-pub use profile::{Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor};
+pub use profile::{
+    Events, FileShape, HookList, MatcherFields, Profile, ReadEvent, Switch, cline, cursor,
+};
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{

@@ -162,9 +162,38 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .find(|a| a.name == name && a.name != event.name())
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
     };
+    let mut payload = payload;
+    let event = read_payload(sender, name, event, &mut payload);
     let mut ctx = context(event, payload)?;
     ctx.canonicalize_tool_name(sender.tools());
     Ok(ctx)
+}
+
+/// `payload`, an event `sender` named `name` (`event` in the catalog), read as `sender`
+/// sends it: its own shape turned into the canonical fields by its profile's
+/// `read_event` (Cursor's top-level `command` is `tool_input.command` of `Bash`), in
+/// place. When `name` is not one of the sender's names (`hooks run PreToolUse --from
+/// cursor`), the payload's own `hook_event_name` is, if it names the same event. The
+/// event it is, which the reading may refine (Cursor's `stop` with `status: "error"` is
+/// StopFailure).
+pub fn read_payload(
+    sender: hooks::core::Dialect,
+    name: &str,
+    event: Event,
+    payload: &mut Value,
+) -> Event {
+    let (Some(read), Value::Object(fields)) = (sender.profile().read_event, payload) else {
+        return event;
+    };
+    if let Some(read_as) = read(name, fields) {
+        return read_as;
+    }
+    let own = fields
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .filter(|n| *n != name && resolve_event(n).is_ok_and(|e| e == event))
+        .map(str::to_owned);
+    own.and_then(|n| read(&n, fields)).unwrap_or(event)
 }
 
 /// The context of `event` with `payload`'s fields (an object, or null for none).

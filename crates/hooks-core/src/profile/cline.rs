@@ -56,6 +56,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     provides_var: |_| false,
     stdin,
     stdin_named: Some(input_json),
+    read_event: None,
     project_dir_vars: &[],
     env: |_, _| {},
     read_answer: parse,

@@ -58,6 +58,7 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var: claude::provides_context_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: claude::push_context_vars,
     read_answer,

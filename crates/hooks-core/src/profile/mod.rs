@@ -101,6 +101,13 @@ pub struct Profile {
     /// `beforeShellExecution` and `preToolUse` are both PreToolUse, with different JSON.
     /// `None`: [`Profile::stdin`] whatever the name.
     pub stdin_named: Option<fn(&EventContext, &str) -> Value>,
+    /// How an event its agent sends in the agent's own payload shape is read: the agent's
+    /// name for the event and its payload, rewritten in place into the canonical fields
+    /// (Cursor's `beforeShellExecution` with a top-level `command` is PreToolUse on `Bash`
+    /// with `tool_input.command`). Gives the canonical event, or `None` when the name is not
+    /// one of the dialect's events (the payload is then left as it is). `None`: the agent's
+    /// payload already has the canonical fields.
+    pub read_event: Option<ReadEvent>,
     /// The variables naming the project root that the command executor gives a hook of
     /// this dialect when its event names no `project_dir` (`CLAUDE_PROJECT_DIR`; Cursor's
     /// `CURSOR_PROJECT_DIR` and its alias).
@@ -116,6 +123,10 @@ pub struct Profile {
     /// engine does not answer this dialect's agent (the seed systems embed the engine).
     pub reply: Option<fn(&Event, &Aggregate) -> Reply>,
 }
+
+/// [`Profile::read_event`]: the agent's name for an event and its payload, read in place;
+/// the canonical event, or `None` when the name is not the dialect's.
+pub type ReadEvent = fn(&str, &mut Map<String, Value>) -> Option<Event>;
 
 /// Which of the catalog's events a dialect has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

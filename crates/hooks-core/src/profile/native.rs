@@ -40,6 +40,7 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env,
     read_answer,

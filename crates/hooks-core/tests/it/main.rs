@@ -4,6 +4,7 @@
 
 mod aggregate;
 mod context;
+mod cursor_read;
 mod dedupe;
 mod env_file;
 mod events;

@@ -574,7 +574,7 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
             } else {
                 format!("calls {binary}, which is missing: {title}'s hook call fails")
             };
-            let runs: Vec<String> = super::agent_event(event)
+            let runs: Vec<String> = super::agent_event(agent, event, &mut Value::Null)
                 .map(|e| {
                     loaded
                         .hooks

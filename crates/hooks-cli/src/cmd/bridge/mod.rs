@@ -51,7 +51,8 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
             "the event on stdin has no `hook_event_name`"
         ))));
     };
-    let Some(event) = agent_event(&name) else {
+    let mut payload = payload;
+    let Some(event) = agent_event(agent, &name, &mut payload) else {
         // An event this engine does not know (a newer agent's): no hook can be for it.
         return Ok(write(&Reply::proceed()));
     };
@@ -132,10 +133,12 @@ fn unreadable(e: &anyhow::Error) -> Reply {
     }
 }
 
-/// The canonical event for the agent's event name: the catalog knows every agent's
-/// names (Gemini CLI's `BeforeTool` is PreToolUse, from its profile).
-pub(crate) fn agent_event(name: &str) -> Option<Event> {
-    EventCatalog::new().get(name)
+/// The canonical event for the agent's event name (the catalog knows every agent's names:
+/// Gemini CLI's `BeforeTool` is PreToolUse, from its profile), with `payload` read into
+/// the canonical fields as the agent's profile reads its shape (Cursor's).
+pub(crate) fn agent_event(agent: Agent, name: &str, payload: &mut Value) -> Option<Event> {
+    let event = EventCatalog::new().get(name)?;
+    Some(render::read_payload(agent.dialect(), name, event, payload))
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
@@ -309,11 +312,12 @@ fn start_worker(agent: Agent, payload: &Value, agg: &mut Aggregate) {
 /// audited), and keeps their context and messages in the store for the session's next
 /// event.
 fn worker(agent: Agent, payload: Value) -> Result<u8> {
-    let Some(event) = payload
+    let mut payload = payload;
+    let name = payload
         .get("hook_event_name")
         .and_then(Value::as_str)
-        .and_then(agent_event)
-    else {
+        .map(str::to_owned);
+    let Some(event) = name.and_then(|n| agent_event(agent, &n, &mut payload)) else {
         return Ok(1);
     };
     let Prepared {

@@ -85,6 +85,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     provides_var,
     stdin: input::input_json,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &[],
     env,
     read_answer,

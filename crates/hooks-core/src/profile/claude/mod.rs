@@ -80,6 +80,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &["CLAUDE_PROJECT_DIR"],
     env: push_context_vars,
     read_answer: answers::parse,

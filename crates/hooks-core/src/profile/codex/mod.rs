@@ -55,6 +55,7 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &[],
     env,
     read_answer: answers::parse,

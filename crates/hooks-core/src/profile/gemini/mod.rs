@@ -58,6 +58,7 @@ pub(super) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: None,
+    read_event: None,
     project_dir_vars: &[],
     env: env_vars,
     read_answer: answers::parse,
