@@ -478,6 +478,8 @@ pub enum Agent {
     Claude,
     /// OpenAI Codex CLI.
     Codex,
+    /// Cursor.
+    Cursor,
     /// Gemini CLI.
     Gemini,
 }
@@ -488,6 +490,7 @@ impl Agent {
         match self {
             Agent::Claude => hooks::core::Dialect::Claude,
             Agent::Codex => hooks::core::Dialect::Codex,
+            Agent::Cursor => hooks::core::Dialect::Cursor,
             Agent::Gemini => hooks::core::Dialect::Gemini,
         }
     }

@@ -69,7 +69,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
     read_answer: parse,
-    reply: None,
+    reply: Some(crate::reply::cursor),
 };
 
 /// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s
@@ -348,6 +348,17 @@ pub fn event(name: &str) -> Option<&'static CursorEvent> {
 /// tool events for tool events, the one Cursor name otherwise).
 pub fn default_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
     EVENTS.iter().find(|e| e.event == event)
+}
+
+/// The Cursor event a canonical event arrives as, where Cursor has one: the generic name
+/// of a tool event (`preToolUse` for PreToolUse, which Cursor fires for every tool), the
+/// one Cursor name of the others, and `stop` for StopFailure (Cursor's stop hook also runs
+/// when the agent errs, with `status: "error"`).
+pub fn event_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
+    match event {
+        BuiltinEvent::StopFailure => self::event("stop"),
+        other => default_for(other),
+    }
 }
 
 /// The canonical matcher a Cursor tool-type matcher (`Shell`, `Write|Read`, `MCP`) stands

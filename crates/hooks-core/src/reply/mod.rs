@@ -14,12 +14,14 @@
 
 mod claude;
 mod codex;
+mod cursor;
 mod gemini;
 
 use serde_json::{Map, Value};
 
 pub use claude::claude;
 pub use codex::codex;
+pub use cursor::cursor;
 pub use gemini::{event_name as gemini_event_name, gemini};
 
 use crate::aggregate::Aggregate;

@@ -142,18 +142,21 @@ pub(crate) fn agent_event(agent: Agent, name: &str, payload: &mut Value) -> Opti
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
-/// sets it too, with `GEMINI_PROJECT_DIR`), else the root of the payload's `cwd` (the
-/// nearest ancestor with a config, else the git root), else the current directory's.
+/// sets it too, with `GEMINI_PROJECT_DIR`); Cursor's first workspace root
+/// (`workspace_roots[0]`), else `CURSOR_PROJECT_DIR`; else the root of the payload's `cwd`
+/// (the nearest ancestor with a config, else the git root), else the current directory's.
 fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
-    let var = |name: &str| {
-        std::env::var_os(name)
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute() && p.is_dir())
-    };
+    let dir = |p: PathBuf| Some(p).filter(|p| p.is_absolute() && p.is_dir());
+    let var = |name: &str| std::env::var_os(name).map(PathBuf::from).and_then(dir);
     let from_env = match agent {
         Agent::Claude => var("CLAUDE_PROJECT_DIR"),
-        Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
         Agent::Codex => None,
+        Agent::Cursor => payload["workspace_roots"][0]
+            .as_str()
+            .map(PathBuf::from)
+            .and_then(dir)
+            .or_else(|| var("CURSOR_PROJECT_DIR")),
+        Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
     };
     if let Some(dir) = from_env {
         return Ok(dir);
@@ -174,19 +177,27 @@ fn project_root(agent: Agent, payload: &Value) -> Result<PathBuf> {
 
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
-/// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex and Gemini CLI read no file the engine discovers today.
+/// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings;
+/// Cursor its `hooks.json` files (the project's `.cursor/hooks.json`, the user's
+/// `~/.cursor/hooks.json`, the enterprise one). Codex and Gemini CLI read no file the
+/// engine discovers today.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
-    match agent {
-        Agent::Claude => Locations::from_env(Some(root))
+    let discovered = || {
+        Locations::from_env(Some(root))
             .candidates()
             .into_iter()
             .map(|d| d.path)
+    };
+    match agent {
+        Agent::Claude => discovered()
             .filter(|p| {
                 p.ends_with(".claude/settings.json")
                     || p.ends_with(".claude/settings.local.json")
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
+            .collect(),
+        Agent::Cursor => discovered()
+            .filter(|p| hooks::config::dialect_from_path(p) == Some(hooks::core::Dialect::Cursor))
             .collect(),
         Agent::Codex | Agent::Gemini => Vec::new(),
     }
