@@ -816,3 +816,83 @@ fn install_and_uninstall_cursor() {
     assert_eq!(env.run(&["uninstall", "cursor", "--scope", "user"]).code, 0);
     assert!(!user.exists());
 }
+
+/// A Cursor `stop` hook's `loop_limit` holds across the agent's separate bridge calls,
+/// counted in the session's one stop-loop streak: with `loop_limit: 2` its follow-up keeps
+/// the agent going twice, then its block is dropped with a message; without one, Cursor's
+/// default of 5 applies; with `null`, no limit, not even the engine's cap of 8. The hook
+/// runs in `~/.cursor/`, where Cursor runs user hooks.
+#[test]
+fn a_cursor_loop_limit_holds_across_processes() {
+    #[track_caller]
+    fn followups(limit: &str, stops: usize) -> Vec<Value> {
+        let env = env_with("hooks: []\n");
+        let entry = format!(
+            r#"{{"command": "echo \"{{\\\"followup_message\\\": \\\"again in $(pwd)\\\"}}\""{limit}}}"#
+        );
+        env.write(
+            "home/.cursor/hooks.json",
+            &format!(r#"{{"version": 1, "hooks": {{"stop": [{entry}]}}}}"#),
+        );
+        (0..stops)
+            .map(|i| {
+                let stop = payload(&env, "Stop", json!({"stop_hook_active": i > 0}));
+                let run = env.run_with_stdin(&["bridge", "claude"], &stop);
+                assert_eq!(run.code, 0, "{run:?}");
+                if run.stdout.is_empty() {
+                    Value::Null
+                } else {
+                    run.json()
+                }
+            })
+            .collect()
+    }
+    let answers = followups(r#", "loop_limit": 2"#, 3);
+    for answer in &answers[..2] {
+        assert_eq!(answer["decision"], "block", "{answers:?}");
+        assert!(
+            answer["reason"].as_str().unwrap().ends_with("home/.cursor"),
+            "the hook runs in ~/.cursor: {answer}"
+        );
+    }
+    assert_eq!(answers[2].get("decision"), None, "{answers:?}");
+    assert!(
+        answers[2]["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("more than its loop_limit of 2"),
+        "{answers:?}"
+    );
+    let answers = followups("", 6);
+    assert!(
+        answers[..5].iter().all(|a| a["decision"] == "block"),
+        "{answers:?}"
+    );
+    assert_eq!(answers[5].get("decision"), None, "{answers:?}");
+    let answers = followups(r#", "loop_limit": null"#, 10);
+    assert!(
+        answers.iter().all(|a| a["decision"] == "block"),
+        "no limit: {answers:?}"
+    );
+}
+
+/// Cursor's stop hook also runs when the agent errs: a StopFailure from Claude Code runs
+/// it, given Cursor's `status: "error"`, and its follow-up is not a decision there
+/// (StopFailure only observes).
+#[test]
+fn a_cursor_stop_hook_runs_on_stop_failure() {
+    let env = env_with("hooks: []\n");
+    let seen = env.path().join("seen.json");
+    env.write(
+        "home/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"stop": [{"command": format!("cat > '{}'; echo '{{\"followup_message\": \"retry\"}}'", seen.display())}]}})
+            .to_string(),
+    );
+    let failure = payload(&env, "StopFailure", json!({"error": "rate_limit"}));
+    let run = env.run_with_stdin(&["bridge", "claude"], &failure);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    let given: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(given["hook_event_name"], "stop", "{given}");
+    assert_eq!(given["status"], "error", "{given}");
+}

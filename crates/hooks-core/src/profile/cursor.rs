@@ -17,6 +17,10 @@ use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output::{self, Stdout};
 use crate::timeouts::{HandlerType, TimeUnit};
 
+/// How many follow-ups of a `stop` or `subagentStop` hook Cursor sends when the entry's
+/// `loop_limit` does not say (`null` is no limit).
+pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+
 /// The Cursor profile.
 pub(in crate::profile) const PROFILE: Profile = Profile {
     dialect: Dialect::Cursor,
