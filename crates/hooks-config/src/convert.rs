@@ -513,6 +513,13 @@ impl Writer {
             );
             self.lost(spec, &what);
         }
+        // Only Cursor's files say how often a stop hook may keep the agent going.
+        if spec.loop_limit.is_some() && self.to != Dialect::Cursor {
+            self.lost(
+                spec,
+                "its `loop_limit` (the engine's stop-loop cap applies instead)",
+            );
+        }
         if spec.dialect != self.to
             && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
             && matches!(spec.action, Action::Command(_))
