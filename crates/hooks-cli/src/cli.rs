@@ -484,6 +484,8 @@ pub enum Agent {
     Cline,
     /// OpenAI Codex CLI.
     Codex,
+    /// Cursor.
+    Cursor,
     /// Gemini CLI.
     Gemini,
 }
@@ -495,6 +497,7 @@ impl Agent {
             Agent::Claude => hooks::core::Dialect::Claude,
             Agent::Cline => hooks::core::Dialect::Cline,
             Agent::Codex => hooks::core::Dialect::Codex,
+            Agent::Cursor => hooks::core::Dialect::Cursor,
             Agent::Gemini => hooks::core::Dialect::Gemini,
         }
     }

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use hooks_core::{
     Action, BuiltinEvent, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy,
-    HookSpec, Matcher, MatcherKind, PromptMode, provides_var,
+    HookSpec, Matcher, MatcherKind, PromptMode, StopBlockCap, provides_var,
 };
 use serde_json::{Map, Value, json};
 
@@ -512,6 +512,13 @@ impl Writer {
                 "the matcher over the command text (`{pattern}`, Cursor's), so the hook now fires for every shell command,"
             );
             self.lost(spec, &what);
+        }
+        // Only Cursor's files say how often a stop hook may keep the agent going.
+        if spec.loop_limit.is_some() && self.to != Dialect::Cursor {
+            self.lost(
+                spec,
+                "its `loop_limit` (the engine's stop-loop cap applies instead)",
+            );
         }
         if spec.dialect != self.to
             && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
@@ -1256,12 +1263,28 @@ impl Writer {
             if fails_closed != fails_closed_anyway {
                 h.insert("failClosed".into(), json!(fails_closed));
             }
+            if let Some(limit) = spec.loop_limit {
+                let default = StopBlockCap::at_most(hooks_core::cursor::DEFAULT_LOOP_LIMIT);
+                if limit != default {
+                    h.insert("loop_limit".into(), json!(limit.limit()));
+                }
+            }
             let command_filter =
                 home.is_some_and(|h| h.matcher == hooks_core::cursor::MatcherTarget::Command);
-            let can: &[&str] = if command_filter {
-                &["command_filter"]
-            } else {
-                &[]
+            // The folder Cursor runs a hook in follows from its file's place.
+            let implied_cwd = match (&spec.action, &spec.provenance.file) {
+                (Action::Command(c), Some(file)) if spec.dialect == Dialect::Cursor => {
+                    c.cwd.is_some()
+                        && c.cwd
+                            == crate::dialects::cursor::working_dir(file, spec.provenance.layer)
+                }
+                _ => false,
+            };
+            let can: &[&str] = match (command_filter, implied_cwd) {
+                (true, true) => &["command_filter", "cwd"],
+                (true, false) => &["command_filter"],
+                (false, true) => &["cwd"],
+                (false, false) => &[],
             };
             self.common_losses(spec, can);
             if let Value::Array(list) = hooks.entry(event).or_insert_with(|| json!([])) {

@@ -401,6 +401,9 @@ impl HookIndex {
                     .or_insert_with(Bucket::empty),
             };
             bucket.add(id, spec);
+            if let Some(slot) = spec.also_on.and_then(|b| builtin.get_mut(b.ordinal())) {
+                slot.get_or_insert_with(Bucket::empty).add(id, spec);
+            }
         }
         for bucket in builtin.iter_mut().flatten().chain(custom.values_mut()) {
             bucket.finish();

@@ -12,6 +12,7 @@ use crate::event::Event;
 use crate::filter::{Filter, IfCondition};
 use crate::matcher::Matcher;
 use crate::outcome::{Decision, FailurePolicy};
+use crate::stop_loop::StopBlockCap;
 
 /// One configured hook: when it fires (event, matcher, filters, `if`) and what it does.
 ///
@@ -54,6 +55,14 @@ pub struct HookSpec {
     /// `preToolUse` are both PreToolUse, and their hooks are given different JSON. `None`:
     /// the dialect's one name for the event.
     pub home_event: Option<&'static str>,
+    /// On `Stop` and `SubagentStop`: how many consecutive times this hook's block may keep
+    /// the agent going (Cursor's `loop_limit`: 5 unless the entry says, `null` for no
+    /// limit), counted in the session's stop-loop streak; past it the hook's block is
+    /// dropped. `None`: the engine's stop-loop cap ([`StopBlockCap`]) applies.
+    pub loop_limit: Option<StopBlockCap>,
+    /// Another event the hook also fires on, where its home agent runs it for two of the
+    /// engine's events: Cursor's `stop` hooks also run when the agent errs (StopFailure).
+    pub also_on: Option<crate::event::BuiltinEvent>,
     /// Where it was defined.
     pub provenance: Provenance,
 }
@@ -78,6 +87,8 @@ impl HookSpec {
             enabled: true,
             dialect: Dialect::Native,
             home_event: None,
+            loop_limit: None,
+            also_on: None,
             provenance: Provenance::default(),
         }
     }
@@ -87,6 +98,20 @@ impl HookSpec {
     #[must_use]
     pub fn with_home_event(mut self, name: &'static str) -> HookSpec {
         self.home_event = Some(name);
+        self
+    }
+
+    /// Sets the hook's own stop-loop limit ([`HookSpec::loop_limit`]).
+    #[must_use]
+    pub fn with_loop_limit(mut self, limit: StopBlockCap) -> HookSpec {
+        self.loop_limit = Some(limit);
+        self
+    }
+
+    /// Sets the other event the hook also fires on ([`HookSpec::also_on`]).
+    #[must_use]
+    pub fn with_also_on(mut self, event: crate::event::BuiltinEvent) -> HookSpec {
+        self.also_on = Some(event);
         self
     }
 

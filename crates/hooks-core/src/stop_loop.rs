@@ -1,6 +1,8 @@
 //! The stop-loop cap, Claude Code's rule for every runner: a `Stop` or `SubagentStop` hook
 //! that keeps blocking keeps the agent going at most this many consecutive times; the next
-//! block is overridden and the agent stops, with a message saying why.
+//! block is overridden and the agent stops, with a message saying why. A hook may carry a
+//! limit of its own ([`HookSpec::loop_limit`](crate::HookSpec::loop_limit), Cursor's
+//! `loop_limit`), counted in the same streak: past it that hook's block is dropped.
 //!
 //! The one home of the rule. Two runners keep an agent going on a block and so apply it:
 //! exec's dispatcher, for the stops a host dispatches (it counts them per session and agent
@@ -70,6 +72,20 @@ impl StopBlockCap {
     /// Whether the `block`-th consecutive block (counting from 1) is overridden.
     pub fn overrides(self, block: u32) -> bool {
         self.0.is_some_and(|cap| block > cap)
+    }
+
+    /// What the outcome says when the `block`-th consecutive block of `event` by the hook
+    /// `hook`, whose own limit this is (Cursor's `loop_limit`), was dropped; `reason` is
+    /// that block's.
+    pub fn hook_message(self, event: &str, hook: &str, block: u32, reason: Option<&str>) -> String {
+        let cap = self.0.unwrap_or_default();
+        let last = reason
+            .map(|r| format!(" (its reason: {r})"))
+            .unwrap_or_default();
+        format!(
+            "loop_limit: the {event} hook `{hook}` blocked {block} consecutive times, more \
+             than its loop_limit of {cap}; its block is dropped{last}"
+        )
     }
 
     /// What the outcome says when the `block`-th consecutive block of `event` was

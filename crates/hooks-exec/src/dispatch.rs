@@ -225,16 +225,19 @@ impl Dispatcher {
             }
         }
 
-        let entries: Vec<AggregateEntry> = futures_util::stream::iter(plan.units())
+        let mut entries: Vec<AggregateEntry> = futures_util::stream::iter(plan.units())
             .map(|unit| self.run_unit(&index, unit, ctx, cancel))
             .buffer_unordered(inner.max_concurrency)
             .flat_map(futures_util::stream::iter)
             .map(|(hook, outcome)| AggregateEntry::new(index.spec(hook), hook, outcome))
             .collect()
             .await;
+        let limits = inner
+            .stop_loop
+            .limit_hooks(ctx, &mut entries, |hook| index.spec(hook).loop_limit);
         let mut result = aggregate_context(ctx, entries);
         result.effects.messages.extend(messages);
-        inner.stop_loop.apply(ctx, &mut result);
+        inner.stop_loop.apply(ctx, limits, &mut result);
         result
     }
 

@@ -7,7 +7,20 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex};
 
-use hooks_core::{Aggregate, BuiltinEvent, Decision, EventContext, StopBlockCap};
+use hooks_core::{
+    Aggregate, AggregateEntry, Blocking, BuiltinEvent, Decision, EventContext, FailurePolicy,
+    HookStatus, StopBlockCap,
+};
+
+/// What [`StopLoop::limit_hooks`] found: the messages of the blocks it dropped, whether any
+/// blocking hook has a limit of its own, and whether the engine's cap still applies
+/// (`Some(false)`: every hook that blocks has its own limit; `None`: not judged).
+#[derive(Debug, Default)]
+pub(crate) struct HookLimits {
+    messages: Vec<String>,
+    own: bool,
+    engine_cap: Option<bool>,
+}
 
 /// Where the dispatcher keeps its counts of consecutive blocked stops, by key (the event,
 /// the session and the subagent). The default keeps them in memory, for one process; a
@@ -72,23 +85,15 @@ impl StopLoop {
         self.cap
     }
 
-    /// Updates the streak of `ctx`'s session with `aggregate`, and overrides the block that
-    /// goes past the cap.
-    ///
-    /// A streak is the blocks of one turn: a block with `stop_hook_active` false (or
-    /// absent) is the turn's first and starts the streak at 1; a block with it true (the
-    /// agent is going on because of a stop hook) extends it; a dispatch that does not block
-    /// ends it. So only blocks with `stop_hook_active: true` ever add to a streak or are
-    /// overridden, and agents that say every stop is a new turn are never capped. Stops
-    /// whose emitter bounds the loop itself ([`EventContext::stop_loop_owned`]) are not
-    /// counted.
-    pub(crate) fn apply(&self, ctx: &EventContext, aggregate: &mut Aggregate) {
+    /// The key of `ctx`'s streak and the number its block would have in it (1 for a
+    /// turn's first block), or `None` when the event is not a stop this loop counts.
+    fn next_block(&self, ctx: &EventContext) -> Option<(String, u32)> {
         let event = match ctx.event().builtin() {
             Some(e @ (BuiltinEvent::Stop | BuiltinEvent::SubagentStop)) => e,
-            _ => return,
+            _ => return None,
         };
-        if self.cap == StopBlockCap::NONE || ctx.stop_loop_owned() {
-            return;
+        if ctx.stop_loop_owned() {
+            return None;
         }
         let key = format!(
             "{}\u{0}{}\u{0}{}",
@@ -100,6 +105,82 @@ impl StopLoop {
             .get("stop_hook_active")
             .and_then(serde_json::Value::as_bool)
             .unwrap_or(false);
+        let block = if active {
+            self.streaks.get(&key).saturating_add(1)
+        } else {
+            1
+        };
+        Some((key, block))
+    }
+
+    /// Applies the hooks' own limits (Cursor's `loop_limit`, [`HookSpec::loop_limit`]) to
+    /// a stop's outcomes before they are folded: a hook whose limit the stop's block number
+    /// in the session's streak goes past has its block dropped (its decision, or, for a
+    /// fail-closed failure, its failure policy), with a message saying so. The one streak
+    /// counts for every limit; `limit_of` gives a hook's own limit by its index.
+    pub(crate) fn limit_hooks(
+        &self,
+        ctx: &EventContext,
+        entries: &mut [AggregateEntry],
+        limit_of: impl Fn(usize) -> Option<StopBlockCap>,
+    ) -> HookLimits {
+        let mut out = HookLimits::default();
+        let Some((_, block)) = self.next_block(ctx) else {
+            return out;
+        };
+        let blocking = Blocking::of(ctx);
+        let mut others_block = false;
+        for entry in entries.iter_mut() {
+            if !blocking.blocks(entry.decides, entry.on_failure, &entry.outcome) {
+                continue;
+            }
+            let Some(limit) = limit_of(entry.index) else {
+                others_block = true;
+                continue;
+            };
+            out.own = true;
+            if !limit.overrides(block) {
+                continue;
+            }
+            let reason = entry.outcome.effects.reason.take();
+            if entry.outcome.effects.decision.is_blocking() {
+                entry.outcome.effects.decision = Decision::None;
+                if entry.outcome.run.status == HookStatus::Blocked {
+                    entry.outcome.run.status = HookStatus::Ok;
+                }
+            } else {
+                entry.on_failure = FailurePolicy::Allow;
+            }
+            out.messages.push(limit.hook_message(
+                ctx.event().name(),
+                &entry.id,
+                block,
+                reason.as_deref(),
+            ));
+        }
+        out.engine_cap = Some(others_block || !out.own);
+        out
+    }
+
+    /// Updates the streak of `ctx`'s session with `aggregate`, and overrides the block that
+    /// goes past the cap (unless only hooks with limits of their own block: `limits` from
+    /// [`StopLoop::limit_hooks`] judged those).
+    ///
+    /// A streak is the blocks of one turn: a block with `stop_hook_active` false (or
+    /// absent) is the turn's first and starts the streak at 1; a block with it true (the
+    /// agent is going on because of a stop hook) extends it; a dispatch that does not block
+    /// ends it. So only blocks with `stop_hook_active: true` ever add to a streak or are
+    /// overridden, and agents that say every stop is a new turn are never capped. Stops
+    /// whose emitter bounds the loop itself ([`EventContext::stop_loop_owned`]) are not
+    /// counted.
+    pub(crate) fn apply(&self, ctx: &EventContext, limits: HookLimits, aggregate: &mut Aggregate) {
+        aggregate.effects.messages.extend(limits.messages);
+        if self.cap == StopBlockCap::NONE && !limits.own {
+            return;
+        }
+        let Some((key, block)) = self.next_block(ctx) else {
+            return;
+        };
         let streaks = &self.streaks;
         if !aggregate.is_blocked() {
             if streaks.get(&key) != 0 {
@@ -107,17 +188,12 @@ impl StopLoop {
             }
             return;
         }
-        let block = if active {
-            streaks.get(&key).saturating_add(1)
-        } else {
-            1
-        };
-        if self.cap.overrides(block) {
+        if limits.engine_cap.unwrap_or(true) && self.cap.overrides(block) {
             streaks.set(&key, 0);
             let reason = aggregate.effects.reason.take();
             aggregate.effects.decision = Decision::None;
             aggregate.effects.messages.push(self.cap.message(
-                event.name(),
+                ctx.event().name(),
                 block,
                 reason.as_deref(),
             ));

@@ -165,8 +165,15 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
     };
     let profile = sender.profile();
-    let payload = profile.claude_shaped(payload);
+    let mut payload = profile.claude_shaped(payload);
     object_or_null(&payload)?;
+    // The event's name as its agent writes it (Cursor's `beforeShellExecution`, which its
+    // profile reads differently from `preToolUse`) when the payload does not say.
+    if let Value::Object(fields) = &mut payload {
+        fields
+            .entry("hook_event_name")
+            .or_insert_with(|| Value::String(name.to_owned()));
+    }
     profile
         .read_context(event, payload)
         .map_err(|e| anyhow::anyhow!("{e}"))

@@ -241,6 +241,52 @@ fn gemini_cli_cases() {
 
 /// A Stop hook that always blocks is capped across separate bridge processes: the first
 /// eight blocks keep the agent going, the ninth is overridden (Claude Code's cap of 8).
+/// Cursor's documented payloads (`tests/fixtures/cursor-bridge`, whose README names the
+/// source) through `hooks bridge cursor`: each event read into the canonical one, the hooks
+/// of `hooks.yaml` (written for Claude Code's tools) run, and the answer is the JSON Cursor
+/// reads for that event. Cursor's own hooks file of the project is Cursor's to run: the
+/// bridge does not run it.
+#[test]
+fn cursor_fixtures() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor-bridge");
+    let env = env_with(&std::fs::read_to_string(dir.join("hooks.yaml")).unwrap());
+    env.write(
+        "proj/.cursor/hooks.json",
+        r#"{"version": 1, "hooks": {"beforeShellExecution": [{"command": "touch ran; echo '{\"permission\": \"deny\"}'"}]}}"#,
+    );
+    let trusted = env.run(&["trust", ".cursor/hooks.json"]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    let root = env.path().join("proj").display().to_string();
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .ok()
+            .map(|t| t.replace("$ROOT", &root))
+    };
+    for case in [
+        "shell-deny",
+        "shell-allow",
+        "shell-rewrite",
+        "shell-ask",
+        "read-deny",
+        "mcp-allow",
+        "prompt-block",
+        "stop-followup",
+        "stop-error",
+        "after-edit",
+        "after-shell",
+        "session-start",
+    ] {
+        let stdin = read(&format!("{case}.stdin.json")).unwrap();
+        let stdout = read(&format!("{case}.stdout.json"))
+            .map_or(Value::Null, |t| serde_json::from_str(&t).unwrap());
+        check(&env, "cursor", &stdin, stdout, 0, "");
+    }
+    assert!(
+        !env.path().join("proj/ran").exists(),
+        "the bridge ran Cursor's own hook"
+    );
+}
+
 #[test]
 fn stop_cap_holds_across_processes() {
     let env = env_with(CONFIG);
@@ -754,4 +800,163 @@ fn install_and_uninstall_codex() {
     assert_eq!(env.run(&["uninstall", "codex"]).code, 0);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), original);
     assert!(!hooks_json.exists());
+}
+
+/// Cursor: one flat entry per Cursor event (`{"command": .., "timeout": 600}`, `stop` with
+/// `loop_limit: null`) in the project's `.cursor/hooks.json`, beside the file's own hooks,
+/// every other byte kept; installing twice changes nothing; the doctor shows it; uninstall
+/// gives the file back byte for byte; `--scope user` writes `~/.cursor/hooks.json`, a new
+/// file with Cursor's `version`.
+#[test]
+fn install_and_uninstall_cursor() {
+    let env = env_with(CONFIG);
+    let original = "{\n  \"$schema\": \"https://unpkg.com/cursor-hooks@latest/schema/hooks.schema.json\",\n  \"version\": 1,\n  \"hooks\": {\n    \"afterFileEdit\": [{ \"command\": \"./hooks/format.sh\" }]\n  }\n}\n";
+    let file = env.write("proj/.cursor/hooks.json", original);
+    let run = env.run(&["install", "cursor"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("[{ \"command\": \"./hooks/format.sh\" }"),
+        "{text}"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(
+        events,
+        ["afterFileEdit", "beforeSubmitPrompt", "preToolUse", "stop"]
+    );
+    assert_eq!(
+        value["hooks"]["afterFileEdit"][0]["command"],
+        "./hooks/format.sh"
+    );
+    let entry = &value["hooks"]["preToolUse"][0];
+    assert!(
+        entry["command"]
+            .as_str()
+            .unwrap()
+            .ends_with(" bridge cursor")
+    );
+    assert_eq!(entry["timeout"], 600);
+    assert_eq!(value["hooks"]["stop"][0]["loop_limit"], Value::Null);
+    assert!(value["hooks"]["stop"][0].get("loop_limit").is_some());
+    let again = env.run(&["install", "cursor"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains("Cursor\n")
+            && doctor
+                .stdout
+                .contains("preToolUse: calls this binary; runs guard, npm-to-bun")
+            && doctor
+                .stdout
+                .contains("1 other hook (Cursor runs those itself)"),
+        "{}",
+        doctor.stdout
+    );
+    assert_eq!(env.run(&["uninstall", "cursor"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+
+    let user = env.path().join("home/.cursor/hooks.json");
+    let run = env.run(&["install", "cursor", "--scope", "user", "--all-events"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+    assert_eq!(value["version"], 1);
+    for event in [
+        "preToolUse",
+        "postToolUse",
+        "sessionStart",
+        "afterAgentResponse",
+        "beforeTabFileRead",
+        "subagentStop",
+    ] {
+        assert!(value["hooks"][event].is_array(), "{event}: {value}");
+    }
+    assert!(
+        value["hooks"].get("beforeShellExecution").is_none(),
+        "one name per event: {value}"
+    );
+    assert_eq!(env.run(&["uninstall", "cursor", "--scope", "user"]).code, 0);
+    assert!(!user.exists());
+}
+
+/// A Cursor `stop` hook's `loop_limit` holds across the agent's separate bridge calls,
+/// counted in the session's one stop-loop streak: with `loop_limit: 2` its follow-up keeps
+/// the agent going twice, then its block is dropped with a message; without one, Cursor's
+/// default of 5 applies; with `null`, no limit, not even the engine's cap of 8. The hook
+/// runs in `~/.cursor/`, where Cursor runs user hooks.
+#[test]
+fn a_cursor_loop_limit_holds_across_processes() {
+    #[track_caller]
+    fn followups(limit: &str, stops: usize) -> Vec<Value> {
+        let env = env_with("hooks: []\n");
+        let entry = format!(
+            r#"{{"command": "echo \"{{\\\"followup_message\\\": \\\"again in $(pwd)\\\"}}\""{limit}}}"#
+        );
+        env.write(
+            "home/.cursor/hooks.json",
+            &format!(r#"{{"version": 1, "hooks": {{"stop": [{entry}]}}}}"#),
+        );
+        (0..stops)
+            .map(|i| {
+                let stop = payload(&env, "Stop", json!({"stop_hook_active": i > 0}));
+                let run = env.run_with_stdin(&["bridge", "claude"], &stop);
+                assert_eq!(run.code, 0, "{run:?}");
+                if run.stdout.is_empty() {
+                    Value::Null
+                } else {
+                    run.json()
+                }
+            })
+            .collect()
+    }
+    let answers = followups(r#", "loop_limit": 2"#, 3);
+    for answer in &answers[..2] {
+        assert_eq!(answer["decision"], "block", "{answers:?}");
+        assert!(
+            answer["reason"].as_str().unwrap().ends_with("home/.cursor"),
+            "the hook runs in ~/.cursor: {answer}"
+        );
+    }
+    assert_eq!(answers[2].get("decision"), None, "{answers:?}");
+    assert!(
+        answers[2]["systemMessage"]
+            .as_str()
+            .unwrap()
+            .contains("more than its loop_limit of 2"),
+        "{answers:?}"
+    );
+    let answers = followups("", 6);
+    assert!(
+        answers[..5].iter().all(|a| a["decision"] == "block"),
+        "{answers:?}"
+    );
+    assert_eq!(answers[5].get("decision"), None, "{answers:?}");
+    let answers = followups(r#", "loop_limit": null"#, 10);
+    assert!(
+        answers.iter().all(|a| a["decision"] == "block"),
+        "no limit: {answers:?}"
+    );
+}
+
+/// Cursor's stop hook also runs when the agent errs: a StopFailure from Claude Code runs
+/// it, given Cursor's `status: "error"`, and its follow-up is not a decision there
+/// (StopFailure only observes).
+#[test]
+fn a_cursor_stop_hook_runs_on_stop_failure() {
+    let env = env_with("hooks: []\n");
+    let seen = env.path().join("seen.json");
+    env.write(
+        "home/.cursor/hooks.json",
+        &json!({"version": 1, "hooks": {"stop": [{"command": format!("cat > '{}'; echo '{{\"followup_message\": \"retry\"}}'", seen.display())}]}})
+            .to_string(),
+    );
+    let failure = payload(&env, "StopFailure", json!({"error": "rate_limit"}));
+    let run = env.run_with_stdin(&["bridge", "claude"], &failure);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    let given: Value = serde_json::from_str(&std::fs::read_to_string(&seen).unwrap()).unwrap();
+    assert_eq!(given["hook_event_name"], "stop", "{given}");
+    assert_eq!(given["status"], "error", "{given}");
 }

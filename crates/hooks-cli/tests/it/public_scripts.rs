@@ -206,6 +206,40 @@ fn a_claude_code_guard_guards_clines_shell_tool() {
     assert_eq!(code, 0);
 }
 
+/// An event in Cursor's own shape (`beforeShellExecution` with the command at the top
+/// level, `conversation_id`, `workspace_roots`) is read into the canonical one, so a
+/// Claude Code guard on `Bash` guards Cursor's shell, by Cursor's event name or with
+/// `--from cursor`; a `beforeReadFile` is the `Read` tool, which the guard does not select.
+#[test]
+fn a_claude_code_guard_guards_cursors_shell_events() {
+    let env = Env::new();
+    let script = fixture("fixtures/claude-validate-rm.py");
+    let config = env.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("python3 {}", script.display())}
+        ]}]}})
+        .to_string(),
+    );
+    let work = env.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let root = work.display().to_string();
+    let shell = json!({"conversation_id": "c-1", "generation_id": "g-1", "hook_event_name": "beforeShellExecution",
+        "workspace_roots": [root], "command": "rm -rf /etc/passwd", "cwd": root});
+    let (out, code) = run(&env, &config, "beforeShellExecution", shell.clone(), &[]);
+    assert_eq!(out["decision"], "block", "{out}");
+    assert_eq!(code, 2);
+    // Named canonically, the payload's own `hook_event_name` says how to read it.
+    let (out, code) = run(&env, &config, "PreToolUse", shell, &["--from", "cursor"]);
+    assert_eq!(out["decision"], "block", "{out}");
+    assert_eq!(code, 2);
+    let read = json!({"conversation_id": "c-1", "hook_event_name": "beforeReadFile", "workspace_roots": [root],
+        "file_path": "/etc/passwd", "content": "root:x", "attachments": []});
+    let (out, code) = run(&env, &config, "beforeReadFile", read, &[]);
+    assert_eq!(out["hooks"].as_array().map(Vec::len), Some(0), "{out}");
+    assert_eq!(code, 0);
+}
+
 /// `hooks run EVENT -p PAYLOAD` in `dir` with discovery (no `-c`).
 fn discover_run(env: &Env, dir: &str, event: &str, payload: &str) -> Value {
     let out = env.finish(

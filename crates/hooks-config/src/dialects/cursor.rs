@@ -3,9 +3,19 @@
 //! PreToolUse or PostToolUse on one tool), timeouts in seconds, matchers over Cursor's tool
 //! types or (on `beforeShellExecution`) the command text, `failClosed`, `loop_limit`, and
 //! prompt hooks.
+//!
+//! As Cursor runs them: a `stop` entry also runs when the agent errs (StopFailure, given
+//! `status: "error"`); `loop_limit` (default 5, `null` for none) bounds how often a `stop`
+//! or `subagentStop` entry's follow-up is sent; user and enterprise hooks run in their
+//! file's folder (`~/.cursor/`, `/etc/cursor/`), project hooks in the project root.
+
+use std::path::{Path, PathBuf};
 
 use hooks_core::cursor::{self, CursorEvent, MatcherTarget};
-use hooks_core::{Dialect, Event, FailurePolicy, Filter, HookSpec, Matcher};
+use hooks_core::{
+    Action, BuiltinEvent, Dialect, Event, FailurePolicy, Filter, HookSpec, Layer, Matcher,
+    StopBlockCap,
+};
 
 use crate::error::DiagnosticKind;
 use crate::load::{ConfigFile, Cx, Item, field};
@@ -71,18 +81,22 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
     let ty = cx
         .string(field(node, "type"))
         .unwrap_or_else(|| "command".to_owned());
-    let action = super::handler::action(cx, node, &ty)?;
+    let mut action = super::handler::action(cx, node, &ty)?;
+    if let Action::Command(command) = &mut action
+        && command.cwd.is_none()
+    {
+        command.cwd = cx.src.path().and_then(|p| working_dir(p, cx.opts.layer));
+    }
     let timeout = cx.timeout(field(node, "timeout"))?;
     let (matcher, filter) = matcher(cx, home, field(node, "matcher"))?;
     let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let fail_closed = cx
         .boolean(field(node, "failClosed"))
         .unwrap_or(home.fail_closed);
-    if let Some(limit) = field(node, "loop_limit")
-        && !matches!(
-            home.event,
-            hooks_core::BuiltinEvent::Stop | hooks_core::BuiltinEvent::SubagentStop
-        )
+    let loops = matches!(home.event, BuiltinEvent::Stop | BuiltinEvent::SubagentStop);
+    let written = node.get("loop_limit").map(|e| &e.value);
+    if let Some(limit) = written
+        && !loops
     {
         cx.warn(
             DiagnosticKind::InvalidValue,
@@ -91,9 +105,38 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
             None,
         );
     }
+    let loop_limit = match written.map(|n| &n.value) {
+        _ if !loops => None,
+        None => Some(StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT)),
+        Some(Value::Null) => Some(StopBlockCap::NONE),
+        Some(Value::Int(n)) => match u32::try_from(*n) {
+            Ok(n) => Some(StopBlockCap::at_most(n)),
+            Err(_) => {
+                if let Some(n) = written {
+                    cx.error(
+                        DiagnosticKind::InvalidValue,
+                        n.pos,
+                        "`loop_limit` is a count of follow-ups (0 or more), or null for no limit",
+                        None,
+                    );
+                }
+                return None;
+            }
+        },
+        // Another type was reported by the schema check.
+        Some(_) => return None,
+    };
+    let mut spec = HookSpec::new(event, action);
+    // Cursor's stop hook also runs when the agent errs.
+    if cursor::event_for(BuiltinEvent::StopFailure).is_some_and(|e| e.name == home.name) {
+        spec = spec.with_also_on(BuiltinEvent::StopFailure);
+    }
+    let spec = match loop_limit {
+        Some(limit) => spec.with_loop_limit(limit),
+        None => spec,
+    };
     Some(
-        HookSpec::new(event, action)
-            .with_matcher(matcher)
+        spec.with_matcher(matcher)
             .with_filter(filter)
             .with_timeout(timeout)
             .with_on_failure(if fail_closed {
@@ -105,6 +148,19 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
             .with_home_event(home.name)
             .with_provenance(cx.provenance(node.pos)),
     )
+}
+
+/// Where Cursor runs the hooks of the file at `path`, loaded in `layer`: user and
+/// enterprise hooks in the file's folder (`~/.cursor/`, `/etc/cursor/`), the hooks of a
+/// `.cursor/hooks.json` elsewhere (the project's) in the folder holding `.cursor`, the
+/// project root. `None`: the event's working directory, as other hooks.
+pub(crate) fn working_dir(path: &Path, layer: Layer) -> Option<PathBuf> {
+    let dir = crate::load::file_dir(path)?;
+    match layer {
+        Layer::User | Layer::Managed => Some(dir),
+        _ if dir.file_name().is_some_and(|n| n == ".cursor") => dir.parent().map(Path::to_path_buf),
+        _ => None,
+    }
 }
 
 /// The canonical matcher and filter of an entry on `home` with the matcher `node`: the

@@ -5,7 +5,7 @@ mod autohand;
 mod claude;
 pub(crate) mod cline;
 pub(crate) mod codex;
-mod cursor;
+pub(crate) mod cursor;
 mod fabro;
 mod fabro_run;
 pub(crate) mod gemini;

@@ -301,6 +301,11 @@ fn cursor_to_native_says_what_is_lost() {
             .any(|w| w.contains("the matcher over the command text (`git\\s+push`")),
         "{warnings:?}"
     );
+    // The stop hook's `loop_limit` (Cursor's default of 5) has no native form.
+    assert!(
+        warnings.iter().any(|w| w.contains("its `loop_limit`")),
+        "{warnings:?}"
+    );
     // Every command hook was written for Cursor's input.
     let stdin = warnings
         .iter()

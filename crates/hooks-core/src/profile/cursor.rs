@@ -17,6 +17,10 @@ use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output::{self, Stdout};
 use crate::timeouts::{HandlerType, TimeUnit};
 
+/// How many follow-ups of a `stop` or `subagentStop` hook Cursor sends when the entry's
+/// `loop_limit` does not say (`null` is no limit).
+pub const DEFAULT_LOOP_LIMIT: u32 = 5;
+
 /// The Cursor profile.
 pub(in crate::profile) const PROFILE: Profile = Profile {
     dialect: Dialect::Cursor,
@@ -65,12 +69,12 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     provides_var,
     stdin,
     stdin_named: Some(stdin_named),
-    read_event: None,
+    read_event: Some(read_context_fields),
     project_dir_vars: &["CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"],
     env,
     reshape: None,
     read_answer: parse,
-    reply: None,
+    reply: Some(|ctx, agg| crate::reply::cursor(ctx.event(), agg)),
 };
 
 /// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s
@@ -351,6 +355,17 @@ pub fn default_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
     EVENTS.iter().find(|e| e.event == event)
 }
 
+/// The Cursor event a canonical event arrives as, where Cursor has one: the generic name
+/// of a tool event (`preToolUse` for PreToolUse, which Cursor fires for every tool), the
+/// one Cursor name of the others, and `stop` for StopFailure (Cursor's stop hook also runs
+/// when the agent errs, with `status: "error"`).
+pub fn event_for(event: BuiltinEvent) -> Option<&'static CursorEvent> {
+    match event {
+        BuiltinEvent::StopFailure => self::event("stop"),
+        other => default_for(other),
+    }
+}
+
 /// The canonical matcher a Cursor tool-type matcher (`Shell`, `Write|Read`, `MCP`) stands
 /// for: each word replaced by the canonical names Cursor's tool type covers
 /// ([`CURSOR_TOOLS`](crate::CURSOR_TOOLS): `Shell` is `Bash`, `Write` is `Write|Edit|MultiEdit|NotebookEdit`;
@@ -561,9 +576,14 @@ pub fn input_json(ctx: &EventContext, home: &CursorEvent) -> Value {
             );
         }
         "stop" => {
+            let status = if ctx.event().builtin() == Some(E::StopFailure) {
+                "error"
+            } else {
+                "completed"
+            };
             put(
                 "status",
-                Some(get("status").unwrap_or_else(|| json!("completed"))),
+                Some(get("status").unwrap_or_else(|| json!(status))),
             );
             let looped = ctx
                 .get("stop_hook_active")
@@ -622,6 +642,166 @@ pub fn input_json(ctx: &EventContext, home: &CursorEvent) -> Value {
         _ => {}
     }
     Value::Object(out)
+}
+
+/// The server segment of the canonical name of an MCP tool Cursor names alone: Cursor's
+/// `beforeMCPExecution` and `afterMCPExecution` give the tool's name and the server's
+/// `url` or `command`, not the server's name.
+pub const UNNAMED_MCP_SERVER: &str = "unknown";
+
+/// The event Cursor sent (its stdin JSON, `fields`) as the engine's context
+/// ([`Profile::read_event`]): read by [`read_event`] under the name in its
+/// `hook_event_name`, which may refine `event` (a `stop` with `status: "error"` is
+/// StopFailure); a payload that names no Cursor event is taken as it is.
+fn read_context_fields(event: Event, mut fields: Map<String, Value>) -> EventContext {
+    let name = fields
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let event = name
+        .and_then(|name| read_event(&name, &mut fields))
+        .unwrap_or(event);
+    EventContext::from_fields(event, fields)
+}
+
+/// Reads an event Cursor sent in its own shape (its agent's name for it, `name`), the inverse of
+/// [`input_json`]: Cursor's fields are kept as they are (a Cursor hook is given them back)
+/// and the canonical ones are added, so that hooks of every dialect see the event.
+///
+/// - Every event: `session_id` from `conversation_id`, `cwd` from `cwd`, else the first
+///   of `workspace_roots`.
+/// - `beforeShellExecution` / `afterShellExecution`: `Bash`, `tool_input.command` (and
+///   `timeout`), `tool_response.stdout` from `output`.
+/// - `beforeMCPExecution` / `afterMCPExecution`: `mcp__unknown__<tool_name>` (Cursor does
+///   not name the server), `tool_input` parsed from its JSON string, `tool_response` from
+///   `result_json`.
+/// - `beforeReadFile`: `Read` with `tool_input.file_path`.
+/// - `afterFileEdit`: `Edit` (one edit) or `MultiEdit` with the file and its edits.
+/// - `preToolUse`, `postToolUse`, `postToolUseFailure`: Cursor's tool type made canonical
+///   by its [`ToolNames`](crate::ToolNames) (`Shell` is `Bash`), `tool_response` from
+///   `tool_output`, `error` from `error_message`.
+/// - `stop`, `subagentStop`: `stop_hook_active` when `loop_count` is above 0; a `stop`
+///   with `status: "error"` is StopFailure (Cursor's stop hook also runs when the agent
+///   errs).
+/// - `subagentStart`, `subagentStop`: `agent_type` from `subagent_type`;
+///   `last_assistant_message` from `result`.
+/// - `sessionStart`: `source: "startup"` (a Cursor session always starts a conversation).
+pub fn read_event(name: &str, fields: &mut Map<String, Value>) -> Option<Event> {
+    let home = event(name)?;
+    let get = |k: &str| fields.get(k).filter(|v| !v.is_null()).cloned();
+    let text = |k: &str| get(k).and_then(|v| v.as_str().map(str::to_owned));
+    let mut add: Vec<(&str, Value)> = Vec::new();
+    if let Some(id) = get("conversation_id").filter(|_| !fields.contains_key("session_id")) {
+        add.push(("session_id", id));
+    }
+    let root = get("workspace_roots")
+        .and_then(|r| r.as_array().and_then(|a| a.first().cloned()))
+        .filter(Value::is_string);
+    if let Some(cwd) = get("cwd").or(root) {
+        add.push(("cwd", cwd));
+    }
+    let parsed = |v: Option<Value>| match v {
+        Some(Value::String(s)) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
+        Some(other) => other,
+        None => json!({}),
+    };
+    let mut event = home.event;
+    match home.name {
+        "beforeShellExecution" | "afterShellExecution" => {
+            let mut input = Map::new();
+            if let Some(c) = get("command") {
+                input.insert("command".into(), c);
+            }
+            if let Some(t) = get("timeout") {
+                input.insert("timeout".into(), t);
+            }
+            add.push(("tool_name", json!("Bash")));
+            add.push(("tool_input", Value::Object(input)));
+            if let Some(output) = get("output") {
+                add.push(("tool_response", json!({"stdout": output})));
+            }
+        }
+        "beforeMCPExecution" | "afterMCPExecution" => {
+            // Read twice (the bridge's background process), the name is already canonical.
+            let tool = text("tool_name").unwrap_or_default();
+            if !tool.starts_with("mcp__") {
+                add.push((
+                    "tool_name",
+                    json!(format!("mcp__{UNNAMED_MCP_SERVER}__{tool}")),
+                ));
+            }
+            add.push(("tool_input", parsed(get("tool_input"))));
+            if let Some(result) = get("result_json") {
+                add.push(("tool_response", parsed(Some(result))));
+            }
+        }
+        "beforeReadFile" => {
+            add.push(("tool_name", json!("Read")));
+            add.push(("tool_input", json!({"file_path": get("file_path")})));
+        }
+        "afterFileEdit" => {
+            let edits = get("edits").and_then(|e| e.as_array().cloned());
+            let file = get("file_path");
+            match edits.as_deref() {
+                Some([one]) => {
+                    add.push(("tool_name", json!("Edit")));
+                    add.push((
+                        "tool_input",
+                        json!({"file_path": file, "old_string": one.get("old_string"), "new_string": one.get("new_string")}),
+                    ));
+                }
+                _ => {
+                    add.push(("tool_name", json!("MultiEdit")));
+                    add.push((
+                        "tool_input",
+                        json!({"file_path": file, "edits": edits.unwrap_or_default()}),
+                    ));
+                }
+            }
+        }
+        "preToolUse" | "postToolUse" | "postToolUseFailure" => {
+            if let Some(tool) = text("tool_name") {
+                let canonical = PROFILE.tools.to_canonical(&tool);
+                add.push(("tool_name", json!(canonical)));
+            }
+            if let Some(output) = get("tool_output") {
+                add.push(("tool_response", output));
+            }
+            if let Some(error) = get("error_message") {
+                add.push(("error", error));
+            }
+        }
+        "stop" | "subagentStop" => {
+            let looped = get("loop_count")
+                .and_then(|n| n.as_u64())
+                .is_some_and(|n| n > 0);
+            add.push(("stop_hook_active", Value::Bool(looped)));
+            if home.name == "stop" && text("status").as_deref() == Some("error") {
+                event = BuiltinEvent::StopFailure;
+            }
+            if home.name == "subagentStop" {
+                if let Some(t) = get("subagent_type") {
+                    add.push(("agent_type", t));
+                }
+                if let Some(r) = get("result") {
+                    add.push(("last_assistant_message", r));
+                }
+            }
+        }
+        "subagentStart" => {
+            if let Some(t) = get("subagent_type") {
+                add.push(("agent_type", t));
+            }
+        }
+        "sessionStart" if !fields.contains_key("source") => {
+            add.push(("source", json!("startup")));
+        }
+        _ => {}
+    }
+    for (k, v) in add {
+        fields.insert(k.to_owned(), v);
+    }
+    Some(Event::Builtin(event))
 }
 
 /// The `edits[]` of an `afterFileEdit` from a canonical edit tool's input.

@@ -15,6 +15,7 @@
 mod claude;
 mod cline;
 mod codex;
+mod cursor;
 mod gemini;
 
 use serde_json::{Map, Value};
@@ -22,6 +23,7 @@ use serde_json::{Map, Value};
 pub use claude::claude;
 pub use cline::cline;
 pub use codex::codex;
+pub use cursor::cursor;
 pub use gemini::{event_name as gemini_event_name, gemini};
 
 use crate::aggregate::Aggregate;

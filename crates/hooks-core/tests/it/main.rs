@@ -5,6 +5,7 @@
 mod aggregate;
 mod cline_events;
 mod context;
+mod cursor_read;
 mod dedupe;
 mod env_file;
 mod events;

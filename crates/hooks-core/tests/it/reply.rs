@@ -611,7 +611,7 @@ fn cline_answers() {
     );
 }
 
-/// The writers are the profiles': the four agents the bridge answers have one, and
+/// The writers are the profiles': the agents the bridge answers have one, and
 /// writing through the profile is writing with the agent's module.
 #[test]
 fn each_agents_profile_holds_its_writer() {
@@ -624,6 +624,7 @@ fn each_agents_profile_holds_its_writer() {
         (Dialect::Claude, reply::claude(&event, &agg)),
         (Dialect::Cline, reply::cline(&event, &agg)),
         (Dialect::Codex, reply::codex(&event, &agg)),
+        (Dialect::Cursor, reply::cursor(&event, &agg)),
         (Dialect::Gemini, reply::gemini(&ctx, &agg)),
     ] {
         let write = dialect.profile().reply.expect("a writer");
@@ -634,8 +635,199 @@ fn each_agents_profile_holds_its_writer() {
         Dialect::Echo,
         Dialect::Fabro,
         Dialect::Autohand,
-        Dialect::Cursor,
     ] {
         assert!(dialect.profile().reply.is_none(), "{dialect}");
+    }
+}
+
+/// A Cursor row, also read back with the engine's reader of Cursor answers
+/// (`parse_output_in(Dialect::Cursor, ..)`): a block or deny is read as a blocking
+/// decision with the same reason.
+#[track_caller]
+fn cursor(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
+    check(
+        reply::cursor,
+        name,
+        effects.clone(),
+        stdout,
+        exit_code,
+        stderr,
+    );
+    let event = event(name);
+    let agg = aggregate(&event, &effects);
+    let written = reply::cursor(&event, &agg);
+    let read = parse_output_in(
+        Dialect::Cursor,
+        &event,
+        Some(written.exit_code),
+        written.stdout.as_bytes(),
+        written.stderr.as_bytes(),
+    );
+    if agg.is_blocked()
+        && event.can_block()
+        && (!written.stdout.is_empty() || written.exit_code == 2)
+    {
+        assert!(
+            read.effects.decision.is_blocking(),
+            "{name} {effects}: read back as {:?}",
+            read.effects.decision
+        );
+        if let Some(reason) = &agg.effects.reason {
+            assert_eq!(read.effects.reason.as_ref(), Some(reason), "{name}: reason");
+        }
+    }
+}
+
+#[test]
+fn cursor_answers() {
+    let none = Value::Null;
+    // A tool decision is written in both of Cursor's forms: `permission` (the
+    // before-events) and `decision` (`preToolUse`), with the messages.
+    cursor(
+        "PreToolUse",
+        json!({}),
+        json!({"permission": "allow", "decision": "allow"}),
+        0,
+        "",
+    );
+    cursor(
+        "PreToolUse",
+        json!({"decision": "deny", "reason": "no rm"}),
+        json!({"permission": "deny", "decision": "deny", "user_message": "no rm", "agent_message": "no rm", "reason": "no rm"}),
+        0,
+        "",
+    );
+    cursor(
+        "PreToolUse",
+        json!({"decision": "block", "system_message": "guarded"}),
+        json!({"permission": "deny", "decision": "deny", "user_message": "guarded", "agent_message": "blocked by a PreToolUse hook", "reason": "blocked by a PreToolUse hook"}),
+        0,
+        "",
+    );
+    cursor(
+        "PreToolUse",
+        json!({"decision": "ask", "reason": "sure?"}),
+        json!({"permission": "ask", "user_message": "sure?", "agent_message": "sure?", "reason": "sure?"}),
+        0,
+        "",
+    );
+    cursor(
+        "PreToolUse",
+        json!({"updated_input": {"command": "bun test"}}),
+        json!({"permission": "allow", "decision": "allow", "updated_input": {"command": "bun test"}}),
+        0,
+        "",
+    );
+    // Cursor cannot stop the agent from a tool event: the call is refused.
+    cursor(
+        "PreToolUse",
+        json!({"continue": false, "stop_reason": "halt"}),
+        json!({"permission": "deny", "decision": "deny", "user_message": "halt", "agent_message": "halt", "reason": "halt"}),
+        0,
+        "",
+    );
+    cursor(
+        "PreToolUse",
+        json!({"messages": ["hook `g` failed: exit 1"]}),
+        json!({"permission": "allow", "decision": "allow", "user_message": "hook `g` failed: exit 1"}),
+        0,
+        "",
+    );
+    // Tab has no one to ask: an ask is a deny.
+    cursor(
+        "BeforeTabFileRead",
+        json!({"decision": "ask", "reason": "secret"}),
+        json!({"permission": "deny", "user_message": "secret"}),
+        0,
+        "",
+    );
+    cursor(
+        "BeforeTabFileRead",
+        json!({}),
+        json!({"permission": "allow"}),
+        0,
+        "",
+    );
+    cursor(
+        "UserPromptSubmit",
+        json!({"decision": "block", "reason": "secret in prompt"}),
+        json!({"continue": false, "user_message": "secret in prompt"}),
+        0,
+        "",
+    );
+    // Cursor's beforeSubmitPrompt takes no context.
+    cursor(
+        "UserPromptSubmit",
+        json!({"additional_context": ["today is Monday"]}),
+        none.clone(),
+        0,
+        "",
+    );
+    cursor(
+        "Stop",
+        json!({"decision": "block", "reason": "tests fail"}),
+        json!({"followup_message": "tests fail"}),
+        0,
+        "",
+    );
+    cursor(
+        "SubagentStop",
+        json!({"decision": "block", "reason": "check again"}),
+        json!({"followup_message": "check again"}),
+        0,
+        "",
+    );
+    cursor("Stop", json!({}), none.clone(), 0, "");
+    cursor(
+        "SubagentStart",
+        json!({"decision": "deny", "reason": "not now"}),
+        json!({"decision": "deny", "reason": "not now"}),
+        0,
+        "",
+    );
+    cursor(
+        "SessionStart",
+        json!({"additional_context": ["branch main", "clean"], "env": {"STAGE": "dev"}}),
+        json!({"additional_context": "branch main\n\nclean", "env": {"STAGE": "dev"}}),
+        0,
+        "",
+    );
+    cursor(
+        "SessionStart",
+        json!({"continue": false, "stop_reason": "locked"}),
+        json!({"continue": false, "user_message": "locked"}),
+        0,
+        "",
+    );
+    // Cursor's preCompact JSON takes no block: the exit code blocks.
+    cursor(
+        "PreCompact",
+        json!({"decision": "block", "reason": "keep it"}),
+        none.clone(),
+        2,
+        "keep it",
+    );
+    cursor(
+        "PostToolUse",
+        json!({"updated_mcp_tool_output": {"rows": []}}),
+        json!({"updated_mcp_tool_output": {"rows": []}}),
+        0,
+        "",
+    );
+    // Where Cursor reads nothing, nothing is written.
+    for name in [
+        "PostToolUseFailure",
+        "SessionEnd",
+        "StopFailure",
+        "AfterAgentResponse",
+        "AfterTabFileEdit",
+    ] {
+        cursor(
+            name,
+            json!({"decision": "block", "reason": "x", "additional_context": ["c"]}),
+            none.clone(),
+            0,
+            "",
+        );
     }
 }

@@ -101,6 +101,8 @@ fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> 
             None => project.join(".codex/hooks.json"),
             Some(_) => codex_home()?.join("hooks.json"),
         },
+        (Agent::Cursor, Scope::User) => home()?.join(".cursor/hooks.json"),
+        (Agent::Cursor, Scope::Project) => project.join(".cursor/hooks.json"),
     })
 }
 
@@ -180,17 +182,26 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
 fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
     let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
     // Claude Code's events, the canonical ones, each under the agent's name for it; Cline's
-    // own (TaskStart, ...) are Cline's.
-    let events = match agent {
+    // own (TaskStart, ...) are Cline's; and Cursor's own events.
+    let claude = hooks::core::Dialect::Claude.profile();
+    let own = match agent {
         Agent::Cline => hooks::core::Dialect::Cline,
-        Agent::Claude | Agent::Codex | Agent::Gemini => hooks::core::Dialect::Claude,
+        Agent::Claude | Agent::Codex | Agent::Cursor | Agent::Gemini => {
+            hooks::core::Dialect::Claude
+        }
     };
-    for event in events.profile().builtin_events() {
+    let cursor = hooks::core::Dialect::Cursor.profile().builtin_events();
+    let events = own
+        .profile()
+        .builtin_events()
+        .chain(cursor.filter(|e| agent == Agent::Cursor && !claude.has_event(*e)));
+    for event in events {
         let name = match agent {
             Agent::Claude => Some(event.name()),
             Agent::Cline => hooks::core::cline::name_of(event),
             // The events Codex runs hooks on.
             Agent::Codex => Some(event.name()).filter(|n| codex_trust::event_label(n).is_some()),
+            Agent::Cursor => hooks::core::cursor::event_for(event).map(|e| e.name),
             Agent::Gemini => hooks::core::reply::gemini_event_name(event),
         };
         let Some(name) = name else { continue };
@@ -202,14 +213,21 @@ fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
     out
 }
 
-/// The entry that calls `command` on an event: Gemini CLI's takes a matcher and a timeout
+/// The entry that calls `command` on `event`: Gemini CLI's takes a matcher and a timeout
 /// in milliseconds (the bridge's hooks have their own timeouts; this one is Claude Code's
-/// default of 600 s).
-fn entry(agent: Agent, command: &str) -> Value {
+/// default of 600 s). Cursor's is one hook (`{"command": ..}`) with that timeout in
+/// seconds; on `stop` and `subagentStop` with `loop_limit: null`, so that the engine's
+/// loop limits (each hook's own `loop_limit`, the stop-loop cap) decide how often a
+/// follow-up is sent, not Cursor's cap of 5 on the bridge.
+fn entry(agent: Agent, command: &str, event: &str) -> Value {
     match agent {
         Agent::Gemini => json!({"matcher": "*", "hooks": [
             {"type": "command", "command": command, "timeout": 600_000}
         ]}),
+        Agent::Cursor if matches!(event, "stop" | "subagentStop") => {
+            json!({"command": command, "timeout": 600, "loop_limit": null})
+        }
+        Agent::Cursor => json!({"command": command, "timeout": 600}),
         // Cline's entry is a hook file (`install_cline::script`).
         Agent::Claude | Agent::Cline | Agent::Codex => {
             json!({"hooks": [{"type": "command", "command": command}]})
@@ -217,15 +235,40 @@ fn entry(agent: Agent, command: &str) -> Value {
     }
 }
 
-/// Whether the matcher groups of `event` in `doc`'s value already call `command`.
-fn calls_bridge(settings: &Value, event: &str, command: &str) -> bool {
-    settings["hooks"][event].as_array().is_some_and(|groups| {
-        groups.iter().any(|g| {
-            g["hooks"]
+/// The hooks of one entry of an event's list: a matcher group's `hooks`, or, in Cursor's
+/// flat lists, the entry itself.
+fn handlers(agent: Agent, entry: &Value) -> Vec<&Value> {
+    match agent {
+        Agent::Cursor => vec![entry],
+        // Cline has no settings file (its hooks are files): nothing calls this for it.
+        Agent::Claude | Agent::Cline | Agent::Codex | Agent::Gemini => {
+            entry["hooks"].as_array().into_iter().flatten().collect()
+        }
+    }
+}
+
+/// Every hook of the settings `value`, with its event.
+fn all_handlers(agent: Agent, value: &Value) -> Vec<(&str, &Value)> {
+    value["hooks"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .flat_map(|(event, entries)| {
+            entries
                 .as_array()
-                .is_some_and(|hs| hs.iter().any(|h| h["command"] == command))
+                .into_iter()
+                .flatten()
+                .flat_map(move |e| handlers(agent, e))
+                .map(move |h| (event.as_str(), h))
         })
-    })
+        .collect()
+}
+
+/// Whether the entries of `event` in `settings` already call `command`.
+fn calls_bridge(agent: Agent, settings: &Value, event: &str, command: &str) -> bool {
+    all_handlers(agent, settings)
+        .iter()
+        .any(|(e, h)| *e == event && h["command"] == command)
 }
 
 /// `hooks install AGENT`.
@@ -255,7 +298,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         && record.migrated.is_none()
         && before
             .as_deref()
-            .is_some_and(|t| has_own_hooks(t, &command))
+            .is_some_and(|t| has_own_hooks(args.agent, t, &command))
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
@@ -286,15 +329,18 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     let value: Value =
         serde_json::from_str(&source).with_context(|| format!("{} is not JSON", path.display()))?;
     let mut doc = JsonDoc::parse(&source)?;
+    if args.agent == Agent::Cursor && value.get("version").is_none() {
+        doc.set(&[], "version", &json!(1))?;
+    }
     if !value.get("hooks").is_some_and(Value::is_object) {
         doc.set(&[], "hooks", &json!({}))?;
     }
-    let entry = entry(args.agent, &command);
     let mut added = Vec::new();
     for event in &events {
-        if calls_bridge(&value, event, &command) {
+        if calls_bridge(args.agent, &value, event, &command) {
             continue;
         }
+        let entry = entry(args.agent, &command, event);
         let at = [Seg::Key("hooks".to_owned())];
         if value["hooks"][event.as_str()].is_array() {
             doc.push(
@@ -424,7 +470,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             bail!("{} is gone; nothing to restore", path.display());
         };
         let command = bridge_command(args.agent)?;
-        let text = remove_bridge(&now, &command)?;
+        let text = remove_bridge(args.agent, &now, &command)?;
         atomic::write(&path, &text, Some(&now))?;
         writeln!(
             out,
@@ -542,24 +588,18 @@ fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result
 }
 
 /// Whether the settings `text` has hooks other than the bridge's.
-fn has_own_hooks(text: &str, command: &str) -> bool {
+fn has_own_hooks(agent: Agent, text: &str, command: &str) -> bool {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return false;
     };
-    value["hooks"].as_object().is_some_and(|events| {
-        events.values().any(|groups| {
-            groups
-                .as_array()
-                .into_iter()
-                .flatten()
-                .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
-                .any(|h| h["command"] != command)
-        })
-    })
+    all_handlers(agent, &value)
+        .iter()
+        .any(|(_, h)| h["command"] != command)
 }
 
-/// `text` without the matcher groups whose only hooks call `command`.
-fn remove_bridge(text: &str, command: &str) -> Result<String> {
+/// `text` without the entries (matcher groups, Cursor's hooks) whose only hooks call
+/// `command`.
+fn remove_bridge(agent: Agent, text: &str, command: &str) -> Result<String> {
     let value: Value = serde_json::from_str(text)?;
     let mut doc = JsonDoc::parse(text)?;
     let Some(events) = value["hooks"].as_object() else {
@@ -570,9 +610,8 @@ fn remove_bridge(text: &str, command: &str) -> Result<String> {
             continue;
         };
         for (i, group) in groups.iter().enumerate().rev() {
-            let only_bridge = group["hooks"]
-                .as_array()
-                .is_some_and(|hs| !hs.is_empty() && hs.iter().all(|h| h["command"] == command));
+            let hs = handlers(agent, group);
+            let only_bridge = !hs.is_empty() && hs.iter().all(|h| h["command"] == command);
             if only_bridge {
                 doc.remove(&[
                     Seg::Key("hooks".to_owned()),
@@ -595,6 +634,7 @@ pub fn doctor(args: &DoctorArgs) -> Result<u8> {
         (Agent::Gemini, "Gemini CLI"),
         (Agent::Codex, "Codex"),
         (Agent::Cline, "Cline"),
+        (Agent::Cursor, "Cursor"),
     ] {
         doctor_agent(&mut out, agent, title, &project)?;
     }
@@ -652,21 +692,12 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         };
         let mut bridged = Vec::new();
         let mut other = Vec::new();
-        if let Some(events) = value["hooks"].as_object() {
-            for (event, groups) in events {
-                for h in groups
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .flat_map(|g| g["hooks"].as_array().into_iter().flatten())
-                {
-                    let cmd = h["command"].as_str().unwrap_or_default();
-                    if cmd.contains(&marker) {
-                        bridged.push((event.clone(), cmd.to_owned()));
-                    } else {
-                        other.push(event.clone());
-                    }
-                }
+        for (event, h) in all_handlers(agent, &value) {
+            let cmd = h["command"].as_str().unwrap_or_default();
+            if cmd.contains(&marker) {
+                bridged.push((event.to_owned(), cmd.to_owned()));
+            } else {
+                other.push(event.to_owned());
             }
         }
         writeln!(

@@ -150,30 +150,35 @@ fn unreadable(e: &anyhow::Error) -> Reply {
     }
 }
 
-/// The canonical event for the agent's event name: the catalog knows every agent's
-/// names (Gemini CLI's `BeforeTool` is PreToolUse, from its profile).
+/// The canonical event for the agent's event name: the catalog knows every agent's names
+/// (Gemini CLI's `BeforeTool` is PreToolUse, from its profile; Cursor's
+/// `beforeShellExecution` too, which its profile's reader then reads as PreToolUse on
+/// `Bash`).
 pub(crate) fn agent_event(name: &str) -> Option<Event> {
     EventCatalog::new().get(name)
 }
 
 /// The project root as the agent finds it: `CLAUDE_PROJECT_DIR` (Claude Code; Gemini CLI
-/// sets it too, with `GEMINI_PROJECT_DIR`), Cline's first workspace root
-/// (`workspaceRoots[0]`, the event's `cwd` once reshaped) as it is, else the root of the
-/// payload's `cwd` (the nearest ancestor with a config, else the git root), else the
-/// current directory's.
+/// sets it too, with `GEMINI_PROJECT_DIR`); Cline's first workspace root
+/// (`workspaceRoots[0]`) as it is; Cursor's first workspace root (`workspace_roots[0]`),
+/// else `CURSOR_PROJECT_DIR`; else the root of the payload's `cwd` (the nearest ancestor
+/// with a config, else the git root), else the current directory's.
 fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
     let dir = |p: PathBuf| Some(p).filter(|p| p.is_absolute() && p.is_dir());
     let var = |name: &str| std::env::var_os(name).map(PathBuf::from).and_then(dir);
-    let from_env = match agent {
-        Agent::Claude => var("CLAUDE_PROJECT_DIR"),
-        Agent::Cline => ctx
-            .get("workspace_roots")
+    let first_root = || {
+        ctx.get("workspace_roots")
             .and_then(|roots| roots.get(0))
             .and_then(Value::as_str)
             .map(PathBuf::from)
-            .and_then(dir),
-        Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
+            .and_then(dir)
+    };
+    let from_env = match agent {
+        Agent::Claude => var("CLAUDE_PROJECT_DIR"),
+        Agent::Cline => first_root(),
         Agent::Codex => None,
+        Agent::Cursor => first_root().or_else(|| var("CURSOR_PROJECT_DIR")),
+        Agent::Gemini => var("GEMINI_PROJECT_DIR").or_else(|| var("CLAUDE_PROJECT_DIR")),
     };
     if let Some(dir) = from_env {
         return Ok(dir);
@@ -191,13 +196,14 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
 /// The settings files the agent reads hooks from itself: the bridge does not run their
 /// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
 /// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
-/// Codex, Gemini CLI and Cline read every file of their dialect that the engine
-/// discovers: Codex its `hooks.json` and `config.toml` in `$CODEX_HOME` (`~/.codex`) and
-/// the project's `.codex/` (a project's files are Codex's to run or, for an untrusted
-/// project, to skip), and `/etc/codex/requirements.toml`; Gemini CLI its `settings.json`
-/// files (system, user, project) and its extensions' `hooks/hooks.json`, where `hooks
-/// install gemini` also writes the bridge, which must not call itself; Cline every hook
-/// file in its hooks directories.
+/// Cline, Codex, Cursor and Gemini CLI read every file of their dialect that the engine
+/// discovers: Cline every hook file in its hooks directories; Codex its `hooks.json` and
+/// `config.toml` in `$CODEX_HOME` (`~/.codex`) and the project's `.codex/` (a project's
+/// files are Codex's to run or, for an untrusted project, to skip), and
+/// `/etc/codex/requirements.toml`; Cursor its `hooks.json` files (the project's, the
+/// user's, the enterprise one); Gemini CLI its `settings.json` files (system, user,
+/// project) and its extensions' `hooks/hooks.json`, where `hooks install gemini` also
+/// writes the bridge, which must not call itself.
 pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
     let locations = Locations::from_env(Some(root));
     match agent {
@@ -211,7 +217,7 @@ pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
                     || p.file_name().is_some_and(|n| n == "managed-settings.json")
             })
             .collect(),
-        Agent::Cline | Agent::Codex | Agent::Gemini => locations
+        Agent::Cline | Agent::Codex | Agent::Cursor | Agent::Gemini => locations
             .discover()
             .into_iter()
             .map(|d| d.path)
