@@ -381,12 +381,7 @@ impl Writer {
     /// The matcher in the target's language, `None` for match-everything.
     fn matcher(&mut self, spec: &HookSpec) -> Option<String> {
         let m = &spec.matcher;
-        let tool_event = spec
-            .event
-            .info()
-            .matcher_fields()
-            .iter()
-            .any(|f| f == "tool_name");
+        let tool_event = spec.event.info().matches_tool_name();
         // Tool names are written in the target's vocabulary.
         let from = spec.dialect.tools();
         let to = self.to.tools();

@@ -233,6 +233,12 @@ impl EventInfo {
         &self.matcher_fields
     }
 
+    /// Whether the matcher is matched against the tool name: a tool event's matcher is a
+    /// list of tool names (or a pattern of them), written in its dialect's vocabulary.
+    pub fn matches_tool_name(&self) -> bool {
+        self.matcher_fields.iter().any(|f| f == "tool_name")
+    }
+
     /// The context fields the matcher of a hook written in `dialect` is matched against:
     /// [`EventInfo::matcher_fields`], plus the fields that dialect adds for this event
     /// (Fabro's tool events also match `node_id`).

@@ -26,7 +26,7 @@ pub fn write(path: &Path, text: &str, original: Option<&str>) -> Result<()> {
     write_with_mode(path, text, original, None)
 }
 
-/// [`write`], with the file's permission bits `mode` (default: the file's own, else
+/// [`write()`], with the file's permission bits `mode` (default: the file's own, else
 /// `0o644`); `hooks install cline` writes executable hook files (`0o755`).
 pub fn write_with_mode(
     path: &Path,

@@ -280,12 +280,7 @@ pub fn plan(
 /// regular expression stays one, which a native file cannot hold in another agent's tool
 /// names: the migration is refused, saying which hook.
 fn names_as_list(spec: &mut HookSpec) {
-    let tool_event = spec
-        .event
-        .info()
-        .matcher_fields()
-        .iter()
-        .any(|f| f == "tool_name");
+    let tool_event = spec.event.info().matches_tool_name();
     if spec.dialect != Dialect::Gemini
         || !tool_event
         || !matches!(spec.matcher.kind(), hooks_core::MatcherKind::Regex(_))

@@ -128,12 +128,7 @@ fn matcher(node: Option<&Node>, event: &Event) -> Matcher {
     let Some(pattern) = node.and_then(Node::as_str) else {
         return Matcher::all();
     };
-    let tool_event = event
-        .info()
-        .matcher_fields()
-        .iter()
-        .any(|f| f == "tool_name");
-    if tool_event {
+    if event.info().matches_tool_name() {
         Matcher::regex(pattern).unwrap_or_else(|_| Matcher::literal(pattern))
     } else {
         Matcher::literal(pattern)

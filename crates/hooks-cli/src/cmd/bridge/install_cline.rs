@@ -3,7 +3,7 @@
 //! `.clinerules/hooks/`, the user's `~/Documents/Cline/Hooks/`), and Cline runs every one
 //! it finds. Install writes one small script per event, `exec <this hooks binary> bridge
 //! cline`, mode 0755, atomically, marked as the bridge's
-//! ([`CLINE_BRIDGE_MARKER`](hooks::config::CLINE_BRIDGE_MARKER)), so that the engine's own
+//! ([`CLINE_BRIDGE_MARKER`]), so that the engine's own
 //! discovery does not run it again. It never replaces a hook file of the user's: it
 //! refuses, naming the files, and writes nothing. Uninstall removes exactly the files
 //! install wrote and that are still as written (the install journal keeps their text), and
