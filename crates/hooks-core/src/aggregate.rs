@@ -70,10 +70,6 @@ pub struct Aggregate {
     /// Fields hooks returned that the event does not honour.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignored: Vec<IgnoredField>,
-    /// The variables hooks exported in their `CLAUDE_ENV_FILE`, by name (rule 7 of
-    /// [`aggregate`]).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub env: BTreeMap<String, String>,
     /// One report per hook, in declaration order.
     pub hooks: Vec<HookReport>,
 }
@@ -86,7 +82,6 @@ impl Aggregate {
             effects: Effects::default(),
             conflicts: Vec::new(),
             ignored: Vec::new(),
-            env: BTreeMap::new(),
             hooks: Vec::new(),
         }
     }

@@ -311,6 +311,29 @@ fn stop_cap_holds_across_processes() {
     check(&env, "claude", &next, block, 0, "");
 }
 
+/// What a hook exports through its `CLAUDE_ENV_FILE` is appended to Claude Code's own
+/// `CLAUDE_ENV_FILE`, which Claude Code sources before its later Bash commands.
+#[test]
+fn exports_reach_claude_codes_env_file() {
+    let env = env_with(
+        "hooks:\n  - id: exports\n    event: SessionStart\n    command: echo 'export GREETING=\"hello there\"' >> \"$CLAUDE_ENV_FILE\"\n",
+    );
+    let file = env.write("claude-env.sh", "export EARLIER=1\n");
+    let stdin = payload(&env, "SessionStart", json!({"source": "startup"}));
+    let run = env
+        .command()
+        .args(["bridge", "claude"])
+        .env("CLAUDE_ENV_FILE", &file)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "export EARLIER=1\nexport GREETING='hello there'\n"
+    );
+}
+
 /// SessionEnd removes the session's state file.
 #[test]
 fn session_end_cleans_up_the_state() {

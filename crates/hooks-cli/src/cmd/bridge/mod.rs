@@ -405,14 +405,14 @@ pub fn on_error(event: &Event, error: &str) -> Aggregate {
 /// Appends what the hooks exported to Claude Code's `CLAUDE_ENV_FILE`, which Claude Code
 /// sources before its later Bash commands.
 fn export_env(agg: &Aggregate) {
-    if agg.env.is_empty() {
+    if agg.effects.env.is_empty() {
         return;
     }
     let Some(file) = std::env::var_os("CLAUDE_ENV_FILE").filter(|f| !f.is_empty()) else {
         return;
     };
     let mut text = String::new();
-    for (name, value) in &agg.env {
+    for (name, value) in &agg.effects.env {
         text.push_str(&format!(
             "export {name}={}\n",
             hooks::config::shell_quote(value)
