@@ -43,6 +43,8 @@ enum Source {
         locations: Locations,
         /// Discovered files not loaded (symlinks resolved).
         skip: Vec<PathBuf>,
+        /// Dialects whose discovered files are not loaded.
+        skip_dialects: Vec<Dialect>,
     },
 }
 
@@ -255,6 +257,7 @@ impl EngineBuilder {
         self.sources.push(Source::Discover {
             locations,
             skip: Vec::new(),
+            skip_dialects: Vec::new(),
         });
         self
     }
@@ -374,6 +377,20 @@ impl EngineBuilder {
         for source in &mut self.sources {
             if let Source::Discover { skip, .. } = source {
                 skip.extend(real.iter().cloned());
+            }
+        }
+        self
+    }
+
+    /// Skips every discovered file of `dialect` (by its location, as
+    /// [`hooks_config::dialect_from_path`] tells): the files of an agent that runs every
+    /// file of its own dialect itself (`hooks bridge codex`). Decided on the files
+    /// discovery finds anyway, so it costs no look-up of its own.
+    #[must_use]
+    pub fn skip_discovered_dialect(mut self, dialect: Dialect) -> EngineBuilder {
+        for source in &mut self.sources {
+            if let Source::Discover { skip_dialects, .. } = source {
+                skip_dialects.push(dialect);
             }
         }
         self
@@ -711,9 +728,17 @@ impl Config {
                         }
                     }
                 }
-                Source::Discover { locations, skip } => {
+                Source::Discover {
+                    locations,
+                    skip,
+                    skip_dialects,
+                } => {
                     let mut found = locations.discover();
-                    found.retain(|d| !skip.contains(&d.path));
+                    found.retain(|d| {
+                        !skip.contains(&d.path)
+                            && !hooks_config::dialect_from_path(&d.path)
+                                .is_some_and(|x| skip_dialects.contains(&x))
+                    });
                     let base = self
                         .options(Layer::User, Origin::Discovered, None)
                         .with_project(locations.project.clone());

@@ -161,9 +161,8 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
     };
-    let engine = super::super::engine_builder(&args)?
-        .skip_discovered(super::own_files(agent, project))
-        .build()?;
+    let engine =
+        super::without_own_files(super::super::engine_builder(&args)?, agent, project).build()?;
     let loaded = engine.loaded();
     let names: BTreeSet<String> = loaded
         .hooks
@@ -666,9 +665,9 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         project: Some(project.clone()),
         ..ConfigArgs::default()
     };
-    let engine = super::super::engine_builder(&args_for)?
-        .skip_discovered(super::own_files(agent, &project))
-        .build()?;
+    let engine =
+        super::without_own_files(super::super::engine_builder(&args_for)?, agent, &project)
+            .build()?;
     let loaded = engine.loaded();
     if agent == Agent::Cline {
         for (event, calls) in super::install_cline::doctor(out, &project, &command)? {

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use hooks::EngineBuilder;
 use hooks::config::Locations;
 use hooks::core::reply::Reply;
 use hooks::core::{Aggregate, BuiltinEvent, Decision, Event, EventCatalog, EventContext};
@@ -193,9 +194,10 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
     }
 }
 
-/// The settings files the agent reads hooks from itself: the bridge does not run their
-/// hooks again. Claude Code reads `~/.claude/settings.json`, the project's
-/// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings.
+/// `builder` without the files the agent reads hooks from itself: the bridge does not run
+/// their hooks again. Claude Code reads `~/.claude/settings.json`, the project's
+/// `.claude/settings.json` and `.claude/settings.local.json` and its managed settings (its
+/// `.mcp.json` and `~/.claude.json` hold MCP servers, not hooks, and stay).
 /// Cline, Codex, Cursor and Gemini CLI read every file of their dialect that the engine
 /// discovers: Cline every hook file in its hooks directories; Codex its `hooks.json` and
 /// `config.toml` in `$CODEX_HOME` (`~/.codex`) and the project's `.codex/` (a project's
@@ -203,26 +205,25 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
 /// `/etc/codex/requirements.toml`; Cursor its `hooks.json` files (the project's, the
 /// user's, the enterprise one); Gemini CLI its `settings.json` files (system, user,
 /// project) and its extensions' `hooks/hooks.json`, where `hooks install gemini` also
-/// writes the bridge, which must not call itself.
-pub fn own_files(agent: Agent, root: &Path) -> Vec<PathBuf> {
-    let locations = Locations::from_env(Some(root));
+/// writes the bridge, which must not call itself. Those are skipped by their dialect,
+/// among the files the engine discovers anyway, not by a discovery of their own.
+pub fn without_own_files(builder: EngineBuilder, agent: Agent, root: &Path) -> EngineBuilder {
     match agent {
-        Agent::Claude => locations
-            .candidates()
-            .into_iter()
-            .map(|d| d.path)
-            .filter(|p| {
-                p.ends_with(".claude/settings.json")
-                    || p.ends_with(".claude/settings.local.json")
-                    || p.file_name().is_some_and(|n| n == "managed-settings.json")
-            })
-            .collect(),
-        Agent::Cline | Agent::Codex | Agent::Cursor | Agent::Gemini => locations
-            .discover()
-            .into_iter()
-            .map(|d| d.path)
-            .filter(|p| hooks::config::dialect_from_path(p) == Some(agent.dialect()))
-            .collect(),
+        Agent::Claude => builder.skip_discovered(
+            Locations::from_env(Some(root))
+                .candidates()
+                .into_iter()
+                .map(|d| d.path)
+                .filter(|p| {
+                    p.ends_with(".claude/settings.json")
+                        || p.ends_with(".claude/settings.local.json")
+                        || p.file_name().is_some_and(|n| n == "managed-settings.json")
+                })
+                .collect(),
+        ),
+        Agent::Cline | Agent::Codex | Agent::Cursor | Agent::Gemini => {
+            builder.skip_discovered_dialect(agent.dialect())
+        }
     }
 }
 
@@ -244,9 +245,8 @@ fn prepare(agent: Agent, mut ctx: EventContext, hand_off: bool) -> Result<Prepar
         project: Some(root.clone()),
         ..ConfigArgs::default()
     };
-    let mut builder = super::engine_builder(&args)?
-        .skip_discovered(own_files(agent, &root))
-        .hand_off_async(hand_off);
+    let mut builder =
+        without_own_files(super::engine_builder(&args)?, agent, &root).hand_off_async(hand_off);
     if let Some(log) = audit_log(agent, store.as_ref()) {
         builder = builder.audit_log(log);
     }
