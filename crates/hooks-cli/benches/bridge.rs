@@ -35,7 +35,8 @@ fn payload(dir: &Path) -> String {
 }
 
 /// A temporary home whose user config holds `hooks` hooks, one of them on `Bash` when
-/// `matching`.
+/// `matching`. The command is quoted: YAML reads a bare `true` as a boolean, which the
+/// loader refuses (the bridge would answer a broken config, running no hook).
 fn home(hooks: usize, matching: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = dir.path().join("home/.config/hooks");
@@ -49,15 +50,16 @@ fn home(hooks: usize, matching: bool) -> tempfile::TempDir {
             format!("Tool{i}")
         };
         text.push_str(&format!(
-            "  - id: h{i}\n    event: PreToolUse\n    matcher: {matcher}\n    command: {HOOK}\n"
+            "  - id: h{i}\n    event: PreToolUse\n    matcher: {matcher}\n    command: \"{HOOK}\"\n"
         ));
     }
     std::fs::write(config.join("hooks.yaml"), text).expect("config");
     dir
 }
 
-/// Starts `program args` with `stdin`, in `dir`'s isolated environment, and waits.
-fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) {
+/// Starts `program args` with `stdin`, in `dir`'s isolated environment, waits, and gives
+/// what it wrote on stdout.
+fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> Vec<u8> {
     let home = dir.join("home");
     let mut child = Command::new(program)
         .args(args)
@@ -78,6 +80,7 @@ fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) {
     }
     let out = child.wait_with_output().expect("wait");
     assert!(out.status.success(), "{} failed", program.display());
+    out.stdout
 }
 
 fn hooks_bin() -> PathBuf {
@@ -96,13 +99,28 @@ fn interleaved(iters: u64, mut measured: impl FnMut(), mut other: impl FnMut()) 
     total
 }
 
-/// One group: `engine` (the bridge) against `baseline`, alternating.
-fn compare(c: &mut Criterion, group: &str, hooks: usize, baseline: &dyn Fn(&Path, &str)) {
-    let dir = home(hooks, hooks > 0);
+/// One group: `engine` (the bridge) against `baseline`, alternating. The bridge must
+/// answer with its exit code 0 and nothing on stdout (the hooks allowed the call): a
+/// config that did not load would answer a deny, and the row would time the wrong thing.
+fn compare(
+    c: &mut Criterion,
+    group: &str,
+    (hooks, matching): (usize, bool),
+    baseline: &dyn Fn(&Path, &str),
+) {
+    let dir = home(hooks, matching);
     let path = dir.path();
     let stdin = payload(&path.join("proj"));
     let bin = hooks_bin();
-    let engine = || run(path, &bin, &["bridge", "claude"], &stdin);
+    let answer = run(path, &bin, &["bridge", "claude"], &stdin);
+    assert!(
+        answer.is_empty(),
+        "{group}: the bridge did not allow the call: {}",
+        String::from_utf8_lossy(&answer)
+    );
+    let engine = || {
+        run(path, &bin, &["bridge", "claude"], &stdin);
+    };
     let base = || baseline(path, &stdin);
     let mut g = c.benchmark_group(group);
     g.sampling_mode(SamplingMode::Flat).sample_size(30);
@@ -118,16 +136,17 @@ fn compare(c: &mut Criterion, group: &str, hooks: usize, baseline: &dyn Fn(&Path
 fn bench(c: &mut Criterion) {
     let truth = PathBuf::from("/bin/true");
     let sh = PathBuf::from("/bin/sh");
-    compare(c, "bridge_no_hooks", 0, &|dir, stdin| {
-        run(dir, &truth, &[], stdin)
+    // A config with one hook, for another tool: the event matches no hook.
+    compare(c, "bridge_no_hooks", (1, false), &|dir, stdin| {
+        run(dir, &truth, &[], stdin);
     });
     let sh_and_true = |dir: &Path, stdin: &str| {
         run(dir, &sh, &["-c", HOOK], stdin);
         run(dir, &truth, &[], stdin);
     };
-    compare(c, "bridge_one_hook", 1, &sh_and_true);
-    compare(c, "bridge_20_hooks", 20, &sh_and_true);
-    compare(c, "bridge_1000_hooks", 1000, &sh_and_true);
+    compare(c, "bridge_one_hook", (1, true), &sh_and_true);
+    compare(c, "bridge_20_hooks", (20, true), &sh_and_true);
+    compare(c, "bridge_1000_hooks", (1000, true), &sh_and_true);
 }
 
 criterion_group!(benches, bench);
