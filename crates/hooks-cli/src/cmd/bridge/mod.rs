@@ -93,28 +93,43 @@ pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// `hooks run`, the bridge always waits for it: an agent that is slow to write (a loaded
 /// machine) must not have its event ignored, which would let a guarded call through.
 fn read_event() -> Result<Value> {
-    use std::io::{IsTerminal, Read};
-    if std::io::stdin().is_terminal() {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
         anyhow::bail!("stdin is a terminal: the agent writes its event there");
     }
-    let (tx, rx) = std::sync::mpsc::channel();
-    // A thread, so that the wait is bounded; one left blocked ends with the process.
-    std::thread::spawn(move || {
-        let mut text = String::new();
-        let read = std::io::stdin()
-            .lock()
-            .read_to_string(&mut text)
-            .map(|_| text);
-        let _ = tx.send(read);
-    });
-    let text = match rx.recv_timeout(STDIN_LIMIT) {
-        Ok(read) => read.context("reading the event from stdin")?,
-        Err(_) => anyhow::bail!(
-            "the agent did not close stdin within {} s",
-            STDIN_LIMIT.as_secs()
-        ),
-    };
-    serde_json::from_str(&text).context("the event on stdin is not JSON")
+    let text = read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)?;
+    serde_json::from_slice(&text).context("the event on stdin is not JSON")
+}
+
+/// Everything `fd` gives until its end, waiting at most `limit` in all: each read is
+/// preceded by a `poll` bounded by the time left, on this thread (a thread of its own
+/// would cost its start on every call).
+fn read_within(fd: std::os::fd::BorrowedFd<'_>, limit: std::time::Duration) -> Result<Vec<u8>> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = std::time::Instant::now() + limit;
+    let mut text = Vec::new();
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            anyhow::bail!("the agent did not close stdin within {} s", limit.as_secs());
+        }
+        let timeout = Timespec::try_from(left).context("the time left to read stdin")?;
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            // Timed out: the loop says so once the deadline has passed.
+            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(e) => return Err(e).context("waiting for the event on stdin"),
+        }
+        match rustix::io::read(fd, &mut chunk) {
+            Ok(0) => return Ok(text),
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
+            Err(e) => return Err(e).context("reading the event from stdin"),
+        }
+    }
 }
 
 /// The agent's answer to `agg`, for the event of `ctx`.
@@ -423,4 +438,44 @@ fn export_env(agg: &Aggregate) {
         .create(true)
         .open(file)
         .and_then(|mut f| f.write_all(text.as_bytes()));
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    use std::time::{Duration, Instant};
+
+    use super::read_within;
+
+    #[test]
+    fn stdin_is_read_to_its_end_across_writes() {
+        let (reader, mut writer) = std::io::pipe().expect("pipe");
+        let big = "x".repeat(200_000);
+        let writing = std::thread::spawn(move || {
+            writer.write_all(b"{\"a\":\"").expect("write");
+            writer.write_all(big.as_bytes()).expect("write");
+            writer.write_all(b"\"}").expect("write");
+        });
+        let text = read_within(reader.as_fd(), Duration::from_secs(30)).expect("read");
+        writing.join().expect("writer");
+        assert_eq!(text.len(), 200_008);
+        assert!(text.ends_with(b"\"}"));
+    }
+
+    #[test]
+    fn a_stdin_never_closed_ends_at_the_limit() {
+        let (reader, mut writer) = std::io::pipe().expect("pipe");
+        writer.write_all(b"{").expect("write");
+        let start = Instant::now();
+        let err = read_within(reader.as_fd(), Duration::from_millis(200)).expect_err("bounded");
+        assert!(start.elapsed() >= Duration::from_millis(200));
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(err.to_string().contains("did not close stdin"), "{err:#}");
+        drop(writer);
+    }
 }
