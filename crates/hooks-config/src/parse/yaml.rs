@@ -16,34 +16,27 @@ use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::source::Source;
 use crate::tree::{Entry, Node, Pos, Value};
 
-/// The stack of the thread YAML is parsed on. The deserializer's frames are large (tens of
-/// kilobytes per nesting level in debug builds), so parsing runs on a thread of its own
-/// with room for [`MAX_DEPTH`] levels whatever the caller's stack (a 2 MiB async worker,
-/// say). The memory is reserved, not touched, unless the document nests that deep.
-const YAML_STACK: usize = 16 * 1024 * 1024;
+/// The stack each level of a YAML document may need before the next level is reached.
+/// The deserializer's frames are large (tens of kilobytes per nesting level in debug
+/// builds), so when less than this is left of the stack a level is parsed on a new stack
+/// segment of [`YAML_SEGMENT`] (`stacker`), whatever the caller's stack (a 2 MiB async
+/// worker, say). A document of ordinary depth on the main thread never needs one, nor a
+/// thread of its own.
+const YAML_RED_ZONE: usize = 256 * 1024;
 
-/// Parses YAML text into the tree.
+/// The size of each stack segment added while parsing deep YAML.
+const YAML_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Parses YAML text into the tree. A panic in the parser is an error of this document,
+/// not of the process.
 pub(crate) fn parse(src: &Source) -> Result<Node, Error> {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("hooks-config-yaml".to_owned())
-            .stack_size(YAML_STACK)
-            .spawn_scoped(scope, || parse_here(src))
-            .map_err(|e| {
-                Error::from(src.file_diag(Diagnostic::error(
-                    DiagnosticKind::Budget,
-                    format!("cannot start the YAML parser's thread: {e}"),
-                )))
-            })?
-            .join()
-            .unwrap_or_else(|_| {
-                Err(src
-                    .file_diag(Diagnostic::error(
-                        DiagnosticKind::Syntax,
-                        "the YAML parser failed on this document",
-                    ))
-                    .into())
-            })
+    std::panic::catch_unwind(|| parse_here(src)).unwrap_or_else(|_| {
+        Err(src
+            .file_diag(Diagnostic::error(
+                DiagnosticKind::Syntax,
+                "the YAML parser failed on this document",
+            ))
+            .into())
     })
 }
 
@@ -205,7 +198,9 @@ impl Drop for DepthGuard {
 impl<'de> Deserialize<'de> for YamlValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<YamlValue, D::Error> {
         let _guard = DepthGuard::enter::<D::Error>()?;
-        d.deserialize_any(ValueVisitor).map(YamlValue)
+        stacker::maybe_grow(YAML_RED_ZONE, YAML_SEGMENT, || {
+            d.deserialize_any(ValueVisitor).map(YamlValue)
+        })
     }
 }
 

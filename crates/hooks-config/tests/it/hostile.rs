@@ -49,6 +49,30 @@ hooks.yaml:5:38: error: invalid YAML: the document expands too many aliases
     );
 }
 
+/// YAML nested as deep as a config may be is parsed on a caller's small stack too (an
+/// async worker's, a test thread's): the parser grows the stack as it goes rather than
+/// overflow it, which would abort the process.
+#[test]
+fn deep_yaml_on_a_small_stack() {
+    let block: String = (0..30).map(|i| format!("{}- \n", "  ".repeat(i))).collect();
+    let text = format!("x-deep:\n{block}hooks: []\n");
+    let loaded = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            load_str(&text, Some(Path::new("hooks.yaml")), &options()).map_err(|e| e.to_string())
+        })
+        .expect("thread")
+        .join()
+        .expect("no overflow");
+    // Parsed to its end: what is left to say is the schema's (the key is not a hook
+    // config's), not a parser's.
+    let err = loaded.expect_err("an unknown key");
+    assert!(
+        err.starts_with("hooks.yaml:1:1: error: unknown key `x-deep`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn deep_nesting_in_each_format() {
     let depth = 100_000;
