@@ -310,29 +310,38 @@ impl Locations {
 
 /// Whether `dir` holds a project or local config that discovery reads, or a hidden
 /// directory such configs live in.
+///
+/// This runs for every ancestor of an agent's working directory, on every `hooks bridge`
+/// call, so it looks first at the first component of each candidate (`.hooks`, `.claude`,
+/// `.mcp.json`, `skills`, ...), each once: a hidden directory among them decides at once,
+/// and when none of them is there no candidate can be, so the full discovery runs only
+/// when one is (a `skills` folder, a `.mcp.json`).
 fn is_project_root(dir: &Path) -> bool {
     let here = Locations {
         project: Some(dir.to_path_buf()),
         ..Locations::default()
     };
     let candidates = here.candidates();
-    // Each hidden directory once (`.hooks` holds eight candidates): this runs for every
-    // ancestor of an agent's working directory, on every `hooks bridge` call.
-    let mut hidden: Vec<&str> = candidates
+    let mut firsts: Vec<&std::ffi::OsStr> = candidates
         .iter()
-        .filter_map(|c| {
-            c.path
-                .strip_prefix(dir)
-                .ok()
-                .and_then(|rel| rel.components().next())
-                .and_then(|first| first.as_os_str().to_str())
-                .filter(|first| first.starts_with('.'))
-        })
+        .filter_map(|c| c.path.strip_prefix(dir).ok())
+        .filter_map(|rel| rel.components().next())
+        .map(|first| first.as_os_str())
         .collect();
-    hidden.sort_unstable();
-    hidden.dedup();
-    let hidden_dir = hidden.iter().any(|first| dir.join(first).is_dir());
-    hidden_dir || !here.discover().is_empty()
+    firsts.sort_unstable();
+    firsts.dedup();
+    let mut any_there = false;
+    for first in firsts {
+        let Ok(meta) = std::fs::metadata(dir.join(first)) else {
+            continue;
+        };
+        let hidden = first.to_str().is_some_and(|f| f.starts_with('.'));
+        if hidden && meta.is_dir() {
+            return true;
+        }
+        any_there = true;
+    }
+    any_there && !here.discover().is_empty()
 }
 
 /// Loads discovered files, each in its layer with [`Origin::Discovered`]; `base` gives

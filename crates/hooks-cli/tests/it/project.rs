@@ -88,6 +88,29 @@ fn a_subdirectory_finds_the_project_root() {
 }
 
 #[test]
+fn a_skill_marks_its_project_root_and_an_empty_skills_folder_does_not() {
+    let env = Env::new();
+    env.write("p/.hooks/hooks.yaml", STOP_HOOK);
+    std::fs::create_dir_all(env.path().join("p/.git")).unwrap();
+    std::fs::create_dir_all(env.path().join("p/a/skills/none")).unwrap();
+    std::fs::create_dir_all(env.path().join("p/a/b")).unwrap();
+    let found: Vec<String> = listed_files(&env, "p/a/b")
+        .into_iter()
+        .map(|f| env.normalise(&f))
+        .collect();
+    assert_eq!(found, ["[dir]/p/.hooks/hooks.yaml"]);
+    env.write(
+        "p/a/skills/guard/SKILL.md",
+        "---\nname: guard\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: \"true\"\n---\n\n# guard\n",
+    );
+    let found: Vec<String> = listed_files(&env, "p/a/b")
+        .into_iter()
+        .map(|f| env.normalise(&f))
+        .collect();
+    assert_eq!(found, ["[dir]/p/a/skills/guard/SKILL.md"]);
+}
+
+#[test]
 fn the_home_directory_is_never_the_project() {
     // `~/.claude/settings.json` is the user's file: run in a project under home with no
     // config of its own, it is loaded once, in the user layer, and needs no trust.
