@@ -983,3 +983,17 @@ fn a_cursor_stop_hook_runs_on_stop_failure() {
     assert_eq!(given["hook_event_name"], "stop", "{given}");
     assert_eq!(given["status"], "error", "{given}");
 }
+
+/// The binary agents start on every tool call is position-dependent on Linux (no
+/// relocations to apply before `main`), unless built with `HOOKS_BUILD_PIE=1`.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_binary_is_linked_position_dependent() {
+    if option_env!("HOOKS_BUILD_PIE") == Some("1") {
+        return;
+    }
+    let elf = std::fs::read(assert_cmd::cargo::cargo_bin("hooks")).expect("the binary");
+    assert_eq!(&elf[..4], b"\x7fELF");
+    // `e_type` (little-endian on the targets this runs on): 2 is ET_EXEC, 3 ET_DYN (PIE).
+    assert_eq!(u16::from_le_bytes([elf[16], elf[17]]), 2, "e_type");
+}
