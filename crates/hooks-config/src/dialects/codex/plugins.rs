@@ -37,8 +37,8 @@ pub(crate) struct PluginHooks {
 
 /// The hooks files of the plugins enabled in `codex_home`'s `config.toml`, in Codex's
 /// order (plugins by their `<plugin>@<marketplace>` key, each plugin's files in its
-/// manifest's order). Only files that exist are given. Reads nothing but `config.toml`
-/// when no plugin is listed there.
+/// manifest's order). Only files that exist (and are not directories) are given. Reads
+/// nothing but `config.toml` when no plugin is listed there.
 pub(crate) fn enabled_hooks(codex_home: &Path) -> Vec<PluginHooks> {
     let mut out = Vec::new();
     for (plugin, marketplace) in enabled_plugins(codex_home) {
@@ -66,7 +66,9 @@ pub(crate) fn enabled_hooks(codex_home: &Path) -> Vec<PluginHooks> {
         out.extend(
             files
                 .into_iter()
-                .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.is_file()))
+                // Anything but a directory, as discovery lists files: loading refuses
+                // what is not a regular file, with a diagnostic.
+                .filter(|p| std::fs::metadata(p).is_ok_and(|m| !m.is_dir()))
                 .map(|path| PluginHooks {
                     path,
                     root: root.clone(),
