@@ -380,15 +380,22 @@ fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
     found.into_iter().map(|(_, path)| path).collect()
 }
 
-/// Whether `dir` is the directory `given` (a root the environment names), as written or
-/// with its symlinks resolved. Resolves only when `given` is set and the names differ.
-pub(crate) fn same_dir(dir: &Path, given: Option<&Path>) -> bool {
+/// Whether `dir` is the directory `given` (a root the environment names, such as
+/// `$CODEX_HOME`), as written or with its symlinks resolved (discovery hands in resolved
+/// paths). `real` caches the resolved `given`: it is resolved once per process.
+pub(crate) fn same_dir(
+    dir: &Path,
+    given: Option<&Path>,
+    real: &std::sync::OnceLock<Option<PathBuf>>,
+) -> bool {
     let Some(given) = given else {
         return false;
     };
     dir == given
-        || std::fs::canonicalize(given)
-            .is_ok_and(|real| real == dir || std::fs::canonicalize(dir).is_ok_and(|d| d == real))
+        || real
+            .get_or_init(|| std::fs::canonicalize(given).ok())
+            .as_deref()
+            .is_some_and(|real| real == dir)
 }
 
 /// Whether `dir` holds a project or local config that discovery reads, or a hidden

@@ -246,6 +246,19 @@ fn cline_dir_moves_clines_hooks_directory() {
         !env.path().join("home/ran").exists(),
         "the bridge ran Cline's own hook"
     );
+    // Through a link to Cline's home too.
+    let link = env.path().join("cline-link");
+    std::os::unix::fs::symlink(&cline_dir, &link).unwrap();
+    let linked = run(
+        &["bridge", "cline"],
+        &extension(&env, "PreToolUse", "preToolUse", exec("ls")),
+        Some(&link),
+    );
+    assert_eq!(linked.json(), json!({"cancel": false}), "{linked:?}");
+    assert!(
+        !env.path().join("home/ran").exists(),
+        "the bridge ran Cline's own hook through a linked CLINE_DIR"
+    );
     env.write(
         "cline-home/data/globalState.json",
         "{\"hooksEnabled\": false}\n",

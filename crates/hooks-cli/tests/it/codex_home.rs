@@ -169,3 +169,27 @@ fn enabled_codex_plugins_hooks_are_discovered() {
     assert_eq!(claude.code, 0, "{claude:?}");
     assert!(mark("tool").exists(), "{claude:?}");
 }
+
+/// A `$CODEX_HOME` that is a symbolic link: discovery reads its files where the link
+/// leads, and they are still told as Codex's (the bridge leaves them to Codex).
+#[test]
+fn a_linked_codex_home_is_still_codexs() {
+    let env = env();
+    let link = env.path().join("codex-link");
+    std::os::unix::fs::symlink(env.path().join("codex"), &link).unwrap();
+    let payload = json!({"session_id": "s", "cwd": env.path().join("proj").display().to_string(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let codex = env.finish(
+        env.command()
+            .env("CODEX_HOME", &link)
+            .env("MARK", env.path().join("ran"))
+            .args(["bridge", "codex"])
+            .write_stdin(payload.as_str()),
+    );
+    assert_eq!((codex.code, codex.stdout.as_str()), (0, ""), "{codex:?}");
+    assert!(
+        !env.path().join("ran").exists(),
+        "the bridge ran Codex's own hook"
+    );
+}

@@ -47,9 +47,10 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
         .iter()
         .any(|tail| tail.len() <= names.len() && tail.iter().rev().zip(&names).all(|(a, b)| a == b))
         || (dir.file_name().is_some_and(|n| n == "hooks")
-            && dir
-                .parent()
-                .is_some_and(|home| crate::discover::same_dir(home, home_from_env().as_deref())))
+            && dir.parent().is_some_and(|home| {
+                static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+                crate::discover::same_dir(home, home_from_env().as_deref(), &REAL)
+            }))
 }
 
 /// Cline's home as `$CLINE_DIR` moves it (Cline's `resolveClineDir`): the variable,

@@ -334,8 +334,9 @@ pub(crate) fn plugin_root(path: &Path) -> Option<std::path::PathBuf> {
 
 /// Whether `dir` is Codex's home: a `.codex` folder, or `$CODEX_HOME`.
 fn is_codex_home(dir: &Path) -> bool {
+    static REAL: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
     dir.file_name().is_some_and(|n| n == ".codex")
-        || crate::discover::same_dir(dir, home_from_env().as_deref())
+        || crate::discover::same_dir(dir, home_from_env().as_deref(), &REAL)
 }
 
 /// Codex's home as `$CODEX_HOME` moves it, when that is an absolute path. `None`: Codex's
