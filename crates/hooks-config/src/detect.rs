@@ -3,15 +3,18 @@
 //! By name and place: a `settings.json` in a `.gemini` or `gemini-cli` folder, and an
 //! extension's `.gemini/extensions/<name>/hooks/hooks.json`, are Gemini CLI (shaped like
 //! Claude Code's, told apart by where they are); a `hooks.json`, `config.toml` or
-//! `requirements.toml` in a `.codex` folder (or `$CODEX_HOME`, or `/etc/codex`) is Codex.
+//! `requirements.toml` in a `.codex` folder (or `$CODEX_HOME`, or `/etc/codex`) is Codex,
+//! and so is a plugin's hooks file in a Codex home's plugin cache (any JSON file of
+//! `plugins/cache/<marketplace>/<plugin>/<version>/` but `plugin.json`, `.mcp.json` and
+//! `.app.json`).
 //! By name: `SKILL.md` and `echo-agent.yaml` are echo-agent; `settings.json`,
 //! `settings.local.json`, `managed-settings.json`, the MCP server files `.mcp.json`,
 //! `.claude.json` and `managed-mcp.json`, and a plugin's `hooks/hooks.json` are Claude Code; a `config.json` in an
 //! `.autohand` folder is Autohand; `.fabro/project.toml`, `~/.fabro/settings.toml`,
 //! `run.toml`, `workflow.toml` and `fabro.toml` are Fabro; a `hooks.json` in a `.cursor`
 //! folder (or `cursor`, the enterprise file's) is Cursor; a file directly in one of
-//! Cline's hooks directories (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`, ...) is a
-//! Cline hook, which is never parsed (see `dialects::cline`).
+//! Cline's hooks directories (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`,
+//! `$CLINE_DIR/hooks/`, ...) is a Cline hook, which is never parsed (see `dialects::cline`).
 //!
 //! By shape, whatever the name: `hooksConfig`, or an event only Gemini CLI names so
 //! (`BeforeTool`, `AfterAgent`, `BeforeModel`, ...) in a JSON file, is Gemini CLI; `_version`, `[run]` or `[workflow]` (or a legacy top-level

@@ -2,32 +2,37 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, `~/.codex/hooks.json`, `~/.codex/config.toml` (both in `$CODEX_HOME` when that is set) |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml` |
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml`, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, Codex's `~/.codex/hooks.json`, `~/.codex/config.toml` and the hooks files of the plugins it enables (`~/.codex/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`), `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
-//! Within a layer, files are listed in the order of the table (skills sorted by folder
-//! name). In Cline's hooks directories (`*`), each file named after a Cline event
-//! (`PreToolUse`, `TaskStart`, ...) is found, in the order of Cline's events; other files
-//! there are not hooks. Run configs and command-line files are never discovered: they are named. Every
-//! discovered file has [`Origin::Discovered`], so the project and local ones need trust.
+//! Within a layer, files are listed in the order of the table (skills and Gemini CLI
+//! extensions sorted by folder name). `$CODEX_HOME` and `$CLINE_DIR`, when set to an
+//! absolute path, take the place of `~/.codex` and `~/.cline` (Codex's files and plugins,
+//! Cline's `hooks/*`), listed last in the user layer, in that order.
+//!
+//! In Cline's hooks directories (`*`), each file named after a Cline event (`PreToolUse`,
+//! `TaskStart`, ...) is found, in the order of Cline's events; other files there are not
+//! hooks. Codex's plugin hooks are those Codex runs: of each plugin its `config.toml`
+//! enables (`[plugins."<plugin>@<marketplace>"]`, `enabled` true or absent), in the order of
+//! those keys, the active version's hooks files (`hooks/hooks.json`, or those its manifest
+//! names); see `dialects::codex::plugins` for the rules. Run configs and command-line
+//! files are never discovered: they are named. Every discovered file has
+//! [`Origin::Discovered`], so the project and local ones need trust.
 //!
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
-//! `.autohand`, `.gemini`, `.codex`), else the root of the git work tree, else the directory itself.
-//! `.autohand`, `.cursor`, `.clinerules`, `.cline`), else the root of the git work tree,
-//! else the directory itself.
+//! `.autohand`, `.gemini`, `.codex`, `.cursor`, `.clinerules`, `.cline`), else the root of
+//! the git work tree, else the directory itself.
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
-//! the home directory (or the config directory, when that is outside home) for user files.
-//! A project's `.claude/settings.json` that links to `~/.aws/credentials`, to `/proc/kmsg`
-//! or to a FIFO is refused with a diagnostic, and none of it is read.
+//! the home directory (or the config directory, `$CODEX_HOME` or `$CLINE_DIR`, when that
+//! is outside home) for user files, and its plugin's folder for a Codex plugin's hooks
+//! file. A project's `.claude/settings.json` that links to `~/.aws/credentials`, to
+//! `/proc/kmsg` or to a FIFO is refused with a diagnostic, and none of it is read.
 
 use std::path::{Path, PathBuf};
 
@@ -47,9 +52,13 @@ pub struct Locations {
     pub config_dir: Option<PathBuf>,
     /// The project root.
     pub project: Option<PathBuf>,
-    /// Codex's home (`$CODEX_HOME`), whose `hooks.json` and `config.toml` are Codex's user
-    /// layer; `None`: `~/.codex`, Codex's default.
+    /// Codex's home (`$CODEX_HOME`), whose `hooks.json`, `config.toml` and enabled plugins
+    /// are Codex's user layer; `None`: `~/.codex`, Codex's default.
     pub codex_home: Option<PathBuf>,
+    /// Cline's home (`$CLINE_DIR`), whose `hooks/` is Cline's user hooks directory (and
+    /// whose `data/globalState.json` may switch Cline's hooks off); `None`: `~/.cline`,
+    /// Cline's default.
+    pub cline_dir: Option<PathBuf>,
     /// Directories whose managed files are looked for, in order (default `/etc` and, on
     /// macOS, `/Library/Application Support`).
     pub system_dirs: Vec<PathBuf>,
@@ -77,9 +86,21 @@ impl Discovered {
 
 const EXTENSIONS: [&str; 4] = ["yaml", "yml", "toml", "json"];
 
+/// Codex's user files in its home: its hooks files, then its enabled plugins' hooks files
+/// (a pattern [`Locations::discover`] expands by reading `config.toml`).
+const CODEX_USER_FILES: [&str; 3] = [
+    "hooks.json",
+    "config.toml",
+    "plugins/cache/*/*/*/hooks/hooks.json",
+];
+
+/// The SDK's hooks directory in Cline's home, each file named after a Cline event a hook.
+const CLINE_HOOKS: &str = "hooks/*";
+
 impl Locations {
-    /// Roots from the environment: `HOME`, `XDG_CONFIG_HOME`, the given project root and
-    /// the system directories.
+    /// Roots from the environment: `HOME`, `XDG_CONFIG_HOME`, `CODEX_HOME`, `CLINE_DIR`
+    /// (each of the last three only when absolute), the given project root and the system
+    /// directories.
     pub fn from_env(project: Option<&Path>) -> Locations {
         let home = std::env::var_os("HOME").map(PathBuf::from);
         let config_dir = std::env::var_os("XDG_CONFIG_HOME")
@@ -90,14 +111,12 @@ impl Locations {
         if cfg!(target_os = "macos") {
             system_dirs.push(PathBuf::from("/Library/Application Support"));
         }
-        let codex_home = std::env::var_os("CODEX_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute());
         Locations {
             home,
             config_dir,
             project: project.map(Path::to_path_buf),
-            codex_home,
+            codex_home: crate::dialects::codex::home_from_env(),
+            cline_dir: crate::dialects::cline::home_from_env(),
             system_dirs,
         }
     }
@@ -132,19 +151,17 @@ impl Locations {
         let home = self.home.as_deref();
         let config = self.config_dir.as_deref();
         let project = self.project.as_deref();
-        let codex_home = self.codex_home.as_deref();
+        // `$CODEX_HOME`'s and `$CLINE_DIR`'s files stay inside it, when it is outside home.
+        let agent_homes = [self.codex_home.as_deref(), self.cline_dir.as_deref()];
         let mut push = |layer: Layer, path: PathBuf| {
+            let own_home = agent_homes
+                .into_iter()
+                .flatten()
+                .find(|c| path.starts_with(c) && !home.is_some_and(|h| c.starts_with(h)));
             let within = match layer {
                 Layer::Project | Layer::Local => project,
                 Layer::User => match (home, config) {
-                    // `$CODEX_HOME`'s files stay inside it, when it is outside home.
-                    (home, _)
-                        if codex_home.is_some_and(|c| {
-                            path.starts_with(c) && !home.is_some_and(|h| c.starts_with(h))
-                        }) =>
-                    {
-                        codex_home
-                    }
+                    _ if own_home.is_some() => own_home,
                     (Some(home), Some(config))
                         if path.starts_with(config) && !config.starts_with(home) =>
                     {
@@ -202,19 +219,27 @@ impl Locations {
                 home.join(".gemini/extensions/*/hooks/hooks.json"),
             );
             if self.codex_home.is_none() {
-                push(Layer::User, home.join(".codex/hooks.json"));
-                push(Layer::User, home.join(".codex/config.toml"));
+                for file in CODEX_USER_FILES {
+                    push(Layer::User, home.join(".codex").join(file));
+                }
             }
             push(Layer::User, home.join(".cursor/hooks.json"));
             // Cline's global hooks directory (and its SDK's): each file named after a Cline
             // event is a hook.
             push(Layer::User, home.join("Documents/Cline/Hooks/*"));
-            push(Layer::User, home.join(".cline/hooks/*"));
+            if self.cline_dir.is_none() {
+                push(Layer::User, home.join(".cline").join(CLINE_HOOKS));
+            }
         }
         // A `$CODEX_HOME` elsewhere than `~/.codex`: Codex's user files are there.
         if let Some(codex) = &self.codex_home {
-            push(Layer::User, codex.join("hooks.json"));
-            push(Layer::User, codex.join("config.toml"));
+            for file in CODEX_USER_FILES {
+                push(Layer::User, codex.join(file));
+            }
+        }
+        // A `$CLINE_DIR` elsewhere than `~/.cline`: the SDK's hooks directory is there.
+        if let Some(cline) = &self.cline_dir {
+            push(Layer::User, cline.join(CLINE_HOOKS));
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -260,6 +285,7 @@ impl Locations {
             config_dir: real(&self.config_dir),
             project: real(&self.project),
             codex_home: real(&self.codex_home),
+            cline_dir: real(&self.cline_dir),
             system_dirs: self.system_dirs.clone(),
         };
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
@@ -269,21 +295,27 @@ impl Locations {
             // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
             // `.gemini/extensions/*/hooks/hooks.json`).
             let star = candidate.path.iter().position(|c| c == "*");
-            if is_hook_files {
+            if let Some(codex) = codex_plugins_home(&candidate.path) {
+                // Codex's enabled plugins: their hooks files, each inside its plugin.
+                out.extend(
+                    crate::dialects::codex::enabled_plugin_hooks(codex)
+                        .into_iter()
+                        .map(|p| Discovered {
+                            path: p.path,
+                            layer: candidate.layer,
+                            within: Some(p.root),
+                        }),
+                );
+            } else if is_hook_files {
                 // Cline's hooks directories: the files named after a Cline event, in the
                 // order of its events.
                 let Some(dir) = candidate.path.parent() else {
                     continue;
                 };
-                for (name, _) in hooks_core::cline::EVENTS {
-                    let path = dir.join(name);
-                    if exists(&path) {
-                        out.push(Discovered {
-                            path,
-                            ..candidate.clone()
-                        });
-                    }
-                }
+                out.extend(cline_hook_files(dir).into_iter().map(|path| Discovered {
+                    path,
+                    ..candidate.clone()
+                }));
             } else if let Some(at) = star {
                 let parts: Vec<&std::ffi::OsStr> = candidate.path.iter().collect();
                 let parent: PathBuf = parts[..at].iter().collect();
@@ -306,6 +338,64 @@ impl Locations {
         }
         out
     }
+}
+
+/// The Codex home whose enabled plugins the candidate `path` stands for, if it is the
+/// plugins pattern of [`CODEX_USER_FILES`].
+fn codex_plugins_home(path: &Path) -> Option<&Path> {
+    let pattern = Path::new(CODEX_USER_FILES[2]);
+    if !path.ends_with(pattern) {
+        return None;
+    }
+    let mut home = path;
+    for _ in pattern.iter() {
+        home = home.parent()?;
+    }
+    Some(home)
+}
+
+/// The hook files of the Cline hooks directory `dir`: those named after a Cline event,
+/// in the order of Cline's events, each anything but a directory (a link is followed).
+/// One `read_dir`: a missing directory costs one failed call.
+fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(usize, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let at = hooks_core::cline::EVENTS
+                .iter()
+                .position(|(n, _)| name == std::ffi::OsStr::new(n))?;
+            let hook = match e.file_type() {
+                Ok(t) if t.is_symlink() => std::fs::metadata(e.path()).is_ok_and(|m| !m.is_dir()),
+                Ok(t) => !t.is_dir(),
+                Err(_) => false,
+            };
+            hook.then(|| (at, e.path()))
+        })
+        .collect();
+    found.sort();
+    found.into_iter().map(|(_, path)| path).collect()
+}
+
+/// Whether `dir` is the directory `given` (a root the environment names, such as
+/// `$CODEX_HOME`), as written or with its symlinks resolved (discovery hands in resolved
+/// paths). `real` caches the resolved `given`: it is resolved once per process.
+pub(crate) fn same_dir(
+    dir: &Path,
+    given: Option<&Path>,
+    real: &std::sync::OnceLock<Option<PathBuf>>,
+) -> bool {
+    let Some(given) = given else {
+        return false;
+    };
+    dir == given
+        || real
+            .get_or_init(|| std::fs::canonicalize(given).ok())
+            .as_deref()
+            .is_some_and(|real| real == dir)
 }
 
 /// Whether `dir` holds a project or local config that discovery reads, or a hidden

@@ -512,9 +512,10 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
             .and_then(detect::plugin_root)
             .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
     } else if dialect == Dialect::Codex {
-        // A Codex plugin's `<plugin>/hooks/hooks.json`.
+        // A Codex plugin's hooks file (`<plugin>/hooks/hooks.json`, or any its manifest
+        // names, in Codex's plugin cache).
         path.as_deref()
-            .and_then(detect::plugin_root)
+            .and_then(crate::dialects::codex::plugin_root)
             .map(|root| ("${PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
     } else if dialect == Dialect::Gemini {
         // A Gemini CLI extension's `<extension>/hooks/hooks.json`.

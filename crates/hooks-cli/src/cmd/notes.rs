@@ -276,23 +276,30 @@ impl Why {
 
     fn no_config(&self, project: &Path) -> Note {
         let mut looked_in: Vec<String> = Vec::new();
+        // One line for the four spellings of a native file (`hooks/hooks.yaml`, ...): a
+        // candidate that differs from the one before only by which of them it is.
+        let spellings = ["yaml", "yml", "toml", "json"];
+        let mut last: Option<PathBuf> = None;
         for candidate in Locations::from_env(Some(project)).candidates() {
-            let path = &candidate.path;
-            // One line for the four spellings of a native file (`hooks/hooks.yaml`, ...).
-            let native = path
-                .parent()
-                .and_then(Path::file_name)
-                .is_some_and(|dir| dir == "hooks" || dir == ".hooks");
-            let place = match path.file_stem() {
-                Some(stem) if native => path
-                    .with_file_name(format!("{}.{{yaml,yml,toml,json}}", stem.to_string_lossy()))
-                    .display()
-                    .to_string(),
-                _ => path.display().to_string(),
-            };
-            if looked_in.last() != Some(&place) {
-                looked_in.push(place);
+            let path = candidate.path;
+            let spelled = path
+                .extension()
+                .is_some_and(|e| spellings.iter().any(|s| e == *s));
+            let stem = spelled.then(|| path.with_extension(""));
+            if stem.is_some() && stem == last {
+                if let (Some(entry), Some(name)) = (looked_in.last_mut(), path.file_stem()) {
+                    *entry = path
+                        .with_file_name(format!(
+                            "{}.{{yaml,yml,toml,json}}",
+                            name.to_string_lossy()
+                        ))
+                        .display()
+                        .to_string();
+                }
+                continue;
             }
+            last = stem;
+            looked_in.push(path.display().to_string());
         }
         let mut note = Note::new(
             "no_config",

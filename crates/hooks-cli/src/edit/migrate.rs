@@ -83,6 +83,7 @@ fn candidates(project: &Path) -> Vec<Discovered> {
         config_dir: real(env.config_dir),
         project: real(env.project),
         codex_home: real(env.codex_home),
+        cline_dir: real(env.cline_dir),
         system_dirs: env.system_dirs,
     }
     .candidates()

@@ -183,6 +183,97 @@ fn clines_own_hook_files_do_not_run_twice() {
     assert!(env.path().join("home/ran").exists());
 }
 
+/// `$CLINE_DIR` moves Cline's home: its `hooks/PreToolUse` is a Cline hook file the
+/// engine runs (it is not one when `CLINE_DIR` is unset, and `~/.cline/hooks/` is not
+/// searched when it is set), `hooks bridge cline` leaves it to Cline, and Cline's
+/// `hooksEnabled` switch is read from its `data/globalState.json`.
+#[test]
+fn cline_dir_moves_clines_hooks_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = env_with("hooks: []\n");
+    let guard = |env: &Env, rel: &str, message: &str| {
+        let hook = env.write(
+            rel,
+            &format!("#!/bin/sh\ntouch \"$HOME/ran\"\necho '{{\"cancel\": true, \"errorMessage\": \"{message}\"}}'\n"),
+        );
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    guard(&env, "cline-home/hooks/PreToolUse", "cline dir guard");
+    guard(&env, "home/.cline/hooks/PreToolUse", "default home guard");
+    let cline_dir = env.path().join("cline-home");
+    let payload = json!({"tool_name": "Bash", "tool_input": {"command": "ls"}}).to_string();
+    let run = |args: &[&str], stdin: &str, dir: Option<&std::path::Path>| {
+        let mut cmd = env.command();
+        if let Some(dir) = dir {
+            cmd.env("CLINE_DIR", dir);
+        }
+        env.finish(cmd.args(args).write_stdin(stdin))
+    };
+    let moved = run(
+        &["run", "PreToolUse", "-p", "-"],
+        &payload,
+        Some(&cline_dir),
+    );
+    assert_eq!(moved.code, 2, "{moved:?}");
+    assert!(
+        moved.stdout.contains("reason: cline dir guard"),
+        "{moved:?}"
+    );
+    assert!(!moved.stdout.contains("home/.cline/hooks"), "{moved:?}");
+    let default = run(&["run", "PreToolUse", "-p", "-"], &payload, None);
+    assert!(
+        default.stdout.contains("reason: default home guard"),
+        "{default:?}"
+    );
+    assert!(!default.stdout.contains("cline-home"), "{default:?}");
+    let list = run(&["list", "--json"], "", Some(&cline_dir));
+    assert!(
+        list.stdout.contains("cline-home/hooks/PreToolUse") && list.stdout.contains("\"cline\""),
+        "{list:?}"
+    );
+    std::fs::remove_file(env.path().join("home/ran")).unwrap();
+    let bridge = run(
+        &["bridge", "cline"],
+        &extension(&env, "PreToolUse", "preToolUse", exec("ls")),
+        Some(&cline_dir),
+    );
+    assert_eq!(
+        (bridge.code, bridge.json()),
+        (0, json!({"cancel": false})),
+        "{bridge:?}"
+    );
+    assert!(
+        !env.path().join("home/ran").exists(),
+        "the bridge ran Cline's own hook"
+    );
+    // Through a link to Cline's home too.
+    let link = env.path().join("cline-link");
+    std::os::unix::fs::symlink(&cline_dir, &link).unwrap();
+    let linked = run(
+        &["bridge", "cline"],
+        &extension(&env, "PreToolUse", "preToolUse", exec("ls")),
+        Some(&link),
+    );
+    assert_eq!(linked.json(), json!({"cancel": false}), "{linked:?}");
+    assert!(
+        !env.path().join("home/ran").exists(),
+        "the bridge ran Cline's own hook through a linked CLINE_DIR"
+    );
+    env.write(
+        "cline-home/data/globalState.json",
+        "{\"hooksEnabled\": false}\n",
+    );
+    let off = run(
+        &["run", "PreToolUse", "-p", "-"],
+        &payload,
+        Some(&cline_dir),
+    );
+    assert_eq!(
+        off.code, 0,
+        "hooksEnabled false in $CLINE_DIR/data: {off:?}"
+    );
+}
+
 /// `hooks run PreToolUse --from cline` takes Cline's own payload.
 #[test]
 fn hooks_run_reads_clines_payload() {

@@ -101,3 +101,95 @@ fn codex_plugin_hooks_get_their_root_and_data() {
         [root.as_str(), data.as_str(), root.as_str(), data.as_str()]
     );
 }
+
+/// Installs `<plugin>@acme` 1.0.0 in `$CODEX_HOME`'s plugin cache, with a manifest and a
+/// SessionStart hook that records the plugin's variables in `$MARK.<plugin>`.
+fn install_plugin(env: &Env, plugin: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let root = format!("codex/plugins/cache/acme/{plugin}/1.0.0");
+    env.write(
+        &format!("{root}/.codex-plugin/plugin.json"),
+        &format!(r#"{{"name": "{plugin}", "version": "1.0.0"}}"#),
+    );
+    let script = env.write(
+        &format!("{root}/hooks/record.sh"),
+        "#!/bin/sh\nprintf '%s\\n%s\\n' \"$PLUGIN_ROOT\" \"$PLUGIN_DATA\" > \"$MARK.$1\"\n",
+    );
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    env.write(
+        &format!("{root}/hooks/hooks.json"),
+        &format!(
+            r#"{{"hooks": {{"SessionStart": [{{"hooks": [{{"type": "command", "command": "${{PLUGIN_ROOT}}/hooks/record.sh {plugin}"}}]}}]}}}}"#
+        ),
+    );
+}
+
+/// The hooks of the plugins Codex's `config.toml` enables are discovered (no `-c`) and run
+/// with their plugin's variables; a plugin switched off there, or installed but not
+/// listed, is not run. `hooks bridge codex` leaves them to Codex; another agent's bridge
+/// runs them.
+#[test]
+fn enabled_codex_plugins_hooks_are_discovered() {
+    let env = env();
+    env.write(
+        "codex/config.toml",
+        "[plugins.\"tool@acme\"]\nenabled = true\n[plugins.\"off@acme\"]\nenabled = false\n",
+    );
+    for plugin in ["tool", "off", "unlisted"] {
+        install_plugin(&env, plugin);
+    }
+    let mark = |plugin: &str| env.path().join(format!("ran.{plugin}"));
+    let run_start = run(
+        &env,
+        &["run", "SessionStart", "-p", "-"],
+        r#"{"source": "startup"}"#,
+    );
+    assert_eq!(run_start.code, 0, "{run_start:?}");
+    let got = std::fs::read_to_string(mark("tool"))
+        .unwrap_or_else(|e| panic!("the enabled plugin's hook did not run ({e}): {run_start:?}"));
+    let root = env.path().join("codex/plugins/cache/acme/tool/1.0.0");
+    let data = env.path().join("codex/plugins/data/acme/tool");
+    assert_eq!(
+        got.lines().collect::<Vec<_>>(),
+        [root.display().to_string(), data.display().to_string()]
+    );
+    assert!(!mark("off").exists(), "a disabled plugin's hook ran");
+    assert!(!mark("unlisted").exists(), "an unlisted plugin's hook ran");
+    std::fs::remove_file(mark("tool")).unwrap();
+    let payload = json!({"session_id": "s", "cwd": env.path().join("proj").display().to_string(),
+        "hook_event_name": "SessionStart", "source": "startup"})
+    .to_string();
+    let codex = run(&env, &["bridge", "codex"], &payload);
+    assert_eq!(codex.code, 0, "{codex:?}");
+    assert!(
+        !mark("tool").exists(),
+        "the Codex bridge ran Codex's own plugin hook"
+    );
+    let claude = run(&env, &["bridge", "claude"], &payload);
+    assert_eq!(claude.code, 0, "{claude:?}");
+    assert!(mark("tool").exists(), "{claude:?}");
+}
+
+/// A `$CODEX_HOME` that is a symbolic link: discovery reads its files where the link
+/// leads, and they are still told as Codex's (the bridge leaves them to Codex).
+#[test]
+fn a_linked_codex_home_is_still_codexs() {
+    let env = env();
+    let link = env.path().join("codex-link");
+    std::os::unix::fs::symlink(env.path().join("codex"), &link).unwrap();
+    let payload = json!({"session_id": "s", "cwd": env.path().join("proj").display().to_string(),
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    .to_string();
+    let codex = env.finish(
+        env.command()
+            .env("CODEX_HOME", &link)
+            .env("MARK", env.path().join("ran"))
+            .args(["bridge", "codex"])
+            .write_stdin(payload.as_str()),
+    );
+    assert_eq!((codex.code, codex.stdout.as_str()), (0, ""), "{codex:?}");
+    assert!(
+        !env.path().join("ran").exists(),
+        "the bridge ran Codex's own hook"
+    );
+}

@@ -133,6 +133,11 @@ fn with_no_config_run_says_where_it_looked() {
         "    [dir]/home/.claude/settings.json",
         "    [dir]/.hooks/hooks.{yaml,yml,toml,json}",
         "    [dir]/.claude/settings.local.json",
+        // Files that have one spelling are named as they are.
+        "    [dir]/home/.gemini/extensions/*/hooks/hooks.json",
+        "    [dir]/home/.codex/plugins/cache/*/*/*/hooks/hooks.json",
+        "    [dir]/home/.cline/hooks/*",
+        "    [dir]/.clinerules/hooks/*",
     ] {
         assert!(
             run.stderr.lines().any(|l| l == place),

@@ -96,7 +96,11 @@ impl Env {
             .env("HOOKS_EXAMPLE_LOG", self.dir.path().join("example.log"))
             .env("NO_COLOR", "1")
             .env_remove("CLICOLOR_FORCE")
-            .env_remove("HOOKS_HOME");
+            .env_remove("HOOKS_HOME")
+            // The agents' homes are the test's, not the machine's.
+            .env_remove("CODEX_HOME")
+            .env_remove("CLINE_DIR")
+            .env_remove("CLINE_DATA_DIR");
         cmd
     }
 

@@ -1,7 +1,8 @@
 //! Cline's hooks: no config file, but one executable per event, named after the event
 //! (`PreToolUse`, `TaskStart`, ...), in Cline's hooks directories (the global
 //! `~/Documents/Cline/Hooks/`, each workspace's `.clinerules/hooks/`, and the SDK's
-//! `~/.cline/hooks/` and `<workspace>/.cline/hooks/`). Each such file is a hook: it is run,
+//! `~/.cline/hooks/` (`$CLINE_DIR/hooks/` when `CLINE_DIR` moves Cline's home) and
+//! `<workspace>/.cline/hooks/`). Each such file is a hook: it is run,
 //! never parsed; as in Cline, one without its executable bit is disabled, and so is every
 //! one when the user switched Cline's hooks off (`hooksEnabled: false` in Cline's
 //! `globalState.json`, see [`hooks_switched_off`]).
@@ -32,7 +33,7 @@ pub const BRIDGE_MARKER: &str =
     "# Written by `hooks install cline`: Cline runs the hooks engine's bridge here.";
 
 /// Whether `path` lies directly in one of Cline's hooks directories, where each file is
-/// a hook named after its event.
+/// a hook named after its event: one of [`HOOK_DIRS`], or `$CLINE_DIR/hooks`.
 pub(crate) fn in_hooks_dir(path: &Path) -> bool {
     let Some(dir) = path.parent() else {
         return false;
@@ -45,6 +46,19 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
     HOOK_DIRS
         .iter()
         .any(|tail| tail.len() <= names.len() && tail.iter().rev().zip(&names).all(|(a, b)| a == b))
+        || (dir.file_name().is_some_and(|n| n == "hooks")
+            && dir.parent().is_some_and(|home| {
+                static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+                crate::discover::same_dir(home, home_from_env().as_deref(), &REAL)
+            }))
+}
+
+/// Cline's home as `$CLINE_DIR` moves it (Cline's `resolveClineDir`): the variable,
+/// trimmed, when it is an absolute path. `None`: Cline's default, `~/.cline`.
+pub(crate) fn home_from_env() -> Option<PathBuf> {
+    let dir = std::env::var_os("CLINE_DIR")?;
+    let dir = PathBuf::from(dir.to_str().map_or(dir.clone(), |d| d.trim().into()));
+    dir.is_absolute().then_some(dir)
 }
 
 /// Loads the Cline hook file at `path` (which must lie inside `within` when given): a
@@ -149,16 +163,19 @@ pub(crate) fn load(
 /// Cline's `globalState.json`, where its extension outside VS Code (the standalone core,
 /// JetBrains, the older CLI) keeps `hooksEnabled` (`apps/vscode/src/shared/storage/
 /// state-keys.ts`, default true): in Cline's data directory, `$CLINE_DATA_DIR`, else
-/// `$CLINE_DIR/data`, else `~/.cline/data` (`data-dir.ts`).
+/// `data` in Cline's home (`$CLINE_DIR`, see [`home_from_env`], else `~/.cline`), as
+/// Cline's `resolveClineDataDir` finds it.
 pub(crate) fn global_state_path() -> Option<PathBuf> {
-    let var = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let data = var("CLINE_DATA_DIR")
-        .or_else(|| var("CLINE_DIR").map(|d| d.join("data")))
-        .or_else(|| var("HOME").map(|h| h.join(".cline/data")))?;
+    let data = std::env::var_os("CLINE_DATA_DIR")
+        .and_then(|d| d.to_str().map(|d| d.trim().to_owned()))
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| home_from_env().map(|d| d.join("data")))
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(|h| PathBuf::from(h).join(".cline/data"))
+        })?;
     Some(data.join("globalState.json"))
 }
 

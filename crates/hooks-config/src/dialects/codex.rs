@@ -24,6 +24,10 @@ use crate::load::{ConfigFile, Cx, Item, field};
 use crate::parse::Format;
 use crate::tree::{Entry, Node, Value};
 
+mod plugins;
+
+pub(crate) use plugins::enabled_hooks as enabled_plugin_hooks;
+
 /// The keys under `hooks` that are not events.
 const NOT_EVENTS: [&str; 3] = ["state", "managed_dir", "windows_managed_dir"];
 
@@ -294,42 +298,82 @@ fn plugin_data(root: &Path) -> Option<std::path::PathBuf> {
     let marketplace_dir = plugin_dir.parent()?;
     let cache = marketplace_dir.parent()?;
     let plugins = cache.parent()?;
-    let name = |p: &Path| p.file_name().and_then(|n| n.to_str()).map(str::to_owned);
-    if name(cache)? != "cache" || name(plugins)? != "plugins" {
+    if cache.file_name()? != "cache" || plugins.file_name()? != "plugins" {
         return None;
     }
     Some(
         plugins
             .join("data")
-            .join(name(marketplace_dir)?)
-            .join(name(plugin_dir)?),
+            .join(marketplace_dir.file_name()?)
+            .join(plugin_dir.file_name()?),
     )
 }
 
+/// The root of the plugin installed in Codex's plugin cache that `path` lies in: the
+/// `<version>` folder of `<codex home>/plugins/cache/<marketplace>/<plugin>/<version>/`,
+/// where the Codex home is a `.codex` folder or `$CODEX_HOME`.
+fn cache_plugin_root(path: &Path) -> Option<std::path::PathBuf> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let named =
+        |p: Option<&Path>, name: &str| p.and_then(Path::file_name).is_some_and(|n| n == name);
+    path.ancestors().skip(1).find_map(|root| {
+        let cache = root.parent()?.parent()?.parent()?;
+        let plugins = cache.parent()?;
+        (named(Some(cache), "cache")
+            && named(Some(plugins), "plugins")
+            && plugins.parent().is_some_and(is_codex_home))
+        .then(|| root.to_path_buf())
+    })
+}
+
+/// The root of the Codex plugin whose hooks file `path` is: the plugin it lies in, in
+/// Codex's plugin cache, else the `<plugin>` of a `<plugin>/hooks/hooks.json`.
+pub(crate) fn plugin_root(path: &Path) -> Option<std::path::PathBuf> {
+    cache_plugin_root(path).or_else(|| crate::detect::plugin_root(path))
+}
+
+/// Whether `dir` is Codex's home: a `.codex` folder, or `$CODEX_HOME`.
+fn is_codex_home(dir: &Path) -> bool {
+    static REAL: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    dir.file_name().is_some_and(|n| n == ".codex")
+        || crate::discover::same_dir(dir, home_from_env().as_deref(), &REAL)
+}
+
+/// Codex's home as `$CODEX_HOME` moves it, when that is an absolute path. `None`: Codex's
+/// default, `~/.codex`.
+pub(crate) fn home_from_env() -> Option<std::path::PathBuf> {
+    std::env::var_os("CODEX_HOME")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_absolute())
+}
+
 /// Whether `path` is where Codex keeps hooks: a `hooks.json` or `config.toml` in a
-/// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`, a plugin's
-/// `hooks/hooks.json` in Codex's plugin cache (`plugins/cache/<marketplace>/<plugin>/
-/// <version>/`).
+/// `.codex` folder (or `$CODEX_HOME`), a `requirements.toml` in `/etc/codex`, or a hooks
+/// file of a plugin in Codex's plugin cache (`<codex home>/plugins/cache/<marketplace>/
+/// <plugin>/<version>/`): any JSON file there but the plugin's manifest (`plugin.json`)
+/// and its MCP and app files (`.mcp.json`, `.app.json`), since the manifest may name any
+/// file as the plugin's hooks.
 pub(crate) fn is_codex_path(path: &Path) -> bool {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default();
-    let parent = path
-        .parent()
-        .and_then(Path::file_name)
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let codex_home = std::env::var_os("CODEX_HOME")
-        .map(std::path::PathBuf::from)
-        .is_some_and(|home| path.parent() == Some(home.as_path()));
-    let in_plugin_cache = name == "hooks.json"
-        && crate::detect::plugin_root(path).is_some_and(|root| plugin_data(&root).is_some());
+    let parent = path.parent();
+    let in_codex_home = || parent.is_some_and(is_codex_home);
+    let plugin_file = || {
+        name.ends_with(".json")
+            && !matches!(name, "plugin.json" | ".mcp.json" | ".app.json")
+            && cache_plugin_root(path).is_some()
+    };
     match name {
-        "hooks.json" if in_plugin_cache => true,
-        "hooks.json" | "config.toml" => parent == ".codex" || codex_home,
-        "requirements.toml" => parent == "codex" || parent == ".codex" || codex_home,
-        _ => false,
+        "hooks.json" | "config.toml" => in_codex_home() || plugin_file(),
+        "requirements.toml" => {
+            parent
+                .and_then(Path::file_name)
+                .is_some_and(|n| n == "codex")
+                || in_codex_home()
+        }
+        _ => plugin_file(),
     }
 }
 

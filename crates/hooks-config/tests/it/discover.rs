@@ -53,6 +53,7 @@ fn standard_locations_by_layer() {
         config_dir: Some(home.join(".config")),
         project: Some(project.clone()),
         codex_home: None,
+        cline_dir: None,
         system_dirs: vec![etc],
     };
     let found = locations.discover();
@@ -288,6 +289,7 @@ fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
         config_dir: Some(root.join("home/.config")),
         project: Some(root.join("repo")),
         codex_home: None,
+        cline_dir: None,
         system_dirs: vec![],
     };
     let found = bounded(move || locations.discover());
@@ -314,4 +316,266 @@ fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
             (expect, got) => panic!("{link}: expected {expect:?}, got {got:?}"),
         }
     }
+}
+
+/// Locations with only a home (and, when given, Codex's and Cline's homes elsewhere).
+fn homes(dir: &Dir, codex: Option<&str>, cline: Option<&str>) -> Locations {
+    Locations {
+        home: Some(dir.path().join("home")),
+        config_dir: Some(dir.path().join("home/.config")),
+        codex_home: codex.map(|c| dir.path().join(c)),
+        cline_dir: cline.map(|c| dir.path().join(c)),
+        ..Locations::default()
+    }
+}
+
+/// The discovered files under `dir`, relative to it, with the place each must stay in.
+fn found(dir: &Dir, locations: &Locations) -> Vec<(String, String)> {
+    let rel = |p: &Path| {
+        p.strip_prefix(dir.path())
+            .unwrap_or(p)
+            .display()
+            .to_string()
+    };
+    locations
+        .discover()
+        .iter()
+        .map(|d| {
+            (
+                rel(&d.path),
+                d.within.as_deref().map(rel).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+const PLUGIN_HOOKS: &str = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "${PLUGIN_ROOT}/run.sh"}]}]}}"#;
+
+/// Codex's home in these tests, outside the home directory. (Named `.codex`, since Codex's
+/// files are told by location, and these tests cannot set `CODEX_HOME`.)
+const CODEX: &str = "elsewhere/.codex";
+
+/// Installs the plugin `<plugin>@<marketplace>` at `version` in `<codex>/plugins/cache`,
+/// with `manifest` as its `.codex-plugin/plugin.json` (none when `None`) and a
+/// `hooks/hooks.json`.
+fn install(dir: &Dir, codex: &str, id: &str, version: &str, manifest: Option<&str>) {
+    let (plugin, market) = id.split_once('@').unwrap();
+    let root = format!("{codex}/plugins/cache/{market}/{plugin}/{version}");
+    if let Some(m) = manifest {
+        dir.write(&format!("{root}/.codex-plugin/plugin.json"), m);
+    }
+    dir.write(&format!("{root}/hooks/hooks.json"), PLUGIN_HOOKS);
+}
+
+/// Codex runs the hooks of the plugins its `config.toml` enables (listed, `enabled` true
+/// or absent), each at its active version (`local`, else the highest), with a manifest,
+/// from the files its manifest names (else `hooks/hooks.json`), in the order of the
+/// plugins' keys; discovery finds exactly those, each kept inside its plugin.
+#[test]
+fn codex_plugin_hooks_are_those_codex_runs() {
+    let dir = Dir::new();
+    dir.write(
+        "elsewhere/.codex/config.toml",
+        r#"model = "o3"
+[plugins."tool@acme"]
+[plugins."off@acme"]
+enabled = false
+[plugins."dev@acme"]
+enabled = true
+[plugins."bare@acme"]
+[plugins."named@acme"]
+[plugins."inline@acme"]
+[plugins."broken@acme"]
+[plugins."bad key"]
+"#,
+    );
+    let manifest = r#"{"name": "x"}"#;
+    install(&dir, CODEX, "tool@acme", "1.9.0", Some(manifest));
+    install(&dir, CODEX, "tool@acme", "1.10.0", Some(manifest));
+    install(&dir, CODEX, "tool@acme", "1.10.0-rc.1", Some(manifest));
+    install(&dir, CODEX, "off@acme", "1.0.0", Some(manifest));
+    install(&dir, CODEX, "unlisted@acme", "1.0.0", Some(manifest));
+    install(&dir, CODEX, "dev@acme", "9.0.0", Some(manifest));
+    install(&dir, CODEX, "dev@acme", "local", Some(manifest));
+    install(&dir, CODEX, "bare@acme", "1.0.0", None);
+    install(
+        &dir,
+        CODEX,
+        "named@acme",
+        "1.0.0",
+        Some(
+            r#"{"name": "named", "hooks": ["./config/guard.json", "../escape.json", "./config/missing.json"]}"#,
+        ),
+    );
+    dir.write(
+        "elsewhere/.codex/plugins/cache/acme/named/1.0.0/config/guard.json",
+        PLUGIN_HOOKS,
+    );
+    install(
+        &dir,
+        CODEX,
+        "inline@acme",
+        "1.0.0",
+        Some(r#"{"name": "inline", "hooks": {"hooks": {}}}"#),
+    );
+    install(&dir, CODEX, "broken@acme", "1.0.0", Some("[1, 2]"));
+    let cache = "elsewhere/.codex/plugins/cache/acme";
+    let want = |path: &str, root: &str| (format!("{cache}/{path}"), format!("{cache}/{root}"));
+    let got = found(&dir, &homes(&dir, Some(CODEX), None));
+    let plugins: Vec<_> = got
+        .into_iter()
+        .filter(|(p, _)| p.contains("plugins/"))
+        .collect();
+    assert_eq!(
+        plugins,
+        [
+            want("dev/local/hooks/hooks.json", "dev/local"),
+            want("named/1.0.0/config/guard.json", "named/1.0.0"),
+            want("tool/1.10.0/hooks/hooks.json", "tool/1.10.0"),
+        ]
+    );
+    // In Codex's dialect, with the plugin's root for `${PLUGIN_ROOT}`.
+    let located = homes(&dir, Some(CODEX), None).discover();
+    let (files, broken) = load_discovered(&located, &options());
+    assert!(broken.is_empty(), "{broken:?}");
+    let plugin_files: Vec<_> = files
+        .iter()
+        .filter(|f| {
+            f.path
+                .as_ref()
+                .is_some_and(|p| p.to_string_lossy().contains("plugins/"))
+        })
+        .collect();
+    assert_eq!(plugin_files.len(), 3);
+    for file in plugin_files {
+        assert_eq!(file.dialect, Dialect::Codex, "{:?}", file.path);
+        let text = format!("{:?}", file.items);
+        let root = file.path.as_ref().unwrap().to_string_lossy().into_owned();
+        let root = root
+            .split("/hooks/")
+            .next()
+            .unwrap()
+            .split("/config/")
+            .next()
+            .unwrap();
+        assert!(text.contains(&format!("{root}/run.sh")), "{text}");
+    }
+}
+
+/// Codex ignores every plugin when its `plugins` table is malformed or the plugins
+/// feature is off, and a home without `config.toml` has none.
+#[test]
+fn codex_plugin_hooks_need_a_valid_config() {
+    for config in [
+        "[features]\nplugins = false\n[plugins.\"tool@acme\"]\n",
+        "[plugins.\"tool@acme\"]\n[plugins.\"other@acme\"]\nenabled = \"yes\"\n",
+        "plugins = [\"tool@acme\"]\n",
+        "[plugins]\n\"tool@acme\" = true\n",
+        "[plugins.\"tool@acme\"\n",
+        "",
+    ] {
+        let dir = Dir::new();
+        if !config.is_empty() {
+            dir.write("home/.codex/config.toml", config);
+        }
+        install(
+            &dir,
+            "home/.codex",
+            "tool@acme",
+            "1.0.0",
+            Some(r#"{"name": "tool"}"#),
+        );
+        let got = found(&dir, &homes(&dir, None, None));
+        assert!(
+            got.iter().all(|(p, _)| !p.contains("plugins/")),
+            "{config}: {got:?}"
+        );
+    }
+}
+
+/// `~/.codex` when `$CODEX_HOME` is not set: the same plugin is found there.
+#[test]
+fn codex_plugin_hooks_in_the_default_home() {
+    let dir = Dir::new();
+    dir.write("home/.codex/config.toml", "[plugins.\"tool@acme\"]\n");
+    let root = "home/.codex/plugins/cache/acme/tool/2.0.0";
+    dir.write(&format!("{root}/.claude-plugin/plugin.json"), "{}");
+    dir.write(&format!("{root}/hooks/hooks.json"), PLUGIN_HOOKS);
+    let got = found(&dir, &homes(&dir, None, None));
+    assert_eq!(
+        got,
+        [
+            ("home/.codex/config.toml".to_owned(), "home".to_owned()),
+            (format!("{root}/hooks/hooks.json"), root.to_owned()),
+        ]
+    );
+}
+
+/// Cline's hooks directories: the files named after a Cline event, in the order of
+/// Cline's events, whatever the order of the directory; not other files, directories, or
+/// links to them.
+#[test]
+fn cline_hook_files_in_the_order_of_clines_events() {
+    let dir = Dir::new();
+    let hooks = "home/Documents/Cline/Hooks";
+    for name in [
+        "PreCompact",
+        "PreToolUse",
+        "TaskStart",
+        "README.md",
+        "pretooluse",
+    ] {
+        dir.write(&format!("{hooks}/{name}"), "#!/bin/sh\n");
+    }
+    std::fs::create_dir_all(dir.path().join(hooks).join("TaskCancel")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::symlink;
+        symlink(
+            dir.path().join(hooks).join("TaskCancel"),
+            dir.path().join(hooks).join("TaskResume"),
+        )
+        .unwrap();
+        symlink(
+            dir.path().join(hooks).join("PreToolUse"),
+            dir.path().join(hooks).join("PostToolUse"),
+        )
+        .unwrap();
+        symlink(
+            dir.path().join("gone"),
+            dir.path().join(hooks).join("Notification"),
+        )
+        .unwrap();
+    }
+    let got: Vec<String> = found(&dir, &homes(&dir, None, None))
+        .into_iter()
+        .map(|(p, _)| p.trim_start_matches(&format!("{hooks}/")).to_owned())
+        .collect();
+    let mut want = vec!["TaskStart", "PreToolUse"];
+    if cfg!(unix) {
+        want.push("PostToolUse");
+    }
+    want.push("PreCompact");
+    assert_eq!(got, want);
+}
+
+/// `$CLINE_DIR` moves Cline's home: its `hooks/` is searched instead of `~/.cline/hooks/`,
+/// and its files stay inside it.
+#[test]
+fn cline_dir_moves_clines_hooks_directory() {
+    let dir = Dir::new();
+    dir.write("home/.cline/hooks/PreToolUse", "#!/bin/sh\n");
+    dir.write("cline/hooks/PreToolUse", "#!/bin/sh\n");
+    dir.write("cline/hooks/TaskStart", "#!/bin/sh\n");
+    assert_eq!(
+        found(&dir, &homes(&dir, None, None)),
+        [("home/.cline/hooks/PreToolUse".to_owned(), "home".to_owned())]
+    );
+    assert_eq!(
+        found(&dir, &homes(&dir, None, Some("cline"))),
+        [
+            ("cline/hooks/TaskStart".to_owned(), "cline".to_owned()),
+            ("cline/hooks/PreToolUse".to_owned(), "cline".to_owned()),
+        ]
+    );
 }

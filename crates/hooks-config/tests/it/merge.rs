@@ -446,6 +446,7 @@ fn an_untrusted_file_changes_no_setting() {
             config_dir: Some(dir.path().join("home/.config")),
             project: Some(dir.path().join("repo")),
             codex_home: None,
+            cline_dir: None,
             system_dirs: Vec::new(),
         };
         let (files, broken) = hooks_config::load_discovered(&locations.discover(), &options());

@@ -315,6 +315,30 @@ fn dialect_detection_by_name_and_shape() {
         hooks_config::dialect_from_path(Path::new("hooks/PreToolUse")),
         None
     );
+    // A Codex plugin's hooks file is Codex's where a Codex home keeps its plugins (any JSON
+    // file there but the manifest and the MCP and app files, since the manifest may name
+    // any); Claude Code's plugin cache is not Codex's.
+    let plugin = "/home/u/.codex/plugins/cache/acme/tool/1.0.0";
+    for (path, want) in [
+        (format!("{plugin}/hooks/hooks.json"), Some(Dialect::Codex)),
+        (format!("{plugin}/config/guard.json"), Some(Dialect::Codex)),
+        (format!("{plugin}/.codex-plugin/plugin.json"), None),
+        (format!("{plugin}/.mcp.json"), Some(Dialect::Claude)),
+        (
+            "/home/u/.claude/plugins/cache/acme/tool/1.0.0/hooks/hooks.json".to_owned(),
+            Some(Dialect::Claude),
+        ),
+        (
+            "/home/u/.codex/cache/acme/tool/1.0.0/hooks/hooks.json".to_owned(),
+            Some(Dialect::Claude),
+        ),
+    ] {
+        assert_eq!(
+            hooks_config::dialect_from_path(Path::new(&path)),
+            want,
+            "{path}"
+        );
+    }
     assert_eq!(
         detect(
             "hooks.toml",

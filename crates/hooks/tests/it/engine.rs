@@ -180,6 +180,7 @@ async fn discovered_project_hooks_wait_for_trust() {
         config_dir: Some(home.path().join(".config")),
         project: Some(project.path().to_path_buf()),
         codex_home: None,
+        cline_dir: None,
         system_dirs: Vec::new(),
     };
     let untrusted = Engine::builder()
@@ -373,6 +374,7 @@ fn locations(home: &Path, project: &Path) -> Locations {
         config_dir: Some(home.join(".config")),
         project: Some(project.to_path_buf()),
         codex_home: None,
+        cline_dir: None,
         system_dirs: Vec::new(),
     }
 }

@@ -215,8 +215,9 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
 /// `.mcp.json` and `~/.claude.json` hold MCP servers, not hooks, and stay).
 /// Cline, Codex, Cursor and Gemini CLI read every file of their dialect that the engine
 /// discovers: Cline every hook file in its hooks directories; Codex its `hooks.json` and
-/// `config.toml` in `$CODEX_HOME` (`~/.codex`) and the project's `.codex/` (a project's
-/// files are Codex's to run or, for an untrusted project, to skip), and
+/// `config.toml` in `$CODEX_HOME` (`~/.codex`), the hooks files of the plugins it enables,
+/// and the project's `.codex/` (a project's files are Codex's to run or, for an untrusted
+/// project, to skip), and
 /// `/etc/codex/requirements.toml`; Cursor its `hooks.json` files (the project's, the
 /// user's, the enterprise one); Gemini CLI its `settings.json` files (system, user,
 /// project) and its extensions' `hooks/hooks.json`, where `hooks install gemini` also

@@ -4,10 +4,16 @@
 //! with `permissionDecision: "allow"`), and the context of SessionStart and
 //! UserPromptSubmit hooks reaches the model's first request; and in a project Codex
 //! trusts, the bridge installed into the project's `.codex/hooks.json` is called; and
-//! Codex's own hooks moved into the engine by `--migrate` run once, through the bridge.
+//! Codex's own hooks moved into the engine by `--migrate` run once, through the bridge;
+//! and an enabled plugin's hook, which the engine now discovers, runs once too: Codex runs
+//! it, the bridge leaves it to Codex.
 
 use super::bridge::{bridged_with, home_file, hooks};
 use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
+
+/// The `hooks/hooks.json` of the plugin `tool@acme`: a SessionStart hook appending the
+/// plugin's root to `$RUN/plugin.log`.
+const PLUGIN_HOOKS: &str = r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo \"$PLUGIN_ROOT\" >> LOG", "timeout": 30}]}]}}"#;
 
 /// The engine's user config: a rewrite of `touch original` into `touch rewritten` (in
 /// Claude Code's answer shape, which the native format reads), and two context hooks.
@@ -127,4 +133,81 @@ fn codex_hooks_migrated_into_the_engine_run_once_through_the_bridge() {
     );
     assert_eq!(std::fs::read_to_string(&hooks_json).unwrap(), json_before);
     assert_eq!(std::fs::read_to_string(&config).unwrap(), config_before);
+}
+
+/// A plugin enabled in Codex's `config.toml` (`[plugins."tool@acme"]`), installed in its
+/// cache, has a SessionStart hook: Codex runs it (trust bypassed for the plugin's hook),
+/// and the bridge, which discovers the same file, leaves it to Codex: its log has one line,
+/// while the engine's own SessionStart hook ran through the bridge.
+#[test]
+fn an_enabled_codex_plugins_hook_runs_once_with_the_bridge() {
+    let mut run = AgentRun::new(Agent::Codex, vec![Step::Text("Finished.".to_owned())]);
+    run.codex_bypass_hook_trust();
+    // Enabling plugins makes Codex sync its curated plugin catalogue at start-up (git and
+    // HTTPS to github.com and chatgpt.com): a proxy on a closed loopback port keeps every
+    // connection on this machine, and the sync fails at once.
+    for var in [
+        "HTTPS_PROXY",
+        "HTTP_PROXY",
+        "ALL_PROXY",
+        "https_proxy",
+        "http_proxy",
+        "all_proxy",
+    ] {
+        run.env(var, "http://127.0.0.1:9");
+    }
+    run.env("NO_PROXY", "127.0.0.1,localhost");
+    run.env("no_proxy", "127.0.0.1,localhost");
+    let root = run.codex_home().join("plugins/cache/acme/tool/1.0.0");
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    write(
+        ".codex-plugin/plugin.json",
+        r#"{"name": "tool", "version": "1.0.0"}"#,
+    );
+    let log = run.root().join("plugin.log");
+    write(
+        "hooks/hooks.json",
+        &PLUGIN_HOOKS.replace("LOG", &log.display().to_string()),
+    );
+    let config = run.codex_home().join("config.toml");
+    // The harness switches Codex's plugins off; this run needs them.
+    let mut text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("plugins = false", "plugins = true");
+    text.push_str("\n[plugins.\"tool@acme\"]\nenabled = true\n");
+    std::fs::write(&config, text).unwrap();
+    let engine_log = run.root().join("engine.log");
+    home_file(
+        &run,
+        ".config/hooks/hooks.yaml",
+        &format!(
+            "hooks:\n  - id: start\n    event: SessionStart\n    command: echo engine >> {}\n",
+            engine_log.display()
+        ),
+    );
+    hooks(&run, &["install", "codex"]);
+    let out = run.run();
+    hooks(&run, &["uninstall", "codex"]);
+    out.assert_success();
+    let engine = std::fs::read_to_string(&engine_log)
+        .unwrap_or_else(|e| panic!("the bridge was not called ({e}):\n{out}"));
+    assert_eq!(engine.lines().count(), 1, "{engine}\n{out}");
+    let plugin = std::fs::read_to_string(&log)
+        .unwrap_or_else(|e| panic!("Codex did not run the plugin's hook ({e}):\n{out}"));
+    assert_eq!(
+        plugin.lines().count(),
+        1,
+        "the plugin's hook ran other than once:\n{plugin}\n{out}"
+    );
+    let canonical = std::fs::canonicalize(&root).unwrap();
+    assert!(
+        plugin
+            .lines()
+            .all(|l| l == root.display().to_string() || l == canonical.display().to_string()),
+        "{plugin}"
+    );
 }
