@@ -61,7 +61,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     env: |_, _| {},
     reshape: Some(read_event),
     read_answer: parse,
-    reply: Some(|ctx, agg| crate::reply::cline(ctx.event(), agg)),
+    reply: Some(crate::reply::cline),
 };
 
 /// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.
@@ -165,6 +165,44 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
         })
         .collect();
     (cline.into_owned(), params)
+}
+
+/// The context key holding the name Cline gave the tool of a `preToolUse` or `postToolUse`
+/// (`run_commands`, `execute_command`, ...), which the canonical `tool_name` (`Bash`) no
+/// longer tells apart: a rewrite goes back to Cline in that tool's input shape.
+pub const TOOL_NAME_KEY: &str = "cline_tool_name";
+
+/// The input of Cline's tool `cline_tool` for the canonical `input` of the same call: the
+/// inverse of what its reader made of it (the SDK's `run_commands` gets its `commands`
+/// list back, a line each; `file_path` is `path` again; an MCP call's arguments are
+/// `arguments`, JSON-encoded). `canonical_tool` is the call's canonical name.
+pub fn tool_input(cline_tool: &str, canonical_tool: &str, input: &Value) -> Value {
+    if cline_tool == "use_mcp_tool" {
+        return Value::Object(self::cline_tool(canonical_tool, input).1);
+    }
+    let mut params = input.as_object().cloned().unwrap_or_default();
+    if cline_tool == "run_commands"
+        && let Some(Value::String(command)) = params.remove("command")
+    {
+        let commands: Vec<Value> = command.lines().map(|l| json!(l)).collect();
+        params.insert("commands".into(), Value::Array(commands));
+    }
+    let renames = RENAMES
+        .iter()
+        .find(|(t, _)| *t == cline_tool)
+        .map_or(&[][..], |(_, r)| r);
+    Value::Object(
+        params
+            .into_iter()
+            .map(|(k, v)| {
+                let k = renames
+                    .iter()
+                    .find(|(canonical, _)| *canonical == k)
+                    .map_or(k, |(_, cline)| (*cline).to_owned());
+                (k, v)
+            })
+            .collect(),
+    )
 }
 
 /// A proto3 `map<string, string>`: every value a string, others JSON-encoded.
@@ -308,7 +346,18 @@ pub fn input_json(ctx: &EventContext, name: &str) -> Value {
     let event = ctx.event().builtin();
     let tool = ctx.tool_name().unwrap_or_default();
     let input = ctx.tool_input().cloned().unwrap_or(Value::Null);
-    let (tool, params) = cline_tool(tool, &input);
+    // The tool as Cline named it, when the event came from Cline (its SDK's `run_commands`
+    // and the extension's `execute_command` are both `Bash`).
+    let (tool, params) = match ctx.get_str(TOOL_NAME_KEY) {
+        Some(own) => (
+            own.to_owned(),
+            tool_input(own, tool, &input)
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        ),
+        None => cline_tool(tool, &input),
+    };
     let mut data = Map::new();
     let key = match event {
         Some(BuiltinEvent::PreToolUse) => {
@@ -625,6 +674,9 @@ pub fn read_event(payload: &Value) -> Option<Value> {
                     .map(decoded)
                     .unwrap_or_default(),
             };
+            if !tool.is_empty() {
+                out.insert(TOOL_NAME_KEY.into(), json!(tool));
+            }
             let (tool, input) = canonical_tool(tool, params);
             if !tool.is_empty() {
                 out.insert("tool_name".into(), Value::String(tool));

@@ -8,19 +8,23 @@ use serde_json::{Map, Value};
 
 use super::{Reply, block_reason, context, put, user_message};
 use crate::aggregate::Aggregate;
-use crate::event::Event;
+use crate::context::EventContext;
+use crate::event::BuiltinEvent;
+use crate::profile::cline as cline_profile;
 
-/// Cline's answer to `event` saying what `agg` says.
+/// Cline's answer to the event of `ctx` saying what `agg` says.
 ///
 /// - A block or deny, or a hook asking the agent to stop: `cancel: true` with the reason as
 ///   `errorMessage`. Cline has no narrower refusal: a cancel on PreToolUse stops the task,
 ///   not only the tool (current Cline rejects the older `shouldContinue`).
 /// - Otherwise `cancel: false`, and the hooks' context as `contextModification`, which Cline
-///   gives the model (an ask or a rewrite has no form Cline reads as such: Cline's own
-///   approval decides, and the tool runs with its input).
+///   gives the model. A rewrite on PreToolUse is `overrideInput`, the whole input in the
+///   shape of the tool Cline named (the SDK, which the `cline` CLI runs, replaces the
+///   tool's input with it; the extension does not read it). An ask has no form Cline
+///   reads: Cline's own approval decides.
 /// - The message for the user, when nothing is cancelled, goes to stderr, which Cline
 ///   logs: its `errorMessage` without a cancel is read by the SDK as context for the model.
-pub fn cline(_event: &Event, agg: &Aggregate) -> Reply {
+pub fn cline(ctx: &EventContext, agg: &Aggregate) -> Reply {
     let effects = &agg.effects;
     let mut top = Map::new();
     let cancel = agg.is_blocked() || !effects.continue_;
@@ -39,6 +43,19 @@ pub fn cline(_event: &Event, agg: &Aggregate) -> Reply {
         return Reply::json(top);
     }
     put(&mut top, "contextModification", context(agg));
+    if ctx.event().builtin() == Some(BuiltinEvent::PreToolUse)
+        && let Some(input) = &effects.updated_input
+    {
+        let canonical = ctx.tool_name().unwrap_or_default();
+        let tool = ctx.get_str(cline_profile::TOOL_NAME_KEY).map_or_else(
+            || cline_profile::cline_tool(canonical, input).0,
+            str::to_owned,
+        );
+        top.insert(
+            "overrideInput".to_owned(),
+            cline_profile::tool_input(&tool, canonical, input),
+        );
+    }
     let mut reply = Reply::json(top);
     if let Some(message) = user_message(agg) {
         reply.stderr = format!("{message}\n");

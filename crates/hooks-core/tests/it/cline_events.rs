@@ -73,7 +73,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PreToolUse",
-            json!({"tool_name": "Bash", "tool_input": {"command": "rm -r victim", "requires_approval": "true"}}),
+            json!({"cline_tool_name": "execute_command", "tool_name": "Bash", "tool_input": {"command": "rm -r victim", "requires_approval": "true"}}),
         ),
         true,
     );
@@ -85,7 +85,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PreToolUse",
-            json!({"tool_name": "Read", "tool_input": {"file_path": "src/main.rs"}}),
+            json!({"cline_tool_name": "read_file", "tool_name": "Read", "tool_input": {"file_path": "src/main.rs"}}),
         ),
         true,
     );
@@ -97,7 +97,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PreToolUse",
-            json!({"tool_name": "Grep", "tool_input": {"pattern": "TODO", "path": "."}}),
+            json!({"cline_tool_name": "search_files", "tool_name": "Grep", "tool_input": {"pattern": "TODO", "path": "."}}),
         ),
         true,
     );
@@ -109,7 +109,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PreToolUse",
-            json!({"tool_name": "mcp__github__create_issue", "tool_input": {"title": "x"}}),
+            json!({"cline_tool_name": "use_mcp_tool", "tool_name": "mcp__github__create_issue", "tool_input": {"title": "x"}}),
         ),
         true,
     );
@@ -121,7 +121,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PostToolUse",
-            json!({"tool_name": "Bash", "tool_input": {"command": "cargo test"}, "tool_response": "ok", "duration_ms": 7000}),
+            json!({"cline_tool_name": "execute_command", "tool_name": "Bash", "tool_input": {"command": "cargo test"}, "tool_response": "ok", "duration_ms": 7000}),
         ),
         true,
     );
@@ -135,7 +135,7 @@ fn the_extensions_events_are_canonical() {
         ),
         common(
             "PostToolUseFailure",
-            json!({"tool_name": "Bash", "tool_input": {"command": "false"}, "error": "exit 1"}),
+            json!({"cline_tool_name": "execute_command", "tool_name": "Bash", "tool_input": {"command": "false"}, "error": "exit 1"}),
         ),
         false,
     );
@@ -235,7 +235,7 @@ fn the_cli_sdk_events_are_canonical() {
         pre.clone(),
         canonical(
             "PreToolUse",
-            json!({"tool_name": "Bash", "tool_input": {"command": "rm -r victim\nls"}, "tool_use_id": "call_1"}),
+            json!({"cline_tool_name": "run_commands", "tool_name": "Bash", "tool_input": {"command": "rm -r victim\nls"}, "tool_use_id": "call_1"}),
         ),
         false,
     );
@@ -245,7 +245,7 @@ fn the_cli_sdk_events_are_canonical() {
         pre,
         canonical(
             "PreToolUse",
-            json!({"tool_name": "Bash", "tool_input": {"command": "rm -r victim\nls"}}),
+            json!({"cline_tool_name": "run_commands", "tool_name": "Bash", "tool_input": {"command": "rm -r victim\nls"}}),
         ),
         false,
     );
@@ -256,7 +256,7 @@ fn the_cli_sdk_events_are_canonical() {
         post,
         canonical(
             "PostToolUse",
-            json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "call_1", "tool_response": "[]", "duration_ms": 92}),
+            json!({"cline_tool_name": "run_commands", "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "call_1", "tool_response": "[]", "duration_ms": 92}),
         ),
         false,
     );

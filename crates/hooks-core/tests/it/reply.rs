@@ -498,10 +498,12 @@ fn gemini_cli_rewrites_are_in_its_tools_arguments() {
 /// a cancel blocks and stops with the reason, context is context.
 #[track_caller]
 fn cline(name: &str, effects: Value, stdout: Value, stderr: &str) {
-    check(reply::cline, name, effects.clone(), stdout, 0, stderr);
+    let write =
+        |event: &Event, agg: &Aggregate| reply::cline(&EventContext::new(event.clone()), agg);
+    check(write, name, effects.clone(), stdout, 0, stderr);
     let event = event(name);
     let agg = aggregate(&event, &effects);
-    let written = reply::cline(&event, &agg);
+    let written = write(&event, &agg);
     let read = parse_output_in(
         Dialect::Cline,
         &event,
@@ -533,10 +535,67 @@ fn cline(name: &str, effects: Value, stdout: Value, stderr: &str) {
     }
 }
 
+/// A rewrite on PreToolUse is Cline's `overrideInput`, in the input shape of the tool
+/// Cline named (`cline_tool_name`, which its reader keeps), else of Cline's name for the
+/// canonical tool.
+#[track_caller]
+fn cline_rewrite(tool: &str, cline_tool: Option<&str>, updated: Value, override_input: Value) {
+    let event = event("PreToolUse");
+    let mut ctx = EventContext::new(event.clone());
+    ctx.set("tool_name", tool);
+    if let Some(name) = cline_tool {
+        ctx.set(hooks_core::cline::TOOL_NAME_KEY, name);
+    }
+    let agg = aggregate(&event, &json!({"updated_input": updated}));
+    let reply = reply::cline(&ctx, &agg);
+    check_reply(
+        &reply,
+        &format!("{tool} {cline_tool:?} {updated}"),
+        json!({"cancel": false, "overrideInput": override_input}),
+        0,
+        "",
+    );
+}
+
+#[test]
+fn cline_rewrites() {
+    cline_rewrite(
+        "Bash",
+        Some("run_commands"),
+        json!({"command": "ls -a\npwd"}),
+        json!({"commands": ["ls -a", "pwd"]}),
+    );
+    cline_rewrite(
+        "Bash",
+        Some("execute_command"),
+        json!({"command": "ls", "requires_approval": false}),
+        json!({"command": "ls", "requires_approval": false}),
+    );
+    cline_rewrite(
+        "Bash",
+        None,
+        json!({"command": "ls"}),
+        json!({"command": "ls"}),
+    );
+    cline_rewrite(
+        "Read",
+        Some("read_file"),
+        json!({"file_path": "src/lib.rs"}),
+        json!({"path": "src/lib.rs"}),
+    );
+    cline_rewrite(
+        "mcp__docs__search",
+        Some("use_mcp_tool"),
+        json!({"q": "hooks"}),
+        json!({"server_name": "docs", "tool_name": "search", "arguments": "{\"q\":\"hooks\"}"}),
+    );
+}
+
 /// Cline's rows: exit 0 and a JSON object always (any other exit is a hook error to Cline,
 /// and the action goes ahead); a block, deny or stop is `cancel: true` with the reason as
 /// `errorMessage` (`hook-factory.ts`, `hook-file-hooks.ts`); context is
-/// `contextModification`; ask and rewrites have no form; messages go to stderr.
+/// `contextModification`; an ask has no form (a rewrite: `cline_rewrites`); messages go
+/// to stderr.
 #[test]
 fn cline_answers() {
     let no = json!({"cancel": false});
@@ -561,12 +620,6 @@ fn cline_answers() {
     );
     cline("PreToolUse", json!({"decision": "ask"}), no.clone(), "");
     cline("PreToolUse", json!({"decision": "allow"}), no.clone(), "");
-    cline(
-        "PreToolUse",
-        json!({"updated_input": {"command": "ls"}}),
-        no.clone(),
-        "",
-    );
     cline(
         "PreToolUse",
         json!({"additional_context": ["mind the tests", "and the docs"]}),
@@ -622,7 +675,7 @@ fn each_agents_profile_holds_its_writer() {
     agg.effects.updated_input = Some(json!({"pattern": "y", "path": "src"}));
     for (dialect, own) in [
         (Dialect::Claude, reply::claude(&event, &agg)),
-        (Dialect::Cline, reply::cline(&event, &agg)),
+        (Dialect::Cline, reply::cline(&ctx, &agg)),
         (Dialect::Codex, reply::codex(&event, &agg)),
         (Dialect::Cursor, reply::cursor(&event, &agg)),
         (Dialect::Gemini, reply::gemini(&ctx, &agg)),

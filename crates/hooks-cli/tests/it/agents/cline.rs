@@ -173,6 +173,27 @@ fn context_from_an_engine_hook_reaches_the_model() {
     assert!(turn.contains("CTX-FROM-THE-ENGINE"), "{turn}");
 }
 
+/// A rewrite from an engine hook is what Cline's tool runs: the bridge answers with
+/// `overrideInput` in the shape of the tool Cline named (`run_commands {commands}`),
+/// which Cline's SDK puts in place of the model's input.
+#[test]
+fn a_rewrite_from_an_engine_hook_is_what_runs() {
+    let (run, out) = bridged("touch original", |run| {
+        let script = run.script(
+            "rewrite.sh",
+            r#"echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "touch rewritten"}}}'"#,
+        );
+        format!(
+            "  - id: rewrite\n    event: PreToolUse\n    matcher: Bash\n    command: {}\n",
+            script.display()
+        )
+    });
+    out.assert_success();
+    assert!(run.project().join("rewritten").exists(), "{out}");
+    assert!(!run.project().join("original").exists(), "{out}");
+    assert_eq!(run_result(&out)["finishReason"], "completed", "{out}");
+}
+
 /// A hook written for another agent guards Cline's shell: a Claude Code guard in the
 /// user's `~/.claude/settings.json` (matcher `Bash`, exit 2 with the reason) refuses
 /// Cline's `run_commands` through `hooks bridge cline`.
