@@ -828,8 +828,8 @@ fn install_and_uninstall_codex() {
 /// Cursor: one flat entry per Cursor event (`{"command": .., "timeout": 600}`, `stop` with
 /// `loop_limit: null`) in the project's `.cursor/hooks.json`, beside the file's own hooks,
 /// every other byte kept; installing twice changes nothing; the doctor shows it; uninstall
-/// gives the file back byte for byte; `--scope user` writes `~/.cursor/hooks.json`, a new
-/// file with Cursor's `version`.
+/// gives the file back byte for byte; `--migrate` is refused, nothing written; `--scope
+/// user` writes `~/.cursor/hooks.json`, a new file with Cursor's `version`.
 #[test]
 fn install_and_uninstall_cursor() {
     let env = env_with(CONFIG);
@@ -879,6 +879,19 @@ fn install_and_uninstall_cursor() {
         doctor.stdout
     );
     assert_eq!(env.run(&["uninstall", "cursor"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
+
+    // `--migrate` is refused with why, before anything is written.
+    let refused = env.run(&["install", "cursor", "--migrate"]);
+    assert_eq!(refused.code, 1, "{refused:?}");
+    assert!(
+        refused
+            .stderr
+            .contains("`--migrate` does not apply to Cursor yet")
+            && refused.stderr.contains("nothing runs twice"),
+        "{}",
+        refused.stderr
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
 
     let user = env.path().join("home/.cursor/hooks.json");

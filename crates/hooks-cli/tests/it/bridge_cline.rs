@@ -99,11 +99,12 @@ fn cline_cases() {
         &extension(e, "PreToolUse", "preToolUse", exec("ls")),
         go.clone(),
     );
-    // A rewrite has no form Cline reads: the command runs as it is.
+    // A rewrite is `overrideInput`, in the shape of the tool Cline named (the SDK reads
+    // it; the extension, which sent this event, leaves it).
     check(
         e,
         &extension(e, "PreToolUse", "preToolUse", exec("npm test")),
-        go.clone(),
+        json!({"cancel": false, "overrideInput": {"command": "bun test"}}),
     );
     // `read_file`'s `path` is the canonical `Read`'s `file_path`.
     check(
@@ -123,6 +124,12 @@ fn cline_cases() {
         cancel("refusing rm -r"),
     );
     check(e, &sdk_tool_call(e, "ls"), go.clone());
+    // The SDK's rewrite goes back as its `commands` list.
+    check(
+        e,
+        &sdk_tool_call(e, "npm test"),
+        json!({"cancel": false, "overrideInput": {"commands": ["bun test"]}}),
+    );
     check(
         e,
         &extension(

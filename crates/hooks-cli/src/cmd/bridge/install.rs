@@ -277,6 +277,14 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         return super::install_cline::install(args, &project);
     }
     let path = settings_path(args.agent, args.scope, &project)?;
+    if args.migrate && args.agent == Agent::Cursor {
+        // A Cursor hook's `loop_limit` and its matcher over the command text have no
+        // native form yet: moving the file's hooks would change what they do.
+        bail!(
+            "`--migrate` does not apply to Cursor yet: a Cursor hook's `loop_limit` and its matcher over the command text have no form in the engine's native config. Without `--migrate` Cursor keeps running the hooks of {} itself and the bridge skips them, so nothing runs twice; see docs/migrating-cursor.md for moving them by hand",
+            path.display()
+        );
+    }
     if args.agent == Agent::Codex
         && args.scope == Scope::Project
         && let Some(why) = codex_project_refused(&project)?
