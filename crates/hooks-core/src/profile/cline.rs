@@ -150,21 +150,29 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
     if cline == tool {
         return (tool.to_owned(), object);
     }
+    let params = renamed(&cline, object, true);
+    (cline.into_owned(), params)
+}
+
+/// `params` of Cline's tool `cline_tool` with their keys renamed by [`RENAMES`]: from the
+/// canonical names to Cline's (`to_cline`), or back.
+fn renamed(cline_tool: &str, params: Map<String, Value>, to_cline: bool) -> Map<String, Value> {
     let renames = RENAMES
         .iter()
-        .find(|(t, _)| *t == cline.as_ref())
+        .find(|(t, _)| *t == cline_tool)
         .map_or(&[][..], |(_, r)| r);
-    let params = object
+    params
         .into_iter()
         .map(|(k, v)| {
             let k = renames
                 .iter()
-                .find(|(from, _)| *from == k)
-                .map_or(k, |(_, to)| (*to).to_owned());
+                .find(|(canonical, cline)| k == if to_cline { *canonical } else { *cline })
+                .map_or(k, |(canonical, cline)| {
+                    (if to_cline { *cline } else { *canonical }).to_owned()
+                });
             (k, v)
         })
-        .collect();
-    (cline.into_owned(), params)
+        .collect()
 }
 
 /// The context key holding the name Cline gave the tool of a `preToolUse` or `postToolUse`
@@ -187,22 +195,7 @@ pub fn tool_input(cline_tool: &str, canonical_tool: &str, input: &Value) -> Valu
         let commands: Vec<Value> = command.lines().map(|l| json!(l)).collect();
         params.insert("commands".into(), Value::Array(commands));
     }
-    let renames = RENAMES
-        .iter()
-        .find(|(t, _)| *t == cline_tool)
-        .map_or(&[][..], |(_, r)| r);
-    Value::Object(
-        params
-            .into_iter()
-            .map(|(k, v)| {
-                let k = renames
-                    .iter()
-                    .find(|(canonical, _)| *canonical == k)
-                    .map_or(k, |(_, cline)| (*cline).to_owned());
-                (k, v)
-            })
-            .collect(),
-    )
+    Value::Object(renamed(cline_tool, params, true))
 }
 
 /// A proto3 `map<string, string>`: every value a string, others JSON-encoded.
@@ -792,19 +785,6 @@ fn canonical_tool(tool: &str, mut params: Map<String, Value>) -> (String, Map<St
             .collect();
         params.insert("command".into(), Value::String(lines.join("\n")));
     }
-    let renames = RENAMES
-        .iter()
-        .find(|(t, _)| *t == tool)
-        .map_or(&[][..], |(_, r)| r);
-    let input = params
-        .into_iter()
-        .map(|(k, v)| {
-            let k = renames
-                .iter()
-                .find(|(_, cline)| *cline == k)
-                .map_or(k, |(canonical, _)| (*canonical).to_owned());
-            (k, v)
-        })
-        .collect();
+    let input = renamed(tool, params, false);
     (PROFILE.tools.to_canonical(tool).into_owned(), input)
 }
