@@ -508,8 +508,8 @@ impl Writer {
             );
             self.lost(spec, &what);
         }
-        // Only Cursor's files say how often a stop hook may keep the agent going.
-        if spec.loop_limit.is_some() && self.to != Dialect::Cursor {
+        // Only Cursor's and native files say how often a stop hook may keep the agent going.
+        if spec.loop_limit.is_some() && !matches!(self.to, Dialect::Cursor | Dialect::Native) {
             self.lost(
                 spec,
                 "its `loop_limit` (the engine's stop-loop cap applies instead)",
@@ -705,14 +705,20 @@ impl Writer {
         if !spec.enabled {
             put("enabled", json!(false));
         }
-        self.home_losses(spec, false);
-        if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
+        if let Some(limit) = spec.loop_limit {
+            put("loop_limit", json!(limit.limit()));
+        }
+        self.home_losses(spec, true);
+        if !spec.filter.is_empty() {
             let mut f = Map::new();
             if !spec.filter.tools().is_empty() {
                 f.insert("tool".into(), json!(spec.filter.tools()));
             }
             if !spec.filter.path_globs().is_empty() {
                 f.insert("path".into(), json!(spec.filter.path_globs()));
+            }
+            if let Some(command) = spec.filter.command() {
+                f.insert("command".into(), json!(command));
             }
             put("filter", Value::Object(f));
         }

@@ -50,7 +50,7 @@ pub(crate) enum SequentialField {
     Group(String),
 }
 
-/// Narrows a hook to some tools and paths.
+/// Narrows a hook to some tools, paths and commands.
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FilterSchema {
@@ -58,6 +58,10 @@ pub(crate) struct FilterSchema {
     tool: Option<Vec<String>>,
     /// Path globs; a glob starting with `!` excludes.
     path: Option<Vec<String>>,
+    /// A regular expression the tool input's `command` must contain a match of (Cursor's
+    /// matcher over the command text on `beforeShellExecution`); a call without a command
+    /// does not pass.
+    command: Option<String>,
 }
 
 /// The hook types of the native format.
@@ -175,8 +179,12 @@ pub(crate) struct NativeHandler {
     enabled: Option<bool>,
     /// With an `id`: remove the inherited hook of that id.
     remove: Option<bool>,
-    /// Tool and path filters.
+    /// Tool, path and command filters.
     filter: Option<FilterSchema>,
+    /// On `Stop` and `SubagentStop`: how many consecutive follow-ups this hook's block may
+    /// make (Cursor's `loop_limit`), `null` for no limit; left out, the engine's stop-loop
+    /// cap applies.
+    loop_limit: Option<Option<u32>>,
     /// Claude Code's per-handler condition, as in `Bash(git *)`.
     #[serde(rename = "if")]
     condition: Option<String>,

@@ -95,37 +95,11 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
         .unwrap_or(home.fail_closed);
     let loops = matches!(home.event, BuiltinEvent::Stop | BuiltinEvent::SubagentStop);
     let written = node.get("loop_limit").map(|e| &e.value);
-    if let Some(limit) = written
-        && !loops
-    {
-        cx.warn(
-            DiagnosticKind::InvalidValue,
-            limit.pos,
-            "`loop_limit` applies to `stop` and `subagentStop` only; ignored here",
-            None,
-        );
-    }
-    let loop_limit = match written.map(|n| &n.value) {
-        _ if !loops => None,
-        None => Some(StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT)),
-        Some(Value::Null) => Some(StopBlockCap::NONE),
-        Some(Value::Int(n)) => match u32::try_from(*n) {
-            Ok(n) => Some(StopBlockCap::at_most(n)),
-            Err(_) => {
-                if let Some(n) = written {
-                    cx.error(
-                        DiagnosticKind::InvalidValue,
-                        n.pos,
-                        "`loop_limit` is a count of follow-ups (0 or more), or null for no limit",
-                        None,
-                    );
-                }
-                return None;
-            }
-        },
-        // Another type was reported by the schema check.
-        Some(_) => return None,
-    };
+    let loop_limit = cx
+        .loop_limit(written, &event, "`stop` and `subagentStop`")?
+        .or_else(|| {
+            (loops && written.is_none()).then(|| StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT))
+        });
     let mut spec = HookSpec::new(event, action);
     // Cursor's stop hook also runs when the agent errs.
     if cursor::event_for(BuiltinEvent::StopFailure).is_some_and(|e| e.name == home.name) {

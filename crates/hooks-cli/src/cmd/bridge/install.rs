@@ -278,10 +278,10 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     }
     let path = settings_path(args.agent, args.scope, &project)?;
     if args.migrate && args.agent == Agent::Cursor {
-        // A Cursor hook's `loop_limit` and its matcher over the command text have no
-        // native form yet: moving the file's hooks would change what they do.
+        // A hook in the native config cannot keep its Cursor dialect yet: moved, it would
+        // be given the engine's JSON instead of the Cursor JSON its script reads.
         bail!(
-            "`--migrate` does not apply to Cursor yet: a Cursor hook's `loop_limit` and its matcher over the command text have no form in the engine's native config. Without `--migrate` Cursor keeps running the hooks of {} itself and the bridge skips them, so nothing runs twice; see docs/migrating-cursor.md for moving them by hand",
+            "`--migrate` does not apply to Cursor yet: a hook in the engine's native config cannot keep its Cursor dialect, so a moved hook would be given the engine's JSON instead of the Cursor JSON its script reads. Without `--migrate` Cursor keeps running the hooks of {} itself and the bridge skips them, so nothing runs twice; see docs/migrating-cursor.md for moving them by hand",
             path.display()
         );
     }
