@@ -200,8 +200,22 @@ pub(crate) struct NativeHook {
     /// What the event's subject (a tool name, a source) must match: `*`, names like
     /// `Bash|Edit`, or a regular expression.
     matcher: Option<String>,
+    /// The dialect the hook was written for (default `native`). `cursor`: the hook is
+    /// given Cursor's JSON and its answer is read as Cursor's; its `event` is then Cursor's
+    /// name for it (`beforeShellExecution`, `stop`), which says which JSON.
+    dialect: Option<NativeHookDialect>,
     #[serde(flatten)]
     handler: NativeHandler,
+}
+
+/// The dialects a native hook can be written for.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum NativeHookDialect {
+    /// The engine's own JSON and answers.
+    Native,
+    /// Cursor's JSON and answers (a hook moved from a Cursor `hooks.json`).
+    Cursor,
 }
 
 /// A matcher and the hooks it guards (the nested shape).

@@ -303,12 +303,20 @@ fn cursor_to_native_says_what_is_lost() {
             .any(|w| w.contains("the matcher over the command text") || w.contains("loop_limit")),
         "{warnings:?}"
     );
-    // Every command hook was written for Cursor's input.
-    let stdin = warnings
-        .iter()
-        .filter(|w| w.contains("written for Cursor's input"))
-        .count();
-    assert_eq!(stdin, 3, "{warnings:?}");
+    // Every hook keeps its Cursor dialect (`dialect: cursor`), so it is still given
+    // Cursor's input: nothing is said about it.
+    assert!(
+        !warnings
+            .iter()
+            .any(|w| w.contains("written for Cursor's input")),
+        "{warnings:?}"
+    );
+    assert_eq!(
+        converted.text.matches("dialect: cursor").count(),
+        4,
+        "{}",
+        converted.text
+    );
     // The tools the events imply are kept as matchers, Cursor's tool types as canonical
     // names, and `beforeReadFile`'s own fail-closed is turned off as the file says.
     let (native, _) = round(&file, Dialect::Native, None);
@@ -319,6 +327,17 @@ fn cursor_to_native_says_what_is_lost() {
     );
     let read = native.hooks().nth(2).unwrap();
     assert_eq!(read.on_failure, hooks_config::core::FailurePolicy::Allow);
+    same(&file, &native);
+    let names: Vec<_> = native.hooks().map(|h| (h.dialect, h.home_event)).collect();
+    assert_eq!(
+        names,
+        [
+            (Dialect::Cursor, Some("beforeShellExecution")),
+            (Dialect::Cursor, Some("preToolUse")),
+            (Dialect::Cursor, Some("beforeReadFile")),
+            (Dialect::Cursor, Some("stop"))
+        ]
+    );
     let guard = native.hooks().next().unwrap();
     assert_eq!(guard.filter.command(), Some("git\\s+push"));
     let stop = native.hooks().nth(3).unwrap();

@@ -516,3 +516,106 @@ hooks.yaml:5:23: error: expected a string, found an array
   hint: A regular expression the tool input's `command` must contain a match of (Cursor's matcher over the command text on `beforeShellExecution`); a call without a command does not pass."),
     );
 }
+
+/// A hook's dialect, Cursor event, event, matcher and also-on event.
+type Kept<'a> = (&'a str, Option<&'a str>, &'a str, &'a str, Option<&'a str>);
+
+/// Loads the native `hooks.yaml` `text` and checks each hook's (dialect, Cursor event, event,
+/// matcher, also-on event), or else the whole error text.
+#[track_caller]
+fn check_dialect(text: &str, expect: Result<&[Kept<'_>], &str>) {
+    let got = hooks_config::load_str(
+        text,
+        Some(std::path::Path::new("hooks.yaml")),
+        &crate::support::options(),
+    )
+    .map(|file| {
+        file.hooks()
+            .map(|h| {
+                (
+                    h.dialect.as_str().to_owned(),
+                    h.home_event.map(str::to_owned),
+                    h.event.name().to_owned(),
+                    h.matcher.as_str().to_owned(),
+                    h.also_on
+                        .map(|e| hooks_config::core::Event::Builtin(e).name().to_owned()),
+                )
+            })
+            .collect::<Vec<_>>()
+    })
+    .map_err(|e| e.to_string());
+    let want = expect
+        .map(|hooks| {
+            hooks
+                .iter()
+                .map(|(d, home, e, m, also)| {
+                    (
+                        (*d).to_owned(),
+                        home.map(str::to_owned),
+                        (*e).to_owned(),
+                        (*m).to_owned(),
+                        also.map(str::to_owned),
+                    )
+                })
+                .collect()
+        })
+        .map_err(|e| e.trim_start_matches('\n').to_owned());
+    assert_eq!(got, want, "{text}");
+}
+
+/// A native hook kept in Cursor's dialect (`dialect: cursor`, as a moved Cursor hook is)
+/// names its event as Cursor does, which says which of Cursor's JSON it is given; the tools
+/// the event implies are its matcher unless it has one; Cursor's `stop` also runs on
+/// StopFailure.
+#[test]
+fn native_hook_in_cursors_dialect() {
+    check_dialect(
+        "hooks:
+  - {event: beforeShellExecution, dialect: cursor, command: a}
+  - {event: preToolUse, dialect: cursor, matcher: Bash|Read, command: b}
+  - {event: stop, dialect: cursor, command: c, loop_limit: 2}
+  - {event: Stop, dialect: native, command: d}
+",
+        Ok(&[
+            (
+                "cursor",
+                Some("beforeShellExecution"),
+                "PreToolUse",
+                "Bash",
+                None,
+            ),
+            (
+                "cursor",
+                Some("preToolUse"),
+                "PreToolUse",
+                "Bash|Read",
+                None,
+            ),
+            ("cursor", Some("stop"), "Stop", "", Some("StopFailure")),
+            ("native", None, "Stop", "", None),
+        ]),
+    );
+    check_dialect(
+        "hooks:\n  - {event: PreToolUse, dialect: cursor, command: a}\n",
+        Err("
+hooks.yaml:2:13: error: unknown Cursor event `PreToolUse`
+ 2 |   - {event: PreToolUse, dialect: cursor, command: a}
+   |             ^
+  hint: did you mean `preToolUse`?"),
+    );
+    check_dialect(
+        "hooks:\n  - {event: beforeShellExecution, command: a}\n",
+        Err("
+hooks.yaml:2:13: error: `beforeShellExecution` is Cursor's name for PreToolUse on some tools only
+ 2 |   - {event: beforeShellExecution, command: a}
+   |             ^
+  hint: write the event `PreToolUse` with the matcher `Bash`, or keep the hook in a Cursor `hooks.json`"),
+    );
+    check_dialect(
+        "hooks:\n  - {event: stop, dialect: gemini, command: a}\n",
+        Err("
+hooks.yaml:2:28: error: `gemini` is not one of: native, cursor
+ 2 |   - {event: stop, dialect: gemini, command: a}
+   |                            ^"),
+    );
+}
