@@ -822,8 +822,13 @@ impl Cx<'_> {
                     cursor.event.name()
                 ),
                 Some(format!(
-                    "write the event `{}` with the matcher `{matcher}`, or keep the hook in a Cursor `hooks.json`",
-                    cursor.event.name()
+                    "write the event `{}` with the matcher `{matcher}`, or {}",
+                    cursor.event.name(),
+                    if self.dialect == Dialect::Native {
+                        "add `dialect: cursor` to give the hook Cursor's JSON"
+                    } else {
+                        "keep the hook in a Cursor `hooks.json`"
+                    }
                 )),
             );
             return None;

@@ -609,7 +609,7 @@ hooks.yaml:2:13: error: unknown Cursor event `PreToolUse`
 hooks.yaml:2:13: error: `beforeShellExecution` is Cursor's name for PreToolUse on some tools only
  2 |   - {event: beforeShellExecution, command: a}
    |             ^
-  hint: write the event `PreToolUse` with the matcher `Bash`, or keep the hook in a Cursor `hooks.json`"),
+  hint: write the event `PreToolUse` with the matcher `Bash`, or add `dialect: cursor` to give the hook Cursor's JSON"),
     );
     check_dialect(
         "hooks:\n  - {event: stop, dialect: gemini, command: a}\n",
