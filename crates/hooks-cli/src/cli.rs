@@ -454,14 +454,15 @@ pub struct ManArgs {
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
     /// Where the hooks come from: `claude` (a Claude Code `settings.json`), `codex` (a
-    /// Codex `hooks.json` or `config.toml`, named) or `gemini` (a Gemini CLI
-    /// `settings.json`).
-    #[arg(value_parser = ["claude", "codex", "gemini"])]
+    /// Codex `hooks.json` or `config.toml`, named), `cursor` (a Cursor `hooks.json`) or
+    /// `gemini` (a Gemini CLI `settings.json`).
+    #[arg(value_parser = ["claude", "codex", "cursor", "gemini"])]
     pub from: String,
     /// The settings file: `~/.claude/settings.json`, `.claude/settings.json` or
     /// `.claude/settings.local.json` (Gemini CLI: `~/.gemini/settings.json` or
-    /// `.gemini/settings.json`); default: the project's (`.claude/settings.json`,
-    /// `.gemini/settings.json`).
+    /// `.gemini/settings.json`; Cursor: `~/.cursor/hooks.json` or `.cursor/hooks.json`);
+    /// default: the project's (`.claude/settings.json`, `.gemini/settings.json`,
+    /// `.cursor/hooks.json`).
     pub settings: Option<PathBuf>,
     /// The native file to move them into (default: the one discovery reads in the
     /// settings file's layer, such as `.hooks/hooks.yaml` for the project).

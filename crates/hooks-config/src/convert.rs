@@ -498,8 +498,8 @@ impl Writer {
 
     /// What a hook of Cursor or Cline loses in another dialect: the matcher over the
     /// command text (unless the target keeps it, `command_filter`), and the JSON its
-    /// command was written for.
-    fn home_losses(&mut self, spec: &HookSpec, command_filter: bool) {
+    /// command was written for (unless the written hook keeps its dialect, `kept`).
+    fn home_losses(&mut self, spec: &HookSpec, command_filter: bool, kept: bool) {
         if let Some(pattern) = spec.filter.command()
             && !command_filter
         {
@@ -508,14 +508,15 @@ impl Writer {
             );
             self.lost(spec, &what);
         }
-        // Only Cursor's files say how often a stop hook may keep the agent going.
-        if spec.loop_limit.is_some() && self.to != Dialect::Cursor {
+        // Only Cursor's and native files say how often a stop hook may keep the agent going.
+        if spec.loop_limit.is_some() && !matches!(self.to, Dialect::Cursor | Dialect::Native) {
             self.lost(
                 spec,
                 "its `loop_limit` (the engine's stop-loop cap applies instead)",
             );
         }
         if spec.dialect != self.to
+            && !kept
             && matches!(spec.dialect, Dialect::Cursor | Dialect::Cline)
             && matches!(spec.action, Action::Command(_))
         {
@@ -543,7 +544,7 @@ impl Writer {
         if tool_or_path && !has("filter") {
             self.lost(spec, "the tool/path filter (the hook now fires more often)");
         }
-        self.home_losses(spec, has("command_filter"));
+        self.home_losses(spec, has("command_filter"), false);
         if spec.condition.is_some() && !has("if") {
             self.lost(spec, "the `if` condition (the hook now fires more often)");
         }
@@ -624,7 +625,22 @@ impl Writer {
         if let Some(d) = &spec.description {
             put("description", json!(d));
         }
-        put("event", json!(spec.event.name()));
+        // A Cursor hook keeps its dialect, under the Cursor name of its event, which says
+        // which of Cursor's JSON it is given.
+        let cursor_home = match &spec.event {
+            Event::Builtin(event) if spec.dialect == Dialect::Cursor => spec
+                .home_event
+                .and_then(hooks_core::cursor::event)
+                .or_else(|| hooks_core::cursor::event_for(*event)),
+            _ => None,
+        };
+        match cursor_home {
+            Some(home) => {
+                put("event", json!(home.name));
+                put("dialect", json!(Dialect::Cursor.as_str()));
+            }
+            None => put("event", json!(spec.event.name())),
+        }
         if let Some(m) = self.matcher(spec) {
             put("matcher", json!(m));
         }
@@ -705,14 +721,20 @@ impl Writer {
         if !spec.enabled {
             put("enabled", json!(false));
         }
-        self.home_losses(spec, false);
-        if !spec.filter.tools().is_empty() || !spec.filter.path_globs().is_empty() {
+        if let Some(limit) = spec.loop_limit {
+            put("loop_limit", json!(limit.limit()));
+        }
+        self.home_losses(spec, true, cursor_home.is_some());
+        if !spec.filter.is_empty() {
             let mut f = Map::new();
             if !spec.filter.tools().is_empty() {
                 f.insert("tool".into(), json!(spec.filter.tools()));
             }
             if !spec.filter.path_globs().is_empty() {
                 f.insert("path".into(), json!(spec.filter.path_globs()));
+            }
+            if let Some(command) = spec.filter.command() {
+                f.insert("command".into(), json!(command));
             }
             put("filter", Value::Object(f));
         }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hooks_core::{
-    Action, Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer, Matcher,
-    Provenance, TimeUnit,
+    Action, BuiltinEvent, Dialect, Event, EventCatalog, Filter, HookSpec, IfCondition, Layer,
+    Matcher, Provenance, StopBlockCap, TimeUnit,
 };
 use sha2::{Digest, Sha256};
 
@@ -822,8 +822,13 @@ impl Cx<'_> {
                     cursor.event.name()
                 ),
                 Some(format!(
-                    "write the event `{}` with the matcher `{matcher}`, or keep the hook in a Cursor `hooks.json`",
-                    cursor.event.name()
+                    "write the event `{}` with the matcher `{matcher}`, or {}",
+                    cursor.event.name(),
+                    if self.dialect == Dialect::Native {
+                        "add `dialect: cursor` to give the hook Cursor's JSON"
+                    } else {
+                        "keep the hook in a Cursor `hooks.json`"
+                    }
                 )),
             );
             return None;
@@ -920,13 +925,36 @@ impl Cx<'_> {
         }
     }
 
-    /// A `{tool: [..], path: [..]}` filter.
+    /// A `{tool: [..], path: [..], command: REGEX}` filter.
     pub(crate) fn filter(&mut self, node: Option<&Node>) -> Option<Filter> {
         let Some(node) = node else {
             return Some(Filter::new());
         };
         let tools = self.strings(field(node, "tool")).unwrap_or_default();
         let mut filter = Filter::new().with_tools(tools);
+        if let Some(command) = field(node, "command")
+            && let Some(pattern) = command.as_str()
+        {
+            match filter.clone().with_command(pattern) {
+                Ok(f) => filter = f,
+                Err(e) => {
+                    // `invalid matcher `P`: error: why (a matcher is ..)`, said of the key.
+                    let message = e.to_string();
+                    let why = message
+                        .split_once(&format!("`{pattern}`: "))
+                        .map_or(message.as_str(), |(_, why)| why);
+                    let why = why.strip_prefix("error: ").unwrap_or(why);
+                    let why = why.split(" (a matcher").next().unwrap_or(why);
+                    self.error(
+                        DiagnosticKind::InvalidMatcher,
+                        command.pos,
+                        format!("invalid `filter.command` `{pattern}`: {why}"),
+                        Some("`filter.command` is a regular expression found anywhere in the command text".to_owned()),
+                    );
+                    return None;
+                }
+            }
+        }
         if let Some(paths) = field(node, "path").and_then(Node::as_seq) {
             for glob in paths {
                 let Some(text) = glob.as_str() else { continue };
@@ -940,6 +968,53 @@ impl Cx<'_> {
             }
         }
         Some(filter)
+    }
+
+    /// A hook's `loop_limit` on `event` (Cursor's, and the native format's): how many
+    /// consecutive follow-ups its Stop or SubagentStop block may make, `null` for no limit.
+    /// `written` is the value as written, `null` included (`hook.get("loop_limit")`);
+    /// `events` names Stop and SubagentStop as the dialect spells them, for the warning on
+    /// another event, where the limit is ignored. `Some(None)`: not written, or ignored;
+    /// `None`: invalid (reported).
+    pub(crate) fn loop_limit(
+        &mut self,
+        written: Option<&Node>,
+        event: &Event,
+        events: &str,
+    ) -> Option<Option<StopBlockCap>> {
+        let Some(node) = written else {
+            return Some(None);
+        };
+        let loops = matches!(
+            event,
+            Event::Builtin(BuiltinEvent::Stop | BuiltinEvent::SubagentStop)
+        );
+        if !loops {
+            self.warn(
+                DiagnosticKind::InvalidValue,
+                node.pos,
+                format!("`loop_limit` applies to {events} only; ignored here"),
+                None,
+            );
+            return Some(None);
+        }
+        match &node.value {
+            Value::Null => Some(Some(StopBlockCap::NONE)),
+            Value::Int(n) => match u32::try_from(*n) {
+                Ok(n) => Some(Some(StopBlockCap::at_most(n))),
+                Err(_) => {
+                    self.error(
+                        DiagnosticKind::InvalidValue,
+                        node.pos,
+                        "`loop_limit` is a count of follow-ups (0 or more), or null for no limit",
+                        None,
+                    );
+                    None
+                }
+            },
+            // Another type was reported by the schema check.
+            _ => None,
+        }
     }
 
     /// A timeout in the dialect's unit ([`TimeUnit::of`]), clamped to the maximum.

@@ -50,7 +50,7 @@ pub(crate) enum SequentialField {
     Group(String),
 }
 
-/// Narrows a hook to some tools and paths.
+/// Narrows a hook to some tools, paths and commands.
 #[derive(JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct FilterSchema {
@@ -58,6 +58,10 @@ pub(crate) struct FilterSchema {
     tool: Option<Vec<String>>,
     /// Path globs; a glob starting with `!` excludes.
     path: Option<Vec<String>>,
+    /// A regular expression the tool input's `command` must contain a match of (Cursor's
+    /// matcher over the command text on `beforeShellExecution`); a call without a command
+    /// does not pass.
+    command: Option<String>,
 }
 
 /// The hook types of the native format.
@@ -175,8 +179,12 @@ pub(crate) struct NativeHandler {
     enabled: Option<bool>,
     /// With an `id`: remove the inherited hook of that id.
     remove: Option<bool>,
-    /// Tool and path filters.
+    /// Tool, path and command filters.
     filter: Option<FilterSchema>,
+    /// On `Stop` and `SubagentStop`: how many consecutive follow-ups this hook's block may
+    /// make (Cursor's `loop_limit`), `null` for no limit; left out, the engine's stop-loop
+    /// cap applies.
+    loop_limit: Option<Option<u32>>,
     /// Claude Code's per-handler condition, as in `Bash(git *)`.
     #[serde(rename = "if")]
     condition: Option<String>,
@@ -192,8 +200,22 @@ pub(crate) struct NativeHook {
     /// What the event's subject (a tool name, a source) must match: `*`, names like
     /// `Bash|Edit`, or a regular expression.
     matcher: Option<String>,
+    /// The dialect the hook was written for (default `native`). `cursor`: the hook is
+    /// given Cursor's JSON and its answer is read as Cursor's; its `event` is then Cursor's
+    /// name for it (`beforeShellExecution`, `stop`), which says which JSON.
+    dialect: Option<NativeHookDialect>,
     #[serde(flatten)]
     handler: NativeHandler,
+}
+
+/// The dialects a native hook can be written for.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum NativeHookDialect {
+    /// The engine's own JSON and answers.
+    Native,
+    /// Cursor's JSON and answers (a hook moved from a Cursor `hooks.json`).
+    Cursor,
 }
 
 /// A matcher and the hooks it guards (the nested shape).

@@ -387,6 +387,10 @@ pub(crate) fn canonical(spec: &HookSpec) -> Value {
         map.insert("async".into(), json!(spec.is_async));
         map.insert("sequential".into(), json!(spec.sequential));
         map.insert("dialect".into(), json!(spec.dialect));
+        // Only when set, so that the hash of a hook without one is what it always was.
+        if let Some(limit) = spec.loop_limit {
+            map.insert("loop_limit".into(), json!(limit.limit()));
+        }
     }
     value
 }
@@ -399,10 +403,15 @@ pub(crate) fn when(spec: &HookSpec) -> Value {
         MatcherKind::Exact(_) => "exact",
         MatcherKind::Regex(_) => "regex",
     };
+    let mut filter = json!({"tools": spec.filter.tools(), "paths": spec.filter.path_globs()});
+    // Only when set, so that the hash of a hook without one is what it always was.
+    if let Some(command) = spec.filter.command() {
+        filter["command"] = json!(command);
+    }
     json!({
         "event": spec.event.name(),
         "matcher": [matcher_kind, spec.matcher.as_str()],
-        "filter": {"tools": spec.filter.tools(), "paths": spec.filter.path_globs()},
+        "filter": filter,
         "if": spec.condition.as_ref().map(|c| c.as_str()),
         "action": action_json(&spec.action),
     })

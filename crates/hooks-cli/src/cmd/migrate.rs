@@ -1,6 +1,7 @@
-//! `hooks migrate claude|codex|gemini [SETTINGS] [--to FILE] [--undo]`: moves the hooks of
-//! a Claude Code or Gemini CLI settings file (or a Codex `hooks.json` or `config.toml`)
-//! into the native config of the same layer, with generated ids, and back.
+//! `hooks migrate claude|codex|cursor|gemini [SETTINGS] [--to FILE] [--undo]`: moves the
+//! hooks of a Claude Code or Gemini CLI settings file (or a Codex `hooks.json` or
+//! `config.toml`, or a Cursor `hooks.json`) into the native config of the same layer, with
+//! generated ids, and back.
 //! The work is [`crate::edit::migrate`]'s; this module picks the files and reports.
 
 use std::collections::BTreeSet;
@@ -156,10 +157,12 @@ fn target(
         (None, None) => bail!(
             "{} is not one of the settings files discovery reads ({}); name the native file with `--to FILE`",
             super::render::shown_path(&source.path),
-            if from == hooks::core::Dialect::Gemini {
-                "`~/.gemini/settings.json`, `.gemini/settings.json`"
-            } else {
-                "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`"
+            match from {
+                hooks::core::Dialect::Gemini =>
+                    "`~/.gemini/settings.json`, `.gemini/settings.json`",
+                hooks::core::Dialect::Cursor => "`~/.cursor/hooks.json`, `.cursor/hooks.json`",
+                _ =>
+                    "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`",
             }
         ),
     }

@@ -1,11 +1,14 @@
-//! Moving the hooks of a Claude Code or Gemini CLI `settings.json` into a native config,
-//! and back: what `hooks migrate claude|gemini` does, kept apart from the command so that
-//! other commands (an installer that migrates, an uninstaller that undoes it) can reuse it.
+//! Moving the hooks of a Claude Code or Gemini CLI `settings.json`, a Codex or Cursor
+//! `hooks.json` into a native config, and back: what `hooks migrate
+//! claude|codex|cursor|gemini` does, kept apart from the command so that other commands
+//! (an installer that migrates, an uninstaller that undoes it) can reuse it.
 //!
-//! A moved hook keeps its dialect (`dialect: gemini`), so it is given the stdin and
-//! environment its agent gives it and its answer is read by its agent's rules; its event
-//! is written under the canonical name (Gemini CLI's `BeforeTool` is `PreToolUse`) and its
-//! timeout in the native file's seconds (Gemini CLI's milliseconds translated).
+//! A moved hook is written by the native writer: its event under the canonical name
+//! (Gemini CLI's `BeforeTool` is `PreToolUse`) and its timeout in the native file's
+//! seconds (Gemini CLI's milliseconds translated). A Cursor hook keeps its dialect
+//! (`dialect: cursor`, its event under Cursor's name, its `loop_limit`, its matcher over
+//! the command text as `filter: {command}`, the folder Cursor runs it in as `cwd`), so it
+//! is given the JSON Cursor gives it and its answer is read by Cursor's rules.
 //!
 //! A migration is planned first ([`plan`]): every hook of the settings file is added, with
 //! a generated id, to the native file through the same editor as `hooks add` (each addition
@@ -109,12 +112,12 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
 }
 
 /// The project's settings file of the agent `from` (Claude Code's `.claude/settings.json`,
-/// Gemini CLI's `.gemini/settings.json`).
+/// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`).
 pub fn project_settings(from: Dialect, project: &Path) -> Place {
-    let rel = if from == Dialect::Gemini {
-        ".gemini/settings.json"
-    } else {
-        ".claude/settings.json"
+    let rel = match from {
+        Dialect::Gemini => ".gemini/settings.json",
+        Dialect::Cursor => ".cursor/hooks.json",
+        _ => ".claude/settings.json",
     };
     place_of(&project.join(rel), project)
 }

@@ -828,8 +828,8 @@ fn install_and_uninstall_codex() {
 /// Cursor: one flat entry per Cursor event (`{"command": .., "timeout": 600}`, `stop` with
 /// `loop_limit: null`) in the project's `.cursor/hooks.json`, beside the file's own hooks,
 /// every other byte kept; installing twice changes nothing; the doctor shows it; uninstall
-/// gives the file back byte for byte; `--migrate` is refused, nothing written; `--scope
-/// user` writes `~/.cursor/hooks.json`, a new file with Cursor's `version`.
+/// gives the file back byte for byte; `--scope user` writes `~/.cursor/hooks.json`, a new
+/// file with Cursor's `version`.
 #[test]
 fn install_and_uninstall_cursor() {
     let env = env_with(CONFIG);
@@ -881,19 +881,6 @@ fn install_and_uninstall_cursor() {
     assert_eq!(env.run(&["uninstall", "cursor"]).code, 0);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
 
-    // `--migrate` is refused with why, before anything is written.
-    let refused = env.run(&["install", "cursor", "--migrate"]);
-    assert_eq!(refused.code, 1, "{refused:?}");
-    assert!(
-        refused
-            .stderr
-            .contains("`--migrate` does not apply to Cursor yet")
-            && refused.stderr.contains("nothing runs twice"),
-        "{}",
-        refused.stderr
-    );
-    assert_eq!(std::fs::read_to_string(&file).unwrap(), original);
-
     let user = env.path().join("home/.cursor/hooks.json");
     let run = env.run(&["install", "cursor", "--scope", "user", "--all-events"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -915,6 +902,107 @@ fn install_and_uninstall_cursor() {
     );
     assert_eq!(env.run(&["uninstall", "cursor", "--scope", "user"]).code, 0);
     assert!(!user.exists());
+}
+
+/// A project's Cursor `hooks.json` with other keys, a `beforeShellExecution` guard with a
+/// matcher over the command text, and a `stop` hook with `loop_limit: 2`.
+const CURSOR_HOOKS: &str = r#"{
+  "$schema": "https://unpkg.com/cursor-hooks@latest/schema/hooks.schema.json",
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [{"command": "touch guard-ran; echo '{\"permission\": \"deny\", \"user_message\": \"no force push\"}'", "matcher": "git\\s+push\\s+--force"}],
+    "stop": [{"command": "./again.sh", "loop_limit": 2}]
+  }
+}
+"#;
+
+/// `hooks install cursor --migrate` moves the hooks of the project's `.cursor/hooks.json`
+/// into the native config, each keeping its Cursor dialect (Cursor's event name, its
+/// matcher over the command text as `filter: {command}`, its `loop_limit`, the project
+/// root Cursor runs it in), leaves the file its other keys and the bridge's entries, and
+/// the bridge then runs the guard as Cursor did: for a matching command only, given
+/// Cursor's JSON, its deny read as Cursor's. `hooks uninstall cursor` gives back both
+/// files as they were.
+#[test]
+fn install_cursor_migrates_its_hooks_and_uninstall_restores_them() {
+    let env = env_with("hooks: []\n");
+    let file = env.write("proj/.cursor/hooks.json", CURSOR_HOOKS);
+    let trusted = env.run(&["trust", ".cursor/hooks.json"]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    let native = env.path().join("proj/.hooks/hooks.yaml");
+    let run = env.run(&["install", "cursor", "--migrate"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let root = std::fs::canonicalize(env.path().join("proj")).unwrap();
+    let moved = std::fs::read_to_string(&native)
+        .unwrap()
+        .replace(&root.display().to_string(), "$ROOT");
+    assert_eq!(
+        moved,
+        r#"hooks:
+  - id: project-pre-tool-use-1
+    event: beforeShellExecution
+    dialect: cursor
+    matcher: Bash
+    command: "touch guard-ran; echo '{\"permission\": \"deny\", \"user_message\": \"no force push\"}'"
+    cwd: $ROOT
+    timeout: 60
+    filter:
+      command: git\s+push\s+--force
+  - id: project-stop-1
+    event: stop
+    dialect: cursor
+    command: ./again.sh
+    cwd: $ROOT
+    timeout: 60
+    loop_limit: 2
+"#
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with("{\n  \"$schema\": \"https://unpkg.com/cursor-hooks@latest/schema/hooks.schema.json\",\n  \"version\": 1,\n"),
+        "{text}"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let mut events: Vec<&String> = value["hooks"].as_object().unwrap().keys().collect();
+    events.sort();
+    assert_eq!(events, ["preToolUse", "stop"], "{text}");
+    for entries in value["hooks"].as_object().unwrap().values() {
+        for entry in entries.as_array().unwrap() {
+            let command = entry["command"].as_str().unwrap();
+            assert!(command.ends_with(" bridge cursor"), "{text}");
+        }
+    }
+    let shell = |command: &str| {
+        json!({
+            "conversation_id": "c-1",
+            "generation_id": "g-1",
+            "workspace_roots": [root],
+            "hook_event_name": "beforeShellExecution",
+            "command": command,
+            "cwd": root,
+        })
+        .to_string()
+    };
+    let ran = root.join("guard-ran");
+    let run = env.run_with_stdin(
+        &["bridge", "cursor"],
+        &shell("git push --force origin main"),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json()["permission"], "deny", "{run:?}");
+    assert!(ran.exists(), "the guard did not run");
+    std::fs::remove_file(&ran).unwrap();
+    let run = env.run_with_stdin(&["bridge", "cursor"], &shell("git push origin main"));
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json()["permission"], "allow", "{run:?}");
+    assert!(
+        !ran.exists(),
+        "the guard ran for a command its matcher does not match"
+    );
+    let run = env.run(&["uninstall", "cursor"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), CURSOR_HOOKS);
+    assert!(!native.exists());
 }
 
 /// A Cursor `stop` hook's `loop_limit` holds across the agent's separate bridge calls,

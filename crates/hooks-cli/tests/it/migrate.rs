@@ -1,4 +1,4 @@
-//! `hooks migrate claude`: a Claude Code settings file's hooks move into the native config
+//! `hooks migrate claude` (and `cursor`): a Claude Code settings file's hooks move into the native config
 //! of the same layer and run once, from there, deciding as before; every other key stays
 //! byte for byte; trust moves with the hooks and never grows; `--undo` restores the files
 //! byte for byte; a second run changes nothing.
@@ -277,4 +277,47 @@ fn refusals_leave_every_file_as_it_is() {
             .contains("name the native file with `--to FILE`"),
         "{elsewhere:?}"
     );
+}
+
+/// `hooks migrate cursor ~/.cursor/hooks.json`: the user's Cursor hooks move into the
+/// user's native config, keeping their Cursor dialect, their `loop_limit` (Cursor's default
+/// of 5 written out) and the folder Cursor runs them in (`~/.cursor/`): the moved `stop`
+/// hook still runs there, its follow-up read as Cursor's. `--undo` gives the file back
+/// byte for byte.
+#[test]
+fn user_cursor_hooks_move_and_keep_running_in_the_cursor_folder() {
+    let env = Env::new().in_dir("p");
+    std::fs::create_dir_all(env.path().join("p/.git")).unwrap();
+    let text = r#"{"version": 1, "hooks": {"stop": [{"command": "echo \"{\\\"followup_message\\\": \\\"again in $(pwd)\\\"}\""}]}}"#;
+    let path = env.write("home/.cursor/hooks.json", text);
+    let arg = path.display().to_string();
+    let run = env.run(&["migrate", "cursor", &arg]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), r#"{"version": 1}"#);
+    let moved = std::fs::read_to_string(env.path().join("home/.config/hooks/hooks.yaml")).unwrap();
+    assert!(
+        moved.contains("    event: stop\n    dialect: cursor\n")
+            && moved.contains("/home/.cursor\n")
+            && moved.contains("    loop_limit: 5\n"),
+        "{moved}"
+    );
+    let stop = serde_json::json!({
+        "session_id": "s-1",
+        "transcript_path": "/dev/null",
+        "cwd": env.path().join("p"),
+        "hook_event_name": "Stop",
+        "stop_hook_active": false,
+    })
+    .to_string();
+    let run = env.run_with_stdin(&["bridge", "claude"], &stop);
+    assert_eq!(run.code, 0, "{run:?}");
+    let answer = run.json();
+    assert_eq!(answer["decision"], "block", "{answer}");
+    assert!(
+        answer["reason"].as_str().unwrap().ends_with("home/.cursor"),
+        "the hook runs in ~/.cursor: {answer}"
+    );
+    let undo = env.run(&["migrate", "cursor", "--undo", &arg]);
+    assert_eq!(undo.code, 0, "{undo:?}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }

@@ -95,42 +95,12 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
         .unwrap_or(home.fail_closed);
     let loops = matches!(home.event, BuiltinEvent::Stop | BuiltinEvent::SubagentStop);
     let written = node.get("loop_limit").map(|e| &e.value);
-    if let Some(limit) = written
-        && !loops
-    {
-        cx.warn(
-            DiagnosticKind::InvalidValue,
-            limit.pos,
-            "`loop_limit` applies to `stop` and `subagentStop` only; ignored here",
-            None,
-        );
-    }
-    let loop_limit = match written.map(|n| &n.value) {
-        _ if !loops => None,
-        None => Some(StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT)),
-        Some(Value::Null) => Some(StopBlockCap::NONE),
-        Some(Value::Int(n)) => match u32::try_from(*n) {
-            Ok(n) => Some(StopBlockCap::at_most(n)),
-            Err(_) => {
-                if let Some(n) = written {
-                    cx.error(
-                        DiagnosticKind::InvalidValue,
-                        n.pos,
-                        "`loop_limit` is a count of follow-ups (0 or more), or null for no limit",
-                        None,
-                    );
-                }
-                return None;
-            }
-        },
-        // Another type was reported by the schema check.
-        Some(_) => return None,
-    };
-    let mut spec = HookSpec::new(event, action);
-    // Cursor's stop hook also runs when the agent errs.
-    if cursor::event_for(BuiltinEvent::StopFailure).is_some_and(|e| e.name == home.name) {
-        spec = spec.with_also_on(BuiltinEvent::StopFailure);
-    }
+    let loop_limit = cx
+        .loop_limit(written, &event, "`stop` and `subagentStop`")?
+        .or_else(|| {
+            (loops && written.is_none()).then(|| StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT))
+        });
+    let spec = as_cursors(HookSpec::new(event, action), home);
     let spec = match loop_limit {
         Some(limit) => spec.with_loop_limit(limit),
         None => spec,
@@ -144,10 +114,42 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
             } else {
                 FailurePolicy::Allow
             })
-            .with_dialect(Dialect::Cursor)
-            .with_home_event(home.name)
             .with_provenance(cx.provenance(node.pos)),
     )
+}
+
+/// `spec`, registered on Cursor's `home` event, as Cursor runs it: in Cursor's dialect,
+/// given the JSON of `home`, and (a `stop` hook) also when the agent errs (StopFailure).
+pub(crate) fn as_cursors(spec: HookSpec, home: &CursorEvent) -> HookSpec {
+    let spec = spec
+        .with_dialect(Dialect::Cursor)
+        .with_home_event(home.name);
+    if cursor::event_for(BuiltinEvent::StopFailure).is_some_and(|e| e.name == home.name) {
+        spec.with_also_on(BuiltinEvent::StopFailure)
+    } else {
+        spec
+    }
+}
+
+/// The Cursor event `node` names (its exact spelling), reported as an error when it names
+/// none: the event of a native hook kept in Cursor's dialect (`dialect: cursor`).
+pub(crate) fn named_event(cx: &mut Cx<'_>, node: &Node) -> Option<&'static CursorEvent> {
+    let name = node.as_str()?;
+    let home = cursor::event(name);
+    if home.is_none() {
+        let names = cursor::EVENTS.iter().map(|e| e.name);
+        let hint = hooks_core::did_you_mean(name, names).map_or_else(
+            || "a hook with `dialect: cursor` names its event as Cursor does (`beforeShellExecution`, `stop`, ...)".to_owned(),
+            |s| format!("did you mean `{s}`?"),
+        );
+        cx.error(
+            DiagnosticKind::UnknownEvent,
+            node.pos,
+            format!("unknown Cursor event `{name}`"),
+            Some(hint),
+        );
+    }
+    home
 }
 
 /// Where Cursor runs the hooks of the file at `path`, loaded in `layer`: user and

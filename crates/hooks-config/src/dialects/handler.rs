@@ -226,6 +226,13 @@ pub(crate) fn handler(
     else {
         return None;
     };
+    // Only the native format says how often a Stop hook's block may keep the agent going.
+    let loop_limit = match node.get("loop_limit").map(|e| &e.value) {
+        Some(written) if native => {
+            cx.loop_limit(Some(written), &event, "`Stop` and `SubagentStop`")?
+        }
+        _ => None,
+    };
     let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
@@ -234,6 +241,7 @@ pub(crate) fn handler(
         .with_dialect(dialect)
         .with_provenance(cx.provenance(node.pos));
     spec.id = id;
+    spec.loop_limit = loop_limit;
     spec.name = cx.string(field(node, "name"));
     spec.description = cx
         .string(field(node, "description"))

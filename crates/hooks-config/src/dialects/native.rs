@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use hooks_core::Layer;
+use hooks_core::{Event, Layer, Matcher};
 
 use crate::dialects::handler::{handler, is_directive};
 use crate::error::DiagnosticKind;
-use crate::load::{ConfigFile, Cx, field};
+use crate::load::{ConfigFile, Cx, Item, field};
 use crate::mcp;
 use crate::tree::{Node, Value};
 
@@ -49,13 +49,36 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                         Some("name the event it runs on, as in `event: PreToolUse`".to_owned()),
                     );
                 }
-                let event = field(hook, "event").and_then(|e| {
-                    let name = e.as_str()?;
-                    cx.event(name, e.pos)
-                });
-                let matcher = cx.matcher(field(hook, "matcher"), event.as_ref(), false);
-                if let Some(item) = handler(cx, hook, event, matcher) {
-                    file.items.push(item);
+                // A hook kept in Cursor's dialect names its event as Cursor does
+                // (`beforeShellExecution`): the name says which JSON it is given.
+                let cursor = field(hook, "dialect").and_then(Node::as_str) == Some("cursor");
+                let home = field(hook, "event")
+                    .filter(|_| cursor)
+                    .and_then(|e| super::cursor::named_event(cx, e));
+                let event = match home {
+                    Some(home) => Some(Event::Builtin(home.event)),
+                    None if cursor => None,
+                    None => field(hook, "event").and_then(|e| {
+                        let name = e.as_str()?;
+                        cx.event(name, e.pos)
+                    }),
+                };
+                let written = field(hook, "matcher");
+                // Left out, the tools Cursor's event implies (`Bash` for
+                // `beforeShellExecution`).
+                let implied = home
+                    .filter(|_| written.is_none())
+                    .and_then(|h| h.tools.matcher());
+                let matcher = match implied {
+                    Some(tools) => Matcher::parse(tools).ok(),
+                    None => cx.matcher(written, event.as_ref(), false),
+                };
+                match (handler(cx, hook, event, matcher), home) {
+                    (Some(Item::Hook(spec)), Some(home)) => file
+                        .items
+                        .push(Item::Hook(super::cursor::as_cursors(spec, home))),
+                    (Some(item), _) => file.items.push(item),
+                    (None, _) => {}
                 }
             }
         }

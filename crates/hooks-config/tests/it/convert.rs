@@ -295,23 +295,28 @@ fn cursor_to_native_says_what_is_lost() {
         .iter()
         .map(|w| w.message.as_str())
         .collect();
+    // The matcher over the command text is the native `filter.command`, and the stop
+    // hook's `loop_limit` (Cursor's default of 5) the native `loop_limit`: neither is lost.
     assert!(
-        warnings
+        !warnings
             .iter()
-            .any(|w| w.contains("the matcher over the command text (`git\\s+push`")),
+            .any(|w| w.contains("the matcher over the command text") || w.contains("loop_limit")),
         "{warnings:?}"
     );
-    // The stop hook's `loop_limit` (Cursor's default of 5) has no native form.
+    // Every hook keeps its Cursor dialect (`dialect: cursor`), so it is still given
+    // Cursor's input: nothing is said about it.
     assert!(
-        warnings.iter().any(|w| w.contains("its `loop_limit`")),
+        !warnings
+            .iter()
+            .any(|w| w.contains("written for Cursor's input")),
         "{warnings:?}"
     );
-    // Every command hook was written for Cursor's input.
-    let stdin = warnings
-        .iter()
-        .filter(|w| w.contains("written for Cursor's input"))
-        .count();
-    assert_eq!(stdin, 3, "{warnings:?}");
+    assert_eq!(
+        converted.text.matches("dialect: cursor").count(),
+        4,
+        "{}",
+        converted.text
+    );
     // The tools the events imply are kept as matchers, Cursor's tool types as canonical
     // names, and `beforeReadFile`'s own fail-closed is turned off as the file says.
     let (native, _) = round(&file, Dialect::Native, None);
@@ -322,6 +327,21 @@ fn cursor_to_native_says_what_is_lost() {
     );
     let read = native.hooks().nth(2).unwrap();
     assert_eq!(read.on_failure, hooks_config::core::FailurePolicy::Allow);
+    same(&file, &native);
+    let names: Vec<_> = native.hooks().map(|h| (h.dialect, h.home_event)).collect();
+    assert_eq!(
+        names,
+        [
+            (Dialect::Cursor, Some("beforeShellExecution")),
+            (Dialect::Cursor, Some("preToolUse")),
+            (Dialect::Cursor, Some("beforeReadFile")),
+            (Dialect::Cursor, Some("stop"))
+        ]
+    );
+    let guard = native.hooks().next().unwrap();
+    assert_eq!(guard.filter.command(), Some("git\\s+push"));
+    let stop = native.hooks().nth(3).unwrap();
+    assert_eq!(stop.loop_limit.map(|l| l.limit()), Some(Some(5)));
 }
 
 #[test]

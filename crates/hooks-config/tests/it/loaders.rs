@@ -408,3 +408,214 @@ fn native_sequential_true_is_the_events_one_ordered_group_and_a_string_names_a_g
         &[("SessionStart", Some("SessionStart"))],
     );
 }
+
+/// A hook's `loop_limit` (`None`: not set, `Some(None)`: no limit), command filter and the
+/// warnings loading it gave (their text, joined by newlines).
+type Keys<'a> = (Option<Option<u32>>, Option<&'a str>, &'a str);
+
+/// Loads the native `hooks.yaml` of one hook and checks its `loop_limit` (`None`: not set,
+/// `Some(None)`: no limit), its command filter and the warnings (their text, joined by
+/// newlines), or else the whole error text.
+#[track_caller]
+fn check_native_keys(text: &str, expect: Result<Keys<'_>, &str>) {
+    let got = hooks_config::load_str(
+        text,
+        Some(std::path::Path::new("hooks.yaml")),
+        &crate::support::options(),
+    )
+    .map(|file| {
+        let hook = file.hooks().next().expect("one hook");
+        let warnings: Vec<String> = file.warnings.iter().map(ToString::to_string).collect();
+        (
+            hook.loop_limit.map(|l| l.limit()),
+            hook.filter.command().map(str::to_owned),
+            warnings.join("\n"),
+        )
+    })
+    .map_err(|e| e.to_string());
+    let want = expect
+        .map(|(limit, command, warnings)| {
+            (
+                limit,
+                command.map(str::to_owned),
+                warnings.trim_start_matches('\n').to_owned(),
+            )
+        })
+        .map_err(|e| e.trim_start_matches('\n').to_owned());
+    assert_eq!(got, want, "{text}");
+}
+
+/// A native hook's `loop_limit` (how many follow-ups its Stop or SubagentStop block may
+/// make, `null` for none) and `filter.command` (a regular expression over the command
+/// text), as Cursor's hooks say them, with their problems at file:line:col.
+#[test]
+fn native_loop_limit_and_command_filter() {
+    let stop = "hooks:\n  - event: Stop\n    command: ./again.sh\n";
+    check_native_keys(stop, Ok((None, None, "")));
+    check_native_keys(
+        &format!("{stop}    loop_limit: 2\n"),
+        Ok((Some(Some(2)), None, "")),
+    );
+    check_native_keys(
+        &format!("{stop}    loop_limit: 0\n"),
+        Ok((Some(Some(0)), None, "")),
+    );
+    check_native_keys(
+        &format!("{stop}    loop_limit: null\n"),
+        Ok((Some(None), None, "")),
+    );
+    check_native_keys(
+        "hooks:\n  - {event: SubagentStop, command: a, loop_limit: 3}\n",
+        Ok((Some(Some(3)), None, "")),
+    );
+    check_native_keys(
+        "hooks:\n  - {event: PreToolUse, command: a, loop_limit: 3}\n",
+        Ok((
+            None,
+            None,
+            "
+hooks.yaml:2:49: warning: `loop_limit` applies to `Stop` and `SubagentStop` only; ignored here
+ 2 |   - {event: PreToolUse, command: a, loop_limit: 3}
+   |                                                 ^",
+        )),
+    );
+    check_native_keys(
+        &format!("{stop}    loop_limit: -1\n"),
+        Err("
+hooks.yaml:4:17: error: `loop_limit` is a count of follow-ups (0 or more), or null for no limit
+ 4 |     loop_limit: -1
+   |                 ^"),
+    );
+    check_native_keys(
+        &format!("{stop}    loop_limit: many\n"),
+        Err("
+hooks.yaml:4:17: error: expected an integer, found a string
+ 4 |     loop_limit: many
+   |                 ^
+  hint: On `Stop` and `SubagentStop`: how many consecutive follow-ups this hook's block may make (Cursor's `loop_limit`), `null` for no limit; left out, the engine's stop-loop cap applies."),
+    );
+    let shell = "hooks:\n  - event: PreToolUse\n    matcher: Bash\n    command: ./guard.sh\n";
+    check_native_keys(
+        &format!("{shell}    filter: {{command: 'git\\s+push'}}\n"),
+        Ok((None, Some("git\\s+push"), "")),
+    );
+    check_native_keys(
+        &format!("{shell}    filter: {{command: 'git (push'}}\n"),
+        Err("
+hooks.yaml:5:23: error: invalid `filter.command` `git (push`: unclosed group
+ 5 |     filter: {command: 'git (push'}
+   |                       ^
+  hint: `filter.command` is a regular expression found anywhere in the command text"),
+    );
+    check_native_keys(
+        &format!("{shell}    filter: {{command: [git]}}\n"),
+        Err("
+hooks.yaml:5:23: error: expected a string, found an array
+ 5 |     filter: {command: [git]}
+   |                       ^
+  hint: A regular expression the tool input's `command` must contain a match of (Cursor's matcher over the command text on `beforeShellExecution`); a call without a command does not pass."),
+    );
+}
+
+/// A hook's dialect, Cursor event, event, matcher and also-on event.
+type Kept<'a> = (&'a str, Option<&'a str>, &'a str, &'a str, Option<&'a str>);
+
+/// Loads the native `hooks.yaml` `text` and checks each hook's (dialect, Cursor event, event,
+/// matcher, also-on event), or else the whole error text.
+#[track_caller]
+fn check_dialect(text: &str, expect: Result<&[Kept<'_>], &str>) {
+    let got = hooks_config::load_str(
+        text,
+        Some(std::path::Path::new("hooks.yaml")),
+        &crate::support::options(),
+    )
+    .map(|file| {
+        file.hooks()
+            .map(|h| {
+                (
+                    h.dialect.as_str().to_owned(),
+                    h.home_event.map(str::to_owned),
+                    h.event.name().to_owned(),
+                    h.matcher.as_str().to_owned(),
+                    h.also_on
+                        .map(|e| hooks_config::core::Event::Builtin(e).name().to_owned()),
+                )
+            })
+            .collect::<Vec<_>>()
+    })
+    .map_err(|e| e.to_string());
+    let want = expect
+        .map(|hooks| {
+            hooks
+                .iter()
+                .map(|(d, home, e, m, also)| {
+                    (
+                        (*d).to_owned(),
+                        home.map(str::to_owned),
+                        (*e).to_owned(),
+                        (*m).to_owned(),
+                        also.map(str::to_owned),
+                    )
+                })
+                .collect()
+        })
+        .map_err(|e| e.trim_start_matches('\n').to_owned());
+    assert_eq!(got, want, "{text}");
+}
+
+/// A native hook kept in Cursor's dialect (`dialect: cursor`, as a moved Cursor hook is)
+/// names its event as Cursor does, which says which of Cursor's JSON it is given; the tools
+/// the event implies are its matcher unless it has one; Cursor's `stop` also runs on
+/// StopFailure.
+#[test]
+fn native_hook_in_cursors_dialect() {
+    check_dialect(
+        "hooks:
+  - {event: beforeShellExecution, dialect: cursor, command: a}
+  - {event: preToolUse, dialect: cursor, matcher: Bash|Read, command: b}
+  - {event: stop, dialect: cursor, command: c, loop_limit: 2}
+  - {event: Stop, dialect: native, command: d}
+",
+        Ok(&[
+            (
+                "cursor",
+                Some("beforeShellExecution"),
+                "PreToolUse",
+                "Bash",
+                None,
+            ),
+            (
+                "cursor",
+                Some("preToolUse"),
+                "PreToolUse",
+                "Bash|Read",
+                None,
+            ),
+            ("cursor", Some("stop"), "Stop", "", Some("StopFailure")),
+            ("native", None, "Stop", "", None),
+        ]),
+    );
+    check_dialect(
+        "hooks:\n  - {event: PreToolUse, dialect: cursor, command: a}\n",
+        Err("
+hooks.yaml:2:13: error: unknown Cursor event `PreToolUse`
+ 2 |   - {event: PreToolUse, dialect: cursor, command: a}
+   |             ^
+  hint: did you mean `preToolUse`?"),
+    );
+    check_dialect(
+        "hooks:\n  - {event: beforeShellExecution, command: a}\n",
+        Err("
+hooks.yaml:2:13: error: `beforeShellExecution` is Cursor's name for PreToolUse on some tools only
+ 2 |   - {event: beforeShellExecution, command: a}
+   |             ^
+  hint: write the event `PreToolUse` with the matcher `Bash`, or add `dialect: cursor` to give the hook Cursor's JSON"),
+    );
+    check_dialect(
+        "hooks:\n  - {event: stop, dialect: gemini, command: a}\n",
+        Err("
+hooks.yaml:2:28: error: `gemini` is not one of: native, cursor
+ 2 |   - {event: stop, dialect: gemini, command: a}
+   |                            ^"),
+    );
+}

@@ -242,3 +242,31 @@ fn the_host_can_bypass_trust_and_deny_is_the_safe_default() {
     assert_eq!(active(TrustPolicy::Bypass), 2);
     assert_eq!(active(TrustPolicy::Store(&TrustStore::in_memory())), 0);
 }
+
+/// A hook's hash covers its command filter and its `loop_limit` (each changes when it runs
+/// or how long it may keep the agent going), and stays what it was for a hook with neither,
+/// so that earlier grants still hold.
+#[test]
+fn the_hash_covers_the_command_filter_and_the_loop_limit() {
+    let hash = |text: &str| {
+        let file =
+            hooks_config::load_str(text, Some(std::path::Path::new("hooks.yaml")), &options())
+                .unwrap();
+        hook_hash(file.hooks().next().unwrap())
+    };
+    let plain = hash("hooks:\n  - {event: Stop, command: ./a.sh}\n");
+    assert_eq!(
+        plain,
+        "09f21c8d2f71015512423c1554199a0b8721bb2af667eed8b92295de422452af"
+    );
+    let limited = hash("hooks:\n  - {event: Stop, command: ./a.sh, loop_limit: 2}\n");
+    let unlimited = hash("hooks:\n  - {event: Stop, command: ./a.sh, loop_limit: null}\n");
+    let filtered = hash("hooks:\n  - {event: Stop, command: ./a.sh, filter: {command: git}}\n");
+    let other = hash("hooks:\n  - {event: Stop, command: ./a.sh, filter: {command: rm}}\n");
+    let all = [&plain, &limited, &unlimited, &filtered, &other];
+    for (i, a) in all.iter().enumerate() {
+        for b in &all[i + 1..] {
+            assert_ne!(a, b, "{all:?}");
+        }
+    }
+}

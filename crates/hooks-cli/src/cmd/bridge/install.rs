@@ -11,8 +11,9 @@
 //! already calls the bridge is left alone, so installing twice changes nothing. The file's
 //! text before the first install is kept in the install journal (`installs.json` in the
 //! state directory), and uninstall writes it back byte for byte. `--migrate` first moves
-//! the file's own hooks into the engine's native config (`hooks migrate claude|gemini`),
-//! so that they run once, through the bridge; uninstall undoes that too.
+//! the file's own hooks into the engine's native config (`hooks migrate
+//! claude|codex|cursor|gemini`), so that they run once, through the bridge; uninstall
+//! undoes that too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
@@ -277,14 +278,6 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         return super::install_cline::install(args, &project);
     }
     let path = settings_path(args.agent, args.scope, &project)?;
-    if args.migrate && args.agent == Agent::Cursor {
-        // A Cursor hook's `loop_limit` and its matcher over the command text have no
-        // native form yet: moving the file's hooks would change what they do.
-        bail!(
-            "`--migrate` does not apply to Cursor yet: a Cursor hook's `loop_limit` and its matcher over the command text have no form in the engine's native config. Without `--migrate` Cursor keeps running the hooks of {} itself and the bridge skips them, so nothing runs twice; see docs/migrating-cursor.md for moving them by hand",
-            path.display()
-        );
-    }
     if args.agent == Agent::Codex
         && args.scope == Scope::Project
         && let Some(why) = codex_project_refused(&project)?
