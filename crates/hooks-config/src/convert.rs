@@ -379,12 +379,25 @@ impl Writer {
     }
 
     /// The matcher in the target's language, `None` for match-everything.
+    /// Whether `spec` keeps its own dialect, and its matcher its own tool names, in the
+    /// file written (`dialect: gemini` in a native file): Gemini CLI's and Codex's hooks
+    /// do, so they are given their agent's JSON and tool names and read by its rules as at
+    /// home (Cursor's keep theirs under Cursor's event names, see `native_hook`).
+    fn keeps_dialect(&self, spec: &HookSpec) -> bool {
+        self.to == Dialect::Native && matches!(spec.dialect, Dialect::Gemini | Dialect::Codex)
+    }
+
     fn matcher(&mut self, spec: &HookSpec) -> Option<String> {
         let m = &spec.matcher;
         let tool_event = spec.event.info().matches_tool_name();
-        // Tool names are written in the target's vocabulary.
+        // Tool names are written in the target's vocabulary, or, for a hook that keeps its
+        // own dialect in a native file, in that dialect's (its matcher is matched there).
         let from = spec.dialect.tools();
-        let to = self.to.tools();
+        let to = if self.keeps_dialect(spec) {
+            from
+        } else {
+            self.to.tools()
+        };
         let names: Vec<String> = match m.kind() {
             MatcherKind::Exact(names) if tool_event => names
                 .iter()
@@ -640,6 +653,11 @@ impl Writer {
                 put("dialect", json!(Dialect::Cursor.as_str()));
             }
             None => put("event", json!(spec.event.name())),
+        }
+        // Gemini CLI's and Codex's hooks keep their dialect too: it says which JSON and
+        // tool names they are given and how their answers are read.
+        if self.keeps_dialect(spec) {
+            put("dialect", json!(spec.dialect.as_str()));
         }
         if let Some(m) = self.matcher(spec) {
             put("matcher", json!(m));

@@ -202,7 +202,9 @@ pub(crate) struct NativeHook {
     matcher: Option<String>,
     /// The dialect the hook was written for (default `native`). `cursor`: the hook is
     /// given Cursor's JSON and its answer is read as Cursor's; its `event` is then Cursor's
-    /// name for it (`beforeShellExecution`, `stop`), which says which JSON.
+    /// name for it (`beforeShellExecution`, `stop`), which says which JSON. `gemini`,
+    /// `codex`: the hook is given that agent's JSON and tool names, and its answer is read
+    /// by that agent's rules.
     dialect: Option<NativeHookDialect>,
     #[serde(flatten)]
     handler: NativeHandler,
@@ -216,6 +218,11 @@ pub(crate) enum NativeHookDialect {
     Native,
     /// Cursor's JSON and answers (a hook moved from a Cursor `hooks.json`).
     Cursor,
+    /// Gemini CLI's JSON, tool names and answers (a hook moved from its `settings.json`).
+    Gemini,
+    /// Codex's JSON and answers, validated as strictly as Codex does (a hook moved from
+    /// its `hooks.json` or `config.toml`).
+    Codex,
 }
 
 /// A matcher and the hooks it guards (the nested shape).

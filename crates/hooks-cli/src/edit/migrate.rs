@@ -279,10 +279,10 @@ pub fn plan(
 
 /// A Gemini CLI tool matcher that is a list of tool names (`run_shell_command`,
 /// `read_file|write_file`), a regular expression to Gemini CLI, read as that list of
-/// names, so that the native file holds the canonical names (`Bash`): Gemini CLI tests it
-/// unanchored, but its tool names contain no other tool's name whole. Any other
-/// regular expression stays one, which a native file cannot hold in another agent's tool
-/// names: the migration is refused, saying which hook.
+/// names, so that the native file holds a plain list (`run_shell_command|read_file`,
+/// matched in Gemini CLI's names, the moved hook's dialect): Gemini CLI tests it
+/// unanchored, but its tool names contain no other tool's name whole. Any other regular
+/// expression stays one, over the same names.
 fn names_as_list(spec: &mut HookSpec) {
     let tool_event = spec.event.info().matches_tool_name();
     if spec.dialect != Dialect::Gemini

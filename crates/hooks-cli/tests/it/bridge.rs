@@ -726,9 +726,10 @@ fn install_and_uninstall_gemini() {
 const GEMINI_SETTINGS: &str = "{\n  \"general\": {\"vimMode\": true},\n  \"hooksConfig\": {\"enabled\": true, \"disabled\": [\"quiet\"]},\n  \"hooks\": {\n    \"BeforeTool\": [{\"matcher\": \"run_shell_command|read_file\", \"hooks\": [{\"type\": \"command\", \"command\": \"./check.sh\", \"timeout\": 5000}]}],\n    \"AfterAgent\": [{\"sequential\": true, \"hooks\": [{\"type\": \"command\", \"name\": \"quiet\", \"command\": \"echo hi\"}]}]\n  }\n}\n";
 
 /// `hooks install gemini --migrate` moves the hooks of Gemini CLI's settings into the
-/// native config of the same layer (canonical event and tool names, seconds), installs the
-/// bridge for their events, and `hooks uninstall gemini` gives back both files as they
-/// were. A matcher that is not a list of tool names cannot be moved: nothing is written.
+/// native config of the same layer (canonical event names, seconds, each hook kept in
+/// Gemini CLI's dialect with its tool names, so it is given Gemini CLI's JSON), installs
+/// the bridge for their events, and `hooks uninstall gemini` gives back both files as they
+/// were, a matcher that is a regular expression over Gemini CLI's tool names too.
 #[test]
 fn install_gemini_migrates_its_hooks_and_uninstall_restores_them() {
     let env = env_with(CONFIG);
@@ -753,18 +754,47 @@ fn install_gemini_migrates_its_hooks_and_uninstall_restores_them() {
     let moved = std::fs::read_to_string(&native).unwrap();
     assert_eq!(
         moved,
-        "hooks:\n  - id: project-pre-tool-use-1\n    event: PreToolUse\n    matcher: Bash|Read\n    command: ./check.sh\n    timeout: 5\n  - id: project-stop-1\n    name: quiet\n    event: Stop\n    command: echo hi\n    timeout: 60\n    sequential: Stop\n    enabled: false\n"
+        "hooks:\n  - id: project-pre-tool-use-1\n    event: PreToolUse\n    dialect: gemini\n    matcher: run_shell_command|read_file\n    command: ./check.sh\n    timeout: 5\n  - id: project-stop-1\n    name: quiet\n    event: Stop\n    dialect: gemini\n    command: echo hi\n    timeout: 60\n    sequential: Stop\n    enabled: false\n"
     );
+    // The moved guard is still given Gemini CLI's JSON: a script that refuses Gemini
+    // CLI's `run_shell_command` by name still refuses it through the bridge.
+    env.write(
+        "proj/check.sh",
+        "#!/bin/sh\nif grep -q '\"tool_name\":\"run_shell_command\"'; then echo '{\"decision\": \"deny\", \"reason\": \"not in this repo\"}'; fi\n",
+    );
+    std::fs::set_permissions(
+        env.path().join("proj/check.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let trusted = env.run(&["trust", ".hooks/hooks.yaml"]);
+    assert_eq!(trusted.code, 0, "{trusted:?}");
+    let call = payload(
+        &env,
+        "BeforeTool",
+        json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+    );
+    let answer = env.run_with_stdin(&["bridge", "gemini"], &call);
+    assert_eq!(answer.code, 0, "{answer:?}");
+    assert_eq!(answer.json()["decision"], "deny", "{answer:?}");
+    assert_eq!(answer.json()["reason"], "not in this repo", "{answer:?}");
     let run = env.run(&["uninstall", "gemini"]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), GEMINI_SETTINGS);
     assert!(!native.exists());
-    // A regular expression over Gemini CLI's tool names has no native form.
+    // A regular expression over Gemini CLI's tool names moves as it is: the hook keeps
+    // Gemini CLI's dialect, where it is matched.
     let regex = GEMINI_SETTINGS.replace("run_shell_command|read_file", "run_.*");
     env.write("proj/.gemini/settings.json", &regex);
     let run = env.run(&["install", "gemini", "--migrate"]);
-    assert_eq!(run.code, 1, "{run:?}");
-    assert!(run.stderr.contains("regular expression"), "{run:?}");
+    assert_eq!(run.code, 0, "{run:?}");
+    let moved = std::fs::read_to_string(&native).unwrap();
+    assert!(
+        moved.contains("    dialect: gemini\n    matcher: run_.*\n"),
+        "{moved}"
+    );
+    let run = env.run(&["uninstall", "gemini"]);
+    assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(std::fs::read_to_string(&settings).unwrap(), regex);
     assert!(!native.exists());
 }

@@ -73,12 +73,23 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                     Some(tools) => Matcher::parse(tools).ok(),
                     None => cx.matcher(written, event.as_ref(), false),
                 };
-                match (handler(cx, hook, event, matcher), home) {
-                    (Some(Item::Hook(spec)), Some(home)) => file
+                // A hook kept in Gemini CLI's or Codex's dialect is given that agent's JSON
+                // and its answer is read by that agent's rules; its event and timeout are
+                // written as in any native hook.
+                let kept = match field(hook, "dialect").and_then(Node::as_str) {
+                    Some("gemini") => Some(hooks_core::Dialect::Gemini),
+                    Some("codex") => Some(hooks_core::Dialect::Codex),
+                    _ => None,
+                };
+                match (handler(cx, hook, event, matcher), home, kept) {
+                    (Some(Item::Hook(spec)), Some(home), _) => file
                         .items
                         .push(Item::Hook(super::cursor::as_cursors(spec, home))),
-                    (Some(item), _) => file.items.push(item),
-                    (None, _) => {}
+                    (Some(Item::Hook(spec)), None, Some(dialect)) => {
+                        file.items.push(Item::Hook(spec.with_dialect(dialect)));
+                    }
+                    (Some(item), _, _) => file.items.push(item),
+                    (None, _, _) => {}
                 }
             }
         }

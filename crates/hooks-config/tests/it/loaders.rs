@@ -611,11 +611,25 @@ hooks.yaml:2:13: error: `beforeShellExecution` is Cursor's name for PreToolUse o
    |             ^
   hint: write the event `PreToolUse` with the matcher `Bash`, or add `dialect: cursor` to give the hook Cursor's JSON"),
     );
+    // Gemini CLI's and Codex's hooks keep their dialect under canonical event names (or
+    // their own), their matchers in their own tool names.
     check_dialect(
-        "hooks:\n  - {event: stop, dialect: gemini, command: a}\n",
+        "hooks:
+  - {event: PreToolUse, dialect: gemini, matcher: run_shell_command, command: a}
+  - {event: BeforeTool, dialect: gemini, command: b}
+  - {event: PreToolUse, dialect: codex, matcher: Bash, command: c}
+",
+        Ok(&[
+            ("gemini", None, "PreToolUse", "run_shell_command", None),
+            ("gemini", None, "PreToolUse", "", None),
+            ("codex", None, "PreToolUse", "Bash", None),
+        ]),
+    );
+    check_dialect(
+        "hooks:\n  - {event: Stop, dialect: claude, command: a}\n",
         Err("
-hooks.yaml:2:28: error: `gemini` is not one of: native, cursor
- 2 |   - {event: stop, dialect: gemini, command: a}
+hooks.yaml:2:28: error: `claude` is not one of: native, cursor, gemini, codex
+ 2 |   - {event: Stop, dialect: claude, command: a}
    |                            ^"),
     );
 }
