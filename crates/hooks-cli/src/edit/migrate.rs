@@ -112,12 +112,21 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
 }
 
 /// The project's settings file of the agent `from` (Claude Code's `.claude/settings.json`,
-/// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`).
+/// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`, Codex's
+/// `.codex/hooks.json`).
 pub fn project_settings(from: Dialect, project: &Path) -> Place {
     let rel = match from {
         Dialect::Gemini => ".gemini/settings.json",
         Dialect::Cursor => ".cursor/hooks.json",
-        _ => ".claude/settings.json",
+        Dialect::Codex => ".codex/hooks.json",
+        // The other dialects have no settings file to move hooks out of: Claude Code's is
+        // named, and `plan` refuses a file of another dialect.
+        Dialect::Claude
+        | Dialect::Native
+        | Dialect::Echo
+        | Dialect::Fabro
+        | Dialect::Autohand
+        | Dialect::Cline => ".claude/settings.json",
     };
     place_of(&project.join(rel), project)
 }
