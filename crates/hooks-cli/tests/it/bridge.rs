@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::support::Env;
+use crate::support::{Env, env_with};
 
 /// A user config (no trust needed) with a fail-closed guard, a rewrite, a context hook
 /// and a Stop hook that always blocks.
@@ -35,13 +35,6 @@ const CONFIG: &str = r#"hooks:
     event: Stop
     command: echo '{"decision":"block","reason":"tests still fail"}'
 "#;
-
-fn env_with(config: &str) -> Env {
-    let env = Env::new().in_dir("proj");
-    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
-    env.write("home/.config/hooks/hooks.yaml", config);
-    env
-}
 
 fn payload(env: &Env, event: &str, extra: Value) -> String {
     let mut p = json!({

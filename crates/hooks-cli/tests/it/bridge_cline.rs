@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::Env;
+use crate::support::{Env, env_with};
 
 /// A user config (no trust needed): a fail-closed guard on the canonical shell tool, a
 /// rewrite, context on UserPromptSubmit and PostToolUse.
@@ -34,13 +34,6 @@ const CONFIG: &str = r#"hooks:
     command: |
       case "$(cat)" in *".env"*) echo '{"decision":"block","reason":"no secrets"}';; esac
 "#;
-
-fn env_with(config: &str) -> Env {
-    let env = Env::new().in_dir("proj");
-    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
-    env.write("home/.config/hooks/hooks.yaml", config);
-    env
-}
 
 /// The extension's stdin for `hook` with its event object `data` under `key`.
 fn extension(env: &Env, hook: &str, key: &str, data: Value) -> String {

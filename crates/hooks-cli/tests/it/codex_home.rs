@@ -11,8 +11,7 @@ use crate::support::{Env, Run};
 const CODEX_HOOKS: &str = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "touch \"$MARK\"; echo 'codex home guard' >&2; exit 2", "timeout": 5}]}]}}"#;
 
 fn env() -> Env {
-    let env = Env::new().in_dir("proj");
-    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+    let env = Env::in_project();
     env.write("codex/hooks.json", CODEX_HOOKS);
     env.write(
         "codex/config.toml",

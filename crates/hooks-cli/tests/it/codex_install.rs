@@ -49,8 +49,7 @@ fn payload(env: &Env, event: &str, extra: serde_json::Value) -> String {
 
 #[test]
 fn migrate_moves_codex_hooks_into_the_native_config_and_uninstall_restores_both_files() {
-    let env = Env::new().in_dir("proj");
-    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+    let env = Env::in_project();
     let config = env.write("home/.codex/config.toml", CONFIG_TOML);
     let hooks_json = env.write("home/.codex/hooks.json", HOOKS_JSON);
     let native = env.path().join("home/.config/hooks/hooks.yaml");
@@ -125,8 +124,7 @@ fn migrate_moves_codex_hooks_into_the_native_config_and_uninstall_restores_both_
 /// the user config; otherwise it says why and installs into Codex's user layer.
 #[test]
 fn the_project_layer_is_used_only_for_projects_codex_trusts() {
-    let env = Env::new().in_dir("proj");
-    std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+    let env = Env::in_project();
     env.write(
         "home/.config/hooks/hooks.yaml",
         "hooks:\n  - id: g\n    event: PreToolUse\n    command: 'true'\n",

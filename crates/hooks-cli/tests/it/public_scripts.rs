@@ -143,17 +143,23 @@ fn codex_test_suite_hook_denies_and_blocks_as_in_codex() {
     assert!(logged[0].get("timestamp").is_none(), "{}", logged[0]);
 }
 
-#[test]
-fn a_claude_code_guard_guards_gemini_clis_shell_tool() {
-    let env = Env::new();
+/// `.claude/settings.json` with the public Claude Code `rm` guard
+/// (`fixtures/claude-validate-rm.py`) on `Bash`; its path.
+fn claude_rm_guard(env: &Env) -> std::path::PathBuf {
     let script = fixture("fixtures/claude-validate-rm.py");
-    let config = env.write(
+    env.write(
         ".claude/settings.json",
         &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": format!("python3 {}", script.display())}
         ]}]}})
         .to_string(),
-    );
+    )
+}
+
+#[test]
+fn a_claude_code_guard_guards_gemini_clis_shell_tool() {
+    let env = Env::new();
+    let config = claude_rm_guard(&env);
     let work = env.path().join("work");
     std::fs::create_dir_all(work.join("build")).unwrap();
     let cwd = work.display().to_string();
@@ -180,14 +186,7 @@ fn a_claude_code_guard_guards_gemini_clis_shell_tool() {
 #[test]
 fn a_claude_code_guard_guards_clines_shell_tool() {
     let env = Env::new();
-    let script = fixture("fixtures/claude-validate-rm.py");
-    let config = env.write(
-        ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": format!("python3 {}", script.display())}
-        ]}]}})
-        .to_string(),
-    );
+    let config = claude_rm_guard(&env);
     let work = env.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let payload = json!({"cwd": work.display().to_string(), "tool_name": "execute_command", "tool_input": {"command": "rm -rf /etc/passwd"}});
@@ -213,14 +212,7 @@ fn a_claude_code_guard_guards_clines_shell_tool() {
 #[test]
 fn a_claude_code_guard_guards_cursors_shell_events() {
     let env = Env::new();
-    let script = fixture("fixtures/claude-validate-rm.py");
-    let config = env.write(
-        ".claude/settings.json",
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": format!("python3 {}", script.display())}
-        ]}]}})
-        .to_string(),
-    );
+    let config = claude_rm_guard(&env);
     let work = env.path().join("work");
     std::fs::create_dir_all(&work).unwrap();
     let root = work.display().to_string();

@@ -61,6 +61,13 @@ impl Env {
         self
     }
 
+    /// A fresh environment working in the project `proj`, a git work tree (`proj/.git`).
+    pub(crate) fn in_project() -> Env {
+        let env = Env::new().in_dir("proj");
+        std::fs::create_dir_all(env.path().join("proj/.git")).unwrap();
+        env
+    }
+
     /// The temporary directory.
     pub(crate) fn path(&self) -> &Path {
         self.dir.path()
@@ -412,4 +419,12 @@ pub(crate) fn git(repo: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
+}
+
+/// An environment working in the project `proj` (a git work tree) whose user config
+/// (`~/.config/hooks/hooks.yaml`, no trust needed) is `config`.
+pub(crate) fn env_with(config: &str) -> Env {
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", config);
+    env
 }

@@ -5,7 +5,8 @@
 
 use hooks_core::reply::{self, Reply};
 use hooks_core::{
-    Aggregate, Decision, Dialect, Effects, Event, EventCatalog, EventContext, parse_output_in,
+    Aggregate, Decision, Dialect, Effects, Event, EventCatalog, EventContext, HookOutcome,
+    parse_output_in,
 };
 use serde_json::{Value, json};
 
@@ -47,6 +48,31 @@ fn check(
     );
 }
 
+/// One row as [`check`] checks it, then the reply read back by the engine's reader of
+/// `dialect`'s answers: the event, the aggregate, the reply written and what the reader
+/// made of it.
+#[track_caller]
+fn written_and_read(
+    write: fn(&Event, &Aggregate) -> Reply,
+    dialect: Dialect,
+    name: &str,
+    effects: &Value,
+    (stdout, exit_code, stderr): (Value, i32, &str),
+) -> (Event, Aggregate, Reply, HookOutcome) {
+    check(write, name, effects.clone(), stdout, exit_code, stderr);
+    let event = event(name);
+    let agg = aggregate(&event, effects);
+    let written = write(&event, &agg);
+    let read = parse_output_in(
+        dialect,
+        &event,
+        Some(written.exit_code),
+        written.stdout.as_bytes(),
+        written.stderr.as_bytes(),
+    );
+    (event, agg, written, read)
+}
+
 /// `reply` is the expected stdout (`null`: nothing), exit code and stderr.
 #[track_caller]
 fn check_reply(reply: &Reply, row: &str, stdout: Value, exit_code: i32, stderr: &str) {
@@ -79,23 +105,12 @@ fn gemini(name: &str, tool: Option<&str>, effects: Value, stdout: Value) {
 /// a block on PreToolUse), the reason and the context survive.
 #[track_caller]
 fn claude(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
-    check(
+    let (_, agg, written, read) = written_and_read(
         reply::claude,
-        name,
-        effects.clone(),
-        stdout,
-        exit_code,
-        stderr,
-    );
-    let event = event(name);
-    let agg = aggregate(&event, &effects);
-    let written = reply::claude(&event, &agg);
-    let read = parse_output_in(
         Dialect::Claude,
-        &event,
-        Some(written.exit_code),
-        written.stdout.as_bytes(),
-        written.stderr.as_bytes(),
+        name,
+        &effects,
+        (stdout, exit_code, stderr),
     );
     let want = agg.effects.decision;
     let got = read.effects.decision;
@@ -500,17 +515,8 @@ fn gemini_cli_rewrites_are_in_its_tools_arguments() {
 fn cline(name: &str, effects: Value, stdout: Value, stderr: &str) {
     let write =
         |event: &Event, agg: &Aggregate| reply::cline(&EventContext::new(event.clone()), agg);
-    check(write, name, effects.clone(), stdout, 0, stderr);
-    let event = event(name);
-    let agg = aggregate(&event, &effects);
-    let written = write(&event, &agg);
-    let read = parse_output_in(
-        Dialect::Cline,
-        &event,
-        Some(written.exit_code),
-        written.stdout.as_bytes(),
-        written.stderr.as_bytes(),
-    );
+    let (_, agg, _, read) =
+        written_and_read(write, Dialect::Cline, name, &effects, (stdout, 0, stderr));
     let cancels = agg.is_blocked() || !agg.effects.continue_;
     assert_eq!(
         read.effects.continue_, !cancels,
@@ -698,23 +704,12 @@ fn each_agents_profile_holds_its_writer() {
 /// decision with the same reason.
 #[track_caller]
 fn cursor(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
-    check(
+    let (event, agg, written, read) = written_and_read(
         reply::cursor,
-        name,
-        effects.clone(),
-        stdout,
-        exit_code,
-        stderr,
-    );
-    let event = event(name);
-    let agg = aggregate(&event, &effects);
-    let written = reply::cursor(&event, &agg);
-    let read = parse_output_in(
         Dialect::Cursor,
-        &event,
-        Some(written.exit_code),
-        written.stdout.as_bytes(),
-        written.stderr.as_bytes(),
+        name,
+        &effects,
+        (stdout, exit_code, stderr),
     );
     if agg.is_blocked()
         && event.can_block()

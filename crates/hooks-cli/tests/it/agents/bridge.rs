@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard, shell_then_done};
 
 /// The engine's user config (no trust needed): the guard on the canonical shell tool.
 fn engine_config(run: &AgentRun) {
@@ -58,11 +58,11 @@ pub(super) fn bridged_with(
     before: Option<&str>,
     config: impl Fn(&AgentRun),
 ) -> (AgentRun, super::AgentOutput) {
-    let script = vec![
-        Step::Shell(command.to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ];
-    bridged_script(AgentRun::new(agent, script), before, config)
+    bridged_script(
+        AgentRun::new(agent, shell_then_done(command)),
+        before,
+        config,
+    )
 }
 
 /// Installs the bridge in `run` (whose agent's settings file holds `before`, and whose

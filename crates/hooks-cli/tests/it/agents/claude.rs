@@ -3,15 +3,9 @@
 
 use serde_json::Value;
 
-use super::{Agent, AgentRun, GUARD_REASON, Step, assert_a_hung_hook_is_killed, guard};
-
-/// The script of one tool call of `command`, then a final text.
-fn shell_then_done(command: &str) -> Vec<Step> {
-    vec![
-        Step::Shell(command.to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ]
-}
+use super::{
+    Agent, AgentRun, GUARD_REASON, Step, assert_a_hung_hook_is_killed, guard, shell_then_done,
+};
 
 /// The stream-json `result` line of a run.
 fn result_line(stdout: &str) -> Value {

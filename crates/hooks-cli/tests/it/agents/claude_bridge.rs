@@ -5,7 +5,7 @@
 //! top-level `command` Cursor sends) guards Claude Code's `Bash` tool.
 
 use super::bridge::{home_file, hooks, install_run_uninstall};
-use super::{Agent, AgentRun, Step};
+use super::{Agent, AgentRun, Step, shell_then_done};
 
 /// Claude Code overrides a Stop hook that keeps blocking too (its
 /// `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`, default 8); the engine reads the same variable. With
@@ -39,13 +39,7 @@ fn claude_code_stop_blocks_are_capped_by_the_engine_across_bridge_calls() {
 /// Cursor's stdin: `git init` is refused, the model gets the guard's `agentMessage`.
 #[test]
 fn a_cursor_shell_guard_guards_claude_codes_bash_through_the_bridge() {
-    let run = AgentRun::new(
-        Agent::Claude,
-        vec![
-            Step::Shell("git init by-git".to_owned()),
-            Step::Text("Finished.".to_owned()),
-        ],
-    );
+    let run = AgentRun::new(Agent::Claude, shell_then_done("git init by-git"));
     let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor");
     crate::agent_scripts::copy_dir(&fixture, &run.project());
     hooks(&run, &["trust", ".cursor/hooks.json"]);

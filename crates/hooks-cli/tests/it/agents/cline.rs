@@ -7,16 +7,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{AgentOutput, AgentRun, Step, guard};
+use super::{AgentOutput, AgentRun, guard, shell_then_done};
 use crate::agents::Agent;
-
-/// The script of one tool call of `command`, then a final text.
-fn shell_then_done(command: &str) -> Vec<Step> {
-    vec![
-        Step::Shell(command.to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ]
-}
 
 /// The `run_result` line of Cline's `--json` output.
 fn run_result(out: &AgentOutput) -> Value {
@@ -38,6 +30,18 @@ fn engine_config(run: &AgentRun, hooks: &str) {
     let path = run.home().join(".config/hooks/hooks.yaml");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(&path, format!("hooks:\n{hooks}")).unwrap();
+}
+
+/// Cline ran, and a cancel stopped its task before `rm -r victim` ran: the directory is
+/// there and the run ended `aborted`.
+#[track_caller]
+fn assert_the_task_stopped_before_rm(run: &AgentRun, out: &AgentOutput) {
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert_eq!(run_result(out)["finishReason"], "aborted", "{out}");
 }
 
 /// The first line a hook logged to `log`, as JSON.
@@ -65,12 +69,7 @@ fn clines_own_hook_file_gets_its_stdin_and_its_cancel_stops_the_task() {
         ),
     );
     let out = run.run();
-    out.assert_success();
-    assert!(
-        run.project().join("victim/keep.txt").exists(),
-        "rm -r ran:\n{out}"
-    );
-    assert_eq!(run_result(&out)["finishReason"], "aborted", "{out}");
+    assert_the_task_stopped_before_rm(&run, &out);
     assert_eq!(out.turns().len(), 1, "the model was asked again:\n{out}");
     let input = first_input(&log);
     assert_eq!(input["hookName"], "tool_call", "{input}");
@@ -127,12 +126,7 @@ fn bridged(command: &str, config: impl Fn(&AgentRun) -> String) -> (AgentRun, Ag
 #[test]
 fn the_engines_guard_refuses_rm_r_through_the_bridge() {
     let (run, out) = bridged("rm -r victim", guard_config);
-    out.assert_success();
-    assert!(
-        run.project().join("victim/keep.txt").exists(),
-        "rm -r ran:\n{out}"
-    );
-    assert_eq!(run_result(&out)["finishReason"], "aborted", "{out}");
+    assert_the_task_stopped_before_rm(&run, &out);
     assert_eq!(out.turns().len(), 1, "the model was asked again:\n{out}");
     let input = first_input(&run.root().join("guard.log"));
     assert_eq!(input["hook_event_name"], "PreToolUse", "{input}");
@@ -214,12 +208,7 @@ fn a_claude_code_guard_refuses_rm_r_in_cline() {
     hooks(&run, &["install", "cline", "--all-events"]);
     let out = run.run();
     hooks(&run, &["uninstall", "cline"]);
-    out.assert_success();
-    assert!(
-        run.project().join("victim/keep.txt").exists(),
-        "rm -r ran:\n{out}"
-    );
-    assert_eq!(run_result(&out)["finishReason"], "aborted", "{out}");
+    assert_the_task_stopped_before_rm(&run, &out);
     let input = first_input(&run.root().join("guard.log"));
     assert_eq!(input["tool_name"], "Bash", "{input}");
     assert_eq!(input["hook_event_name"], "PreToolUse", "{input}");

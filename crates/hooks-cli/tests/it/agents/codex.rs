@@ -3,15 +3,9 @@
 
 use serde_json::Value;
 
-use super::{Agent, AgentRun, GUARD_REASON, Step, assert_a_hung_hook_is_killed, guard};
-
-/// The script of one tool call of `command`, then a final text.
-fn shell_then_done(command: &str) -> Vec<Step> {
-    vec![
-        Step::Shell(command.to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ]
-}
+use super::{
+    Agent, AgentRun, GUARD_REASON, Step, assert_a_hung_hook_is_killed, guard, shell_then_done,
+};
 
 #[test]
 fn a_pre_tool_use_guard_refuses_rm_r_and_the_model_gets_its_reason() {

@@ -9,7 +9,7 @@
 //! it, the bridge leaves it to Codex.
 
 use super::bridge::{bridged_with, home_file, hooks};
-use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard, shell_then_done};
 
 /// The `hooks/hooks.json` of the plugin `tool@acme`: a SessionStart hook appending the
 /// plugin's root to `$RUN/plugin.log`.
@@ -55,13 +55,7 @@ fn codex_takes_the_engines_rewrite_and_context() {
 /// refuses `rm -r`. Uninstall gives `config.toml` back and removes the file.
 #[test]
 fn codex_calls_the_bridge_from_a_trusted_projects_layer() {
-    let run = AgentRun::new(
-        Agent::Codex,
-        vec![
-            Step::Shell("rm -r victim".to_owned()),
-            Step::Text("Finished.".to_owned()),
-        ],
-    );
+    let run = AgentRun::new(Agent::Codex, shell_then_done("rm -r victim"));
     run.write("victim/keep.txt", "precious");
     home_file(
         &run,
@@ -101,13 +95,7 @@ fn codex_calls_the_bridge_from_a_trusted_projects_layer() {
 /// and `config.toml` back byte for byte.
 #[test]
 fn codex_hooks_migrated_into_the_engine_run_once_through_the_bridge() {
-    let run = AgentRun::new(
-        Agent::Codex,
-        vec![
-            Step::Shell("rm -r victim".to_owned()),
-            Step::Text("Finished.".to_owned()),
-        ],
-    );
+    let run = AgentRun::new(Agent::Codex, shell_then_done("rm -r victim"));
     run.write("victim/keep.txt", "precious");
     run.add_hook("PreToolUse", Some("Bash"), &guard(&run));
     let hooks_json = run.hooks_file();

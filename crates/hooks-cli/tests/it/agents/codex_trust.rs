@@ -16,7 +16,9 @@ use hooks_cli::edit::codex_trust::{
 };
 use serde_json::{Value, json};
 
-use super::{Agent, AgentRun, GUARD_REASON, RUN_MARK, Step, end_run, guard, read_in_thread};
+use super::{
+    Agent, AgentRun, GUARD_REASON, RUN_MARK, Step, end_run, guard, read_in_thread, shell_then_done,
+};
 
 /// How long `codex app-server` may take to answer `hooks/list` (it answers in well under
 /// a second).
@@ -250,18 +252,10 @@ fn keys_and_hashes_equal_codex_hooks_list_and_written_trust_is_trusted() {
     assert_eq!(modified, [key]);
 }
 
-/// The script of `rm -r victim`, then a final text.
-fn delete_victim() -> Vec<Step> {
-    vec![
-        Step::Shell("rm -r victim".to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ]
-}
-
 /// Runs the guard against `rm -r victim` with the guard trusted by written state only;
 /// `in_config`: the guard is in `config.toml` (else in `hooks.json`).
 fn check_trusted_guard_blocks(in_config: bool) {
-    let run = AgentRun::new(Agent::Codex, delete_victim());
+    let run = AgentRun::new(Agent::Codex, shell_then_done("rm -r victim"));
     run.write("victim/keep.txt", "precious");
     let command = guard(&run);
     if in_config {
@@ -301,7 +295,7 @@ fn a_guard_in_config_toml_trusted_by_written_state_blocks_rm_r() {
 /// and `config.toml` is byte for byte what it was.
 #[test]
 fn once_its_trust_is_removed_the_guard_is_skipped() {
-    let run = AgentRun::new(Agent::Codex, delete_victim());
+    let run = AgentRun::new(Agent::Codex, shell_then_done("rm -r victim"));
     run.write("victim/keep.txt", "precious");
     run.add_hook("PreToolUse", Some("Bash"), &guard(&run));
     let config = home(&run).join("config.toml");

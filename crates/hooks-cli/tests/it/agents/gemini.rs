@@ -3,15 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
-
-/// The script of one tool call of `command`, then a final text.
-fn shell_then_done(command: &str) -> Vec<Step> {
-    vec![
-        Step::Shell(command.to_owned()),
-        Step::Text("Finished.".to_owned()),
-    ]
-}
+use super::{Agent, AgentRun, GUARD_REASON, Step, guard, shell_then_done};
 
 #[test]
 fn a_before_tool_guard_refuses_rm_r_and_the_model_gets_its_reason() {

@@ -720,6 +720,14 @@ impl std::fmt::Display for AgentOutput {
     }
 }
 
+/// The script of one tool call of `command`, then a final text.
+pub(crate) fn shell_then_done(command: &str) -> Vec<Step> {
+    vec![
+        Step::Shell(command.to_owned()),
+        Step::Text("Finished.".to_owned()),
+    ]
+}
+
 /// A guard hook for every agent: refuses any tool input holding `rm -r` (exit 2, the
 /// reason on stderr), lets everything else through, and logs each call's stdin to
 /// `guard.log` in the run's root.

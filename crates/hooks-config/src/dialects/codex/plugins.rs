@@ -85,6 +85,12 @@ fn enabled_plugins(codex_home: &Path) -> Vec<(String, String)> {
     let Ok(text) = crate::source::read_file(&path, None, MAX_READ) else {
         return Vec::new();
     };
+    // Every spelling of the table (`[plugins."p@m"]`, a dotted or an inline key) names it:
+    // without the word, no plugin is enabled, and the file (which the Codex loader parses
+    // anyway, on every bridge call) need not be parsed here too.
+    if !text.text().contains("plugins") {
+        return Vec::new();
+    }
     let Ok(config) = toml::from_str::<toml::Table>(text.text()) else {
         return Vec::new();
     };
