@@ -670,14 +670,16 @@ struct Names {
 impl Names {
     /// Adds `event`'s name and aliases; a name already taken keeps its event.
     fn insert(&mut self, event: &Event) {
-        for name in names_of(event.info()) {
-            self.exact
-                .entry(name.to_owned())
-                .or_insert_with(|| event.clone());
-            self.folded
-                .entry(fold(name))
-                .or_insert_with(|| event.clone());
-        }
+        add_names(&mut self.exact, event, str::to_owned);
+        add_names(&mut self.folded, event, fold);
+    }
+}
+
+/// Adds `event` to `map` under `key` of each of its names; a key already taken keeps its
+/// event.
+fn add_names(map: &mut HashMap<String, Event>, event: &Event, key: fn(&str) -> String) {
+    for name in names_of(event.info()) {
+        map.entry(key(name)).or_insert_with(|| event.clone());
     }
 }
 
@@ -695,10 +697,7 @@ static BUILTIN_FOLDED: LazyLock<HashMap<String, Event>> = LazyLock::new(|| built
 fn builtin_names(key: fn(&str) -> String) -> HashMap<String, Event> {
     let mut map = HashMap::new();
     for &b in BuiltinEvent::ALL {
-        let event = Event::Builtin(b);
-        for name in names_of(event.info()) {
-            map.entry(key(name)).or_insert_with(|| event.clone());
-        }
+        add_names(&mut map, &Event::Builtin(b), key);
     }
     map
 }

@@ -142,9 +142,9 @@ pub fn load_engine_from(builder: EngineBuilder) -> Result<Engine> {
 
 /// Resolves an event name in any dialect's spelling, with a did-you-mean on a typo.
 pub fn resolve_event(name: &str) -> Result<Event> {
-    // Built once: `replay` resolves one name per line.
-    static CATALOG: std::sync::LazyLock<EventCatalog> = std::sync::LazyLock::new(EventCatalog::new);
-    CATALOG.resolve(name).map_err(|e| anyhow::anyhow!("{e}"))
+    EventCatalog::new()
+        .resolve(name)
+        .map_err(|e| anyhow::anyhow!("{e}"))
 }
 
 /// The context of the event named `name` with `payload`'s fields, as the agent `from`

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{Events, FileShape, HookList, Profile};
+use super::{ArgRenames, Events, FileShape, HookList, Profile, json_text, rename_args};
 use crate::context::{EventContext, json_kind};
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
@@ -122,24 +122,36 @@ pub fn name_of(event: BuiltinEvent) -> Option<&'static str> {
 /// The most characters of `contextModification` Cline passes on.
 pub const MAX_CONTEXT: usize = 50_000;
 
-/// How a canonical tool's input keys are named in Cline's parameters, by Cline tool
-/// (`file_path` is Cline's `path`).
-const RENAMES: &[(&str, &[(&str, &str)])] = &[
-    ("read_file", &[("file_path", "path")]),
-    ("write_to_file", &[("file_path", "path")]),
-    ("replace_in_file", &[("file_path", "path")]),
-    ("search_files", &[("pattern", "regex")]),
+/// Cline's parameters named otherwise than the canonical tool's input keys, by Cline tool
+/// (Cline's `path` is `file_path`).
+const RENAMES: ArgRenames = &[
+    ("read_file", &[("path", "file_path")]),
+    ("write_to_file", &[("path", "file_path")]),
+    ("replace_in_file", &[("path", "file_path")]),
+    ("search_files", &[("regex", "pattern")]),
 ];
+
+/// The server and tool of a canonical MCP tool name (`mcp__<server>__<tool>`).
+fn mcp_tool(tool: &str) -> Option<(&str, &str)> {
+    tool.strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__"))
+}
+
+/// Cline's name of the tool named `tool` in the canonical vocabulary, as [`cline_tool`]
+/// names it.
+pub fn cline_name(tool: &str) -> String {
+    if mcp_tool(tool).is_some() {
+        return "use_mcp_tool".to_owned();
+    }
+    PROFILE.tools.from_canonical(tool).into_owned()
+}
 
 /// Cline's name and parameters for a tool call given by its canonical name (an MCP tool
 /// `mcp__<server>__<tool>` is Cline's `use_mcp_tool` with `server_name`, `tool_name`
 /// and `arguments`); a name that is not canonical is taken to be Cline's already.
 pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
     let object = input.as_object().cloned().unwrap_or_default();
-    if let Some((server, name)) = tool
-        .strip_prefix("mcp__")
-        .and_then(|rest| rest.split_once("__"))
-    {
+    if let Some((server, name)) = mcp_tool(tool) {
         let mut params = Map::new();
         params.insert("server_name".into(), json!(server));
         params.insert("tool_name".into(), json!(name));
@@ -150,29 +162,8 @@ pub fn cline_tool(tool: &str, input: &Value) -> (String, Map<String, Value>) {
     if cline == tool {
         return (tool.to_owned(), object);
     }
-    let params = renamed(&cline, object, true);
+    let params = rename_args(RENAMES, &cline, object, false);
     (cline.into_owned(), params)
-}
-
-/// `params` of Cline's tool `cline_tool` with their keys renamed by [`RENAMES`]: from the
-/// canonical names to Cline's (`to_cline`), or back.
-fn renamed(cline_tool: &str, params: Map<String, Value>, to_cline: bool) -> Map<String, Value> {
-    let renames = RENAMES
-        .iter()
-        .find(|(t, _)| *t == cline_tool)
-        .map_or(&[][..], |(_, r)| r);
-    params
-        .into_iter()
-        .map(|(k, v)| {
-            let k = renames
-                .iter()
-                .find(|(canonical, cline)| k == if to_cline { *canonical } else { *cline })
-                .map_or(k, |(canonical, cline)| {
-                    (if to_cline { *cline } else { *canonical }).to_owned()
-                });
-            (k, v)
-        })
-        .collect()
 }
 
 /// The context key holding the name Cline gave the tool of a `preToolUse` or `postToolUse`
@@ -184,9 +175,9 @@ pub const TOOL_NAME_KEY: &str = "cline_tool_name";
 /// inverse of what its reader made of it (the SDK's `run_commands` gets its `commands`
 /// list back, a line each; `file_path` is `path` again; an MCP call's arguments are
 /// `arguments`, JSON-encoded). `canonical_tool` is the call's canonical name.
-pub fn tool_input(cline_tool: &str, canonical_tool: &str, input: &Value) -> Value {
+pub fn tool_input(cline_tool: &str, canonical_tool: &str, input: &Value) -> Map<String, Value> {
     if cline_tool == "use_mcp_tool" {
-        return Value::Object(self::cline_tool(canonical_tool, input).1);
+        return self::cline_tool(canonical_tool, input).1;
     }
     let mut params = input.as_object().cloned().unwrap_or_default();
     if cline_tool == "run_commands"
@@ -195,7 +186,7 @@ pub fn tool_input(cline_tool: &str, canonical_tool: &str, input: &Value) -> Valu
         let commands: Vec<Value> = command.lines().map(|l| json!(l)).collect();
         params.insert("commands".into(), Value::Array(commands));
     }
-    Value::Object(renamed(cline_tool, params, true))
+    rename_args(RENAMES, cline_tool, params, false)
 }
 
 /// A proto3 `map<string, string>`: every value a string, others JSON-encoded.
@@ -337,23 +328,21 @@ pub fn input_json(ctx: &EventContext, name: &str) -> Value {
         json!({"provider": known(provider), "slug": known(slug)}),
     );
     let event = ctx.event().builtin();
-    let tool = ctx.tool_name().unwrap_or_default();
-    let input = ctx.tool_input().cloned().unwrap_or(Value::Null);
-    // The tool as Cline named it, when the event came from Cline (its SDK's `run_commands`
-    // and the extension's `execute_command` are both `Bash`).
-    let (tool, params) = match ctx.get_str(TOOL_NAME_KEY) {
-        Some(own) => (
-            own.to_owned(),
-            tool_input(own, tool, &input)
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-        ),
-        None => cline_tool(tool, &input),
+    // The tool call in Cline's names: the tool as Cline named it when the event came from
+    // Cline (its SDK's `run_commands` and the extension's `execute_command` are both
+    // `Bash`), else Cline's name for the canonical one.
+    let call = || {
+        let tool = ctx.tool_name().unwrap_or_default();
+        let input = ctx.tool_input().unwrap_or(&Value::Null);
+        match ctx.get_str(TOOL_NAME_KEY) {
+            Some(own) => (own.to_owned(), tool_input(own, tool, input)),
+            None => cline_tool(tool, input),
+        }
     };
     let mut data = Map::new();
     let key = match event {
         Some(BuiltinEvent::PreToolUse) => {
+            let (tool, params) = call();
             put(&mut data, "toolName", Some(json!(tool)));
             put(
                 &mut data,
@@ -364,6 +353,7 @@ pub fn input_json(ctx: &EventContext, name: &str) -> Value {
         }
         Some(BuiltinEvent::PostToolUse | BuiltinEvent::PostToolUseFailure) => {
             let failed = event == Some(BuiltinEvent::PostToolUseFailure);
+            let (tool, params) = call();
             put(&mut data, "toolName", Some(json!(tool)));
             put(
                 &mut data,
@@ -764,12 +754,7 @@ fn canonical_tool(tool: &str, mut params: Map<String, Value>) -> (String, Map<St
     if tool == "use_mcp_tool" {
         let text = |k: &str| params.get(k).and_then(Value::as_str).map(str::to_owned);
         if let (Some(server), Some(name)) = (text("server_name"), text("tool_name")) {
-            let arguments = match params.remove("arguments") {
-                Some(Value::String(s)) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
-                Some(other) => other,
-                None => json!({}),
-            };
-            let input = match arguments {
+            let input = match json_text(params.remove("arguments")) {
                 Value::Object(m) => m,
                 other => Map::from_iter([("arguments".to_owned(), other)]),
             };
@@ -785,6 +770,6 @@ fn canonical_tool(tool: &str, mut params: Map<String, Value>) -> (String, Map<St
             .collect();
         params.insert("command".into(), Value::String(lines.join("\n")));
     }
-    let input = renamed(tool, params, false);
+    let input = rename_args(RENAMES, tool, params, true);
     (PROFILE.tools.to_canonical(tool).into_owned(), input)
 }

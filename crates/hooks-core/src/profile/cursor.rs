@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{Events, FileShape, HookList, Profile};
+use super::{Events, FileShape, HookList, Profile, json_text};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::env::push_table;
@@ -700,11 +700,6 @@ pub fn read_event(name: &str, fields: &mut Map<String, Value>) -> Option<Event> 
     if let Some(cwd) = get("cwd").or(root) {
         add.push(("cwd", cwd));
     }
-    let parsed = |v: Option<Value>| match v {
-        Some(Value::String(s)) => serde_json::from_str(&s).unwrap_or(Value::String(s)),
-        Some(other) => other,
-        None => json!({}),
-    };
     let mut event = home.event;
     match home.name {
         "beforeShellExecution" | "afterShellExecution" => {
@@ -730,9 +725,9 @@ pub fn read_event(name: &str, fields: &mut Map<String, Value>) -> Option<Event> 
                     json!(format!("mcp__{UNNAMED_MCP_SERVER}__{tool}")),
                 ));
             }
-            add.push(("tool_input", parsed(get("tool_input"))));
+            add.push(("tool_input", json_text(get("tool_input"))));
             if let Some(result) = get("result_json") {
-                add.push(("tool_response", parsed(Some(result))));
+                add.push(("tool_response", json_text(Some(result))));
             }
         }
         "beforeReadFile" => {

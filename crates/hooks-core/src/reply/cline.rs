@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reply, block_reason, context, put, user_message};
+use super::{Reply, context, put, refusal, user_message};
 use crate::aggregate::Aggregate;
 use crate::context::EventContext;
 use crate::event::BuiltinEvent;
@@ -27,18 +27,9 @@ use crate::profile::cline as cline_profile;
 pub fn cline(ctx: &EventContext, agg: &Aggregate) -> Reply {
     let effects = &agg.effects;
     let mut top = Map::new();
-    let cancel = agg.is_blocked() || !effects.continue_;
-    top.insert("cancel".to_owned(), Value::Bool(cancel));
-    if cancel {
-        let reason = if agg.is_blocked() {
-            block_reason(agg)
-        } else {
-            effects
-                .stop_reason
-                .clone()
-                .filter(|r| !r.trim().is_empty())
-                .unwrap_or_else(|| format!("a {} hook stopped the task", agg.event))
-        };
+    let refusal = refusal(agg, "the task");
+    top.insert("cancel".to_owned(), Value::Bool(refusal.is_some()));
+    if let Some(reason) = refusal {
         top.insert("errorMessage".to_owned(), Value::String(reason));
         return Reply::json(top);
     }
@@ -47,13 +38,12 @@ pub fn cline(ctx: &EventContext, agg: &Aggregate) -> Reply {
         && let Some(input) = &effects.updated_input
     {
         let canonical = ctx.tool_name().unwrap_or_default();
-        let tool = ctx.get_str(cline_profile::TOOL_NAME_KEY).map_or_else(
-            || cline_profile::cline_tool(canonical, input).0,
-            str::to_owned,
-        );
+        let tool = ctx
+            .get_str(cline_profile::TOOL_NAME_KEY)
+            .map_or_else(|| cline_profile::cline_name(canonical), str::to_owned);
         top.insert(
             "overrideInput".to_owned(),
-            cline_profile::tool_input(&tool, canonical, input),
+            Value::Object(cline_profile::tool_input(&tool, canonical, input)),
         );
     }
     let mut reply = Reply::json(top);

@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reply, block_reason, context, put, user_message};
+use super::{Reply, block_reason, context, put, refusal, user_message};
 use crate::aggregate::Aggregate;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::Decision;
@@ -40,7 +40,7 @@ pub fn cursor(event: &Event, agg: &Aggregate) -> Reply {
     use BuiltinEvent as B;
     let effects = &agg.effects;
     let blocked = agg.is_blocked();
-    let refusal = refusal(agg);
+    let refusal = refusal(agg, "the agent");
     let mut top = Map::new();
     match event.builtin() {
         Some(B::PreToolUse) => {
@@ -122,19 +122,4 @@ pub fn cursor(event: &Event, agg: &Aggregate) -> Reply {
         _ => {}
     }
     Reply::json(top)
-}
-
-/// Why the action is refused, when it is: the block's reason, or, when a hook stopped the
-/// agent (which Cursor's before-events cannot do), its stop reason.
-fn refusal(agg: &Aggregate) -> Option<String> {
-    if agg.is_blocked() {
-        return Some(block_reason(agg));
-    }
-    (!agg.effects.continue_).then(|| {
-        agg.effects
-            .stop_reason
-            .clone()
-            .filter(|r| !r.trim().is_empty())
-            .unwrap_or_else(|| format!("a {} hook stopped the agent", agg.event))
-    })
 }

@@ -79,6 +79,22 @@ pub(crate) fn block_reason(agg: &Aggregate) -> String {
         .unwrap_or_else(|| format!("blocked by a {} hook", agg.event))
 }
 
+/// Why the action is refused, when it is: the block's reason, or, when a hook stopped
+/// `whom` (the agent, the task: what the agent's "stop" ends) without a block, its stop
+/// reason.
+pub(crate) fn refusal(agg: &Aggregate, whom: &str) -> Option<String> {
+    if agg.is_blocked() {
+        return Some(block_reason(agg));
+    }
+    (!agg.effects.continue_).then(|| {
+        agg.effects
+            .stop_reason
+            .clone()
+            .filter(|r| !r.trim().is_empty())
+            .unwrap_or_else(|| format!("a {} hook stopped {whom}", agg.event))
+    })
+}
+
 /// The text for the model, the hooks' contexts joined by blank lines; `None` without any.
 pub(crate) fn context(agg: &Aggregate) -> Option<String> {
     let parts: Vec<&str> = agg

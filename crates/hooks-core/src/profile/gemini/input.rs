@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
+use crate::profile::{ArgRenames, rename_args};
 use crate::tools::GEMINI_TOOLS;
 
 /// The arguments of Gemini CLI's tools whose canonical tool names them otherwise, as
@@ -34,7 +35,7 @@ use crate::tools::GEMINI_TOOLS;
 /// their names (`command`, `file_path`, `old_string`, `pattern`, ...), also those the
 /// canonical tool does not have (`dir_path` of the shell tool, `start_line` of
 /// `read_file`, whose meaning differs from `offset`).
-pub(crate) const TOOL_ARGS: &[(&str, &[(&str, &str)])] = &[
+pub(crate) const TOOL_ARGS: ArgRenames = &[
     (
         "run_shell_command",
         &[("is_background", "run_in_background")],
@@ -80,22 +81,13 @@ fn oriented<'a>(way: Way, gemini: &'a str, canonical: &'a str) -> (&'a str, &'a 
 
 /// `input` (a tool's arguments) with the argument names of Gemini CLI's tool `tool`
 /// translated `way`. Not an object: unchanged.
-fn tool_args(input: &Value, tool: &str, way: Way) -> Value {
-    let (Value::Object(args), Some((_, renames))) =
-        (input, TOOL_ARGS.iter().find(|(name, _)| *name == tool))
-    else {
-        return input.clone();
-    };
-    let mut out = Map::with_capacity(args.len());
-    for (key, value) in args {
-        let key = renames
-            .iter()
-            .map(|(gemini, canonical)| oriented(way, gemini, canonical))
-            .find(|(from, _)| *from == key)
-            .map_or(key.as_str(), |(_, to)| to);
-        out.insert(key.to_owned(), value.clone());
+fn tool_args(input: Value, tool: &str, way: Way) -> Value {
+    match input {
+        Value::Object(args) => {
+            Value::Object(rename_args(TOOL_ARGS, tool, args, way == Way::ToCanonical))
+        }
+        other => other,
     }
-    Value::Object(out)
 }
 
 /// A canonical tool's input (`updated_input` of a rewrite) in the argument names of Gemini
@@ -103,7 +95,7 @@ fn tool_args(input: &Value, tool: &str, way: Way) -> Value {
 /// `tool_input` holds.
 pub(crate) fn tool_input_for_gemini(canonical_tool: &str, input: &Value) -> Value {
     tool_args(
-        input,
+        input.clone(),
         &GEMINI_TOOLS.from_canonical(canonical_tool),
         Way::ToGemini,
     )
@@ -137,22 +129,24 @@ fn translate_field(
     value: Value,
     way: Way,
 ) -> (String, Value) {
-    let value = match (key, &value) {
+    let value = match (key, value) {
         ("tool_name", Value::String(name)) => Value::String(match way {
-            Way::ToCanonical => GEMINI_TOOLS.to_canonical(name).into_owned(),
-            Way::ToGemini => GEMINI_TOOLS.from_canonical(name).into_owned(),
+            Way::ToCanonical => GEMINI_TOOLS.to_canonical(&name).into_owned(),
+            Way::ToGemini => GEMINI_TOOLS.from_canonical(&name).into_owned(),
         }),
         ("tool_input", input) => match tool {
             Some(tool) => tool_args(input, tool, way),
-            None => value,
+            None => input,
         },
-        (_, Value::String(text)) => VALUES
-            .iter()
-            .filter(|(e, field, _, _)| Some(*e) == event && *field == key)
-            .map(|(_, _, gemini, canonical)| oriented(way, gemini, canonical))
-            .find(|(from, _)| from == text)
-            .map_or(value.clone(), |(_, to)| Value::String(to.to_owned())),
-        _ => value,
+        (_, Value::String(text)) => Value::String(
+            VALUES
+                .iter()
+                .filter(|(e, field, _, _)| Some(*e) == event && *field == key)
+                .map(|(_, _, gemini, canonical)| oriented(way, gemini, canonical))
+                .find(|(from, _)| *from == text)
+                .map_or(text, |(_, to)| to.to_owned()),
+        ),
+        (_, value) => value,
     };
     let key = FIELDS
         .iter()
@@ -212,27 +206,29 @@ pub(super) fn input_json(ctx: &EventContext, event_name: &str) -> Value {
     // Gemini CLI's names of the context's fields, each with its value translated.
     let canonical_tool = ctx.tool_name();
     let own_tool = canonical_tool.map(|t| GEMINI_TOOLS.from_canonical(t));
-    let own: Map<String, Value> = ctx
+    let mut own: Map<String, Value> = ctx
         .fields()
         .iter()
         .map(|(k, v)| translate_field(event, own_tool.as_deref(), k, v.clone(), Way::ToGemini))
         .collect();
     let mut out = Map::new();
-    let copy = |out: &mut Map<String, Value>, key: &str| {
-        if let Some(value) = own.get(key) {
-            out.insert(key.to_owned(), value.clone());
+    // Each field is moved out of `own`, which keeps the order of the rest: an event
+    // Gemini CLI does not have passes them on.
+    let copy = |own: &mut Map<String, Value>, out: &mut Map<String, Value>, key: &str| {
+        if let Some(value) = own.shift_remove(key) {
+            out.insert(key.to_owned(), value);
         }
     };
     for key in COMMON {
-        copy(&mut out, key);
+        copy(&mut own, &mut out, key);
     }
     out.insert(
         "hook_event_name".to_owned(),
         Value::String(event_name.to_owned()),
     );
-    match own.get("timestamp") {
+    match own.shift_remove("timestamp") {
         Some(at) => {
-            out.insert("timestamp".to_owned(), at.clone());
+            out.insert("timestamp".to_owned(), at);
         }
         None => {
             if let Some(at) = ctx.dispatched_at() {
@@ -243,14 +239,12 @@ pub(super) fn input_json(ctx: &EventContext, event_name: &str) -> Value {
     match event_fields(event) {
         Some(keys) => {
             for key in keys {
-                copy(&mut out, key);
+                copy(&mut own, &mut out, key);
             }
         }
         None => {
-            for key in own.keys() {
-                if !out.contains_key(key.as_str()) {
-                    copy(&mut out, key);
-                }
+            for (key, value) in own {
+                out.entry(key).or_insert(value);
             }
         }
     }
@@ -342,46 +336,11 @@ mod tests {
             ),
         );
         check(
-            "BeforeAgent",
-            with_base(r#""prompt": "hi""#),
-            with_base(r#""prompt": "hi""#),
-        );
-        check(
             "AfterAgent",
             with_base(r#""prompt": "hi", "prompt_response": "hello", "stop_hook_active": true"#),
             with_base(
                 r#""prompt": "hi", "last_assistant_message": "hello", "stop_hook_active": true"#,
             ),
-        );
-        check(
-            "BeforeModel",
-            with_base(r#""llm_request": {"model": "m", "messages": []}"#),
-            with_base(r#""llm_request": {"model": "m", "messages": []}"#),
-        );
-        check(
-            "BeforeToolSelection",
-            with_base(r#""llm_request": {"model": "m"}"#),
-            with_base(r#""llm_request": {"model": "m"}"#),
-        );
-        check(
-            "AfterModel",
-            with_base(r#""llm_request": {"model": "m"}, "llm_response": {"candidates": []}"#),
-            with_base(r#""llm_request": {"model": "m"}, "llm_response": {"candidates": []}"#),
-        );
-        check(
-            "SessionStart",
-            with_base(r#""source": "resume""#),
-            with_base(r#""source": "resume""#),
-        );
-        check(
-            "SessionEnd",
-            with_base(r#""reason": "exit""#),
-            with_base(r#""reason": "exit""#),
-        );
-        check(
-            "PreCompress",
-            with_base(r#""trigger": "auto""#),
-            with_base(r#""trigger": "auto""#),
         );
         check(
             "Notification",
@@ -392,6 +351,24 @@ mod tests {
                 r#""notification_type": "permission_prompt", "message": "ok?", "details": {"type": "exec"}"#,
             ),
         );
+        // The events whose fields Gemini CLI names as the engine does.
+        for (event, fields) in [
+            ("BeforeAgent", r#""prompt": "hi""#),
+            (
+                "BeforeModel",
+                r#""llm_request": {"model": "m", "messages": []}"#,
+            ),
+            ("BeforeToolSelection", r#""llm_request": {"model": "m"}"#),
+            (
+                "AfterModel",
+                r#""llm_request": {"model": "m"}, "llm_response": {"candidates": []}"#,
+            ),
+            ("SessionStart", r#""source": "resume""#),
+            ("SessionEnd", r#""reason": "exit""#),
+            ("PreCompress", r#""trigger": "auto""#),
+        ] {
+            check(event, with_base(fields), with_base(fields));
+        }
     }
 
     #[test]
