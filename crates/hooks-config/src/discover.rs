@@ -271,26 +271,43 @@ impl Locations {
         out
     }
 
-    /// The candidate files that exist, in load order, under the roots with their symlinks
-    /// resolved (so a file has one path, whichever spelling of its project was given; trust
-    /// grants record that path). Anything there but a directory is listed: loading refuses
-    /// what is not a regular file, with a diagnostic, rather than pass it over in silence.
-    pub fn discover(&self) -> Vec<Discovered> {
+    /// These locations with their directories' symlinks resolved (a directory that does
+    /// not resolve is kept as it is): the roots [`Locations::discover`] lists files under.
+    pub fn resolved(&self) -> Locations {
         let real = |p: &Option<PathBuf>| {
             p.as_ref()
                 .map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()))
         };
-        let resolved = Locations {
+        Locations {
             home: real(&self.home),
             config_dir: real(&self.config_dir),
             project: real(&self.project),
             codex_home: real(&self.codex_home),
             cline_dir: real(&self.cline_dir),
             system_dirs: self.system_dirs.clone(),
-        };
+        }
+    }
+
+    /// The candidate files that exist, in load order, under the roots with their symlinks
+    /// resolved (so a file has one path, whichever spelling of its project was given; trust
+    /// grants record that path). Anything there but a directory is listed: loading refuses
+    /// what is not a regular file, with a diagnostic, rather than pass it over in silence.
+    pub fn discover(&self) -> Vec<Discovered> {
+        self.discover_where(|_| true)
+    }
+
+    /// [`Locations::discover`] keeping only the files for which `keep` is true. A candidate
+    /// that stands for many files (Codex's enabled plugins, Cline's hooks directories,
+    /// Gemini CLI's extensions) is asked first, by its pattern's path (`*` for each folder
+    /// or file it stands for), and is not looked into when `keep` refuses it; then each file
+    /// it stands for is asked.
+    pub fn discover_where(&self, keep: impl Fn(&Path) -> bool) -> Vec<Discovered> {
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
-        for candidate in resolved.candidates() {
+        for candidate in self.resolved().candidates() {
+            if !keep(&candidate.path) {
+                continue;
+            }
             let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
             // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
             // `.gemini/extensions/*/hooks/hooks.json`).
@@ -300,6 +317,7 @@ impl Locations {
                 out.extend(
                     crate::dialects::codex::enabled_plugin_hooks(codex)
                         .into_iter()
+                        .filter(|p| keep(&p.path))
                         .map(|p| Discovered {
                             path: p.path,
                             layer: candidate.layer,
@@ -312,10 +330,15 @@ impl Locations {
                 let Some(dir) = candidate.path.parent() else {
                     continue;
                 };
-                out.extend(cline_hook_files(dir).into_iter().map(|path| Discovered {
-                    path,
-                    ..candidate.clone()
-                }));
+                out.extend(
+                    cline_hook_files(dir)
+                        .into_iter()
+                        .filter(|p| keep(p))
+                        .map(|path| Discovered {
+                            path,
+                            ..candidate.clone()
+                        }),
+                );
             } else if let Some(at) = star {
                 let parts: Vec<&std::ffi::OsStr> = candidate.path.iter().collect();
                 let parent: PathBuf = parts[..at].iter().collect();
@@ -325,7 +348,7 @@ impl Locations {
                     .flatten()
                     .flatten()
                     .map(|e| e.path().join(&rest))
-                    .filter(|p| exists(p))
+                    .filter(|p| exists(p) && keep(p))
                     .collect();
                 found.sort();
                 out.extend(found.into_iter().map(|path| Discovered {

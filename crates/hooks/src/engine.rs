@@ -41,8 +41,8 @@ enum Source {
     /// The standard locations (user, project, local, managed), discovered at each load.
     Discover {
         locations: Locations,
-        /// Discovered files not loaded (symlinks resolved).
-        skip: Vec<PathBuf>,
+        /// Tests of a discovered file's path: a file one of them is true of is not loaded.
+        skip_if: Vec<fn(&Path) -> bool>,
         /// Dialects whose discovered files are not loaded.
         skip_dialects: Vec<Dialect>,
     },
@@ -256,7 +256,7 @@ impl EngineBuilder {
     pub fn discover_in(mut self, locations: Locations) -> EngineBuilder {
         self.sources.push(Source::Discover {
             locations,
-            skip: Vec::new(),
+            skip_if: Vec::new(),
             skip_dialects: Vec::new(),
         });
         self
@@ -365,18 +365,16 @@ impl EngineBuilder {
         self
     }
 
-    /// Skips the discovered files at `paths` (compared with their symlinks resolved): the
-    /// files an agent runs the hooks of itself, which the engine must not run again when
-    /// that agent calls it (`hooks bridge`).
+    /// Skips the discovered files whose path `skip` is true of (a path as discovery lists
+    /// it, under the roots with their symlinks resolved): the files an agent runs the hooks
+    /// of itself, which the engine must not run again when that agent calls it (`hooks
+    /// bridge claude`: Claude Code's settings files). Decided on the files discovery finds
+    /// anyway, so it costs no look-up of its own.
     #[must_use]
-    pub fn skip_discovered(mut self, paths: Vec<PathBuf>) -> EngineBuilder {
-        let real: Vec<PathBuf> = paths
-            .into_iter()
-            .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
-            .collect();
+    pub fn skip_discovered_if(mut self, skip: fn(&Path) -> bool) -> EngineBuilder {
         for source in &mut self.sources {
-            if let Source::Discover { skip, .. } = source {
-                skip.extend(real.iter().cloned());
+            if let Source::Discover { skip_if, .. } = source {
+                skip_if.push(skip);
             }
         }
         self
@@ -384,8 +382,9 @@ impl EngineBuilder {
 
     /// Skips every discovered file of `dialect` (by its location, as
     /// [`hooks_config::dialect_from_path`] tells): the files of an agent that runs every
-    /// file of its own dialect itself (`hooks bridge codex`). Decided on the files
-    /// discovery finds anyway, so it costs no look-up of its own.
+    /// file of its own dialect itself (`hooks bridge codex`). A location that stands for
+    /// many files of the dialect (Codex's enabled plugins, Cline's hooks directories) is
+    /// not looked into.
     #[must_use]
     pub fn skip_discovered_dialect(mut self, dialect: Dialect) -> EngineBuilder {
         for source in &mut self.sources {
@@ -730,14 +729,14 @@ impl Config {
                 }
                 Source::Discover {
                     locations,
-                    skip,
+                    skip_if,
                     skip_dialects,
                 } => {
-                    let mut found = locations.discover();
-                    found.retain(|d| {
-                        !skip.contains(&d.path)
-                            && !hooks_config::dialect_from_path(&d.path)
-                                .is_some_and(|x| skip_dialects.contains(&x))
+                    let found = locations.discover_where(|path| {
+                        !skip_if.iter().any(|skip| skip(path))
+                            && (skip_dialects.is_empty()
+                                || !hooks_config::dialect_from_path(path)
+                                    .is_some_and(|x| skip_dialects.contains(&x)))
                     });
                     let base = self
                         .options(Layer::User, Origin::Discovered, None)

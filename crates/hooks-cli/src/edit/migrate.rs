@@ -79,17 +79,7 @@ impl Place {
 /// symlinks resolved as discovery resolves them, so that paths (and trust grants) are the
 /// ones the engine sees.
 fn candidates(project: &Path) -> Vec<Discovered> {
-    let real = |p: Option<PathBuf>| p.map(|p| std::fs::canonicalize(&p).unwrap_or(p));
-    let env = Locations::from_env(Some(project));
-    Locations {
-        home: real(env.home),
-        config_dir: real(env.config_dir),
-        project: real(env.project),
-        codex_home: real(env.codex_home),
-        cline_dir: real(env.cline_dir),
-        system_dirs: env.system_dirs,
-    }
-    .candidates()
+    Locations::from_env(Some(project)).resolved().candidates()
 }
 
 /// Where `path` is among the standard locations of `project`: its place, with its layer

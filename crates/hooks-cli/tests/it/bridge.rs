@@ -391,6 +391,44 @@ fn the_agents_own_hooks_do_not_run_twice() {
     assert!(env.path().join("proj/ran").exists());
 }
 
+/// A user's `~/.claude/settings.json` kept as a link into a dotfiles folder is still
+/// Claude Code's own: `hooks bridge claude` does not run its hooks, another agent's bridge
+/// does.
+#[test]
+fn a_linked_claude_settings_file_is_still_claude_codes_own() {
+    let env = env_with("hooks: []\n");
+    let target = env.write(
+        "home/dotfiles/claude-settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "touch \"$HOME/ran\"; echo 'linked guard' >&2; exit 2"}]}]}}"#,
+    );
+    std::fs::create_dir_all(env.path().join("home/.claude")).unwrap();
+    std::os::unix::fs::symlink(&target, env.path().join("home/.claude/settings.json")).unwrap();
+    check(
+        &env,
+        "claude",
+        &payload(&env, "PreToolUse", bash("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+    assert!(
+        !env.path().join("home/ran").exists(),
+        "the bridge ran Claude Code's own hook"
+    );
+    check(
+        &env,
+        "gemini",
+        &payload(
+            &env,
+            "BeforeTool",
+            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        ),
+        json!({"decision": "deny", "reason": "linked guard"}),
+        0,
+        "",
+    );
+}
+
 /// Engine errors are answered: a broken user config blocks the tool call (fail closed) with
 /// a message the user sees; a fail-closed hook whose program is missing blocks it; a
 /// broken project file never makes the bridge fail.

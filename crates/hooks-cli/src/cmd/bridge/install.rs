@@ -162,8 +162,7 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
     };
-    let engine =
-        super::without_own_files(super::super::engine_builder(&args)?, agent, project).build()?;
+    let engine = super::without_own_files(super::super::engine_builder(&args)?, agent).build()?;
     let loaded = engine.loaded();
     let names: BTreeSet<String> = loaded
         .hooks
@@ -667,8 +666,7 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         ..ConfigArgs::default()
     };
     let engine =
-        super::without_own_files(super::super::engine_builder(&args_for)?, agent, &project)
-            .build()?;
+        super::without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
     let loaded = engine.loaded();
     if agent == Agent::Cline {
         for (event, calls) in super::install_cline::doctor(out, &project, &command)? {

@@ -36,8 +36,8 @@ pub const AUDIT_LOG_VAR: &str = "HOOKS_AUDIT_LOG";
 /// Answers one hook call of `args.agent`; the exit code is the answer's.
 pub fn run(args: &BridgeArgs) -> Result<u8> {
     let agent = args.agent;
-    let payload = match read_event() {
-        Ok(p) => p,
+    let (stdin, payload) = match read_event() {
+        Ok(read) => read,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
     // An agent whose events have a shape of their own (Cline's `hookName`, `taskId`,
@@ -59,12 +59,12 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         // An event this engine does not know (a newer agent's): no hook can be for it.
         return Ok(write(&Reply::proceed()));
     };
-    let ctx = match read_context(agent, event, payload.clone()) {
+    let mut ctx = match read_context(agent, event, payload) {
         Ok(ctx) => ctx,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        answer(agent, ctx.clone(), &payload)
+        answer(agent, &mut ctx, &stdin)
     }));
     let agg = match answered {
         Ok(Ok(agg)) => agg,
@@ -89,17 +89,19 @@ fn read_context(agent: Agent, event: Event, payload: Value) -> Result<EventConte
 /// once; the bound only keeps a bridge whose stdin is never closed from hanging.
 pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]). Unlike
-/// `hooks run`, the bridge always waits for it: an agent that is slow to write (a loaded
-/// machine) must not have its event ignored, which would let a guarded call through.
-fn read_event() -> Result<Value> {
+/// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]): its bytes
+/// (which an async worker is handed as they are) and its JSON. Unlike `hooks run`, the
+/// bridge always waits for it: an agent that is slow to write (a loaded machine) must not
+/// have its event ignored, which would let a guarded call through.
+fn read_event() -> Result<(Vec<u8>, Value)> {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
         anyhow::bail!("stdin is a terminal: the agent writes its event there");
     }
     let text = read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)?;
-    serde_json::from_slice(&text).context("the event on stdin is not JSON")
+    let payload = serde_json::from_slice(&text).context("the event on stdin is not JSON")?;
+    Ok((text, payload))
 }
 
 /// Everything `fd` gives until its end, waiting at most `limit` in all: each read is
@@ -109,7 +111,6 @@ fn read_within(fd: std::os::fd::BorrowedFd<'_>, limit: std::time::Duration) -> R
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let deadline = std::time::Instant::now() + limit;
     let mut text = Vec::new();
-    let mut chunk = vec![0u8; 64 * 1024];
     loop {
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if left.is_zero() {
@@ -123,9 +124,11 @@ fn read_within(fd: std::os::fd::BorrowedFd<'_>, limit: std::time::Duration) -> R
             Ok(_) => {}
             Err(e) => return Err(e).context("waiting for the event on stdin"),
         }
-        match rustix::io::read(fd, &mut chunk) {
+        // Read into the buffer's spare room, never zeroed or copied.
+        text.reserve(64 * 1024);
+        match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut text)) {
             Ok(0) => return Ok(text),
-            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Ok(_) => {}
             Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
             Err(e) => return Err(e).context("reading the event from stdin"),
         }
@@ -223,38 +226,38 @@ fn project_root(agent: Agent, ctx: &EventContext) -> Result<PathBuf> {
 /// project) and its extensions' `hooks/hooks.json`, where `hooks install gemini` also
 /// writes the bridge, which must not call itself. Those are skipped by their dialect,
 /// among the files the engine discovers anyway, not by a discovery of their own.
-pub fn without_own_files(builder: EngineBuilder, agent: Agent, root: &Path) -> EngineBuilder {
+pub fn without_own_files(builder: EngineBuilder, agent: Agent) -> EngineBuilder {
     match agent {
-        Agent::Claude => builder.skip_discovered(
-            Locations::from_env(Some(root))
-                .candidates()
-                .into_iter()
-                .map(|d| d.path)
-                .filter(|p| {
-                    p.ends_with(".claude/settings.json")
-                        || p.ends_with(".claude/settings.local.json")
-                        || p.file_name().is_some_and(|n| n == "managed-settings.json")
-                })
-                .collect(),
-        ),
+        Agent::Claude => builder.skip_discovered_if(is_claude_settings),
         Agent::Cline | Agent::Codex | Agent::Cursor | Agent::Gemini => {
             builder.skip_discovered_dialect(agent.dialect())
         }
     }
 }
 
-/// What the bridge dispatches: the event's context and the engine, built as `hooks run`
-/// builds it, plus the bridge's parts.
+/// Whether a discovered file is one of Claude Code's settings files, which it runs the
+/// hooks of itself: `.claude/settings.json` and `.claude/settings.local.json` (the user's
+/// and the project's), and its managed `managed-settings.json`.
+fn is_claude_settings(path: &Path) -> bool {
+    path.ends_with(".claude/settings.json")
+        || path.ends_with(".claude/settings.local.json")
+        || path
+            .file_name()
+            .is_some_and(|n| n == "managed-settings.json")
+}
+
+/// What the bridge dispatches the event to: the engine, built as `hooks run` builds it,
+/// plus the bridge's parts.
 struct Prepared {
-    ctx: EventContext,
     engine: hooks::Engine,
     store: Option<StateStore>,
     session: String,
 }
 
-fn prepare(agent: Agent, mut ctx: EventContext, hand_off: bool) -> Result<Prepared> {
-    let root = project_root(agent, &ctx)?;
-    super::default_cwd(&mut ctx, &root);
+/// The engine for the event of `ctx`, whose `cwd` it defaults to the project root.
+fn prepare(agent: Agent, ctx: &mut EventContext, hand_off: bool) -> Result<Prepared> {
+    let root = project_root(agent, ctx)?;
+    super::default_cwd(ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
     let store = StateStore::open();
     let args = ConfigArgs {
@@ -262,7 +265,7 @@ fn prepare(agent: Agent, mut ctx: EventContext, hand_off: bool) -> Result<Prepar
         ..ConfigArgs::default()
     };
     let mut builder =
-        without_own_files(super::engine_builder(&args)?, agent, &root).hand_off_async(hand_off);
+        without_own_files(super::engine_builder(&args)?, agent).hand_off_async(hand_off);
     if let Some(log) = audit_log(agent, store.as_ref()) {
         builder = builder.audit_log(log);
     }
@@ -271,7 +274,6 @@ fn prepare(agent: Agent, mut ctx: EventContext, hand_off: bool) -> Result<Prepar
     }
     let engine = builder.build()?;
     Ok(Prepared {
-        ctx,
         engine,
         store,
         session,
@@ -292,17 +294,18 @@ fn audit_log(agent: Agent, store: Option<&StateStore>) -> Option<AuditLog> {
 }
 
 /// Dispatches the event and folds in what the store holds for the session (the results
-/// of async hooks finished since the last event).
-fn answer(agent: Agent, ctx: EventContext, payload: &Value) -> Result<Aggregate> {
+/// of async hooks finished since the last event); `stdin` is the event as the agent wrote
+/// it, for the async worker.
+fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregate> {
     let event = ctx.event().clone();
     let Prepared {
-        ctx,
         engine,
         store,
         session,
     } = prepare(agent, ctx, true)?;
+    let ctx = &*ctx;
     let index = engine.dispatcher().index();
-    let matched = index.matching(&ctx);
+    let matched = index.matching(ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
     let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
     let mut agg = if has_sync {
@@ -310,12 +313,12 @@ fn answer(agent: Agent, ctx: EventContext, payload: &Value) -> Result<Aggregate>
             .enable_all()
             .build()
             .context("starting the async runtime")?;
-        runtime.block_on(engine.dispatch(&ctx))
+        runtime.block_on(engine.dispatch(ctx))
     } else {
         Aggregate::empty(&event)
     };
     if has_async {
-        start_worker(agent, payload, &mut agg);
+        start_worker(agent, stdin, &mut agg);
     }
     if let Some(store) = &store {
         store.deliver(&session, &event, &mut agg);
@@ -331,7 +334,7 @@ fn answer(agent: Agent, ctx: EventContext, payload: &Value) -> Result<Aggregate>
 
 /// Starts the detached background process that runs the event's async hooks; says so in
 /// the answer's messages if it cannot be started.
-fn start_worker(agent: Agent, payload: &Value, agg: &mut Aggregate) {
+fn start_worker(agent: Agent, stdin: &[u8], agg: &mut Aggregate) {
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {
@@ -347,7 +350,7 @@ fn start_worker(agent: Agent, payload: &Value, agg: &mut Aggregate) {
         agent.as_str().into(),
         "--async-worker".into(),
     ];
-    if let Err(e) = hooks::exec::spawn_detached(&argv, payload.to_string().as_bytes()) {
+    if let Err(e) = hooks::exec::spawn_detached(&argv, stdin) {
         agg.effects
             .messages
             .push(format!("hooks bridge: async hooks not run: {e}"));
@@ -365,14 +368,13 @@ fn worker(agent: Agent, payload: Value) -> Result<u8> {
     else {
         return Ok(1);
     };
-    let ctx = read_context(agent, event, payload)?;
+    let mut ctx = read_context(agent, event, payload)?;
     let event = ctx.event().clone();
     let Prepared {
-        ctx,
         engine,
         store,
         session,
-    } = prepare(agent, ctx, true)?;
+    } = prepare(agent, &mut ctx, true)?;
     let index = engine.dispatcher().index();
     let specs: Vec<_> = index
         .matching(&ctx)
