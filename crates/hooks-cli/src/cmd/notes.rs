@@ -275,32 +275,29 @@ impl Why {
     }
 
     fn no_config(&self, project: &Path) -> Note {
-        let mut looked_in: Vec<String> = Vec::new();
-        // One line for the four spellings of a native file (`hooks/hooks.yaml`, ...): a
-        // candidate that differs from the one before only by which of them it is.
-        let spellings = ["yaml", "yml", "toml", "json"];
-        let mut last: Option<PathBuf> = None;
-        for candidate in Locations::from_env(Some(project)).candidates() {
-            let path = candidate.path;
-            let spelled = path
-                .extension()
-                .is_some_and(|e| spellings.iter().any(|s| e == *s));
-            let stem = spelled.then(|| path.with_extension(""));
-            if stem.is_some() && stem == last {
-                if let (Some(entry), Some(name)) = (looked_in.last_mut(), path.file_stem()) {
-                    *entry = path
-                        .with_file_name(format!(
-                            "{}.{{yaml,yml,toml,json}}",
-                            name.to_string_lossy()
-                        ))
-                        .display()
-                        .to_string();
-                }
-                continue;
-            }
-            last = stem;
-            looked_in.push(path.display().to_string());
-        }
+        // One line for the four spellings of a native file (`hooks/hooks.yaml`, ...): a run
+        // of candidates that differ only by which of them they are.
+        let spelled = |p: &Path| {
+            p.extension()
+                .is_some_and(|e| ["yaml", "yml", "toml", "json"].iter().any(|s| e == *s))
+        };
+        let candidates: Vec<PathBuf> = Locations::from_env(Some(project))
+            .candidates()
+            .into_iter()
+            .map(|c| c.path)
+            .collect();
+        let looked_in: Vec<String> = candidates
+            .chunk_by(|a, b| {
+                spelled(a) && spelled(b) && a.with_extension("") == b.with_extension("")
+            })
+            .map(|run| match run {
+                [one] => one.display().to_string(),
+                run => run[0]
+                    .with_extension("{yaml,yml,toml,json}")
+                    .display()
+                    .to_string(),
+            })
+            .collect();
         let mut note = Note::new(
             "no_config",
             format!(

@@ -13,9 +13,12 @@ use serde_json::{Value, json};
 
 use crate::support::{Env, env_with};
 
-/// A user config (no trust needed) with a fail-closed guard, a rewrite, a context hook
-/// and a Stop hook that always blocks.
-const CONFIG: &str = r#"hooks:
+/// The start of a user config (no trust needed) both bridges' tables use: a fail-closed
+/// guard refusing `rm -r`, a rewrite of `npm` to `bun`, and context on UserPromptSubmit (a
+/// macro, so that each table's config stays one literal).
+macro_rules! guard_rewrite_context {
+    () => {
+        r#"hooks:
   - id: guard
     event: PreToolUse
     matcher: Bash
@@ -31,10 +34,20 @@ const CONFIG: &str = r#"hooks:
   - id: today
     event: UserPromptSubmit
     command: echo "today is Monday"
-  - id: keep-going
+"#
+    };
+}
+pub(crate) use guard_rewrite_context;
+
+/// A user config (no trust needed) with a fail-closed guard, a rewrite, a context hook
+/// and a Stop hook that always blocks.
+const CONFIG: &str = concat!(
+    guard_rewrite_context!(),
+    r#"  - id: keep-going
     event: Stop
     command: echo '{"decision":"block","reason":"tests still fail"}'
-"#;
+"#
+);
 
 fn payload(env: &Env, event: &str, extra: Value) -> String {
     let mut p = json!({

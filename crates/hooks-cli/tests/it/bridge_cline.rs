@@ -12,28 +12,15 @@ use crate::support::{Env, env_with};
 
 /// A user config (no trust needed): a fail-closed guard on the canonical shell tool, a
 /// rewrite, context on UserPromptSubmit and PostToolUse.
-const CONFIG: &str = r#"hooks:
-  - id: guard
-    event: PreToolUse
-    matcher: Bash
-    on_failure: block
-    command: |
-      case "$(cat)" in *"rm -r"*) echo "refusing rm -r" >&2; exit 2;; esac
-  - id: npm-to-bun
-    event: PreToolUse
-    matcher: Bash
-    if: "Bash(npm *)"
-    command: |
-      echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"bun test"}}}'
-  - id: today
-    event: UserPromptSubmit
-    command: echo "today is Monday"
-  - id: read-guard
+const CONFIG: &str = concat!(
+    crate::bridge::guard_rewrite_context!(),
+    r#"  - id: read-guard
     event: PreToolUse
     matcher: Read
     command: |
       case "$(cat)" in *".env"*) echo '{"decision":"block","reason":"no secrets"}';; esac
-"#;
+"#
+);
 
 /// The extension's stdin for `hook` with its event object `data` under `key`.
 fn extension(env: &Env, hook: &str, key: &str, data: Value) -> String {

@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 
 use super::state::StateStore;
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
+use crate::cmd::render::plural;
 use crate::edit::codex_trust::{self, TrustEntry};
 use crate::edit::json::JsonDoc;
 use crate::edit::{Doc, Seg, atomic};
@@ -236,12 +237,12 @@ fn entry(agent: Agent, command: &str, event: &str) -> Value {
 
 /// The hooks of one entry of an event's list: a matcher group's `hooks`, or, in Cursor's
 /// flat lists, the entry itself.
-fn handlers(agent: Agent, entry: &Value) -> Vec<&Value> {
+fn handlers(agent: Agent, entry: &Value) -> &[Value] {
     match agent {
-        Agent::Cursor => vec![entry],
+        Agent::Cursor => std::slice::from_ref(entry),
         // Cline has no settings file (its hooks are files): nothing calls this for it.
         Agent::Claude | Agent::Cline | Agent::Codex | Agent::Gemini => {
-            entry["hooks"].as_array().into_iter().flatten().collect()
+            entry["hooks"].as_array().map_or(&[], Vec::as_slice)
         }
     }
 }
@@ -265,9 +266,12 @@ fn all_handlers(agent: Agent, value: &Value) -> Vec<(&str, &Value)> {
 
 /// Whether the entries of `event` in `settings` already call `command`.
 fn calls_bridge(agent: Agent, settings: &Value, event: &str, command: &str) -> bool {
-    all_handlers(agent, settings)
-        .iter()
-        .any(|(e, h)| *e == event && h["command"] == command)
+    settings["hooks"][event]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|entry| handlers(agent, entry))
+        .any(|h| h["command"] == command)
 }
 
 /// `hooks install AGENT`.
@@ -301,7 +305,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
-            from: from_name(&path).to_owned(),
+            from: args.agent.as_str().to_owned(),
             settings: Some(path.clone()),
             to: None,
             undo: false,
@@ -450,7 +454,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
                     Some(migrated) => {
                         atomic::write(&config, migrated, now.as_deref())?;
                         drop(out);
-                        undo_migration(&config, &project)?;
+                        undo_migration(args.agent, &config, &project)?;
                         out = std::io::stdout().lock();
                     }
                     None => restore(&config, trust.original.as_deref(), now.as_deref())?,
@@ -480,7 +484,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         if let Some(migrated) = &record.migrated {
             atomic::write(&path, migrated, Some(&record.installed))?;
             drop(out);
-            undo_migration(&path, &project)?;
+            undo_migration(args.agent, &path, &project)?;
             out = std::io::stdout().lock();
         }
         let current = std::fs::read_to_string(&path).ok();
@@ -496,23 +500,17 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     Ok(0)
 }
 
-/// Puts back the hooks the install's migration moved out of `file` (`hooks migrate
-/// --undo`).
-fn undo_migration(file: &Path, project: &Path) -> Result<()> {
+/// Puts back the hooks the install's migration moved out of `agent`'s `file` (`hooks
+/// migrate --undo`).
+fn undo_migration(agent: Agent, file: &Path, project: &Path) -> Result<()> {
     super::super::migrate::run(&MigrateArgs {
-        from: from_name(file).to_owned(),
+        from: agent.as_str().to_owned(),
         settings: Some(file.to_path_buf()),
         to: None,
         undo: true,
         project: Some(project.to_path_buf()),
     })?;
     Ok(())
-}
-
-/// The `hooks migrate` source name for `file`: the agent whose file it is (`codex`,
-/// `gemini`), else `claude`.
-fn from_name(file: &Path) -> &'static str {
-    hooks::config::dialect_from_path(file).map_or("claude", |d| d.as_str())
 }
 
 /// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`
@@ -698,37 +696,62 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
                 other.push(event.to_owned());
             }
         }
-        writeln!(
-            out,
-            "  {}: {} bridge entr{}, {} other hook{} ({title} runs those itself)",
-            path.display(),
-            bridged.len(),
-            if bridged.len() == 1 { "y" } else { "ies" },
-            other.len(),
-            if other.len() == 1 { "" } else { "s" }
-        )?;
+        let entries = if bridged.len() == 1 {
+            "entry"
+        } else {
+            "entries"
+        };
+        tally(out, &path, bridged.len(), entries, other.len(), title)?;
         for (event, cmd) in &bridged {
-            let binary = cmd
-                .rsplit_once(" bridge ")
-                .map_or("", |(b, _)| b)
-                .trim_matches('\'');
             let calls = if agent == Agent::Gemini
                 && value["hooksConfig"]["enabled"] == Value::Bool(false)
             {
                 "not called: `hooksConfig.enabled` is false".to_owned()
             } else if agent == Agent::Codex && !codex_trusted(&path, &text, cmd) {
                 "not called: Codex does not trust it (re-run `hooks install codex`)".to_owned()
-            } else if cmd == &command {
-                "calls this binary".to_owned()
-            } else if Path::new(binary).is_file() {
-                format!("calls {binary}")
             } else {
-                format!("calls {binary}, which is missing: {title}'s hook call fails")
+                calls(cmd, &command, title)
             };
             writeln!(out, "    {event}: {calls}; runs {}", runs(&loaded, event))?;
         }
     }
     Ok(())
+}
+
+/// The doctor's line for one of the agent's files: how many bridge calls it holds (`bridge`
+/// of them, each one of `what`) and how many other hooks, which the agent runs itself.
+pub(super) fn tally(
+    out: &mut impl Write,
+    path: &Path,
+    bridged: usize,
+    what: &str,
+    other: usize,
+    title: &str,
+) -> Result<()> {
+    writeln!(
+        out,
+        "  {}: {bridged} bridge {what}, {other} other hook{} ({title} runs those itself)",
+        path.display(),
+        plural(other)
+    )?;
+    Ok(())
+}
+
+/// What the bridge command `cmd` the agent runs calls: this binary (whose command is
+/// `this`), another that is there, or one that is missing.
+pub(super) fn calls(cmd: &str, this: &str, title: &str) -> String {
+    if cmd == this {
+        return "calls this binary".to_owned();
+    }
+    let binary = cmd
+        .rsplit_once(" bridge ")
+        .map_or("", |(b, _)| b)
+        .trim_matches('\'');
+    if Path::new(binary).is_file() {
+        format!("calls {binary}")
+    } else {
+        format!("calls {binary}, which is missing: {title}'s hook call fails")
+    }
 }
 
 /// What the agent's event `event` (its own name) would run: the hooks of the loaded config,

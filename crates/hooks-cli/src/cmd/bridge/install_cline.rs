@@ -243,36 +243,18 @@ pub fn doctor(
             writeln!(out, "  {}: none", dir.display())?;
             continue;
         }
-        writeln!(
-            out,
-            "  {}: {} bridge file{}, {} other hook{} (Cline runs those itself)",
-            dir.display(),
-            bridged.len(),
-            if bridged.len() == 1 { "" } else { "s" },
-            other.len(),
-            if other.len() == 1 { "" } else { "s" }
-        )?;
+        let files = if bridged.len() == 1 { "file" } else { "files" };
+        super::install::tally(out, &dir, bridged.len(), files, other.len(), "Cline")?;
         for (name, path, text) in bridged {
             let exec_line = text
                 .lines()
                 .find_map(|l| l.strip_prefix("exec "))
                 .unwrap_or_default()
                 .to_owned();
-            let calls = if !executable(&path) {
-                "not called: not executable (Cline's hook is off)".to_owned()
-            } else if exec_line == command {
-                "calls this binary".to_owned()
+            let calls = if executable(&path) {
+                super::install::calls(&exec_line, command, "Cline")
             } else {
-                let binary = exec_line
-                    .rsplit_once(" bridge ")
-                    .map_or("", |(b, _)| b)
-                    .trim_matches('\'')
-                    .to_owned();
-                if Path::new(&binary).is_file() {
-                    format!("calls {binary}")
-                } else {
-                    format!("calls {binary}, which is missing: Cline's hook call fails")
-                }
+                "not called: not executable (Cline's hook is off)".to_owned()
             };
             installed.push((name.to_owned(), calls));
         }
