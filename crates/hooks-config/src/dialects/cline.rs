@@ -32,6 +32,37 @@ const HOOK_DIRS: &[&[&str]] = &[
 pub const BRIDGE_MARKER: &str =
     "# Written by `hooks install cline`: Cline runs the hooks engine's bridge here.";
 
+/// Whether the hook file `contents` is one `hooks install cline` wrote (by any hooks
+/// binary): whether one of its lines is [`BRIDGE_MARKER`]. Lines end at `\n` or `\r\n`,
+/// as [`str::lines`] reads them, so a script saved with Windows line endings is still
+/// the bridge's.
+pub fn is_bridge_script(contents: &[u8]) -> bool {
+    contents.split_inclusive(|&b| b == b'\n').any(|line| {
+        let line = match line.strip_suffix(b"\n") {
+            Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+            None => line,
+        };
+        line == BRIDGE_MARKER.as_bytes()
+    })
+}
+
+/// Whether Cline runs a hook file with metadata `meta` (Cline's "enabled"): on Unix, when
+/// it has an executable bit; elsewhere, where Cline runs `.ps1` hooks through PowerShell,
+/// when it is a regular file.
+#[cfg(unix)]
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+/// Whether Cline runs a hook file with metadata `meta` (Cline's "enabled"): on Unix, when
+/// it has an executable bit; elsewhere, where Cline runs `.ps1` hooks through PowerShell,
+/// when it is a regular file.
+#[cfg(not(unix))]
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    meta.is_file()
+}
+
 /// Whether `path` lies directly in one of Cline's hooks directories, where each file is
 /// a hook named after its event: one of [`HOOK_DIRS`], or `$CLINE_DIR/hooks`.
 pub(crate) fn in_hooks_dir(path: &Path) -> bool {
@@ -98,11 +129,9 @@ pub(crate) fn load(
         .into());
     };
     let (bytes, meta) = source::read_bytes(path, within, options.max_file_size)?;
-    let bridge = bytes
-        .split(|&b| b == b'\n')
-        .any(|line| line == BRIDGE_MARKER.as_bytes());
+    let bridge = is_bridge_script(&bytes);
     let off = hooks_switched_off();
-    let enabled = executable(&meta) && off.is_none();
+    let enabled = is_executable(&meta) && off.is_none();
     let mut notes = Vec::new();
     if let Some(state) = &off {
         notes.push(
@@ -189,15 +218,24 @@ pub fn hooks_switched_off() -> Option<PathBuf> {
     (state.get("hooksEnabled") == Some(&serde_json::Value::Bool(false))).then_some(path)
 }
 
-/// Whether the file has an executable bit (Cline's "enabled"); always on Windows, where
-/// Cline runs `.ps1` hooks through PowerShell.
-#[cfg(unix)]
-fn executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-#[cfg(not(unix))]
-fn executable(_: &std::fs::Metadata) -> bool {
-    true
+    #[test]
+    fn bridge_scripts_are_found_by_their_marker_line() {
+        let script = |eol: &str| {
+            format!("#!/bin/sh{eol}{BRIDGE_MARKER}{eol}exec hooks bridge cline{eol}").into_bytes()
+        };
+        assert!(is_bridge_script(&script("\n")));
+        assert!(is_bridge_script(&script("\r\n")));
+        assert!(is_bridge_script(BRIDGE_MARKER.as_bytes()));
+        assert!(is_bridge_script(
+            format!("#!/bin/sh\r\n{BRIDGE_MARKER}").as_bytes()
+        ));
+        // As `str::lines` reads it: a `\r` ends a line only before a `\n`.
+        assert!(!is_bridge_script(format!("{BRIDGE_MARKER}\r").as_bytes()));
+        assert!(!is_bridge_script(format!("# {BRIDGE_MARKER}\n").as_bytes()));
+        assert!(!is_bridge_script(b"#!/bin/sh\nexec hooks bridge cline\n"));
+    }
 }
