@@ -525,6 +525,10 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     } else {
         None
     };
+    let codex_plugin_env = match &path_var {
+        Some(("${PLUGIN_ROOT}", root)) => crate::dialects::codex::plugin_env(Path::new(root)),
+        _ => Vec::new(),
+    };
     let mut cx = Cx {
         src,
         opts: options,
@@ -535,6 +539,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         notes: Vec::new(),
         file_vars: BTreeMap::new(),
         path_var,
+        codex_plugin_env,
         hook_label: None,
         hints_left: 200,
     };
@@ -685,6 +690,10 @@ pub(crate) struct Cx<'a> {
     /// The file's path placeholder and its value (`${SKILL_DIR}` of a skill,
     /// `${CLAUDE_PLUGIN_ROOT}` of a plugin's hooks file), substituted at load.
     pub(crate) path_var: Option<(&'static str, String)>,
+    /// The variables a Codex plugin's hooks get (`PLUGIN_ROOT`, ..., see
+    /// [`crate::dialects::codex::plugin_env`]), worked out once for the file; empty but for
+    /// a Codex plugin's hooks file.
+    pub(crate) codex_plugin_env: Vec<(String, String)>,
     /// The hook being read, named in interpolation errors.
     pub(crate) hook_label: Option<String>,
     /// How many more did-you-mean searches this file may cost (see `check::HINT_BUDGET`).
@@ -1137,14 +1146,6 @@ impl Cx<'_> {
     pub(crate) fn plugin_root(&self) -> Option<&str> {
         match &self.path_var {
             Some(("${CLAUDE_PLUGIN_ROOT}", root)) => Some(root),
-            _ => None,
-        }
-    }
-
-    /// The root of the Codex plugin whose hooks file this is, if it is one.
-    pub(crate) fn codex_plugin_root(&self) -> Option<&str> {
-        match &self.path_var {
-            Some(("${PLUGIN_ROOT}", root)) => Some(root),
             _ => None,
         }
     }
