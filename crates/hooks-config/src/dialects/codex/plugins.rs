@@ -78,6 +78,17 @@ pub(crate) fn enabled_hooks(codex_home: &Path) -> Vec<PluginHooks> {
     out
 }
 
+/// The tables of Codex's `config.toml` that enable plugins; the file's other settings are
+/// checked as TOML but not built. Any value is taken here, as a whole-file parse would
+/// take it, and read as Codex reads it below.
+#[derive(serde::Deserialize)]
+struct PluginsConfig {
+    /// `[features]`, whose `plugins = false` switches every plugin off.
+    features: Option<toml::Value>,
+    /// `[plugins."<plugin>@<marketplace>"]`.
+    plugins: Option<toml::Value>,
+}
+
 /// The enabled plugins of `codex_home`'s `config.toml`, as (plugin, marketplace), sorted
 /// by their key.
 fn enabled_plugins(codex_home: &Path) -> Vec<(String, String)> {
@@ -91,17 +102,18 @@ fn enabled_plugins(codex_home: &Path) -> Vec<(String, String)> {
     if !text.text().contains("plugins") {
         return Vec::new();
     }
-    let Ok(config) = toml::from_str::<toml::Table>(text.text()) else {
+    let Ok(config) = toml::from_str::<PluginsConfig>(text.text()) else {
         return Vec::new();
     };
     let plugins_feature = config
-        .get("features")
+        .features
+        .as_ref()
         .and_then(|f| f.get("plugins"))
         .and_then(toml::Value::as_bool);
     if plugins_feature == Some(false) {
         return Vec::new();
     }
-    let Some(toml::Value::Table(plugins)) = config.get("plugins") else {
+    let Some(toml::Value::Table(plugins)) = &config.plugins else {
         return Vec::new();
     };
     let mut enabled = Vec::new();
