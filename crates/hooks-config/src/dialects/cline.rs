@@ -213,14 +213,139 @@ pub(crate) fn global_state_path() -> Option<PathBuf> {
 /// that is missing, not JSON, or without the key leaves them on, as in Cline.
 pub fn hooks_switched_off() -> Option<PathBuf> {
     let path = global_state_path()?;
-    let text = std::fs::read_to_string(&path).ok()?;
-    let state: serde_json::Value = serde_json::from_str(&text).ok()?;
-    (state.get("hooksEnabled") == Some(&serde_json::Value::Bool(false))).then_some(path)
+    switches_off(&path).then_some(path)
+}
+
+/// Whether the `globalState.json` at `path` says `"hooksEnabled": false`. It is read as
+/// config files are (a regular file, opened without blocking, so that a FIFO or a device
+/// there cannot hang loading), whatever its size, and must be UTF-8 JSON; of it only
+/// `hooksEnabled` is built.
+fn switches_off(path: &Path) -> bool {
+    let Ok((bytes, _)) = source::read_bytes(path, None, u64::MAX) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    serde_json::from_str::<HooksEnabled>(text)
+        .is_ok_and(|state| state.0 == Some(serde_json::Value::Bool(false)))
+}
+
+/// The `hooksEnabled` of a `globalState.json`, as reading the file into a
+/// [`serde_json::Value`] and getting the key would find it (the last of repeated keys;
+/// none in a document that is not an object), without building the other values.
+struct HooksEnabled(Option<serde_json::Value>);
+
+impl<'de> serde::Deserialize<'de> for HooksEnabled {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(HooksEnabledVisitor)
+    }
+}
+
+/// Reads any JSON document into a [`HooksEnabled`].
+struct HooksEnabledVisitor;
+
+impl<'de> serde::de::Visitor<'de> for HooksEnabledVisitor {
+    type Value = HooksEnabled;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<HooksEnabled, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "hooksEnabled" {
+                found = Some(map.next_value()?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(HooksEnabled(found))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<HooksEnabled, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_unit<E>(self) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hooks_enabled_is_read_as_a_json_value_would_give_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("globalState.json");
+        let off = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            switches_off(&path)
+        };
+        assert!(off(r#"{"hooksEnabled": false}"#));
+        assert!(off(
+            r#"{"a": [1, {"b": null}], "hooksEnabled": false, "c": "d"}"#
+        ));
+        assert!(off(r#"{"hooksEnabled": true, "hooksEnabled": false}"#));
+        assert!(!off(r#"{"hooksEnabled": false, "hooksEnabled": true}"#));
+        assert!(!off(r#"{"hooksEnabled": true}"#));
+        assert!(!off(r#"{"hooksEnabled": "false"}"#));
+        assert!(!off(r#"{"hooksEnabled": 0}"#));
+        assert!(!off(r#"{"other": false}"#));
+        assert!(!off("[false]"));
+        assert!(!off("false"));
+        assert!(!off("null"));
+        assert!(!off(r#"{"hooksEnabled": false"#));
+        assert!(!off(r#"{"hooksEnabled": false} x"#));
+        assert!(!off("\u{feff}{\"hooksEnabled\": false}"));
+        std::fs::write(&path, b"{\"hooksEnabled\": false, \"x\": \"\xff\"}").unwrap();
+        assert!(!switches_off(&path), "not UTF-8");
+        assert!(!switches_off(&dir.path().join("missing.json")));
+        assert!(!switches_off(dir.path()), "a directory");
+    }
+
+    /// A FIFO where `globalState.json` is refuses to be read, instead of waiting for a
+    /// writer that never comes.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_global_state_does_not_block() {
+        use rustix::fs::{CWD, FileType, Mode, mknodat};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("globalState.json");
+        mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(switches_off(&path));
+        });
+        let off = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO blocked for 10 s");
+        assert!(!off);
+    }
 
     #[test]
     fn bridge_scripts_are_found_by_their_marker_line() {
