@@ -227,11 +227,11 @@ pub(crate) fn handler(
         return None;
     };
     // Only the native format says how often a Stop hook's block may keep the agent going.
-    let loop_limit = match node.get("loop_limit").map(|e| &e.value) {
-        Some(written) if native => {
-            cx.loop_limit(Some(written), &event, "`Stop` and `SubagentStop`")?
-        }
-        _ => None,
+    let loop_limit = if native {
+        let written = node.get("loop_limit").map(|e| &e.value);
+        cx.loop_limit(written, &event, "`Stop` and `SubagentStop`")?
+    } else {
+        None
     };
     let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
