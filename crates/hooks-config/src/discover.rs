@@ -364,17 +364,17 @@ impl Locations {
 }
 
 /// The Codex home whose enabled plugins the candidate `path` stands for, if it is the
-/// plugins pattern of [`CODEX_USER_FILES`].
+/// plugins pattern of [`CODEX_USER_FILES`]: the `hooks/hooks.json` of a plugin cached as
+/// `*/*/*` (every marketplace, plugin and version).
 fn codex_plugins_home(path: &Path) -> Option<&Path> {
-    let pattern = Path::new(CODEX_USER_FILES[2]);
-    if !path.ends_with(pattern) {
+    if !path.ends_with("hooks/hooks.json") {
         return None;
     }
-    let mut home = path;
-    for _ in pattern.iter() {
-        home = home.parent()?;
-    }
-    Some(home)
+    let plugin = crate::dialects::codex::CachedPlugin::parse(path.parent()?.parent()?)?;
+    [plugin.marketplace, plugin.plugin, plugin.root.file_name()?]
+        .iter()
+        .all(|name| *name == "*")
+        .then_some(plugin.home)
 }
 
 /// The hook files of the Cline hooks directory `dir`: those named after a Cline event,
@@ -481,4 +481,25 @@ pub fn load_discovered(
         }
     }
     (files, broken)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codex_plugins_pattern() {
+        let home = Path::new("/h/.codex");
+        assert_eq!(
+            codex_plugins_home(&home.join(CODEX_USER_FILES[2])),
+            Some(home)
+        );
+        for other in CODEX_USER_FILES[..2].iter().chain(&[
+            "plugins/cache/acme/*/*/hooks/hooks.json",
+            "plugins/cache/*/*/*/hooks.json",
+            "plugin/cache/*/*/*/hooks/hooks.json",
+        ]) {
+            assert_eq!(codex_plugins_home(&home.join(other)), None, "{other}");
+        }
+    }
 }

@@ -525,6 +525,10 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     } else {
         None
     };
+    let codex_plugin_env = match &path_var {
+        Some(("${PLUGIN_ROOT}", root)) => crate::dialects::codex::plugin_env(Path::new(root)),
+        _ => Vec::new(),
+    };
     let mut cx = Cx {
         src,
         opts: options,
@@ -535,6 +539,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         notes: Vec::new(),
         file_vars: BTreeMap::new(),
         path_var,
+        codex_plugin_env,
         hook_label: None,
         hints_left: 200,
     };
@@ -685,6 +690,10 @@ pub(crate) struct Cx<'a> {
     /// The file's path placeholder and its value (`${SKILL_DIR}` of a skill,
     /// `${CLAUDE_PLUGIN_ROOT}` of a plugin's hooks file), substituted at load.
     pub(crate) path_var: Option<(&'static str, String)>,
+    /// The variables a Codex plugin's hooks get (`PLUGIN_ROOT`, ..., see
+    /// [`crate::dialects::codex::plugin_env`]), worked out once for the file; empty but for
+    /// a Codex plugin's hooks file.
+    pub(crate) codex_plugin_env: Vec<(String, String)>,
     /// The hook being read, named in interpolation errors.
     pub(crate) hook_label: Option<String>,
     /// How many more did-you-mean searches this file may cost (see `check::HINT_BUDGET`).
@@ -892,8 +901,10 @@ impl Cx<'_> {
                 Some(m)
             }
             Err(e) => {
-                let message = e.to_string().replacen(": error: ", ": ", 1);
-                let message = message.split(" (").next().unwrap_or(&message).to_owned();
+                let message = match regex_reason(&e) {
+                    Some(why) => format!("invalid matcher `{pattern}`: {why}"),
+                    None => e.to_string(),
+                };
                 self.error(DiagnosticKind::InvalidMatcher, node.pos, message, e.hint());
                 None
             }
@@ -938,13 +949,8 @@ impl Cx<'_> {
             match filter.clone().with_command(pattern) {
                 Ok(f) => filter = f,
                 Err(e) => {
-                    // `invalid matcher `P`: error: why (a matcher is ..)`, said of the key.
                     let message = e.to_string();
-                    let why = message
-                        .split_once(&format!("`{pattern}`: "))
-                        .map_or(message.as_str(), |(_, why)| why);
-                    let why = why.strip_prefix("error: ").unwrap_or(why);
-                    let why = why.split(" (a matcher").next().unwrap_or(why);
+                    let why = regex_reason(&e).unwrap_or(&message);
                     self.error(
                         DiagnosticKind::InvalidMatcher,
                         command.pos,
@@ -1144,14 +1150,6 @@ impl Cx<'_> {
         }
     }
 
-    /// The root of the Codex plugin whose hooks file this is, if it is one.
-    pub(crate) fn codex_plugin_root(&self) -> Option<&str> {
-        match &self.path_var {
-            Some(("${PLUGIN_ROOT}", root)) => Some(root),
-            _ => None,
-        }
-    }
-
     /// Interpolates a string written at `pos` (see [`crate::interpolate`]).
     pub(crate) fn interp(&mut self, s: &str, pos: Pos) -> String {
         self.interp_in(s, pos, EnvScope::All)
@@ -1208,9 +1206,41 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     })
 }
 
+/// Why a matcher or a `filter.command` pattern does not compile, as the regex engine says
+/// it (`unclosed group`, without its `error: ` prefix); `None` for an error that is not
+/// an invalid matcher.
+fn regex_reason(e: &hooks_core::Error) -> Option<&str> {
+    if let hooks_core::ErrorKind::InvalidMatcher { message, .. } = e.kind() {
+        Some(message.strip_prefix("error: ").unwrap_or(message))
+    } else {
+        None
+    }
+}
+
 fn seconds(s: f64) -> Result<Duration, String> {
     if !s.is_finite() || s < 0.0 {
         return Err(format!("{s} is not a non-negative number"));
     }
     Duration::try_from_secs_f64(s).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regex_reasons() {
+        let reason = |p: &str| {
+            Matcher::regex(p)
+                .err()
+                .and_then(|e| regex_reason(&e).map(str::to_owned))
+        };
+        assert_eq!(reason("git (push").as_deref(), Some("unclosed group"));
+        assert_eq!(reason("a)").as_deref(), Some("unopened group"));
+        assert_eq!(reason("Bash"), None);
+        let other = hooks_core::Error::new(hooks_core::ErrorKind::InvalidSpec {
+            message: "x".to_owned(),
+        });
+        assert_eq!(regex_reason(&other), None);
+    }
 }

@@ -12,14 +12,16 @@ use hooks_core::{
     HookStatus, StopBlockCap,
 };
 
-/// What [`StopLoop::limit_hooks`] found: the messages of the blocks it dropped, whether any
-/// blocking hook has a limit of its own, and whether the engine's cap still applies
-/// (`Some(false)`: every hook that blocks has its own limit; `None`: not judged).
+/// What [`StopLoop::limit_hooks`] found: the stop's streak key and block number (`None`
+/// when the event is not a stop the loop counts), the messages of the blocks it dropped,
+/// whether any blocking hook has a limit of its own, and, for a counted stop, whether the
+/// engine's cap still applies (false: every hook that blocks has its own limit).
 #[derive(Debug, Default)]
 pub(crate) struct HookLimits {
+    next: Option<(String, u32)>,
     messages: Vec<String>,
     own: bool,
-    engine_cap: Option<bool>,
+    engine_cap: bool,
 }
 
 /// Where the dispatcher keeps its counts of consecutive blocked stops, by key (the event,
@@ -125,9 +127,10 @@ impl StopLoop {
         limit_of: impl Fn(usize) -> Option<StopBlockCap>,
     ) -> HookLimits {
         let mut out = HookLimits::default();
-        let Some((_, block)) = self.next_block(ctx) else {
+        let Some((key, block)) = self.next_block(ctx) else {
             return out;
         };
+        out.next = Some((key, block));
         let blocking = Blocking::of(ctx);
         let mut others_block = false;
         for entry in entries.iter_mut() {
@@ -158,13 +161,14 @@ impl StopLoop {
                 reason.as_deref(),
             ));
         }
-        out.engine_cap = Some(others_block || !out.own);
+        out.engine_cap = others_block || !out.own;
         out
     }
 
     /// Updates the streak of `ctx`'s session with `aggregate`, and overrides the block that
     /// goes past the cap (unless only hooks with limits of their own block: `limits` from
-    /// [`StopLoop::limit_hooks`] judged those).
+    /// [`StopLoop::limit_hooks`], for the same `ctx`, judged those and holds the streak's
+    /// key and the block's number).
     ///
     /// A streak is the blocks of one turn: a block with `stop_hook_active` false (or
     /// absent) is the turn's first and starts the streak at 1; a block with it true (the
@@ -178,7 +182,7 @@ impl StopLoop {
         if self.cap == StopBlockCap::NONE && !limits.own {
             return;
         }
-        let Some((key, block)) = self.next_block(ctx) else {
+        let Some((key, block)) = limits.next else {
             return;
         };
         let streaks = &self.streaks;
@@ -188,7 +192,7 @@ impl StopLoop {
             }
             return;
         }
-        if limits.engine_cap.unwrap_or(true) && self.cap.overrides(block) {
+        if limits.engine_cap && self.cap.overrides(block) {
             streaks.set(&key, 0);
             let reason = aggregate.effects.reason.take();
             aggregate.effects.decision = Decision::None;

@@ -32,6 +32,37 @@ const HOOK_DIRS: &[&[&str]] = &[
 pub const BRIDGE_MARKER: &str =
     "# Written by `hooks install cline`: Cline runs the hooks engine's bridge here.";
 
+/// Whether the hook file `contents` is one `hooks install cline` wrote (by any hooks
+/// binary): whether one of its lines is [`BRIDGE_MARKER`]. Lines end at `\n` or `\r\n`,
+/// as [`str::lines`] reads them, so a script saved with Windows line endings is still
+/// the bridge's.
+pub fn is_bridge_script(contents: &[u8]) -> bool {
+    contents.split_inclusive(|&b| b == b'\n').any(|line| {
+        let line = match line.strip_suffix(b"\n") {
+            Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+            None => line,
+        };
+        line == BRIDGE_MARKER.as_bytes()
+    })
+}
+
+/// Whether Cline runs a hook file with metadata `meta` (Cline's "enabled"): on Unix, when
+/// it has an executable bit; elsewhere, where Cline runs `.ps1` hooks through PowerShell,
+/// when it is a regular file.
+#[cfg(unix)]
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+/// Whether Cline runs a hook file with metadata `meta` (Cline's "enabled"): on Unix, when
+/// it has an executable bit; elsewhere, where Cline runs `.ps1` hooks through PowerShell,
+/// when it is a regular file.
+#[cfg(not(unix))]
+pub fn is_executable(meta: &std::fs::Metadata) -> bool {
+    meta.is_file()
+}
+
 /// Whether `path` lies directly in one of Cline's hooks directories, where each file is
 /// a hook named after its event: one of [`HOOK_DIRS`], or `$CLINE_DIR/hooks`.
 pub(crate) fn in_hooks_dir(path: &Path) -> bool {
@@ -98,11 +129,9 @@ pub(crate) fn load(
         .into());
     };
     let (bytes, meta) = source::read_bytes(path, within, options.max_file_size)?;
-    let bridge = bytes
-        .split(|&b| b == b'\n')
-        .any(|line| line == BRIDGE_MARKER.as_bytes());
+    let bridge = is_bridge_script(&bytes);
     let off = hooks_switched_off();
-    let enabled = executable(&meta) && off.is_none();
+    let enabled = is_executable(&meta) && off.is_none();
     let mut notes = Vec::new();
     if let Some(state) = &off {
         notes.push(
@@ -184,20 +213,154 @@ pub(crate) fn global_state_path() -> Option<PathBuf> {
 /// that is missing, not JSON, or without the key leaves them on, as in Cline.
 pub fn hooks_switched_off() -> Option<PathBuf> {
     let path = global_state_path()?;
-    let text = std::fs::read_to_string(&path).ok()?;
-    let state: serde_json::Value = serde_json::from_str(&text).ok()?;
-    (state.get("hooksEnabled") == Some(&serde_json::Value::Bool(false))).then_some(path)
+    switches_off(&path).then_some(path)
 }
 
-/// Whether the file has an executable bit (Cline's "enabled"); always on Windows, where
-/// Cline runs `.ps1` hooks through PowerShell.
-#[cfg(unix)]
-fn executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
+/// Whether the `globalState.json` at `path` says `"hooksEnabled": false`. It is read as
+/// config files are (a regular file, opened without blocking, so that a FIFO or a device
+/// there cannot hang loading), whatever its size, and must be UTF-8 JSON; of it only
+/// `hooksEnabled` is built.
+fn switches_off(path: &Path) -> bool {
+    let Ok((bytes, _)) = source::read_bytes(path, None, u64::MAX) else {
+        return false;
+    };
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return false;
+    };
+    serde_json::from_str::<HooksEnabled>(text)
+        .is_ok_and(|state| state.0 == Some(serde_json::Value::Bool(false)))
 }
 
-#[cfg(not(unix))]
-fn executable(_: &std::fs::Metadata) -> bool {
-    true
+/// The `hooksEnabled` of a `globalState.json`, as reading the file into a
+/// [`serde_json::Value`] and getting the key would find it (the last of repeated keys;
+/// none in a document that is not an object), without building the other values.
+struct HooksEnabled(Option<serde_json::Value>);
+
+impl<'de> serde::Deserialize<'de> for HooksEnabled {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(HooksEnabledVisitor)
+    }
+}
+
+/// Reads any JSON document into a [`HooksEnabled`].
+struct HooksEnabledVisitor;
+
+impl<'de> serde::de::Visitor<'de> for HooksEnabledVisitor {
+    type Value = HooksEnabled;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<HooksEnabled, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "hooksEnabled" {
+                found = Some(map.next_value()?);
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(HooksEnabled(found))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<HooksEnabled, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+
+    fn visit_unit<E>(self) -> Result<HooksEnabled, E> {
+        Ok(HooksEnabled(None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hooks_enabled_is_read_as_a_json_value_would_give_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("globalState.json");
+        let off = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            switches_off(&path)
+        };
+        assert!(off(r#"{"hooksEnabled": false}"#));
+        assert!(off(
+            r#"{"a": [1, {"b": null}], "hooksEnabled": false, "c": "d"}"#
+        ));
+        assert!(off(r#"{"hooksEnabled": true, "hooksEnabled": false}"#));
+        assert!(!off(r#"{"hooksEnabled": false, "hooksEnabled": true}"#));
+        assert!(!off(r#"{"hooksEnabled": true}"#));
+        assert!(!off(r#"{"hooksEnabled": "false"}"#));
+        assert!(!off(r#"{"hooksEnabled": 0}"#));
+        assert!(!off(r#"{"other": false}"#));
+        assert!(!off("[false]"));
+        assert!(!off("false"));
+        assert!(!off("null"));
+        assert!(!off(r#"{"hooksEnabled": false"#));
+        assert!(!off(r#"{"hooksEnabled": false} x"#));
+        assert!(!off("\u{feff}{\"hooksEnabled\": false}"));
+        std::fs::write(&path, b"{\"hooksEnabled\": false, \"x\": \"\xff\"}").unwrap();
+        assert!(!switches_off(&path), "not UTF-8");
+        assert!(!switches_off(&dir.path().join("missing.json")));
+        assert!(!switches_off(dir.path()), "a directory");
+    }
+
+    /// A FIFO where `globalState.json` is refuses to be read, instead of waiting for a
+    /// writer that never comes.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_global_state_does_not_block() {
+        use rustix::fs::{CWD, FileType, Mode, mknodat};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("globalState.json");
+        mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(switches_off(&path));
+        });
+        let off = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO blocked for 10 s");
+        assert!(!off);
+    }
+
+    #[test]
+    fn bridge_scripts_are_found_by_their_marker_line() {
+        let script = |eol: &str| {
+            format!("#!/bin/sh{eol}{BRIDGE_MARKER}{eol}exec hooks bridge cline{eol}").into_bytes()
+        };
+        assert!(is_bridge_script(&script("\n")));
+        assert!(is_bridge_script(&script("\r\n")));
+        assert!(is_bridge_script(BRIDGE_MARKER.as_bytes()));
+        assert!(is_bridge_script(
+            format!("#!/bin/sh\r\n{BRIDGE_MARKER}").as_bytes()
+        ));
+        // As `str::lines` reads it: a `\r` ends a line only before a `\n`.
+        assert!(!is_bridge_script(format!("{BRIDGE_MARKER}\r").as_bytes()));
+        assert!(!is_bridge_script(format!("# {BRIDGE_MARKER}\n").as_bytes()));
+        assert!(!is_bridge_script(b"#!/bin/sh\nexec hooks bridge cline\n"));
+    }
 }

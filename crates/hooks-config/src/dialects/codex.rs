@@ -14,7 +14,8 @@
 //! file's hooks.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 
 use hooks_core::{BuiltinEvent, Dialect, Matcher};
 
@@ -271,79 +272,99 @@ pub(crate) fn load(
     }
 }
 
+/// A plugin's place in Codex's plugin cache:
+/// `<home>/plugins/cache/<marketplace>/<plugin>/<version>`, the version folder being the
+/// plugin's root (`codex-rs/core-plugins`' `PluginStore`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CachedPlugin<'a> {
+    /// The Codex home whose cache it is.
+    pub(crate) home: &'a Path,
+    /// The marketplace's name.
+    pub(crate) marketplace: &'a OsStr,
+    /// The plugin's name.
+    pub(crate) plugin: &'a OsStr,
+    /// The plugin's root, the `<version>` folder.
+    pub(crate) root: &'a Path,
+}
+
+impl<'a> CachedPlugin<'a> {
+    /// Reads `root` as a plugin's version folder in a plugin cache,
+    /// `<home>/plugins/cache/<marketplace>/<plugin>/<version>`, whatever the home is (see
+    /// [`is_codex_home`]).
+    pub(crate) fn parse(root: &'a Path) -> Option<CachedPlugin<'a>> {
+        let plugin_dir = root.parent()?;
+        let marketplace_dir = plugin_dir.parent()?;
+        let cache = marketplace_dir.parent()?;
+        let plugins = cache.parent()?;
+        if cache.file_name()? != "cache" || plugins.file_name()? != "plugins" {
+            return None;
+        }
+        Some(CachedPlugin {
+            home: plugins.parent()?,
+            marketplace: marketplace_dir.file_name()?,
+            plugin: plugin_dir.file_name()?,
+            root,
+        })
+    }
+
+    /// The plugin's data directory, `<home>/plugins/data/<marketplace>/<plugin>`
+    /// (`PluginStore::plugin_data_root`).
+    pub(crate) fn data_dir(&self) -> PathBuf {
+        self.home
+            .join("plugins/data")
+            .join(self.marketplace)
+            .join(self.plugin)
+    }
+}
+
 /// The variables Codex gives the hooks of the plugin at `root`: `PLUGIN_ROOT` and
 /// `CLAUDE_PLUGIN_ROOT` (the plugin's directory), and, for a plugin installed in Codex's
-/// cache (`<codex home>/plugins/cache/<marketplace>/<plugin>/<version>`), `PLUGIN_DATA`
-/// and `CLAUDE_PLUGIN_DATA`, its data directory
-/// `<codex home>/plugins/data/<marketplace>/<plugin>` (`codex-rs/core-plugins`'
-/// `PluginStore::plugin_data_root`; `hooks/src/engine/discovery.rs` sets the four).
+/// cache ([`CachedPlugin`]), `PLUGIN_DATA` and `CLAUDE_PLUGIN_DATA`, its data directory
+/// ([`CachedPlugin::data_dir`]; `hooks/src/engine/discovery.rs` sets the four).
 pub(crate) fn plugin_env(root: &Path) -> Vec<(String, String)> {
     let text = root.to_string_lossy().into_owned();
     let mut out = vec![
         ("PLUGIN_ROOT".to_owned(), text.clone()),
         ("CLAUDE_PLUGIN_ROOT".to_owned(), text),
     ];
-    if let Some(data) = plugin_data(root) {
-        let data = data.to_string_lossy().into_owned();
+    if let Some(plugin) = CachedPlugin::parse(root) {
+        let data = plugin.data_dir().to_string_lossy().into_owned();
         out.push(("PLUGIN_DATA".to_owned(), data.clone()));
         out.push(("CLAUDE_PLUGIN_DATA".to_owned(), data));
     }
     out
 }
 
-/// The data directory of the plugin installed at `root`, if `root` is in Codex's plugin
-/// cache (`.../plugins/cache/<marketplace>/<plugin>/<version>`).
-fn plugin_data(root: &Path) -> Option<std::path::PathBuf> {
-    let plugin_dir = root.parent()?;
-    let marketplace_dir = plugin_dir.parent()?;
-    let cache = marketplace_dir.parent()?;
-    let plugins = cache.parent()?;
-    if cache.file_name()? != "cache" || plugins.file_name()? != "plugins" {
-        return None;
-    }
-    Some(
-        plugins
-            .join("data")
-            .join(marketplace_dir.file_name()?)
-            .join(plugin_dir.file_name()?),
-    )
-}
-
 /// The root of the plugin installed in Codex's plugin cache that `path` lies in: the
 /// `<version>` folder of `<codex home>/plugins/cache/<marketplace>/<plugin>/<version>/`,
 /// where the Codex home is a `.codex` folder or `$CODEX_HOME`.
-fn cache_plugin_root(path: &Path) -> Option<std::path::PathBuf> {
+fn cache_plugin_root(path: &Path) -> Option<PathBuf> {
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let named =
-        |p: Option<&Path>, name: &str| p.and_then(Path::file_name).is_some_and(|n| n == name);
-    path.ancestors().skip(1).find_map(|root| {
-        let cache = root.parent()?.parent()?.parent()?;
-        let plugins = cache.parent()?;
-        (named(Some(cache), "cache")
-            && named(Some(plugins), "plugins")
-            && plugins.parent().is_some_and(is_codex_home))
-        .then(|| root.to_path_buf())
-    })
+    path.ancestors()
+        .skip(1)
+        .filter_map(CachedPlugin::parse)
+        .find(|plugin| is_codex_home(plugin.home))
+        .map(|plugin| plugin.root.to_path_buf())
 }
 
 /// The root of the Codex plugin whose hooks file `path` is: the plugin it lies in, in
 /// Codex's plugin cache, else the `<plugin>` of a `<plugin>/hooks/hooks.json`.
-pub(crate) fn plugin_root(path: &Path) -> Option<std::path::PathBuf> {
+pub(crate) fn plugin_root(path: &Path) -> Option<PathBuf> {
     cache_plugin_root(path).or_else(|| crate::detect::plugin_root(path))
 }
 
 /// Whether `dir` is Codex's home: a `.codex` folder, or `$CODEX_HOME`.
 fn is_codex_home(dir: &Path) -> bool {
-    static REAL: std::sync::OnceLock<Option<std::path::PathBuf>> = std::sync::OnceLock::new();
+    static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     dir.file_name().is_some_and(|n| n == ".codex")
         || crate::discover::same_dir(dir, home_from_env().as_deref(), &REAL)
 }
 
 /// Codex's home as `$CODEX_HOME` moves it, when that is an absolute path. `None`: Codex's
 /// default, `~/.codex`.
-pub(crate) fn home_from_env() -> Option<std::path::PathBuf> {
+pub(crate) fn home_from_env() -> Option<PathBuf> {
     std::env::var_os("CODEX_HOME")
-        .map(std::path::PathBuf::from)
+        .map(PathBuf::from)
         .filter(|p| p.is_absolute())
 }
 
@@ -385,5 +406,32 @@ mod tests {
     fn state_key_event_names() {
         assert_eq!(snake("PreToolUse"), "pre_tool_use");
         assert_eq!(snake("SessionStart"), "session_start");
+    }
+
+    #[test]
+    fn cached_plugin_paths() {
+        let root = Path::new("/h/.codex/plugins/cache/acme/tool/1.0.0");
+        let plugin = CachedPlugin::parse(root).expect("a cached plugin");
+        assert_eq!(plugin.home, Path::new("/h/.codex"));
+        assert_eq!(plugin.marketplace, "acme");
+        assert_eq!(plugin.plugin, "tool");
+        assert_eq!(plugin.root, root);
+        assert_eq!(
+            plugin.data_dir(),
+            Path::new("/h/.codex/plugins/data/acme/tool")
+        );
+        assert_eq!(
+            CachedPlugin::parse(Path::new("plugins/cache/m/p/v")).map(|p| p.home),
+            Some(Path::new(""))
+        );
+        assert_eq!(CachedPlugin::parse(Path::new("/h/plugins/cache/m/p")), None);
+        assert_eq!(
+            CachedPlugin::parse(Path::new("/h/plugin/cache/m/p/v")),
+            None
+        );
+        assert_eq!(
+            CachedPlugin::parse(Path::new("/h/plugins/caches/m/p/v")),
+            None
+        );
     }
 }

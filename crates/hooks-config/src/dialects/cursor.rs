@@ -95,11 +95,11 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
         .unwrap_or(home.fail_closed);
     let loops = matches!(home.event, BuiltinEvent::Stop | BuiltinEvent::SubagentStop);
     let written = node.get("loop_limit").map(|e| &e.value);
-    let loop_limit = cx
-        .loop_limit(written, &event, "`stop` and `subagentStop`")?
-        .or_else(|| {
-            (loops && written.is_none()).then(|| StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT))
-        });
+    let loop_limit = match written {
+        // Cursor's default limit, on the events that loop.
+        None => loops.then(|| StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT)),
+        Some(_) => cx.loop_limit(written, &event, "`stop` and `subagentStop`")?,
+    };
     let spec = as_cursors(HookSpec::new(event, action), home);
     let spec = match loop_limit {
         Some(limit) => spec.with_loop_limit(limit),

@@ -227,11 +227,11 @@ pub(crate) fn handler(
         return None;
     };
     // Only the native format says how often a Stop hook's block may keep the agent going.
-    let loop_limit = match node.get("loop_limit").map(|e| &e.value) {
-        Some(written) if native => {
-            cx.loop_limit(Some(written), &event, "`Stop` and `SubagentStop`")?
-        }
-        _ => None,
+    let loop_limit = if native {
+        let written = node.get("loop_limit").map(|e| &e.value);
+        cx.loop_limit(written, &event, "`Stop` and `SubagentStop`")?
+    } else {
+        None
     };
     let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
@@ -334,11 +334,9 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     .insert(0, ("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned()));
             }
             // A Codex plugin's hooks get its root and data directory, under Codex's names
-            // and Claude Code's, as Codex exports them.
-            if let Some(root) = cx.codex_plugin_root() {
-                let vars = super::codex::plugin_env(std::path::Path::new(root));
-                action.env.splice(0..0, vars);
-            }
+            // and Claude Code's, as Codex exports them (worked out once per file; none for
+            // any other file).
+            action.env.splice(0..0, cx.codex_plugin_env.iter().cloned());
             action.sandbox = cx.boolean(field(node, "sandbox"));
             action.rewake = cx.boolean(field(node, "asyncRewake")).unwrap_or(false);
             if let Some(shell) = field(node, "shell") {

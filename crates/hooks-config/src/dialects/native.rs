@@ -51,7 +51,8 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 }
                 // A hook kept in Cursor's dialect names its event as Cursor does
                 // (`beforeShellExecution`): the name says which JSON it is given.
-                let cursor = field(hook, "dialect").and_then(Node::as_str) == Some("cursor");
+                let dialect = field(hook, "dialect").and_then(Node::as_str);
+                let cursor = dialect == Some("cursor");
                 let home = field(hook, "event")
                     .filter(|_| cursor)
                     .and_then(|e| super::cursor::named_event(cx, e));
@@ -76,7 +77,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 // A hook kept in Gemini CLI's or Codex's dialect is given that agent's JSON
                 // and its answer is read by that agent's rules; its event and timeout are
                 // written as in any native hook.
-                let kept = match field(hook, "dialect").and_then(Node::as_str) {
+                let kept = match dialect {
                     Some("gemini") => Some(hooks_core::Dialect::Gemini),
                     Some("codex") => Some(hooks_core::Dialect::Codex),
                     _ => None,

@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use hooks::config::CLINE_BRIDGE_MARKER;
+use hooks::config::{CLINE_BRIDGE_MARKER, cline_is_bridge_script, cline_is_executable};
 
 use super::install::{Installed, Journal, bridge_command, configured_events};
 use crate::cli::{Agent, InstallArgs, Scope};
@@ -36,11 +36,6 @@ pub fn script(command: &str) -> String {
     format!(
         "#!/bin/sh\n{CLINE_BRIDGE_MARKER}\n# `hooks uninstall cline` removes it.\nexec {command}\n"
     )
-}
-
-/// Whether the hook file `text` is one `hooks install cline` wrote (by any binary).
-pub fn is_bridge_script(text: &str) -> bool {
-    text.lines().any(|l| l == CLINE_BRIDGE_MARKER)
 }
 
 /// `hooks install cline`.
@@ -79,7 +74,7 @@ pub fn install(args: &InstallArgs, project: &Path) -> Result<u8> {
                 if now == text {
                     continue;
                 }
-                if is_bridge_script(&now) {
+                if cline_is_bridge_script(&bytes) {
                     // Written by another hooks binary: it now calls this one.
                     write.push((path, Some(now)));
                 } else {
@@ -233,7 +228,7 @@ pub fn doctor(
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
             };
-            if is_bridge_script(&text) {
+            if cline_is_bridge_script(text.as_bytes()) {
                 bridged.push((*name, path, text));
             } else {
                 other.push(*name);
@@ -251,7 +246,7 @@ pub fn doctor(
                 .find_map(|l| l.strip_prefix("exec "))
                 .unwrap_or_default()
                 .to_owned();
-            let calls = if executable(&path) {
+            let calls = if std::fs::metadata(&path).is_ok_and(|m| cline_is_executable(&m)) {
                 super::install::calls(&exec_line, command, "Cline")
             } else {
                 "not called: not executable (Cline's hook is off)".to_owned()
@@ -260,15 +255,4 @@ pub fn doctor(
         }
     }
     Ok(installed)
-}
-
-#[cfg(unix)]
-fn executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn executable(path: &Path) -> bool {
-    path.is_file()
 }

@@ -78,6 +78,17 @@ pub(crate) fn enabled_hooks(codex_home: &Path) -> Vec<PluginHooks> {
     out
 }
 
+/// The tables of Codex's `config.toml` that enable plugins; the file's other settings are
+/// checked as TOML but not built. Any value is taken here, as a whole-file parse would
+/// take it, and read as Codex reads it below.
+#[derive(serde::Deserialize)]
+struct PluginsConfig {
+    /// `[features]`, whose `plugins = false` switches every plugin off.
+    features: Option<toml::Value>,
+    /// `[plugins."<plugin>@<marketplace>"]`.
+    plugins: Option<toml::Value>,
+}
+
 /// The enabled plugins of `codex_home`'s `config.toml`, as (plugin, marketplace), sorted
 /// by their key.
 fn enabled_plugins(codex_home: &Path) -> Vec<(String, String)> {
@@ -91,17 +102,18 @@ fn enabled_plugins(codex_home: &Path) -> Vec<(String, String)> {
     if !text.text().contains("plugins") {
         return Vec::new();
     }
-    let Ok(config) = toml::from_str::<toml::Table>(text.text()) else {
+    let Ok(config) = toml::from_str::<PluginsConfig>(text.text()) else {
         return Vec::new();
     };
     let plugins_feature = config
-        .get("features")
+        .features
+        .as_ref()
         .and_then(|f| f.get("plugins"))
         .and_then(toml::Value::as_bool);
     if plugins_feature == Some(false) {
         return Vec::new();
     }
-    let Some(toml::Value::Table(plugins)) = config.get("plugins") else {
+    let Some(toml::Value::Table(plugins)) = &config.plugins else {
         return Vec::new();
     };
     let mut enabled = Vec::new();
@@ -169,107 +181,12 @@ fn valid_version(v: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
 }
 
-/// Codex's order of versions: by semantic version when both are one, else by name.
+/// Codex's order of versions: by semantic version when both are one (the `semver`
+/// crate's order, which Codex uses), else by name.
 fn compare_versions(a: &str, b: &str) -> Ordering {
-    match (SemVer::parse(a), SemVer::parse(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
+    match (semver::Version::parse(a), semver::Version::parse(b)) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
         _ => a.cmp(b),
-    }
-}
-
-/// A semantic version (semver.org 2.0.0), ordered by precedence, then by build metadata.
-#[derive(Debug, PartialEq, Eq)]
-struct SemVer<'a> {
-    core: [u64; 3],
-    pre: Vec<&'a str>,
-    build: Vec<&'a str>,
-}
-
-impl<'a> SemVer<'a> {
-    fn parse(text: &'a str) -> Option<Self> {
-        let (rest, build) = match text.split_once('+') {
-            Some((r, b)) => (r, Some(b)),
-            None => (text, None),
-        };
-        let (core, pre) = match rest.split_once('-') {
-            Some((c, p)) => (c, Some(p)),
-            None => (rest, None),
-        };
-        let number = |s: &str| {
-            (!s.is_empty()
-                && s.bytes().all(|b| b.is_ascii_digit())
-                && (s == "0" || !s.starts_with('0')))
-            .then(|| s.parse::<u64>().ok())
-            .flatten()
-        };
-        let mut parts = core.split('.');
-        let core = [
-            number(parts.next()?)?,
-            number(parts.next()?)?,
-            number(parts.next()?)?,
-        ];
-        if parts.next().is_some() {
-            return None;
-        }
-        let idents = |s: Option<&'a str>, pre: bool| -> Option<Vec<&'a str>> {
-            let Some(s) = s else {
-                return Some(Vec::new());
-            };
-            let ids: Vec<&str> = s.split('.').collect();
-            let ok = ids.iter().all(|id| {
-                !id.is_empty()
-                    && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-                    && !(pre
-                        && id.len() > 1
-                        && id.starts_with('0')
-                        && id.bytes().all(|b| b.is_ascii_digit()))
-            });
-            ok.then_some(ids)
-        };
-        Some(SemVer {
-            core,
-            pre: idents(pre, true)?,
-            build: idents(build, false)?,
-        })
-    }
-}
-
-/// Compares dot-separated identifiers: numeric ones by value and below alphanumeric ones,
-/// those by ASCII; a shorter list that is a prefix of the other is lower.
-fn compare_idents(a: &[&str], b: &[&str]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let num = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-        let o = match (num(x), num(y)) {
-            (true, true) => x.len().cmp(&y.len()).then_with(|| x.cmp(y)),
-            (true, false) => Ordering::Less,
-            (false, true) => Ordering::Greater,
-            (false, false) => x.cmp(y),
-        };
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
-impl Ord for SemVer<'_> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.core
-            .cmp(&other.core)
-            .then_with(|| match (self.pre.is_empty(), other.pre.is_empty()) {
-                // A pre-release is below its release.
-                (true, true) => Ordering::Equal,
-                (true, false) => Ordering::Greater,
-                (false, true) => Ordering::Less,
-                (false, false) => compare_idents(&self.pre, &other.pre),
-            })
-            .then_with(|| compare_idents(&self.build, &other.build))
-    }
-}
-
-impl PartialOrd for SemVer<'_> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
     }
 }
 
