@@ -218,80 +218,13 @@ pub fn hooks_switched_off() -> Option<PathBuf> {
 
 /// Whether the `globalState.json` at `path` says `"hooksEnabled": false`. It is read as
 /// config files are (a regular file, opened without blocking, so that a FIFO or a device
-/// there cannot hang loading), whatever its size, and must be UTF-8 JSON; of it only
-/// `hooksEnabled` is built.
+/// there cannot hang loading), whatever its size.
 fn switches_off(path: &Path) -> bool {
     let Ok((bytes, _)) = source::read_bytes(path, None, u64::MAX) else {
         return false;
     };
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return false;
-    };
-    serde_json::from_str::<HooksEnabled>(text)
-        .is_ok_and(|state| state.0 == Some(serde_json::Value::Bool(false)))
-}
-
-/// The `hooksEnabled` of a `globalState.json`, as reading the file into a
-/// [`serde_json::Value`] and getting the key would find it (the last of repeated keys;
-/// none in a document that is not an object), without building the other values.
-struct HooksEnabled(Option<serde_json::Value>);
-
-impl<'de> serde::Deserialize<'de> for HooksEnabled {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(HooksEnabledVisitor)
-    }
-}
-
-/// Reads any JSON document into a [`HooksEnabled`].
-struct HooksEnabledVisitor;
-
-impl<'de> serde::de::Visitor<'de> for HooksEnabledVisitor {
-    type Value = HooksEnabled;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON document")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<HooksEnabled, A::Error> {
-        let mut found = None;
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "hooksEnabled" {
-                found = Some(map.next_value()?);
-            } else {
-                map.next_value::<serde::de::IgnoredAny>()?;
-            }
-        }
-        Ok(HooksEnabled(found))
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<HooksEnabled, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
-
-    fn visit_unit<E>(self) -> Result<HooksEnabled, E> {
-        Ok(HooksEnabled(None))
-    }
+    serde_json::from_slice::<serde_json::Value>(&bytes)
+        .is_ok_and(|state| state.get("hooksEnabled") == Some(&serde_json::Value::Bool(false)))
 }
 
 #[cfg(test)]
