@@ -365,81 +365,69 @@ fn session_end_cleans_up_the_state() {
     assert_eq!(std::fs::read_dir(&sessions).unwrap().count(), 0);
 }
 
+/// A Claude Code settings file's PreToolUse guard on `Bash` that touches `ran` (in the
+/// folder `$dir` names) and refuses with `reason`.
+fn claude_guard(dir: &str, reason: &str) -> String {
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": format!("touch \"${dir}/ran\"; echo '{reason}' >&2; exit 2")}]}]}})
+    .to_string()
+}
+
+/// Checks that `hooks bridge claude` leaves Claude Code's guard (see [`claude_guard`]) to
+/// Claude Code (`ran` is not made), and that another agent's bridge runs it (a hook
+/// written for Claude Code guards Gemini CLI's shell tool).
+#[track_caller]
+fn assert_left_to_claude_code(env: &Env, ran: &Path, reason: &str) {
+    check(
+        env,
+        "claude",
+        &payload(env, "PreToolUse", bash("ls")),
+        Value::Null,
+        0,
+        "",
+    );
+    assert!(!ran.exists(), "the bridge ran Claude Code's own hook");
+    check(
+        env,
+        "gemini",
+        &payload(
+            env,
+            "BeforeTool",
+            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+        ),
+        json!({"decision": "deny", "reason": reason}),
+        0,
+        "",
+    );
+    assert!(ran.exists());
+}
+
 /// The hooks in Claude Code's own settings files are Claude Code's to run: `hooks bridge
-/// claude` does not run them again, while another agent's bridge runs them (a hook written
-/// for Claude Code guards Gemini CLI's shell tool).
+/// claude` does not run them again, while another agent's bridge runs them.
 #[test]
 fn the_agents_own_hooks_do_not_run_twice() {
     let env = env_with("hooks: []\n");
     env.write(
         "proj/.claude/settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "touch \"$CLAUDE_PROJECT_DIR/ran\"; echo 'claude settings guard' >&2; exit 2"}]}]}}"#,
+        &claude_guard("CLAUDE_PROJECT_DIR", "claude settings guard"),
     );
     let trusted = env.run(&["trust", ".claude/settings.json"]);
     assert_eq!(trusted.code, 0, "{trusted:?}");
-    check(
-        &env,
-        "claude",
-        &payload(&env, "PreToolUse", bash("ls")),
-        Value::Null,
-        0,
-        "",
-    );
-    assert!(
-        !env.path().join("proj/ran").exists(),
-        "the bridge ran Claude Code's own hook"
-    );
-    check(
-        &env,
-        "gemini",
-        &payload(
-            &env,
-            "BeforeTool",
-            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
-        ),
-        json!({"decision": "deny", "reason": "claude settings guard"}),
-        0,
-        "",
-    );
-    assert!(env.path().join("proj/ran").exists());
+    assert_left_to_claude_code(&env, &env.path().join("proj/ran"), "claude settings guard");
 }
 
 /// A user's `~/.claude/settings.json` kept as a link into a dotfiles folder is still
-/// Claude Code's own: `hooks bridge claude` does not run its hooks, another agent's bridge
-/// does.
+/// Claude Code's own.
 #[test]
 fn a_linked_claude_settings_file_is_still_claude_codes_own() {
     let env = env_with("hooks: []\n");
     let target = env.write(
         "home/dotfiles/claude-settings.json",
-        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "touch \"$HOME/ran\"; echo 'linked guard' >&2; exit 2"}]}]}}"#,
+        &claude_guard("HOME", "linked guard"),
     );
     std::fs::create_dir_all(env.path().join("home/.claude")).unwrap();
     std::os::unix::fs::symlink(&target, env.path().join("home/.claude/settings.json")).unwrap();
-    check(
-        &env,
-        "claude",
-        &payload(&env, "PreToolUse", bash("ls")),
-        Value::Null,
-        0,
-        "",
-    );
-    assert!(
-        !env.path().join("home/ran").exists(),
-        "the bridge ran Claude Code's own hook"
-    );
-    check(
-        &env,
-        "gemini",
-        &payload(
-            &env,
-            "BeforeTool",
-            json!({"tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
-        ),
-        json!({"decision": "deny", "reason": "linked guard"}),
-        0,
-        "",
-    );
+    assert_left_to_claude_code(&env, &env.path().join("home/ran"), "linked guard");
 }
 
 /// Engine errors are answered: a broken user config blocks the tool call (fail closed) with
