@@ -297,22 +297,25 @@ impl Locations {
     }
 
     /// [`Locations::discover`] keeping only the files for which `keep` is true. A candidate
-    /// that stands for many files (Codex's enabled plugins, Cline's hooks directories,
-    /// Gemini CLI's extensions) is asked first, by its pattern's path (`*` for each folder
-    /// or file it stands for), and is not looked into when `keep` refuses it; then each file
-    /// it stands for is asked.
+    /// that is one file is asked once it is found; one that stands for many files (Codex's
+    /// enabled plugins, Cline's hooks directories, Gemini CLI's extensions) is asked first,
+    /// by its pattern's path (`*` for each folder or file it stands for), and is not looked
+    /// into when `keep` refuses it; then each file it stands for is asked.
     pub fn discover_where(&self, keep: impl Fn(&Path) -> bool) -> Vec<Discovered> {
         let exists = |p: &Path| std::fs::metadata(p).is_ok_and(|m| !m.is_dir());
         let mut out = Vec::new();
         for candidate in self.resolved().candidates() {
-            if !keep(&candidate.path) {
-                continue;
-            }
             let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
             // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
             // `.gemini/extensions/*/hooks/hooks.json`).
             let star = candidate.path.iter().position(|c| c == "*");
-            if let Some(codex) = codex_plugins_home(&candidate.path) {
+            let codex = codex_plugins_home(&candidate.path);
+            // A single file is asked once it is found; a pattern before it is looked into.
+            let pattern = is_hook_files || star.is_some() || codex.is_some();
+            if pattern && !keep(&candidate.path) {
+                continue;
+            }
+            if let Some(codex) = codex {
                 // Codex's enabled plugins: their hooks files, each inside its plugin.
                 out.extend(
                     crate::dialects::codex::enabled_plugin_hooks(codex)
@@ -355,7 +358,7 @@ impl Locations {
                     path,
                     ..candidate.clone()
                 }));
-            } else if exists(&candidate.path) {
+            } else if exists(&candidate.path) && keep(&candidate.path) {
                 out.push(candidate);
             }
         }

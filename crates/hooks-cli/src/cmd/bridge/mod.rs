@@ -124,8 +124,10 @@ fn read_within(fd: std::os::fd::BorrowedFd<'_>, limit: std::time::Duration) -> R
             Ok(_) => {}
             Err(e) => return Err(e).context("waiting for the event on stdin"),
         }
-        // Read into the buffer's spare room, never zeroed or copied.
-        text.reserve(64 * 1024);
+        // Read into the buffer's spare room, never zeroed; it grows only when full.
+        if text.len() == text.capacity() {
+            text.reserve(64 * 1024);
+        }
         match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut text)) {
             Ok(0) => return Ok(text),
             Ok(_) => {}
