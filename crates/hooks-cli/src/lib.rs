@@ -25,11 +25,16 @@ pub fn run(args: &[String]) -> u8 {
     let cli = match cli::Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
+            let shown = matches!(
+                e.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            // An agent's hook call with a bad argument must not switch its guards off.
+            if !shown && args.first().is_some_and(|a| a == "bridge") {
+                return cmd::bridge::refused(args, &e.to_string());
+            }
             let _ = e.print();
-            return match e.kind() {
-                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => 0,
-                _ => 1,
-            };
+            return if shown { 0 } else { 1 };
         }
     };
     cmd::render::set_color(cli.color);

@@ -51,6 +51,7 @@
 
 pub use hooks_core as core;
 
+mod bridge;
 mod check;
 mod convert;
 mod detect;
@@ -67,6 +68,7 @@ mod source;
 mod tree;
 mod trust;
 
+pub use bridge::{MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
 pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
 pub use detect::{dialect_from_path, layer_from_path, plugin_root};
 pub use dialects::cline::{

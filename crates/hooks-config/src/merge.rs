@@ -93,6 +93,13 @@ pub enum Inactive {
         /// The index of that hook in [`HookSet::hooks`].
         of: usize,
     },
+    /// It calls this engine's bridge (`hooks bridge AGENT`, as `hooks install` writes it
+    /// into an agent's file): it would run these same hooks again, so it never runs as a
+    /// hook ([`crate::bridged_agent`]).
+    Bridge {
+        /// The agent it is the bridge of (`gemini`), as the call names it.
+        agent: String,
+    },
 }
 
 impl Inactive {
@@ -105,6 +112,13 @@ impl Inactive {
             Inactive::UrlNotAllowed => "its URL is not in the allowed HTTP hook URLs".to_owned(),
             Inactive::Untrusted => "not trusted (run `hooks trust`)".to_owned(),
             Inactive::Duplicate { of } => format!("duplicate of hook #{of}"),
+            Inactive::Bridge { agent } => match hooks_core::Dialect::from_name(agent) {
+                Some(dialect) => format!(
+                    "the bridge of {}: runs these same hooks",
+                    dialect.profile().display_name
+                ),
+                None => "a call of this engine's bridge: runs these same hooks".to_owned(),
+            },
         }
     }
 }
@@ -525,7 +539,13 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             && !gemini_disabled.is_empty()
             && crate::dialects::gemini::hook_name(&slot.spec)
                 .is_some_and(|n| gemini_disabled.contains(n.as_str()));
-        let inactive = if !slot.spec.enabled || gemini_off {
+        let bridge = crate::bridge::bridged_agent(
+            &slot.spec.action,
+            slot.file.path.as_deref().and_then(std::path::Path::parent),
+        );
+        let inactive = if let Some(agent) = bridge {
+            Some(Inactive::Bridge { agent })
+        } else if !slot.spec.enabled || gemini_off {
             Some(Inactive::Disabled)
         } else if managed_disable_all || (all_disabled && !managed) {
             Some(Inactive::AllHooksDisabled)

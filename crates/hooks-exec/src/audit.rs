@@ -62,6 +62,19 @@ struct Line<'a> {
     failure: Option<&'a Failure>,
 }
 
+/// The line of an event answered without running its hooks.
+#[derive(Serialize)]
+struct NoteLine<'a> {
+    ts: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    agent: Option<&'a str>,
+    event: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    session_id: Option<&'a str>,
+    status: &'static str,
+    note: &'a str,
+}
+
 impl AuditLog {
     /// Appends to the file at `path`, creating it if needed.
     pub fn open(path: impl AsRef<Path>) -> Result<AuditLog, Error> {
@@ -117,7 +130,27 @@ impl AuditLog {
             truncated: outcome.run.truncated(),
             failure: outcome.run.failure.as_ref(),
         };
-        let mut bytes = match serde_json::to_vec(&line) {
+        self.write_line(&line);
+    }
+
+    /// Writes a line for an event the engine answered without running its hooks, saying
+    /// why: `{ts, agent, event, session_id, status: "not_dispatched", note}` (a bridge
+    /// started inside a hook of the engine, a second call of the same event answered with
+    /// the first's decision).
+    pub fn record_note(&self, ctx: &EventContext, note: &str) {
+        self.write_line(&NoteLine {
+            ts: now_rfc3339(),
+            agent: self.agent.as_deref(),
+            event: ctx.event().name(),
+            session_id: ctx.get_str("session_id"),
+            status: "not_dispatched",
+            note,
+        });
+    }
+
+    /// Appends one JSON line; a failure is counted, never raised.
+    fn write_line(&self, line: &impl Serialize) {
+        let mut bytes = match serde_json::to_vec(line) {
             Ok(bytes) => bytes,
             Err(err) => {
                 self.fail(&err);

@@ -59,6 +59,7 @@ mod budget;
 mod channel;
 mod clock;
 mod command;
+mod depth;
 mod dispatch;
 mod error;
 mod executor;
@@ -87,6 +88,7 @@ pub use command::{
     CommandExecutor, CommandExecutorBuilder, DEFAULT_KILL_GRACE, DEFAULT_ORPHAN_GRACE,
     DEFAULT_OUTPUT_CAP,
 };
+pub use depth::{DEPTH_VAR, depth as nesting_depth, is_nested};
 pub use dispatch::{
     DEFAULT_ASYNC_CAPACITY, DEFAULT_ASYNC_CONCURRENCY, DEFAULT_MAX_CONCURRENCY,
     DEFAULT_STOP_LOOP_CAP, Dispatcher, DispatcherBuilder,

@@ -573,6 +573,8 @@ fn spawn_stdio(
     let mut cmd = tokio::process::Command::new(command);
     cmd.args(args)
         .envs(env.iter().map(|(k, v)| (k, v)))
+        // Marked as started for a hook: an engine it starts does not dispatch again.
+        .env(crate::depth::DEPTH_VAR, crate::depth::child_mark())
         // Its own process group, so a server started through a wrapper (`npx`, `sh -c`)
         // is stopped with everything it started.
         .process_group(0)

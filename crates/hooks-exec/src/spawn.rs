@@ -42,6 +42,7 @@ pub(crate) fn spawn(request: &SpawnRequest<'_>) -> io::Result<Child> {
         .args(args)
         .envs(request.env.iter().map(|(k, v)| (k, v)))
         .env(crate::reap::RUN_MARK, request.mark)
+        .env(crate::depth::DEPTH_VAR, crate::depth::child_mark())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

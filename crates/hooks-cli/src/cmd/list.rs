@@ -33,7 +33,8 @@ pub fn run(args: &ListArgs) -> Result<u8> {
 }
 
 /// The state word of a hook: `enabled` when it runs, else why not (`disabled`,
-/// `untrusted`, `all_disabled`, `managed_only`, `url_not_allowed`, `duplicate`).
+/// `untrusted`, `all_disabled`, `managed_only`, `url_not_allowed`, `duplicate`, `bridge`:
+/// a call of this engine's bridge, which runs these same hooks).
 pub fn state(hook: &MergedHook) -> &'static str {
     match &hook.inactive {
         None => "enabled",
@@ -43,6 +44,7 @@ pub fn state(hook: &MergedHook) -> &'static str {
         Some(Inactive::ManagedHooksOnly) => "managed_only",
         Some(Inactive::UrlNotAllowed) => "url_not_allowed",
         Some(Inactive::Duplicate { .. }) => "duplicate",
+        Some(Inactive::Bridge { .. }) => "bridge",
         Some(_) => "inactive",
     }
 }

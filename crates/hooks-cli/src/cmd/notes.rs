@@ -35,7 +35,7 @@ pub struct Note {
 }
 
 impl Note {
-    fn new(kind: &'static str, message: String) -> Note {
+    pub(crate) fn new(kind: &'static str, message: String) -> Note {
         Note {
             kind,
             message,

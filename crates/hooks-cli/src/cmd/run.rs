@@ -25,6 +25,9 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         super::payload(args.payload.as_deref())?,
         args.from.as_deref(),
     )?;
+    if hooks::exec::is_nested() {
+        return nested(&ctx, args.json);
+    }
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
     let engine = render::load_engine_from(
         super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr)),
@@ -69,6 +72,32 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     out.flush()?;
     drop(out);
     runtime.block_on(engine.dispatcher().flush_async());
+    Ok(exit_code(&agg))
+}
+
+/// `hooks run` started inside a hook of the engine (`HOOKS_DEPTH` is set): the event
+/// proceeds without dispatching, since the engine that started the hook runs these same
+/// hooks, so no chain of hooks calling `hooks run` can recurse. Said on stderr, and in
+/// `--json` as a note of kind `nested`.
+fn nested(ctx: &EventContext, json: bool) -> Result<u8> {
+    let agg = Aggregate::empty(ctx.event());
+    let why = format!(
+        "hooks run: started inside a hook of this engine ({}={}), so it does not run the hooks again (the engine that started this hook runs them)",
+        hooks::exec::DEPTH_VAR,
+        hooks::exec::nesting_depth()
+    );
+    writeln!(std::io::stderr().lock(), "{why}")?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let note = Note::new("nested", why);
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&with_notes(&agg, &[note])?)?
+        )?;
+    } else {
+        write!(out, "{}", render::outcome(Style::stdout(), &agg, ""))?;
+    }
     Ok(exit_code(&agg))
 }
 

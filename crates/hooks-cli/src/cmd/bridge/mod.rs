@@ -7,6 +7,7 @@
 //! invocations (the stop-loop count, async results) is in the state store (`state`).
 //! An engine error is answered too, never a hang or a silent allow (see [`on_error`]).
 
+pub mod fold;
 pub mod install;
 pub mod install_cline;
 pub mod state;
@@ -63,6 +64,9 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         Ok(ctx) => ctx,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
+    if hooks::exec::is_nested() {
+        return Ok(write(&nested(agent, &ctx)));
+    }
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         answer(agent, &mut ctx, &stdin)
     }));
@@ -72,6 +76,75 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         Err(_) => on_error(ctx.event(), "the engine stopped unexpectedly (a panic)"),
     };
     Ok(write(&reply_for(agent, &ctx, &agg)))
+}
+
+/// The answer of a bridge started inside a hook of the engine (the nesting mark,
+/// `HOOKS_DEPTH`, is set): proceed, without dispatching, since the engine that started the
+/// hook runs these same hooks; said on stderr and in the audit log. Whatever started it
+/// (another agent's bridge entry, a user's script), no chain of bridges can recurse.
+fn nested(agent: Agent, ctx: &EventContext) -> Reply {
+    let why = format!(
+        "hooks bridge {}: started inside a hook of this engine ({}={}), so it does not run the hooks again (the engine that started this hook runs them)",
+        agent.as_str(),
+        hooks::exec::DEPTH_VAR,
+        hooks::exec::nesting_depth()
+    );
+    if let Some(log) = audit_log(agent, StateStore::open().as_ref()) {
+        log.record_note(ctx, &why);
+    }
+    Reply {
+        stdout: String::new(),
+        stderr: format!("{why}\n"),
+        exit_code: 0,
+    }
+}
+
+/// The answer to a call whose arguments the command line refused (an unknown flag or
+/// agent: a stale install, an upgrade that renamed a flag): an engine error, so a tool
+/// event is blocked in the agent's protocol unless `HOOKS_BRIDGE_ON_ERROR=allow`, and
+/// every other event goes on with the message. The agent is the one named, else guessed
+/// from the event's shape (Cline's `hookName`), else Claude Code's protocol, whose exit 2
+/// Gemini CLI, Codex and Cursor also read as a deny. Never dispatches.
+pub fn refused(args: &[String], error: &str) -> u8 {
+    let named = args
+        .iter()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .find_map(|a| <Agent as clap::ValueEnum>::from_str(a, true).ok());
+    let error = format!(
+        "`hooks {}` was refused: {}",
+        args.join(" "),
+        error
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim_start_matches("error: ")
+    );
+    let read = read_event().and_then(|(_, payload)| {
+        let agent = named.unwrap_or(if payload.get("hookName").is_some() {
+            Agent::Cline
+        } else {
+            Agent::Claude
+        });
+        let payload = agent.dialect().profile().claude_shaped(payload);
+        let event = payload
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .and_then(agent_event)
+            .context("the event on stdin has no known `hook_event_name`")?;
+        Ok((agent, read_context(agent, event, payload)?))
+    });
+    match read {
+        Ok((agent, ctx)) => write(&reply_for(agent, &ctx, &on_error(ctx.event(), &error))),
+        // No event to decide on: refuse as every agent but Cline reads a deny.
+        Err(e) => write(&Reply {
+            stdout: String::new(),
+            stderr: format!("hooks bridge: {error} ({e:#})\n"),
+            exit_code: 2,
+        }),
+    }
 }
 
 /// The event as the agent sent it, read into the engine's context through the agent's
@@ -306,6 +379,27 @@ fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregat
         session,
     } = prepare(agent, ctx, true)?;
     let ctx = &*ctx;
+    // A second call of the same event (another bridge of this engine the agent also runs)
+    // answers with the first's decision instead of running the hooks again.
+    let claim = store
+        .as_ref()
+        .zip(fold::key(ctx, stdin))
+        .and_then(|(store, (key, window))| fold::claim(store, &key, window));
+    let held = match claim {
+        Some(fold::Claim::Answered(effects)) => {
+            let mut agg = Aggregate::empty(&event);
+            agg.effects = *effects;
+            if let Some(log) = audit_log(agent, store.as_ref()) {
+                log.record_note(
+                    ctx,
+                    "answered with the decision of another call of the same event, which ran the hooks",
+                );
+            }
+            return Ok(agg);
+        }
+        Some(fold::Claim::Held(held)) => Some(held),
+        None => None,
+    };
     let index = engine.dispatcher().index();
     let matched = index.matching(ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
@@ -327,6 +421,9 @@ fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregat
         if event.builtin() == Some(BuiltinEvent::SessionEnd) {
             store.end_session(&session);
         }
+    }
+    if let Some(held) = held {
+        held.answer(&agg.effects);
     }
     if agent == Agent::Claude {
         export_env(&agg);

@@ -94,6 +94,12 @@ impl StateStore {
         self.dir.join("audit.jsonl")
     }
 
+    /// The directory of the claims that fold two calls of one event into one dispatch
+    /// (`super::fold`).
+    pub fn claims_dir(&self) -> PathBuf {
+        self.dir.join("claims")
+    }
+
     /// The file of `session` (its id hex-encoded, so that any id is one safe file name).
     fn path(&self, session: &str) -> PathBuf {
         let mut name = String::with_capacity(session.len() * 2 + 5);
