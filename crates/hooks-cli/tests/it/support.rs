@@ -93,6 +93,13 @@ impl Env {
     #[allow(clippy::disallowed_methods)]
     pub(crate) fn std_command(&self) -> std::process::Command {
         let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hooks"));
+        self.isolate(&mut cmd);
+        cmd
+    }
+
+    /// Gives `cmd` this environment's working directory and isolated variables (see
+    /// [`Env::command`]).
+    pub(crate) fn isolate(&self, cmd: &mut std::process::Command) {
         let home = self.dir.path().join("home");
         cmd.current_dir(&self.cwd)
             .env("HOME", &home)
@@ -107,8 +114,8 @@ impl Env {
             // The agents' homes are the test's, not the machine's.
             .env_remove("CODEX_HOME")
             .env_remove("CLINE_DIR")
-            .env_remove("CLINE_DATA_DIR");
-        cmd
+            .env_remove("CLINE_DATA_DIR")
+            .env_remove("HOOKS_DEPTH");
     }
 
     /// Runs the binary with `args` and returns its normalised output.

@@ -1,0 +1,511 @@
+//! The engine in every agent at once: every agent's bridge installed at user and project
+//! scope in one home, and each agent's pre-tool event through its bridge, under a process
+//! cap (`cage`) and a time limit. The guard runs exactly once per event, the deny comes back
+//! in that agent's own form, no fork is refused and nothing is left running. Then the
+//! mechanisms one by one: a bridge path with spaces and shell metacharacters, a user's
+//! script that calls `hooks bridge` itself (the nesting mark), two bridges called for one
+//! event (folded into one dispatch, also when the first dies), and a bridge call with a bad
+//! argument (a deny in every agent's form).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::cage::{Cage, run_within};
+use crate::support::{Env, env_with, mkfifo};
+
+/// The agents' bridges.
+const AGENTS: [&str; 5] = ["claude", "cline", "codex", "cursor", "gemini"];
+
+/// How long one caged bridge call may take before the test calls it hung.
+const LIMIT: Duration = Duration::from_secs(20);
+
+/// A user config whose guard counts its runs in `guard.log` and refuses `rm -r`.
+fn guard_config(env: &Env) -> String {
+    format!(
+        r#"hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    on_failure: block
+    command: |
+      echo ran >> '{}'
+      case "$(cat)" in *"rm -r"*) echo "refusing rm -r" >&2; exit 2;; esac
+"#,
+        env.path().join("guard.log").display()
+    )
+}
+
+/// How many times the guard ran.
+fn guard_runs(env: &Env) -> usize {
+    std::fs::read_to_string(env.path().join("guard.log"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+/// `agent`'s own pre-tool event for `rm -r victim`, in session `session`.
+fn pre_tool(env: &Env, agent: &str, session: &str) -> String {
+    let root = env.path().join("proj").display().to_string();
+    let shell = |event: &str, tool: &str| {
+        json!({"session_id": session, "transcript_path": "/dev/null", "cwd": root,
+            "hook_event_name": event, "tool_name": tool,
+            "tool_input": {"command": "rm -r victim"}, "tool_use_id": format!("{session}-t1")})
+    };
+    match agent {
+        "claude" | "codex" => shell("PreToolUse", "Bash"),
+        "gemini" => shell("BeforeTool", "run_shell_command"),
+        "cursor" => json!({"conversation_id": session, "generation_id": "g-1",
+            "workspace_roots": [root], "hook_event_name": "beforeShellExecution",
+            "command": "rm -r victim", "cwd": root}),
+        "cline" => json!({"clineVersion": "", "taskId": session, "workspaceRoots": [root],
+            "hookName": "tool_call",
+            "tool_call": {"id": "call_1", "name": "run_commands",
+                "input": {"commands": ["rm -r victim"]}},
+            "preToolUse": {"toolName": "run_commands",
+                "parameters": {"commands": "[\"rm -r victim\"]"}}}),
+        other => panic!("no payload for {other}"),
+    }
+    .to_string()
+}
+
+/// Whether `agent`'s answer (exit code, stdout) is a deny in its own protocol.
+#[track_caller]
+fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
+    let json = || -> Value {
+        serde_json::from_str(stdout)
+            .unwrap_or_else(|e| panic!("{agent}: stdout is not JSON ({e}): {stdout:?}\n{stderr}"))
+    };
+    match agent {
+        "claude" => assert_eq!(
+            json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{stderr}"
+        ),
+        "codex" => assert_eq!(code, Some(2), "{stdout}\n{stderr}"),
+        "gemini" => assert_eq!(json()["decision"], "deny", "{stderr}"),
+        "cursor" => assert_eq!(json()["permission"], "deny", "{stderr}"),
+        "cline" => assert_eq!(json()["cancel"], true, "{stderr}"),
+        other => panic!("no deny form for {other}"),
+    }
+    if agent != "codex" {
+        assert_eq!(code, Some(0), "{agent}: {stdout}\n{stderr}");
+    }
+}
+
+/// Runs `hooks ARGS` in `cage` with `stdin`, in `env`, within [`LIMIT`].
+fn caged(
+    env: &Env,
+    cage: &Cage,
+    binary: &Path,
+    args: &[&str],
+    stdin: &str,
+) -> (Option<i32>, String, String, Duration) {
+    let mut cmd = cage.command(binary, args);
+    env.isolate(&mut cmd);
+    run_within(&mut cmd, stdin, LIMIT)
+}
+
+/// The test's `hooks` binary.
+fn hooks_bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("hooks")
+}
+
+/// Installs every agent's bridge at user and project scope, with the binary at `binary`.
+fn install_everywhere(env: &Env, binary: &Path) {
+    for agent in AGENTS {
+        for scope in ["user", "project"] {
+            let mut cmd = std::process::Command::new(binary);
+            env.isolate(&mut cmd);
+            let out = cmd
+                .args(["install", agent, "--scope", scope])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "install {agent} --scope {scope}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+/// Every agent's pre-tool event through its bridge, with every bridge installed: the guard
+/// ran once, the deny is the agent's, no fork was refused, nothing is left running.
+#[track_caller]
+fn every_agent_denies_once(env: &Env, binary: &Path) {
+    for (n, agent) in AGENTS.into_iter().enumerate() {
+        let cage = Cage::new(64);
+        let session = format!("s-{agent}");
+        let (code, stdout, stderr, took) = caged(
+            env,
+            &cage,
+            binary,
+            &["bridge", agent],
+            &pre_tool(env, agent, &session),
+        );
+        assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
+        assert_denied(agent, code, &stdout, &stderr);
+        assert_eq!(
+            guard_runs(env),
+            n + 1,
+            "{agent}: the guard ran other than once"
+        );
+        assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
+        let left = cage.left_running(Duration::from_secs(10));
+        assert!(left.is_empty(), "{agent}: left running: {left:?}");
+    }
+}
+
+#[test]
+fn every_agent_installed_everywhere_runs_the_guard_once() {
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    install_everywhere(&env, &hooks_bin());
+    every_agent_denies_once(&env, &hooks_bin());
+    // `hooks list` shows the other agents' entries as what they are.
+    let hooks = list_hooks(&env);
+    let bridges: Vec<&Value> = hooks.iter().filter(|h| h["state"] == "bridge").collect();
+    assert!(bridges.len() >= 7, "{hooks:?}");
+    assert!(
+        bridges
+            .iter()
+            .any(|h| h["reason"] == "the bridge of Gemini CLI: runs these same hooks"),
+        "{hooks:?}"
+    );
+    assert_eq!(
+        hooks.iter().filter(|h| h["state"] == "enabled").count(),
+        1,
+        "{hooks:?}"
+    );
+}
+
+/// Every hook `hooks list --json` shows, of every event.
+fn list_hooks(env: &Env) -> Vec<Value> {
+    let list = env.run(&["list", "--json"]);
+    list.json()["events"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", list.stdout))
+        .iter()
+        .flat_map(|e| e["hooks"].as_array().cloned().unwrap_or_default())
+        .collect()
+}
+
+/// The binary installed from a directory whose name has spaces and shell metacharacters:
+/// the entries the install writes are still recognised, and a hand-written entry calling
+/// it through a symlink of another name too.
+#[test]
+fn a_bridge_path_with_spaces_and_metacharacters() {
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    let dir = env.path().join("my tools; $(touch pwned) & 'q'");
+    std::fs::create_dir_all(&dir).unwrap();
+    let binary = dir.join("hooks");
+    if std::fs::hard_link(hooks_bin(), &binary).is_err() {
+        std::fs::copy(hooks_bin(), &binary).unwrap();
+    }
+    install_everywhere(&env, &binary);
+    let link = dir.join("agent hooks");
+    std::os::unix::fs::symlink(&binary, &link).unwrap();
+    let settings = env.path().join("home/.claude/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"hooks": [{"type": "command", "command": format!("'{}' bridge claude", link.display().to_string().replace('\'', "'\\''"))}]}));
+    std::fs::write(&settings, value.to_string()).unwrap();
+    every_agent_denies_once(&env, &binary);
+    assert!(!env.path().join("proj/pwned").exists());
+    assert!(!env.path().join("pwned").exists());
+    let via_link = list_hooks(&env)
+        .iter()
+        .find(|h| {
+            h["action"]
+                .as_str()
+                .is_some_and(|c| c.contains("agent hooks"))
+        })
+        .cloned()
+        .unwrap_or_else(|| panic!("{:?}", list_hooks(&env)));
+    assert_eq!(via_link["state"], "bridge", "{via_link}");
+}
+
+/// A user's own script that calls `hooks bridge` among other work is not recognised as a
+/// bridge entry: it runs as a hook, and the bridge it starts sees the nesting mark and
+/// answers "proceed" without dispatching (said in the audit log).
+#[test]
+fn a_users_script_that_calls_the_bridge_does_not_recurse() {
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    let script = env.write(
+        "home/bin/audit-and-bridge.sh",
+        &format!(
+            "#!/bin/sh\necho script >> '{}'\n'{}' bridge claude\n",
+            env.path().join("script.log").display(),
+            hooks_bin().display()
+        ),
+    );
+    let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": format!("sh '{}'", script.display())}]}]}});
+    env.write("home/.claude/settings.json", &settings.to_string());
+    for agent in ["gemini", "codex", "cursor"] {
+        let cage = Cage::new(64);
+        let before = guard_runs(&env);
+        let (code, stdout, stderr, took) = caged(
+            &env,
+            &cage,
+            &hooks_bin(),
+            &["bridge", agent],
+            &pre_tool(&env, agent, &format!("u-{agent}")),
+        );
+        assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
+        assert_denied(agent, code, &stdout, &stderr);
+        assert_eq!(guard_runs(&env), before + 1, "{agent}");
+        assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
+        assert!(cage.left_running(Duration::from_secs(10)).is_empty());
+    }
+    let ran = std::fs::read_to_string(env.path().join("script.log")).unwrap();
+    assert_eq!(
+        ran.lines().count(),
+        3,
+        "the user's script runs once per event"
+    );
+    let audit =
+        std::fs::read_to_string(env.path().join("home/.local/state/hooks/audit.jsonl")).unwrap();
+    let nested: Vec<&str> = audit
+        .lines()
+        .filter(|l| l.contains("\"status\":\"not_dispatched\"") && l.contains("HOOKS_DEPTH=1"))
+        .collect();
+    assert_eq!(nested.len(), 3, "{audit}");
+}
+
+/// `hooks run` started by a hook of the engine does not dispatch again: a hook that calls
+/// `hooks run` on its own event ends, and the guard runs once.
+#[test]
+fn hooks_run_inside_a_hook_does_not_dispatch() {
+    let env = Env::in_project();
+    let config = format!(
+        "{}  - id: again\n    event: PreToolUse\n    command: |\n      '{}' run PreToolUse -p '{{\"tool_name\":\"Bash\",\"tool_input\":{{\"command\":\"rm -r victim\"}}}}' --json > '{}'\n",
+        guard_config(&env),
+        hooks_bin().display(),
+        env.path().join("inner.json").display()
+    );
+    env.write("home/.config/hooks/hooks.yaml", &config);
+    let cage = Cage::new(64);
+    let (code, stdout, stderr, _) = caged(
+        &env,
+        &cage,
+        &hooks_bin(),
+        &[
+            "run",
+            "PreToolUse",
+            "-p",
+            &pre_tool(&env, "claude", "r-1"),
+            "--json",
+        ],
+        "",
+    );
+    assert_eq!(code, Some(2), "{stdout}\n{stderr}");
+    assert_eq!(guard_runs(&env), 1);
+    let inner: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.path().join("inner.json")).unwrap())
+            .unwrap();
+    assert_eq!(inner["decision"], "none", "{inner}");
+    assert_eq!(inner["notes"][0]["kind"], "nested", "{inner}");
+    assert_eq!(cage.refused().unwrap_or(0), 0);
+}
+
+/// A guard that holds the event until the test lets it go: it writes its process group to
+/// `started` (a FIFO) and waits on `release` (another).
+fn held_guard(env: &Env) -> String {
+    mkfifo(env, "started");
+    mkfifo(env, "release");
+    format!(
+        r#"hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    on_failure: block
+    timeout: 60
+    command: |
+      echo ran >> '{log}'
+      echo $$ > '{started}'
+      cat '{release}' > /dev/null
+      case "$(cat)" in *"rm -r"*) echo "refusing rm -r" >&2; exit 2;; esac
+"#,
+        log = env.path().join("guard.log").display(),
+        started = env.path().join("started").display(),
+        release = env.path().join("release").display(),
+    )
+}
+
+/// Reads what the held guard wrote to `started` (its pid), within [`LIMIT`].
+fn wait_started(env: &Env) -> i32 {
+    let path = env.path().join("started");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(std::fs::read_to_string(path).unwrap_or_default());
+    });
+    let text = rx.recv_timeout(LIMIT).expect("the guard did not start");
+    text.trim().parse().expect("a pid")
+}
+
+/// Lets the held guard go on.
+fn release(env: &Env) {
+    std::fs::write(env.path().join("release"), "go\n").unwrap();
+}
+
+/// Waits until process `pid` has the claim directory's file open (it waits for the first
+/// call's lock), within [`LIMIT`].
+fn wait_claiming(env: &Env, pid: u32) {
+    let claims = env.path().join("home/.local/state/hooks/claims");
+    let deadline = Instant::now() + LIMIT;
+    loop {
+        let open = std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .map(|fds| {
+                fds.flatten().any(|fd| {
+                    std::fs::read_link(fd.path()).is_ok_and(|target| target.starts_with(&claims))
+                })
+            })
+            .unwrap_or(false);
+        if open {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the second call never claimed the event"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Starts `hooks bridge AGENT` with `stdin`, its output piped.
+fn start_bridge(env: &Env, agent: &str, stdin: &str) -> std::process::Child {
+    use std::io::Write;
+    let mut child = env
+        .std_command()
+        .args(["bridge", agent])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child
+}
+
+/// Two bridges called at once for the same event (the agent runs both entries) run the
+/// hooks once: the second waits for the first and answers with its decision, each in its
+/// own agent's protocol.
+#[test]
+fn two_bridges_for_one_event_run_the_hooks_once() {
+    let env = env_with("");
+    env.write("home/.config/hooks/hooks.yaml", &held_guard(&env));
+    let stdin = pre_tool(&env, "claude", "fold-1");
+    let first = start_bridge(&env, "claude", &stdin);
+    wait_started(&env);
+    let second = start_bridge(&env, "codex", &stdin);
+    wait_claiming(&env, second.id());
+    release(&env);
+    let first = first.wait_with_output().unwrap();
+    let second = second.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert_denied(
+        "claude",
+        first.status.code(),
+        &text(&first.stdout),
+        &text(&first.stderr),
+    );
+    assert_denied(
+        "codex",
+        second.status.code(),
+        &text(&second.stdout),
+        &text(&second.stderr),
+    );
+    assert!(
+        text(&second.stderr).contains("refusing rm -r"),
+        "{}",
+        text(&second.stderr)
+    );
+    assert_eq!(guard_runs(&env), 1);
+    // A later call of another event (another tool-use id) runs the hooks again.
+    let other = pre_tool(&env, "claude", "fold-2");
+    let third = start_bridge(&env, "claude", &other);
+    wait_started(&env);
+    release(&env);
+    let third = third.wait_with_output().unwrap();
+    assert_denied(
+        "claude",
+        third.status.code(),
+        &text(&third.stdout),
+        &text(&third.stderr),
+    );
+    assert_eq!(guard_runs(&env), 2);
+}
+
+/// A first call that dies while it holds the event does not wedge the second: the lock
+/// goes with it, and the second runs the hooks itself.
+#[test]
+fn a_first_call_that_dies_does_not_wedge_the_second() {
+    let env = env_with("");
+    env.write("home/.config/hooks/hooks.yaml", &held_guard(&env));
+    let stdin = pre_tool(&env, "claude", "crash-1");
+    let mut first = start_bridge(&env, "claude", &stdin);
+    let guard = wait_started(&env);
+    let second = start_bridge(&env, "claude", &stdin);
+    wait_claiming(&env, second.id());
+    first.kill().unwrap();
+    first.wait().unwrap();
+    // The first call's guard (in a process group of its own) goes too.
+    let _ = rustix::process::kill_process_group(
+        rustix::process::Pid::from_raw(guard).unwrap(),
+        rustix::process::Signal::KILL,
+    );
+    wait_started(&env);
+    release(&env);
+    let second = second.wait_with_output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert_denied(
+        "claude",
+        second.status.code(),
+        &text(&second.stdout),
+        &text(&second.stderr),
+    );
+    assert_eq!(guard_runs(&env), 2);
+}
+
+/// A bridge call with a bad argument (a stale install, a renamed flag) denies the tool call
+/// in every agent's protocol, and `HOOKS_BRIDGE_ON_ERROR=allow` lets it through.
+#[test]
+fn a_bad_argument_denies_in_every_agents_form() {
+    let env = env_with("");
+    for agent in AGENTS {
+        let stdin = pre_tool(&env, agent, "bad-args");
+        let run = env.run_with_stdin(&["bridge", agent, "--no-such-flag"], &stdin);
+        let code = Some(run.code);
+        assert_denied(agent, code, &run.stdout, &run.stderr);
+        assert!(
+            format!("{}{}", run.stdout, run.stderr).contains("--no-such-flag"),
+            "{agent}: {run:?}"
+        );
+        let allowed = env.finish(
+            env.command()
+                .args(["bridge", agent, "--no-such-flag"])
+                .env("HOOKS_BRIDGE_ON_ERROR", "allow")
+                .write_stdin(stdin),
+        );
+        assert!(!allowed.stdout.contains("deny"), "{agent}: {allowed:?}");
+        assert_eq!(allowed.code, 0, "{agent}: {allowed:?}");
+    }
+    // No agent named: Claude Code's protocol, whose exit 2 the others read as a deny too.
+    let run = env.run_with_stdin(&["bridge"], &pre_tool(&env, "claude", "bad-args"));
+    assert_denied("claude", Some(run.code), &run.stdout, &run.stderr);
+    let run = env.run_with_stdin(&["bridge", "claude", "--no-such-flag"], "not json");
+    assert_eq!(run.code, 2, "{run:?}");
+}
