@@ -179,6 +179,15 @@ fn every_agent_installed_everywhere_runs_the_guard_once() {
         1,
         "{hooks:?}"
     );
+    // `hooks doctor` counts them as the other agents' bridges, which run these same hooks.
+    let doctor = env.run(&["doctor"]);
+    assert!(
+        doctor.stdout.contains(
+            "bridge entries of Claude Code, Codex, Cursor: not run, they run these same hooks"
+        ),
+        "{}",
+        doctor.stdout
+    );
 }
 
 /// Every hook `hooks list --json` shows, of every event.
@@ -508,4 +517,38 @@ fn a_bad_argument_denies_in_every_agents_form() {
     assert_denied("claude", Some(run.code), &run.stdout, &run.stderr);
     let run = env.run_with_stdin(&["bridge", "claude", "--no-such-flag"], "not json");
     assert_eq!(run.code, 2, "{run:?}");
+}
+
+/// 500 hooks on one event inside a cage of 128 processes: the engine's bounds (hooks of
+/// one event at once, command hooks of the process at once) keep every fork within the
+/// cap, and the one deny among them still counts.
+#[test]
+fn five_hundred_hooks_fit_a_cage_of_128() {
+    let env = env_with("");
+    let mut config = String::from("hooks:\n");
+    for n in 0..500 {
+        if n == 377 {
+            config.push_str(&format!(
+                "  - id: h{n}\n    event: PreToolUse\n    on_failure: block\n    command: echo 'refusing, hook {n}' >&2; exit 2\n"
+            ));
+        } else {
+            config.push_str(&format!(
+                "  - id: h{n}\n    event: PreToolUse\n    command: cat > /dev/null; exit 0 # {n}\n"
+            ));
+        }
+    }
+    env.write("home/.config/hooks/hooks.yaml", &config);
+    let cage = Cage::new(128);
+    let (code, stdout, stderr, took) = caged(
+        &env,
+        &cage,
+        &hooks_bin(),
+        &["bridge", "claude"],
+        &pre_tool(&env, "claude", "many-1"),
+    );
+    assert!(took < LIMIT, "no answer within {LIMIT:?}");
+    assert_denied("claude", code, &stdout, &stderr);
+    assert!(stdout.contains("refusing, hook 377"), "{stdout}");
+    assert_eq!(cage.refused().unwrap_or(0), 0, "forks refused");
+    assert!(cage.left_running(Duration::from_secs(10)).is_empty());
 }

@@ -5,12 +5,11 @@
 //! protocol.
 //!
 //! The calls meet at a claim: a file in the state store's `claims/` directory named by the
-//! event's key (the session, the event and the tool-use id, or the whole stdin when the
-//! event has no id), locked with `flock`. The first call holds the lock while it
+//! event's [`key`], locked with `flock`. The first call holds the lock while it
 //! dispatches and writes its answer there; a call that finds the lock held waits for it
 //! (at most [`WAIT_LIMIT`]), then reads the answer. The kernel drops the lock of a call
-//! that dies, and an answer older than its window is not reused, so a crashed first call
-//! never wedges the second: it dispatches itself. Claims are pruned once past
+//! that dies, leaving no answer, so a crashed first call never wedges the second: it
+//! dispatches itself. Claims are pruned once past
 //! [`MAX_CLAIMS`] files, the ones untouched for [`STALE`] first.
 
 use std::fs::{File, OpenOptions};
@@ -22,18 +21,14 @@ use std::time::{Duration, Instant, SystemTime};
 use hooks::core::{Effects, EventContext};
 use rustix::fs::{FlockOperation, flock};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::state::StateStore;
 
 /// How long a first call's answer is reused for an event with a tool-use id (unique per
-/// call, so a later call with the same id is the same call).
+/// call, so a later call with the same id and input is the same call).
 pub const WINDOW_WITH_ID: Duration = Duration::from_secs(60);
-
-/// How long a first call's answer is reused for an event without one (only for the same
-/// stdin, byte for byte): long enough for an agent that calls its hooks one after the
-/// other, short enough that a later event that happens to look the same is dispatched.
-pub const WINDOW: Duration = Duration::from_secs(2);
 
 /// The longest a call waits for another call of the same event to answer: past the
 /// longest hook timeout, so that only a call stuck outside its hooks is overtaken.
@@ -45,33 +40,54 @@ pub const MAX_CLAIMS: usize = 256;
 /// A claim untouched this long is past every window and every wait.
 pub const STALE: Duration = Duration::from_secs(600);
 
-/// The event of `ctx` as a claim: its key and how long an answer to it holds. `None`
-/// without a session (nothing ties two calls together).
-pub fn key(ctx: &EventContext, stdin: &[u8]) -> Option<(String, Duration)> {
+/// An event as a claim: the name of its claim file, and how long a finished call's answer
+/// to it holds (`None`: only a call that was running when this one arrived answers it).
+#[derive(Debug)]
+pub struct Key {
+    name: String,
+    window: Option<Duration>,
+}
+
+/// The event of `ctx` as a claim. With a tool-use id, the key is the session, the event,
+/// the id and the tool's name and input (an agent that reused an id for another call would
+/// not fold two calls), and a finished call's answer holds for [`WINDOW_WITH_ID`]. Without
+/// one, the key is the session, the event and the whole stdin, and only calls that overlap
+/// fold: two events in a row that look the same (two stops of a stop loop) are two events.
+/// `None` without a session (nothing ties two calls together).
+pub fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
     let session = ctx.get_str("session_id").filter(|s| !s.is_empty())?;
     let mut hash = Sha256::new();
-    hash.update(session.as_bytes());
-    hash.update([0]);
-    hash.update(ctx.event().name().as_bytes());
-    hash.update([0]);
+    let mut part = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    part(session.as_bytes());
+    part(ctx.event().name().as_bytes());
     let window = match ctx.get_str("tool_use_id").filter(|s| !s.is_empty()) {
         Some(id) => {
-            hash.update(b"id\0");
-            hash.update(id.as_bytes());
-            WINDOW_WITH_ID
+            part(b"id");
+            part(id.as_bytes());
+            part(ctx.get_str("tool_name").unwrap_or_default().as_bytes());
+            part(
+                ctx.get("tool_input")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+                    .as_bytes(),
+            );
+            Some(WINDOW_WITH_ID)
         }
         None => {
-            hash.update(b"stdin\0");
-            hash.update(stdin);
-            WINDOW
+            part(b"stdin");
+            part(stdin);
+            None
         }
     };
-    let key = hash
+    let name = hash
         .finalize()
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect::<String>();
-    Some((key, window))
+    Some(Key { name, window })
 }
 
 /// What a claim gave the call.
@@ -99,11 +115,11 @@ struct Record {
 }
 
 /// Claims the event `key` in `store`: waits while another call holds it, then gives its
-/// answer if one younger than `window` is there, else the lock. `None` when the claim
+/// answer if it holds for this call (see [`key`]), else the lock. `None` when the claim
 /// cannot be made (the call then dispatches on its own).
-pub fn claim(store: &StateStore, key: &str, window: Duration) -> Option<Claim> {
+pub fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
     let dir = store.claims_dir();
-    let path = dir.join(key);
+    let path = dir.join(&key.name);
     let file = match open(&path, false) {
         Ok(file) => file,
         Err(_) => {
@@ -112,13 +128,17 @@ pub fn claim(store: &StateStore, key: &str, window: Duration) -> Option<Claim> {
             open(&path, true).ok()?
         }
     };
-    lock(&file)?;
+    let arrived = now_ms();
+    let waited = lock(&file)?;
     let mut file = file;
     let mut text = String::new();
     let _ = file.read_to_string(&mut text);
     if let Ok(record) = serde_json::from_str::<Record>(&text) {
-        let age = now_ms().saturating_sub(record.at_ms);
-        if age <= window.as_millis() {
+        let holds = match key.window {
+            Some(window) => now_ms().saturating_sub(record.at_ms) <= window.as_millis(),
+            None => waited && record.at_ms >= arrived,
+        };
+        if holds {
             return Some(Claim::Answered(Box::new(record.effects)));
         }
     }
@@ -152,19 +172,21 @@ fn open(path: &Path, create: bool) -> std::io::Result<File> {
 }
 
 /// Takes the file's lock, waiting at most [`WAIT_LIMIT`] (polled: a blocking `flock`
-/// could not be bounded without a thread of its own).
-fn lock(file: &File) -> Option<()> {
+/// could not be bounded without a thread of its own); whether it had to wait.
+fn lock(file: &File) -> Option<bool> {
     let deadline = Instant::now() + WAIT_LIMIT;
     let mut pause = Duration::from_millis(1);
+    let mut waited = false;
     loop {
         match flock(file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Some(()),
+            Ok(()) => return Some(waited),
             Err(rustix::io::Errno::WOULDBLOCK | rustix::io::Errno::INTR) => {}
             Err(_) => return None,
         }
         if Instant::now() >= deadline {
             return None;
         }
+        waited = true;
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(50));
     }

@@ -20,6 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use hooks::config::Inactive;
 use hooks::core::BuiltinEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -756,26 +757,45 @@ pub(super) fn calls(cmd: &str, this: &str, title: &str) -> String {
 
 /// What the agent's event `event` (its own name) would run: the hooks of the loaded config,
 /// with why each that does not run does not; "no hook" without any.
+/// Other agents' bridge entries are counted, not listed: they never run, since they run
+/// these same hooks.
 fn runs(loaded: &hooks::Loaded, event: &str) -> String {
-    let runs: Vec<String> = super::agent_event(event)
-        .map(|e| {
-            loaded
-                .hooks
-                .hooks()
-                .iter()
-                .filter(|h| h.spec.event == e)
-                .map(|h| match &h.inactive {
-                    None => h.spec.display_id(),
-                    Some(why) => {
-                        format!("{} (not running: {})", h.spec.display_id(), why.describe())
-                    }
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    if runs.is_empty() {
+    let mut runs: Vec<String> = Vec::new();
+    let mut bridges: Vec<&str> = Vec::new();
+    let event = super::agent_event(event);
+    for h in loaded
+        .hooks
+        .hooks()
+        .iter()
+        .filter(|h| Some(&h.spec.event) == event.as_ref())
+    {
+        match &h.inactive {
+            None => runs.push(h.spec.display_id()),
+            Some(Inactive::Bridge { agent }) => bridges.push(
+                hooks::core::Dialect::from_name(agent)
+                    .map_or(agent.as_str(), |d| d.profile().display_name),
+            ),
+            Some(why) => runs.push(format!(
+                "{} (not running: {})",
+                h.spec.display_id(),
+                why.describe()
+            )),
+        }
+    }
+    let mut text = if runs.is_empty() {
         "no hook".to_owned()
     } else {
         runs.join(", ")
+    };
+    if !bridges.is_empty() {
+        let count = bridges.len();
+        bridges.sort_unstable();
+        bridges.dedup();
+        text.push_str(&format!(
+            " ({count} bridge entr{} of {}: not run, they run these same hooks)",
+            if count == 1 { "y" } else { "ies" },
+            bridges.join(", ")
+        ));
     }
+    text
 }

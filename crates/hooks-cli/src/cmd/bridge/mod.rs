@@ -384,7 +384,7 @@ fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregat
     let claim = store
         .as_ref()
         .zip(fold::key(ctx, stdin))
-        .and_then(|(store, (key, window))| fold::claim(store, &key, window));
+        .and_then(|(store, key)| fold::claim(store, &key));
     let held = match claim {
         Some(fold::Claim::Answered(effects)) => {
             let mut agg = Aggregate::empty(&event);
