@@ -176,10 +176,10 @@ pub(crate) fn run_within(
         let _ = done.send(());
         out
     });
-    if waited.recv_timeout(limit).is_err() {
-        if let Some(pid) = rustix::process::Pid::from_raw(pid as i32) {
-            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
-        }
+    if waited.recv_timeout(limit).is_err()
+        && let Some(pid) = rustix::process::Pid::from_raw(pid as i32)
+    {
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
     }
     let out = waiter.join().unwrap().unwrap();
     let elapsed = start.elapsed();

@@ -113,6 +113,8 @@ fn hooks_bin() -> PathBuf {
 }
 
 /// Installs every agent's bridge at user and project scope, with the binary at `binary`.
+// The test starts the binary at its other path itself, as a real child process.
+#[allow(clippy::disallowed_methods)]
 fn install_everywhere(env: &Env, binary: &Path) {
     for agent in AGENTS {
         for scope in ["user", "project"] {
