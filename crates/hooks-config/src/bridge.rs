@@ -57,11 +57,26 @@ fn in_script(script: &str, dir: Option<&Path>, files: bool) -> Option<String> {
     if !files {
         return None;
     }
-    let split = shell::split(script);
-    match split.commands.as_slice() {
-        [one] if one.argv.len() == 1 => in_wrapper(&one.argv[0], dir),
-        _ => None,
+    one_word(script).and_then(|program| in_wrapper(program, dir))
+}
+
+/// The one word `script` is, read without parsing (a parse per hook on every bridge call
+/// would cost more than the rest of loading): a word of plain characters, or one quoted in
+/// single quotes as [`crate::shell_quote`] writes a path.
+fn one_word(script: &str) -> Option<&str> {
+    let word = script.trim();
+    if let Some(inner) = word
+        .strip_prefix('\'')
+        .and_then(|w| w.strip_suffix('\''))
+        .filter(|w| !w.contains('\''))
+    {
+        return Some(inner);
     }
+    let plain = !word.is_empty()
+        && !word
+            .chars()
+            .any(|c| c.is_whitespace() || "'\"\\$`;&|<>()*?[]{}#=".contains(c));
+    plain.then_some(word)
 }
 
 /// The bridge call in `argv`, if it starts this engine's binary with `bridge`.

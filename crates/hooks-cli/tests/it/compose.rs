@@ -94,6 +94,18 @@ fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
     }
 }
 
+/// Whether a finished bridge's output is a deny in `agent`'s protocol.
+#[track_caller]
+fn denied_output(agent: &str, out: &std::process::Output) {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    assert_denied(
+        agent,
+        out.status.code(),
+        &text(&out.stdout),
+        &text(&out.stderr),
+    );
+}
+
 /// Runs `hooks ARGS` in `cage` with `stdin`, in `env`, within [`LIMIT`].
 fn caged(
     env: &Env,
@@ -426,24 +438,10 @@ fn two_bridges_for_one_event_run_the_hooks_once() {
     release(&env);
     let first = first.wait_with_output().unwrap();
     let second = second.wait_with_output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    assert_denied(
-        "claude",
-        first.status.code(),
-        &text(&first.stdout),
-        &text(&first.stderr),
-    );
-    assert_denied(
-        "codex",
-        second.status.code(),
-        &text(&second.stdout),
-        &text(&second.stderr),
-    );
-    assert!(
-        text(&second.stderr).contains("refusing rm -r"),
-        "{}",
-        text(&second.stderr)
-    );
+    denied_output("claude", &first);
+    denied_output("codex", &second);
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(stderr.contains("refusing rm -r"), "{stderr}");
     assert_eq!(guard_runs(&env), 1);
     // A later call of another event (another tool-use id) runs the hooks again.
     let other = pre_tool(&env, "claude", "fold-2");
@@ -451,12 +449,7 @@ fn two_bridges_for_one_event_run_the_hooks_once() {
     wait_started(&env);
     release(&env);
     let third = third.wait_with_output().unwrap();
-    assert_denied(
-        "claude",
-        third.status.code(),
-        &text(&third.stdout),
-        &text(&third.stderr),
-    );
+    denied_output("claude", &third);
     assert_eq!(guard_runs(&env), 2);
 }
 
@@ -481,13 +474,7 @@ fn a_first_call_that_dies_does_not_wedge_the_second() {
     wait_started(&env);
     release(&env);
     let second = second.wait_with_output().unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    assert_denied(
-        "claude",
-        second.status.code(),
-        &text(&second.stdout),
-        &text(&second.stderr),
-    );
+    denied_output("claude", &second);
     assert_eq!(guard_runs(&env), 2);
 }
 
