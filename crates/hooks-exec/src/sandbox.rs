@@ -75,9 +75,11 @@ const SYSTEM_PATHS: &[&str] = &[
 ///
 /// The hook runs in its own user namespace, under its own uid but with every capability
 /// dropped (`--unshare-user --cap-drop ALL`), so it cannot remount a read-only path
-/// writable even when the engine runs as root. Bubblewrap therefore needs user namespaces
-/// (as root, or as an ordinary user where unprivileged user namespaces are allowed); where
-/// they are not, a sandboxed hook fails to start rather than run with privileges.
+/// writable even when the engine runs as root; and it may not create user namespaces
+/// (`--disable-userns`), the one way a process without capabilities gets a full set back.
+/// Bubblewrap therefore needs user namespaces (as root, or as an ordinary user where
+/// unprivileged user namespaces are allowed) and must be 0.8 or later; where either is
+/// missing, a sandboxed hook fails to start rather than run with privileges.
 #[derive(Debug)]
 pub struct BubblewrapSandbox {
     program: String,
@@ -182,6 +184,11 @@ impl Sandbox for BubblewrapSandbox {
             "--unshare-user".to_owned(),
             "--cap-drop".to_owned(),
             "ALL".to_owned(),
+            // And it cannot make a user namespace of its own (`unshare -U`), in which it
+            // would hold every capability again, over mounts and namespaces of its
+            // making. (Bubblewrap 0.8 and later; an older one refuses the option, and the
+            // hook fails to start rather than run with a way back to privilege.)
+            "--disable-userns".to_owned(),
             "--unshare-pid".to_owned(),
             "--unshare-ipc".to_owned(),
             "--unshare-uts".to_owned(),

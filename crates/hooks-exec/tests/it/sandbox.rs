@@ -57,7 +57,9 @@ async fn a_sandboxed_hook_writes_only_its_own_directory() {
 
 /// Run as root (as CI and this suite's usual machine do), a sandboxed hook that remounts a
 /// read-only path writable and writes there changes nothing on the host: the sandbox holds
-/// no capability, whoever runs the engine.
+/// no capability, whoever runs the engine, and the hook cannot get a full set back in a
+/// user namespace of its own. Not run as root, the same attack fails too (or the sandbox
+/// cannot start at all, where user namespaces are not allowed).
 #[tokio::test]
 async fn a_sandboxed_hook_cannot_remount_a_read_only_path_writable_even_as_root() {
     let work = Fixture::new();
@@ -72,10 +74,17 @@ async fn a_sandboxed_hook_cannot_remount_a_read_only_path_writable_even_as_root(
     let dir = guarded.dir();
     // Each step is tried whatever the one before did; the hook reports what worked in its
     // working directory, the one place it may write.
+    let attack = format!(
+        "mount -o remount,rw,bind '{dir}' || mount -o remount,rw '{dir}'; \
+         echo hacked > '{dir}/guarded.txt'"
+    );
     let script = format!(
-        "{{ mount -o remount,bind,rw '{dir}' && echo remounted; \
-           mount -o remount,bind,rw /usr && echo usr-remounted; \
+        "{{ mount -o remount,rw,bind '{dir}' && echo remounted; \
+           mount -o remount,rw '{dir}' && echo remounted; \
+           mount -o remount,rw,bind /usr && echo usr-remounted; \
            echo hacked > '{dir}/guarded.txt' && echo written; \
+           unshare -U true && echo userns; \
+           unshare -Urm sh -c \"{attack}\" && echo userns-written; \
            grep CapEff /proc/self/status; }} > report.txt 2>&1"
     );
     let outcome = run_with(
@@ -85,15 +94,30 @@ async fn a_sandboxed_hook_cannot_remount_a_read_only_path_writable_even_as_root(
         Duration::from_secs(30),
     )
     .await;
-    let report = work.read("report.txt");
+    let report = std::fs::read_to_string(work.file("report.txt"));
     assert_eq!(
         std::fs::read_to_string(&target).unwrap(),
         "original\n",
-        "{report}"
+        "{report:?} {outcome:?}"
     );
+    let Ok(report) = report else {
+        // Only an ordinary user may be refused user namespaces: then nothing ran at all.
+        assert!(!rustix::process::geteuid().is_root(), "{outcome:?}");
+        assert_ne!(outcome.run.status, HookStatus::Ok, "{outcome:?}");
+        return;
+    };
     let worked: Vec<&str> = report
         .lines()
-        .filter(|l| ["remounted", "usr-remounted", "written"].contains(l))
+        .filter(|l| {
+            [
+                "remounted",
+                "usr-remounted",
+                "written",
+                "userns",
+                "userns-written",
+            ]
+            .contains(l)
+        })
         .collect();
     assert_eq!(worked, Vec::<&str>::new(), "{report}");
     assert!(report.contains("CapEff:\t0000000000000000"), "{report}");
