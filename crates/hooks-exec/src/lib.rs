@@ -79,7 +79,7 @@ mod spawn;
 mod stop_loop;
 mod timeouts;
 
-pub use audit::AuditLog;
+pub use audit::{AuditLog, DEFAULT_AUDIT_LOG_MAX_SIZE};
 pub use budget::{DEFAULT_MAX_PROCESSES, MAX_PROCESSES_VAR};
 pub use channel::{
     MAX_ANSWER_BYTES, MAX_QUESTION_BYTES, MAX_QUESTIONS_PER_RUN, PROMPT_SOCKET_ENV,
