@@ -9,6 +9,7 @@ use hooks::core::{Aggregate, EventContext, HookSpec};
 use hooks::exec::NotificationSink;
 use serde_json::Value;
 
+use super::bridge::state::StateStore;
 use super::notes::{Note, Why};
 use super::render::{self, Style};
 use crate::cli::RunArgs;
@@ -29,9 +30,17 @@ pub fn run(args: &RunArgs) -> Result<u8> {
         return nested(&ctx, args.json);
     }
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
-    let engine = render::load_engine_from(
-        super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr)),
-    )?;
+    let mut builder =
+        super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr));
+    // Each `hooks run` is its own process, as each of an agent's hook calls is: the
+    // stop-loop counts of a session live in the state store `hooks bridge` keeps them in,
+    // so that the cap holds across invocations (and across `run` and `bridge`).
+    if let Some(session) = ctx.get_str("session_id").filter(|s| !s.is_empty())
+        && let Some(store) = StateStore::open()
+    {
+        builder = builder.stop_streaks(Arc::new(store.streaks(session)));
+    }
+    let engine = render::load_engine_from(builder)?;
     // A file that does not load is skipped (or blocks the event); say so where a script
     // reading the outcome on stdout still gets one object.
     let mut err = std::io::stderr().lock();

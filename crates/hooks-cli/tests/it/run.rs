@@ -501,3 +501,60 @@ fn async_hooks_never_delay_the_printed_outcome() {
     // The process waited for the async hook before exiting.
     assert_eq!(std::fs::read_to_string(&done).unwrap(), "ran\n");
 }
+
+/// Each `hooks run` is a process of its own, as each of an agent's hook calls is; the
+/// stop-loop counts of a session are kept in the state store (`HOOKS_STATE_DIR`), so the
+/// cap holds across invocations: 8 consecutive blocks keep the agent going, the ninth is
+/// overridden and says why, and the streak then starts again.
+#[test]
+fn the_stop_loop_cap_holds_across_invocations() {
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        "hooks:\n  - id: never-done\n    event: Stop\n    command: echo 'tests still fail' >&2; exit 2\n",
+    );
+    let state = env.path().join("state");
+    let stop = |session: &str| {
+        let payload = format!(r#"{{"session_id":"{session}","stop_hook_active":true}}"#);
+        env.finish(
+            env.command()
+                .args(["run", "Stop", "--json", "-c", "hooks.yaml", "-p", &payload])
+                .env("HOOKS_STATE_DIR", &state)
+                .env_remove("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"),
+        )
+    };
+    for block in 1..=8 {
+        let run = stop("s1");
+        assert_eq!(run.code, 2, "block {block}: {run:?}");
+        assert_eq!(run.json()["decision"], "block", "block {block}: {run:?}");
+    }
+    // Another session has a streak of its own.
+    assert_eq!(stop("s2").code, 2);
+    let run = stop("s1");
+    assert_eq!(run.code, 0, "the ninth block must be overridden: {run:?}");
+    let outcome = run.json();
+    assert_eq!(outcome["decision"], "none", "{outcome}");
+    let messages = outcome["messages"].to_string();
+    assert!(
+        messages.contains("stop-loop cap: the Stop hooks blocked 9 consecutive times"),
+        "{outcome}"
+    );
+    // The human output says it too.
+    let payload = r#"{"session_id":"s3","stop_hook_active":true}"#;
+    let human = |env: &Env| {
+        env.finish(
+            env.command()
+                .args(["run", "Stop", "-c", "hooks.yaml", "-p", payload])
+                .env("HOOKS_STATE_DIR", &state)
+                .env("CLAUDE_CODE_STOP_HOOK_BLOCK_CAP", "1"),
+        )
+    };
+    assert_eq!(human(&env).code, 2);
+    let run = human(&env);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("stop-loop cap"), "{run:?}");
+    // After the cap the streak starts again.
+    for _ in 0..3 {
+        assert_eq!(stop("s1").code, 2);
+    }
+}
