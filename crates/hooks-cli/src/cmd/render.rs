@@ -7,7 +7,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hooks::core::{
     Aggregate, Decision, Event, EventCatalog, EventContext, HookReport, HookSpec, HookStatus,
 };
@@ -404,11 +404,6 @@ pub fn async_matches(engine: &Engine, ctx: &EventContext) -> Vec<String> {
         .filter(|spec| spec.is_async)
         .map(HookSpec::display_id)
         .collect()
-}
-
-/// Reads `path` as text, naming it in the error.
-pub fn read_text(path: &std::path::Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }
 
 /// `path` as a user would type it here: relative to the current directory (as spelled, or

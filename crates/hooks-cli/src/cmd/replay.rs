@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Context as _, Result};
 use hooks::core::{Aggregate, Decision, EventContext, HookStatus};
 use serde_json::Value;
 
@@ -23,15 +23,31 @@ pub struct Step {
     pub ctx: EventContext,
 }
 
-/// Reads a session: every non-blank line must be `{"event": NAME, "payload": {..}}`
-/// (`payload` may be left out). All malformed lines are reported at once, each as
-/// `FILE:LINE: ...`, before any event runs, so that a bad line never leaves a session half
-/// replayed.
-pub fn parse_session(path: &Path, text: &str) -> Result<Vec<Step>> {
+/// Reads a session: every non-blank line must be UTF-8 text holding
+/// `{"event": NAME, "payload": {..}}` (`payload` may be left out). All malformed lines are
+/// reported at once, each as `FILE:LINE: ...`, before any event runs, so that a bad line
+/// never leaves a session half replayed.
+pub fn parse_session(path: &Path, bytes: &[u8]) -> Result<Vec<Step>> {
     let mut steps = Vec::new();
     let mut errors = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    // Lines as `str::lines` splits them (`\n`, a `\r` before it dropped, no empty last
+    // line), but each decoded on its own, so that a bad byte names its line.
+    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+    for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let number = i + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let line = match std::str::from_utf8(raw) {
+            Ok(line) => line,
+            Err(e) => {
+                errors.push(format!(
+                    "{}:{number}: not valid UTF-8 (byte {} of the line is not part of a \
+                     character)",
+                    path.display(),
+                    e.valid_up_to() + 1
+                ));
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -232,8 +248,9 @@ fn status_slot(status: HookStatus) -> usize {
 /// Replays the session; exit 0 when it replayed (whatever the hooks decided), 1 on a
 /// malformed session or a config that does not load.
 pub fn run(args: &ReplayArgs) -> Result<u8> {
-    let text = render::read_text(&args.session)?;
-    let mut steps = parse_session(&args.session, &text)?;
+    let bytes = std::fs::read(&args.session)
+        .with_context(|| format!("reading {}", args.session.display()))?;
+    let mut steps = parse_session(&args.session, &bytes)?;
     let project = super::project_dir(&args.config)?;
     for step in &mut steps {
         super::default_cwd(&mut step.ctx, &project);

@@ -119,6 +119,32 @@ fn malformed_lines_are_all_named_and_nothing_runs() {
     assert!(!env.path().join("ran").exists(), "no event may run");
 }
 
+/// A line that is not UTF-8 is named like every other malformed line (with the byte of
+/// the line that is not), and the lines around it are still checked.
+#[test]
+fn a_line_of_invalid_utf8_is_named() {
+    let env = Env::new();
+    env.write(
+        "hooks.yaml",
+        "hooks:\n  - event: SessionStart\n    command: touch ran\n",
+    );
+    let mut session = br#"{"event":"SessionStart","payload":{"source":"startup"}}"#.to_vec();
+    session.extend_from_slice(b"\n{\"event\":\"Stop\",\"payload\":{\"x\":\"\xff\xfe\"}}\r\n");
+    session.extend_from_slice(b"{\"event\":\"Stopp\"}\n\xc3\n");
+    std::fs::write(env.path().join("s.jsonl"), session).unwrap();
+    let run = env.run(&["replay", "s.jsonl", "-c", "hooks.yaml"]);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: the session has 3 malformed lines:\n\
+         s.jsonl:2: not valid UTF-8 (byte 33 of the line is not part of a character)\n\
+         s.jsonl:3: unknown event `Stopp` (did you mean `Stop`?)\n\
+         s.jsonl:4: not valid UTF-8 (byte 1 of the line is not part of a character)\n"
+    );
+    assert!(!env.path().join("ran").exists(), "no event may run");
+}
+
 #[test]
 fn a_missing_session_file_is_an_error() {
     let env = Env::new();
