@@ -93,6 +93,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     )?;
     super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
     let engine = render::load_engine(&args.config)?;
+    render::note_broken_files(&engine)?;
     let loaded = engine.loaded();
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -123,6 +123,18 @@ pub fn load_engine(args: &ConfigArgs) -> Result<Engine> {
     load_engine_from(super::engine_builder(args)?)
 }
 
+/// Says on stderr which config files of `engine` did not load and why (a device, a FIFO, a
+/// parse error), one warning each; the file's hooks do not run, so a command that goes on
+/// without them must say so. Stderr, so that `--json` output stays one object.
+pub fn note_broken_files(engine: &Engine) -> Result<()> {
+    use std::io::Write as _;
+    let mut err = std::io::stderr().lock();
+    for note in engine.loaded().broken_notes() {
+        writeln!(err, "{note}")?;
+    }
+    Ok(())
+}
+
 /// Builds `builder`'s engine, with [`load_engine`]'s error.
 pub fn load_engine_from(builder: EngineBuilder) -> Result<Engine> {
     builder.build().map_err(|e| match e {

@@ -256,6 +256,7 @@ pub fn run(args: &ReplayArgs) -> Result<u8> {
         super::default_cwd(&mut step.ctx, &project);
     }
     let engine = render::load_engine(&args.config)?;
+    render::note_broken_files(&engine)?;
     let style = Style::stdout();
     let mut out = std::io::stdout().lock();
     if !args.json {

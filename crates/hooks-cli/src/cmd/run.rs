@@ -43,11 +43,7 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     let engine = render::load_engine_from(builder)?;
     // A file that does not load is skipped (or blocks the event); say so where a script
     // reading the outcome on stdout still gets one object.
-    let mut err = std::io::stderr().lock();
-    for note in engine.loaded().broken_notes() {
-        writeln!(err, "{note}")?;
-    }
-    drop(err);
+    render::note_broken_files(&engine)?;
     let queued = render::async_matches(&engine, &ctx);
     let runtime = super::runtime()?;
     let agg = runtime.block_on(engine.dispatch(&ctx));

@@ -21,6 +21,7 @@ use crate::cli::TestArgs;
 /// payload or config.
 pub fn run(args: &TestArgs) -> Result<u8> {
     let engine = render::load_engine(&args.config)?;
+    render::note_broken_files(&engine)?;
     let loaded = engine.loaded();
     let hook = find(&loaded.hooks, &args.hook_id)?;
     if hook.inactive == Some(Inactive::Untrusted) {

@@ -122,3 +122,95 @@ fn a_named_fifo_is_refused_not_waited_on() {
         );
     }
 }
+
+/// A `-c` path that is not a regular file (a character device, a FIFO) is refused unread by
+/// every command that loads configs, which says on stderr which path it refused and why,
+/// ends at once, and still runs the hooks of the other `-c` files.
+#[cfg(unix)]
+#[test]
+fn a_named_device_or_fifo_is_refused_with_why_and_the_other_files_still_load() {
+    let env = Env::new();
+    mkfifo(&env, "fifo");
+    env.write(
+        "hooks.yaml",
+        "hooks:\n  - id: guard\n    event: PreToolUse\n    command: echo 'guarded' >&2; exit 2\n",
+    );
+    env.write(
+        "s.jsonl",
+        "{\"event\":\"PreToolUse\",\"payload\":{\"tool_name\":\"Bash\"}}\n",
+    );
+    let pre_tool = r#"{"tool_name":"Bash"}"#;
+    for (path, what) in [("/dev/zero", "a character device"), ("fifo", "a FIFO")] {
+        let why = format!("{path}: error: not read: it is {what}, not a regular file");
+        let warning = format!(
+            "{path}: warning: this named file does not load (not read: it is {what}, not a regular file)"
+        );
+        let cases: [(&[&str], i32, &str); 5] = [
+            (&["validate", "-c", path, "-c", "hooks.yaml"], 1, &why),
+            (
+                &[
+                    "run",
+                    "PreToolUse",
+                    "-p",
+                    pre_tool,
+                    "-c",
+                    path,
+                    "-c",
+                    "hooks.yaml",
+                ],
+                2,
+                &warning,
+            ),
+            (
+                &[
+                    "explain",
+                    "PreToolUse",
+                    "-p",
+                    pre_tool,
+                    "-c",
+                    path,
+                    "-c",
+                    "hooks.yaml",
+                ],
+                0,
+                &warning,
+            ),
+            (
+                &[
+                    "test",
+                    "guard",
+                    "-p",
+                    pre_tool,
+                    "-c",
+                    path,
+                    "-c",
+                    "hooks.yaml",
+                ],
+                2,
+                &warning,
+            ),
+            (
+                &["replay", "s.jsonl", "-c", path, "-c", "hooks.yaml"],
+                0,
+                &warning,
+            ),
+        ];
+        for (args, code, expect) in cases {
+            let run = run_in(&env, ".", args);
+            assert_ne!(run.code, -1, "`hooks {args:?}` was killed after 10 s");
+            assert_eq!(run.code, code, "`hooks {args:?}`: {run:?}");
+            let all = format!("{}{}", run.stdout, run.stderr);
+            assert!(all.contains(expect), "`hooks {args:?}`:\n{all}");
+            // The other file loaded: its guard is there, and ran where the command runs it.
+            if args[0] != "validate" {
+                assert!(all.contains("guard"), "`hooks {args:?}`:\n{all}");
+            }
+            if ["run", "test", "replay"].contains(&args[0]) {
+                assert!(
+                    all.contains("exit 2   block guard"),
+                    "`hooks {args:?}`:\n{all}"
+                );
+            }
+        }
+    }
+}
