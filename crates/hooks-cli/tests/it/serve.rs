@@ -1105,7 +1105,14 @@ hooks:
 "#;
     let file = dir.path().join("hooks.yaml");
     write(&file, config);
-    let mut s = Server::start(&file, &[], Wire::Lines);
+    // The process's budget of command hooks (32 at once by default) would bind before the
+    // server's limit does; raised, the hooks running at once are the requests in flight.
+    let mut command = Command::new(bin());
+    command
+        .args(["serve", "--stdio", "-c"])
+        .arg(&file)
+        .env("HOOKS_MAX_PROCESSES", REQUESTS.to_string());
+    let mut s = Server::spawn(command, Wire::Lines);
     let cwd = dir.path().to_str().unwrap();
     let batch: Vec<Value> = (0..REQUESTS)
         .map(|i| {
