@@ -249,6 +249,14 @@ fn append(path: &Path) -> std::io::Result<File> {
     OpenOptions::new().create(true).append(true).open(path)
 }
 
+/// What one locked round of [`LogFile::append_line`] did.
+enum Round {
+    /// The line is written.
+    Written,
+    /// The file was rotated (by another process or by this one): lock the new one.
+    Again,
+}
+
 impl LogFile {
     /// Appends `line` (one whole line) to the file at `path`, rotating the file first when
     /// the line would take it past the limit; see [`AuditLog`].
@@ -263,38 +271,49 @@ impl LogFile {
                 );
                 return write_once(&self.file, line);
             }
-            // The lock goes with the descriptor it was taken on: replacing `self.file`
-            // below releases it, and so does every return.
-            let locked = self.file.metadata()?;
-            let current = std::fs::metadata(&self.path)
-                .ok()
-                .filter(|m| m.dev() == locked.dev() && m.ino() == locked.ino());
-            if current.is_none() {
-                // Rotated (or removed) since it was opened: follow the path.
-                self.file = append(&self.path)?;
-                continue;
-            }
-            let size = locked.len();
-            if size > 0 && size.saturating_add(line.len() as u64) > self.max_size {
-                match std::fs::rename(&self.path, &self.rotated) {
-                    Ok(()) => {
-                        // The new file exists before the old one's lock is released, so a
-                        // writer waiting on that lock finds the path moved on.
-                        self.file = append(&self.path)?;
-                        continue;
-                    }
-                    Err(err) => tracing::warn!(
-                        %err,
-                        path = %self.path.display(),
-                        "cannot rotate the audit log; appending to it"
-                    ),
+            match self.locked_round(line) {
+                // A file replaced in the round was closed, and its lock went with it.
+                Ok(Round::Again) => continue,
+                done => {
+                    let _ = flock(&self.file, FlockOperation::Unlock);
+                    return done.map(|_| ());
                 }
             }
-            let written = write_once(&self.file, line);
-            flock(&self.file, FlockOperation::Unlock)?;
-            return written;
         }
         write_once(&self.file, line)
+    }
+
+    /// One round under the lock of `self.file`: follows the path if the file was rotated
+    /// away, rotates it if `line` would take it past the limit, else writes `line`.
+    fn locked_round(&mut self, line: &[u8]) -> std::io::Result<Round> {
+        let locked = self.file.metadata()?;
+        let current = std::fs::metadata(&self.path)
+            .ok()
+            .filter(|m| m.dev() == locked.dev() && m.ino() == locked.ino());
+        if current.is_none() {
+            // Rotated (or removed) since it was opened: follow the path.
+            self.file = append(&self.path)?;
+            return Ok(Round::Again);
+        }
+        let size = locked.len();
+        if size > 0 && size.saturating_add(line.len() as u64) > self.max_size {
+            match std::fs::rename(&self.path, &self.rotated) {
+                Ok(()) => {
+                    // The new file exists before the old one's lock is released (by
+                    // closing it), so a writer waiting on that lock finds the path moved
+                    // on.
+                    self.file = append(&self.path)?;
+                    return Ok(Round::Again);
+                }
+                Err(err) => tracing::warn!(
+                    %err,
+                    path = %self.path.display(),
+                    "cannot rotate the audit log; appending to it"
+                ),
+            }
+        }
+        write_once(&self.file, line)?;
+        Ok(Round::Written)
     }
 }
 
