@@ -197,16 +197,18 @@ fn prune(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let files: Vec<(SystemTime, PathBuf)> = entries
-        .flatten()
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    if files.len() < MAX_CLAIMS {
+    // Counted by name first: a claim is made on every tool event, and only a full
+    // directory is worth a look at each file's time.
+    let paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    if paths.len() < MAX_CLAIMS {
         return;
     }
     let now = SystemTime::now();
-    for (modified, path) in files {
-        if now.duration_since(modified).unwrap_or_default() > STALE {
+    for path in paths {
+        let stale = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE);
+        if stale {
             let _ = std::fs::remove_file(path);
         }
     }
@@ -217,4 +219,33 @@ fn now_ms() -> u128 {
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
         .as_millis()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::{MAX_CLAIMS, STALE, prune};
+
+    #[test]
+    fn a_full_claims_directory_loses_its_stale_claims_only() {
+        let dir = tempfile::tempdir().expect("dir");
+        let old = SystemTime::now() - STALE - Duration::from_secs(60);
+        for n in 0..MAX_CLAIMS + 44 {
+            let file = std::fs::File::create(dir.path().join(format!("c{n}"))).expect("file");
+            if n % 3 == 0 {
+                file.set_modified(old).expect("mtime");
+            }
+        }
+        let count = || std::fs::read_dir(dir.path()).expect("read").count();
+        prune(dir.path());
+        assert_eq!(count(), MAX_CLAIMS + 44 - (MAX_CLAIMS + 44).div_ceil(3));
+        // Below the bound, nothing is looked at, stale or not.
+        let small = tempfile::tempdir().expect("dir");
+        std::fs::File::create(small.path().join("c"))
+            .and_then(|f| f.set_modified(old))
+            .expect("file");
+        prune(small.path());
+        assert_eq!(std::fs::read_dir(small.path()).expect("read").count(), 1);
+    }
 }
