@@ -379,6 +379,13 @@ fn release(env: &Env) {
     std::fs::write(env.path().join("release"), "go\n").unwrap();
 }
 
+/// Lets the held guard go on, and checks that the Claude Code bridge `child` then denied.
+#[track_caller]
+fn released_and_denied(env: &Env, child: std::process::Child) {
+    release(env);
+    denied_output("claude", &child.wait_with_output().unwrap());
+}
+
 /// Waits until process `pid` has the claim directory's file open (it waits for the first
 /// call's lock), within [`LIMIT`].
 fn wait_claiming(env: &Env, pid: u32) {
@@ -447,9 +454,7 @@ fn two_bridges_for_one_event_run_the_hooks_once() {
     let other = pre_tool(&env, "claude", "fold-2");
     let third = start_bridge(&env, "claude", &other);
     wait_started(&env);
-    release(&env);
-    let third = third.wait_with_output().unwrap();
-    denied_output("claude", &third);
+    released_and_denied(&env, third);
     assert_eq!(guard_runs(&env), 2);
 }
 
@@ -472,9 +477,7 @@ fn a_first_call_that_dies_does_not_wedge_the_second() {
         rustix::process::Signal::KILL,
     );
     wait_started(&env);
-    release(&env);
-    let second = second.wait_with_output().unwrap();
-    denied_output("claude", &second);
+    released_and_denied(&env, second);
     assert_eq!(guard_runs(&env), 2);
 }
 

@@ -41,27 +41,13 @@ pub fn run(args: &BridgeArgs) -> Result<u8> {
         Ok(read) => read,
         Err(e) => return Ok(write(&unreadable(&e))),
     };
-    // An agent whose events have a shape of their own (Cline's `hookName`, `taskId`,
-    // `preToolUse`) is read by its profile into the canonical fields.
-    let payload = agent.dialect().profile().claude_shaped(payload);
     if args.async_worker {
         return worker(agent, payload);
     }
-    let event_name = payload
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let Some(name) = event_name else {
-        return Ok(write(&unreadable(&anyhow::anyhow!(
-            "the event on stdin has no `hook_event_name`"
-        ))));
-    };
-    let Some(event) = agent_event(&name) else {
+    let mut ctx = match event_of(agent, payload) {
+        Ok(Some(ctx)) => ctx,
         // An event this engine does not know (a newer agent's): no hook can be for it.
-        return Ok(write(&Reply::proceed()));
-    };
-    let mut ctx = match read_context(agent, event, payload) {
-        Ok(ctx) => ctx,
+        Ok(None) => return Ok(write(&Reply::proceed())),
         Err(e) => return Ok(write(&unreadable(&e))),
     };
     if hooks::exec::is_nested() {
@@ -128,13 +114,9 @@ pub fn refused(args: &[String], error: &str) -> u8 {
         } else {
             Agent::Claude
         });
-        let payload = agent.dialect().profile().claude_shaped(payload);
-        let event = payload
-            .get("hook_event_name")
-            .and_then(Value::as_str)
-            .and_then(agent_event)
-            .context("the event on stdin has no known `hook_event_name`")?;
-        Ok((agent, read_context(agent, event, payload)?))
+        let ctx =
+            event_of(agent, payload)?.context("the event on stdin is not one this engine knows")?;
+        Ok((agent, ctx))
     });
     match read {
         Ok((agent, ctx)) => write(&reply_for(agent, &ctx, &on_error(ctx.event(), &error))),
@@ -145,6 +127,23 @@ pub fn refused(args: &[String], error: &str) -> u8 {
             exit_code: 2,
         }),
     }
+}
+
+/// The agent's event, from the JSON it wrote on stdin: reshaped first where the agent's
+/// events have a shape of their own (Cline's `hookName`, `taskId`, `preToolUse`), then read
+/// through its profile ([`read_context`]). `None` for an event this engine does not know.
+fn event_of(agent: Agent, payload: Value) -> Result<Option<EventContext>> {
+    let payload = agent.dialect().profile().claude_shaped(payload);
+    let event = {
+        let name = payload
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .context("the event on stdin has no `hook_event_name`")?;
+        agent_event(name)
+    };
+    event
+        .map(|event| read_context(agent, event, payload))
+        .transpose()
 }
 
 /// The event as the agent sent it, read into the engine's context through the agent's
@@ -329,18 +328,17 @@ struct Prepared {
     session: String,
 }
 
-/// The engine for the event of `ctx`, whose `cwd` it defaults to the project root.
-fn prepare(agent: Agent, ctx: &mut EventContext, hand_off: bool) -> Result<Prepared> {
+/// The engine for the event of `ctx`, whose `cwd` it defaults to the project root, with
+/// the state store the call opened (the session's stop-loop counts, the audit log).
+fn prepare(agent: Agent, ctx: &mut EventContext, store: Option<StateStore>) -> Result<Prepared> {
     let root = project_root(agent, ctx)?;
     super::default_cwd(ctx, &root);
     let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
-    let store = StateStore::open();
     let args = ConfigArgs {
         project: Some(root.clone()),
         ..ConfigArgs::default()
     };
-    let mut builder =
-        without_own_files(super::engine_builder(&args)?, agent).hand_off_async(hand_off);
+    let mut builder = without_own_files(super::engine_builder(&args)?, agent).hand_off_async(true);
     if let Some(log) = audit_log(agent, store.as_ref()) {
         builder = builder.audit_log(log);
     }
@@ -373,14 +371,9 @@ fn audit_log(agent: Agent, store: Option<&StateStore>) -> Option<AuditLog> {
 /// it, for the async worker.
 fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregate> {
     let event = ctx.event().clone();
-    let Prepared {
-        engine,
-        store,
-        session,
-    } = prepare(agent, ctx, true)?;
-    let ctx = &*ctx;
+    let store = StateStore::open();
     // A second call of the same event (another bridge of this engine the agent also runs)
-    // answers with the first's decision instead of running the hooks again.
+    // answers with the first's decision, before any config is loaded for it.
     let claim = store
         .as_ref()
         .zip(fold::key(ctx, stdin))
@@ -400,6 +393,12 @@ fn answer(agent: Agent, ctx: &mut EventContext, stdin: &[u8]) -> Result<Aggregat
         Some(fold::Claim::Held(held)) => Some(held),
         None => None,
     };
+    let Prepared {
+        engine,
+        store,
+        session,
+    } = prepare(agent, ctx, store)?;
+    let ctx = &*ctx;
     let index = engine.dispatcher().index();
     let matched = index.matching(ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
@@ -460,20 +459,15 @@ fn start_worker(agent: Agent, stdin: &[u8], agg: &mut Aggregate) {
 /// audited), and keeps their context and messages in the store for the session's next
 /// event.
 fn worker(agent: Agent, payload: Value) -> Result<u8> {
-    let Some(event) = payload
-        .get("hook_event_name")
-        .and_then(Value::as_str)
-        .and_then(agent_event)
-    else {
+    let Some(mut ctx) = event_of(agent, payload)? else {
         return Ok(1);
     };
-    let mut ctx = read_context(agent, event, payload)?;
     let event = ctx.event().clone();
     let Prepared {
         engine,
         store,
         session,
-    } = prepare(agent, &mut ctx, true)?;
+    } = prepare(agent, &mut ctx, StateStore::open())?;
     let index = engine.dispatcher().index();
     let specs: Vec<_> = index
         .matching(&ctx)
