@@ -902,6 +902,7 @@ mod tests {
                 "agentic-hooks-exec",
                 "agentic-hooks-orchestration",
                 "agentic-hooks",
+                "agentic-hooks-server",
                 "agentic-hooks-cli"
             ]
         );

@@ -5,84 +5,13 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use anyhow::Result;
-use hooks::config::{HookSet, MergedHook};
-use hooks::core::{EventContext, HookIndex, Mismatch};
-use serde_json::{Value, json};
+use hooks::core::EventContext;
+use hooks_server::report;
 
 use super::render::{self, Style, plural};
 use crate::cli::ExplainArgs;
 
-/// Why one hook would or would not run for the event.
-#[derive(Debug)]
-pub struct Verdict<'a> {
-    /// Its position in the merged list.
-    pub index: usize,
-    /// The hook.
-    pub hook: &'a MergedHook,
-    /// Whether its event, matcher, filter and condition select the context (as if it
-    /// were active).
-    pub mismatch: Option<Mismatch>,
-}
-
-impl Verdict<'_> {
-    /// Whether the hook would run: active and selected.
-    pub fn runs(&self) -> bool {
-        self.hook.is_active() && self.mismatch.is_none()
-    }
-
-    /// Why it would not run, in words; `None` when it runs.
-    pub fn why_not(&self) -> Option<String> {
-        let mut why = Vec::new();
-        if let Some(inactive) = &self.hook.inactive {
-            why.push(inactive.describe());
-        }
-        if let Some(mismatch) = &self.mismatch {
-            why.push(mismatch.to_string());
-        } else if !self.hook.is_active() {
-            why.push("it would match otherwise".to_owned());
-        }
-        if why.is_empty() {
-            None
-        } else {
-            Some(why.join("; "))
-        }
-    }
-}
-
-/// One verdict per hook of `set` for `ctx`, in merged declaration order. Inactive hooks
-/// (disabled, untrusted, ...) are matched as if they were active, so that the reason says
-/// both why they do not run and whether they would match.
-pub fn verdicts<'a>(set: &'a HookSet, ctx: &EventContext) -> Vec<Verdict<'a>> {
-    verdicts_in(&every_hook(set), set, ctx)
-}
-
-/// An index of every hook of `set`, active or not, as [`verdicts`] matches them: built
-/// once for commands that explain many events.
-pub fn every_hook(set: &HookSet) -> HookIndex {
-    let specs = set
-        .hooks()
-        .iter()
-        .map(|h| h.spec.clone().with_enabled(true))
-        .collect();
-    HookIndex::new(specs)
-}
-
-/// [`verdicts`] with the index [`every_hook`] built for `set`.
-pub fn verdicts_in<'a>(
-    index: &HookIndex,
-    set: &'a HookSet,
-    ctx: &EventContext,
-) -> Vec<Verdict<'a>> {
-    index
-        .explain(ctx)
-        .into_iter()
-        .map(|report| Verdict {
-            index: report.index,
-            hook: &set.hooks()[report.index],
-            mismatch: report.mismatch,
-        })
-        .collect()
-}
+pub use hooks_server::report::{Verdict, every_hook, verdicts, verdicts_in};
 
 /// Explains the event; exit 0, or 1 on a bad event, payload or config.
 pub fn run(args: &ExplainArgs) -> Result<u8> {
@@ -97,7 +26,7 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
     let loaded = engine.loaded();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let line = to_json(&loaded.hooks, &ctx);
+        let line = report::explain(&loaded.hooks, &ctx);
         writeln!(out, "{}", serde_json::to_string(&line)?)?;
     } else {
         let all = verdicts(&loaded.hooks, &ctx);
@@ -106,34 +35,6 @@ pub fn run(args: &ExplainArgs) -> Result<u8> {
         write!(out, "{}", human(Style::stdout(), &ctx, &same, other.len()))?;
     }
     Ok(0)
-}
-
-/// The JSON of `hooks explain --json` (also `hooks serve`'s `hooks/explain` result).
-pub fn to_json(set: &HookSet, ctx: &EventContext) -> Value {
-    let all = verdicts(set, ctx);
-    let (same, other): (Vec<&Verdict<'_>>, Vec<&Verdict<'_>>) =
-        all.iter().partition(|v| v.hook.spec.event == *ctx.event());
-    let hooks: Vec<Value> = same
-        .iter()
-        .map(|v| {
-            json!({
-                "index": v.index,
-                "id": v.hook.spec.display_id(),
-                "source": v.hook.spec.provenance.to_string(),
-                "runs": v.runs(),
-                "async": v.hook.spec.is_async,
-                "state": super::list::state(v.hook),
-                "why_not": v.why_not(),
-            })
-        })
-        .collect();
-    json!({
-        "event": ctx.event().name(),
-        "subjects": ctx.matcher_subjects().map(|(f, v)| json!({"field": f, "value": v})).collect::<Vec<_>>(),
-        "runs": same.iter().filter(|v| v.runs()).count(),
-        "hooks": hooks,
-        "other_events": other.len(),
-    })
 }
 
 fn human(style: Style, ctx: &EventContext, same: &[&Verdict<'_>], other: usize) -> String {

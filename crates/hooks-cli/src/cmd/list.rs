@@ -6,13 +6,15 @@ use std::io::Write;
 
 use anyhow::Result;
 use hooks::Loaded;
-use hooks::config::{BrokenFile, ConfigFile, Inactive, MergedHook, Origin};
-use hooks::core::Event;
-use hooks::exec::Timeouts;
-use serde_json::{Value, json};
+use hooks::config::{Inactive, MergedHook};
+use hooks_server::report;
 
 use super::render::{self, Style, plural};
 use crate::cli::ListArgs;
+
+pub use hooks_server::report::{
+    broken_json, by_event, file_json, hook_json, mode, origin_str, state, trust_state,
+};
 
 /// Prints the listing (files that do not load are listed, with what became of them); exit 0.
 pub fn run(args: &ListArgs) -> Result<u8> {
@@ -24,163 +26,12 @@ pub fn run(args: &ListArgs) -> Result<u8> {
         writeln!(
             out,
             "{}",
-            serde_json::to_string(&to_json(&loaded, timeouts))?
+            serde_json::to_string(&report::list(&loaded, timeouts))?
         )?;
     } else {
         write!(out, "{}", human(Style::stdout(), &loaded))?;
     }
     Ok(0)
-}
-
-/// The state word of a hook: `enabled` when it runs, else why not (`disabled`,
-/// `untrusted`, `all_disabled`, `managed_only`, `url_not_allowed`, `duplicate`, `bridge`:
-/// a call of this engine's bridge, which runs these same hooks).
-pub fn state(hook: &MergedHook) -> &'static str {
-    match &hook.inactive {
-        None => "enabled",
-        Some(Inactive::Disabled) => "disabled",
-        Some(Inactive::Untrusted) => "untrusted",
-        Some(Inactive::AllHooksDisabled) => "all_disabled",
-        Some(Inactive::ManagedHooksOnly) => "managed_only",
-        Some(Inactive::UrlNotAllowed) => "url_not_allowed",
-        Some(Inactive::Duplicate { .. }) => "duplicate",
-        Some(Inactive::Bridge { .. }) => "bridge",
-        Some(_) => "inactive",
-    }
-}
-
-/// The trust state of a hook: `not_needed` (named explicitly, or not from a project
-/// directory), `trusted` (a grant covers it) or `untrusted` (it waits for `hooks trust`).
-pub fn trust_state(hook: &MergedHook) -> &'static str {
-    match (hook.needs_trust, hook.trusted) {
-        (false, _) => "not_needed",
-        (true, true) => "trusted",
-        (true, false) => "untrusted",
-    }
-}
-
-/// The hooks grouped by event: built-in events in catalog order, then host events by name;
-/// within an event, in merged declaration order, each with its position in the merged list.
-pub fn by_event(hooks: &[MergedHook]) -> Vec<(Event, Vec<(usize, &MergedHook)>)> {
-    let mut groups: Vec<(Event, Vec<(usize, &MergedHook)>)> = Vec::new();
-    for (i, hook) in hooks.iter().enumerate() {
-        match groups.iter_mut().find(|(e, _)| *e == hook.spec.event) {
-            Some((_, list)) => list.push((i, hook)),
-            None => groups.push((hook.spec.event.clone(), vec![(i, hook)])),
-        }
-    }
-    groups.sort_by(|(a, _), (b, _)| match (a.builtin(), b.builtin()) {
-        (Some(x), Some(y)) => x.ordinal().cmp(&y.ordinal()),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.name().cmp(b.name()),
-    });
-    groups
-}
-
-/// `explicit` or `discovered`.
-pub fn origin_str(origin: Origin) -> &'static str {
-    match origin {
-        Origin::Explicit => "explicit",
-        Origin::Discovered => "discovered",
-        _ => "other",
-    }
-}
-
-/// One file's entry in the JSON listing.
-pub fn file_json(file: &ConfigFile) -> Value {
-    json!({
-        "path": file.path.as_ref().map(|p| p.display().to_string()),
-        "dialect": file.dialect.as_str(),
-        "format": file.format.as_str(),
-        "layer": file.layer.as_str(),
-        "origin": origin_str(file.origin),
-        "needs_trust": file.needs_trust(),
-        "hooks": file.hooks().count(),
-    })
-}
-
-/// One hook's entry in the JSON listing (documented in `docs/cli.md`).
-pub fn hook_json(index: usize, hook: &MergedHook, timeouts: &Timeouts) -> Value {
-    let spec = &hook.spec;
-    let p = &spec.provenance;
-    json!({
-        "index": index,
-        "id": spec.display_id(),
-        "declared_id": spec.id,
-        "name": spec.name,
-        "description": spec.description,
-        "event": spec.event.name(),
-        "type": spec.action.type_name(),
-        "action": spec.action.summary(),
-        "matcher": if spec.matcher.is_all() { None } else { Some(spec.matcher.as_str()) },
-        "enabled": hook.is_active(),
-        "state": state(hook),
-        "reason": hook.inactive.as_ref().map(Inactive::describe),
-        "async": spec.is_async,
-        "sequential": spec.sequential,
-        "on_failure": spec.on_failure,
-        "timeout_ms": u64::try_from(timeouts.effective(spec).as_millis()).unwrap_or(u64::MAX),
-        "dialect": spec.dialect.as_str(),
-        "source": p.to_string(),
-        "file": p.file.as_ref().map(|f| f.display().to_string()),
-        "line": p.line,
-        "column": p.column,
-        "layer": p.layer.as_str(),
-        "trust": trust_state(hook),
-        "hash": hook.hash,
-    })
-}
-
-/// One file that did not load, as JSON.
-pub fn broken_json(loaded: &Loaded, file: &BrokenFile) -> Value {
-    json!({
-        "path": file.path.as_ref().map(|p| p.display().to_string()),
-        "layer": file.layer.as_str(),
-        "origin": origin_str(file.origin),
-        "needs_trust": file.needs_trust(),
-        "blocks_events": loaded.blocks_events(file),
-        "errors": file.error.errors().map(ToString::to_string).collect::<Vec<_>>(),
-    })
-}
-
-/// The whole JSON listing: mode, files, events with their hooks, totals.
-pub fn to_json(loaded: &Loaded, timeouts: &Timeouts) -> Value {
-    let hooks = loaded.hooks.hooks();
-    let events: Vec<Value> = by_event(hooks)
-        .into_iter()
-        .map(|(event, list)| {
-            json!({
-                "event": event.name(),
-                "enabled": list.iter().filter(|(_, h)| h.is_active()).count(),
-                "total": list.len(),
-                "hooks": list.iter().map(|(i, h)| hook_json(*i, h, timeouts)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let enabled = hooks.iter().filter(|h| h.is_active()).count();
-    json!({
-        "mode": mode(loaded),
-        "files": loaded.files.iter().map(file_json).collect::<Vec<_>>(),
-        "broken": loaded.broken.iter().map(|b| broken_json(loaded, b)).collect::<Vec<_>>(),
-        "events": events,
-        "total": hooks.len(),
-        "enabled": enabled,
-        "disabled": hooks.iter().filter(|h| state(h) == "disabled").count(),
-        "inactive": hooks.len() - enabled,
-        "warnings": render::warnings(loaded).iter().map(ToString::to_string).collect::<Vec<_>>(),
-    })
-}
-
-/// `enabled`, `all_disabled` (`disable_all_hooks`) or `managed_only`.
-fn mode(loaded: &Loaded) -> &'static str {
-    if loaded.hooks.all_hooks_disabled() {
-        "all_disabled"
-    } else if loaded.hooks.managed_hooks_only() {
-        "managed_only"
-    } else {
-        "enabled"
-    }
 }
 
 const RULE: &str = "──────────────────────────────────────────────────";

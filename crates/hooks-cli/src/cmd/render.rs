@@ -4,7 +4,6 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::path::Path;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 use anyhow::Result;
@@ -15,6 +14,8 @@ use hooks::{Engine, EngineBuilder};
 use serde_json::Value;
 
 use crate::cli::ConfigArgs;
+
+pub use hooks_server::report::{shown_path, trust_command, warnings};
 
 /// The `--color` flag of this run: 0 `auto`, 1 `always`, 2 `never`.
 static COLOR: AtomicU8 = AtomicU8::new(0);
@@ -206,16 +207,6 @@ fn object_or_null(payload: &Value) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The warnings of every file and of the merge, each once, in the order found.
-pub fn warnings(loaded: &hooks::Loaded) -> Vec<hooks::config::Diagnostic> {
-    let mut seen = std::collections::HashSet::new();
-    loaded
-        .warnings()
-        .filter(|d| seen.insert(d.to_string()))
-        .cloned()
-        .collect()
 }
 
 /// `""` or `"s"`.
@@ -416,25 +407,4 @@ pub fn async_matches(engine: &Engine, ctx: &EventContext) -> Vec<String> {
         .filter(|spec| spec.is_async)
         .map(HookSpec::display_id)
         .collect()
-}
-
-/// `path` as a user would type it here: relative to the current directory (as spelled, or
-/// with its symlinks resolved, as discovered paths are) when it lies under it, else as it
-/// is.
-pub fn shown_path(path: &Path) -> String {
-    let cwd = std::env::current_dir().ok();
-    let real = cwd.as_deref().and_then(|c| std::fs::canonicalize(c).ok());
-    [cwd, real]
-        .iter()
-        .flatten()
-        .find_map(|c| path.strip_prefix(c).ok())
-        .filter(|rel| !rel.as_os_str().is_empty())
-        .unwrap_or(path)
-        .display()
-        .to_string()
-}
-
-/// The command that trusts the file shown as `shown` (see [`shown_path`]).
-pub fn trust_command(shown: &str) -> String {
-    format!("hooks trust {}", hooks::config::shell_quote(shown))
 }

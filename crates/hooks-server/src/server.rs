@@ -15,10 +15,10 @@ use tokio::io::AsyncRead;
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use super::framing::{Frame, FrameReader, Framing};
-use super::methods;
-use super::outbox::Outbox;
-use super::rpc::{
+use crate::framing::{Frame, FrameReader, Framing};
+use crate::methods;
+use crate::outbox::Outbox;
+use crate::rpc::{
     self, INVALID_REQUEST, Incoming, METHOD_NOT_FOUND, PARSE_ERROR, Params, RpcError,
 };
 
@@ -28,7 +28,8 @@ const MAX_IN_FLIGHT: u32 = 64;
 
 /// How a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Ending {
+#[non_exhaustive]
+pub enum Ending {
     /// The input ended.
     Eof,
     /// `exit` after `shutdown`.
@@ -38,8 +39,9 @@ pub(crate) enum Ending {
 }
 
 impl Ending {
-    /// The process exit code.
-    pub(crate) fn code(self) -> u8 {
+    /// The exit code of a process that served one session: 0, or 1 when `exit` came
+    /// without `shutdown` first (as LSP says).
+    pub fn code(self) -> u8 {
         match self {
             Ending::Eof | Ending::Exit => 0,
             Ending::ExitWithoutShutdown => 1,
@@ -58,10 +60,17 @@ pub(crate) struct Server {
     in_flight: Mutex<HashMap<String, CancellationToken>>,
     permits: Arc<Semaphore>,
     shutting_down: AtomicBool,
+    /// Where log lines go.
+    log: fn(&str),
 }
 
 impl Server {
-    pub(crate) fn new(engine: Engine, outbox: Outbox, project: PathBuf) -> Arc<Server> {
+    pub(crate) fn new(
+        engine: Engine,
+        outbox: Outbox,
+        project: PathBuf,
+        log: fn(&str),
+    ) -> Arc<Server> {
         Arc::new(Server {
             engine,
             catalog: EventCatalog::new(),
@@ -70,16 +79,13 @@ impl Server {
             in_flight: Mutex::new(HashMap::new()),
             permits: Arc::new(Semaphore::new(MAX_IN_FLIGHT as usize)),
             shutting_down: AtomicBool::new(false),
+            log,
         })
     }
 
     /// Serves until the input ends or `exit` arrives; every request read gets its answer
     /// before this returns.
-    pub(crate) async fn run<R>(
-        self: &Arc<Server>,
-        input: R,
-        framing: &OnceLock<Framing>,
-    ) -> std::io::Result<Ending>
+    pub(crate) async fn run<R>(self: &Arc<Server>, input: R, framing: &OnceLock<Framing>) -> Ending
     where
         R: AsyncRead + Unpin,
     {
@@ -92,7 +98,7 @@ impl Server {
                 Ok(Some(frame)) => frame,
                 Ok(None) => break Ending::Eof,
                 Err(e) => {
-                    super::log(&format!("cannot read stdin: {e}"));
+                    (self.log)(&format!("cannot read the input: {e}"));
                     break Ending::Eof;
                 }
             };
@@ -128,7 +134,7 @@ impl Server {
             // The client is done sending; let background hooks finish and report.
             self.engine.dispatcher().flush_async().await;
         }
-        Ok(ending)
+        ending
     }
 
     /// Handles one parsed message (a single message or a batch); `Some` ends the session.
@@ -210,7 +216,7 @@ impl Server {
         };
         match incoming {
             Incoming::Response => {
-                super::log("ignored a response: this server sends no requests");
+                (self.log)("ignored a response: this server sends no requests");
                 Prepared::Nothing
             }
             Incoming::Notification { method, params } => self.notification(&method, params),
@@ -234,15 +240,15 @@ impl Server {
                             token.cancel();
                         }
                     }
-                    Ok(None) => super::log("`$/cancelRequest` without an `id`"),
-                    Err(e) => super::log(&e.message),
+                    Ok(None) => (self.log)("`$/cancelRequest` without an `id`"),
+                    Err(e) => (self.log)(&e.message),
                 }
                 Prepared::Nothing
             }
             // LSP: notifications starting with `$/` may be ignored.
             m if m.starts_with("$/") => Prepared::Nothing,
             other => {
-                super::log(&format!("ignored the unknown notification `{other}`"));
+                (self.log)(&format!("ignored the unknown notification `{other}`"));
                 Prepared::Nothing
             }
         }

@@ -9,7 +9,8 @@ use hooks::exec::CancellationToken;
 use hooks::{Engine, Reload};
 use serde_json::{Map, Value, json};
 
-use super::rpc::{CONFIG_ERROR, INTERNAL_ERROR, Params, REQUEST_CANCELLED, RpcError};
+use crate::report;
+use crate::rpc::{CONFIG_ERROR, INTERNAL_ERROR, Params, REQUEST_CANCELLED, RpcError};
 
 /// Every request method, for `initialize` and did-you-mean hints.
 pub(crate) const METHODS: &[&str] = &[
@@ -79,7 +80,7 @@ pub(crate) async fn dispatch(
 /// and warnings: the JSON of `hooks list --json`.
 pub(crate) fn list(engine: &Engine, params: Option<Value>) -> Result<Value, RpcError> {
     Params::parse("hooks/list", params, &[])?;
-    Ok(crate::cmd::list::to_json(
+    Ok(report::list(
         &engine.loaded(),
         engine.dispatcher().timeouts(),
     ))
@@ -94,7 +95,7 @@ pub(crate) fn explain(
     params: Option<Value>,
 ) -> Result<Value, RpcError> {
     let ctx = event_context(catalog, project, "hooks/explain", params)?;
-    Ok(crate::cmd::explain::to_json(&engine.loaded().hooks, &ctx))
+    Ok(report::explain(&engine.loaded().hooks, &ctx))
 }
 
 /// `hooks/reload`: loads the config again. A config that does not load is a
@@ -164,8 +165,8 @@ fn waiting_for_trust(engine: &Engine) -> Vec<Value> {
     files
         .into_iter()
         .map(|(file, hooks)| {
-            let shown = crate::cmd::render::shown_path(file);
-            let command = crate::cmd::render::trust_command(&shown);
+            let shown = report::shown_path(file);
+            let command = report::trust_command(&shown);
             json!({"file": shown, "hooks": hooks, "command": command})
         })
         .collect()
@@ -192,7 +193,9 @@ fn event_context(
         .unwrap_or_else(|| Value::Object(Map::new()));
     let mut ctx = EventContext::from_value(event, payload)
         .map_err(|e| RpcError::invalid_params(e.to_string()))?;
-    crate::cmd::default_cwd(&mut ctx, project);
+    if ctx.get("cwd").is_none() {
+        ctx.set("cwd", project.display().to_string());
+    }
     Ok(ctx)
 }
 

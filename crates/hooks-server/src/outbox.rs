@@ -10,7 +10,7 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-use super::framing::Framing;
+use crate::framing::Framing;
 
 /// How many notifications may wait for the writer before new ones are dropped (and
 /// counted), so that a client that stops reading cannot make the server hoard memory or
@@ -32,6 +32,8 @@ pub(crate) struct Outbox {
     /// Notifications queued and not yet written.
     backlog: Arc<AtomicUsize>,
     dropped: Arc<AtomicU64>,
+    /// Where log lines go.
+    log: fn(&str),
 }
 
 impl std::fmt::Debug for Outbox {
@@ -45,10 +47,12 @@ impl std::fmt::Debug for Outbox {
 
 impl Outbox {
     /// Starts the writer task on `out`. Each message is framed as `framing` says when it
-    /// is written (Content-Length until the first message chose otherwise).
+    /// is written (Content-Length until the first message chose otherwise); its log lines
+    /// go to `log`.
     pub(crate) fn spawn<W>(
         out: W,
         framing: Arc<OnceLock<Framing>>,
+        log: fn(&str),
     ) -> (Outbox, JoinHandle<io::Result<()>>)
     where
         W: AsyncWrite + Unpin + Send + 'static,
@@ -60,6 +64,7 @@ impl Outbox {
             tx,
             backlog,
             dropped: Arc::new(AtomicU64::new(0)),
+            log,
         };
         (outbox, task)
     }
@@ -85,7 +90,7 @@ impl Outbox {
             let total = self.dropped.fetch_add(1, Ordering::Relaxed) + 1;
             // The first drop and every hundredth after it are worth a line on stderr.
             if total % 100 == 1 {
-                super::log(&format!(
+                (self.log)(&format!(
                     "the client is not reading: {total} notification(s) dropped so far"
                 ));
             }

@@ -173,7 +173,7 @@ impl Params {
             None => Map::new(),
             Some(Value::Object(map)) => {
                 if let Some(unknown) = map.keys().find(|k| !names.contains(&k.as_str())) {
-                    let hint = hooks_core::did_you_mean(unknown, names.iter().copied())
+                    let hint = hooks::core::did_you_mean(unknown, names.iter().copied())
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();
                     return Err(RpcError::invalid_params(format!(
