@@ -14,7 +14,6 @@ mod codex_install;
 mod codex_trust;
 mod completions;
 mod compose;
-mod conformance;
 mod convert;
 mod discover;
 mod docs;

@@ -1,10 +1,12 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
-//! (`claude` for Claude Code, `cursor`, `cline`) is a config in the agent's own form, a
-//! payload and the answers of the hooks (stdout, stderr, exit code) in, and the outcome
-//! `hooks run --json` prints (and the warnings it gives), and what each hook was given on
-//! stdin and in its environment, out. The cases follow the rules of the agent's hooks
-//! reference, one or more per event, per output field and per cross-cutting rule; each
-//! names the rule it checks.
+//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`) is its own test, named
+//! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
+//! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
+//! its case. A case is a config in the agent's own form, a payload and the answers of the
+//! hooks (stdout, stderr, exit code) in, and the outcome `hooks run --json` prints (and the
+//! warnings it gives), and what each hook was given on stdin and in its environment, out.
+//! The cases follow the rules of the agent's hooks reference, one or more per event, per
+//! output field and per cross-cutting rule; each names the rule it checks.
 //!
 //! A case file is a JSON array of cases:
 //!
@@ -78,41 +80,35 @@
 //!   `timeout_ms`, `state`, ...), compared as `expect` is.
 //! - an answer's `sleep`: seconds the hook waits before answering (to meet a timeout).
 
+#![allow(clippy::unwrap_used)]
+
 use std::path::Path;
 use std::time::Duration;
 
+use libtest_mimic::{Arguments, Trial};
 use serde_json::{Map, Value, json};
 
 use crate::support::Env;
 
-/// Every Claude Code case, with the failures listed together.
-#[test]
-fn claude_code_reference_cases() {
-    run_suite(Agent::Claude);
-}
+// The command-line tests' fixtures; the suite uses `Env` of them.
+#[allow(dead_code)]
+#[path = "../it/support.rs"]
+mod support;
 
-/// Every Cursor case, with the failures listed together.
-#[test]
-fn cursor_reference_cases() {
-    run_suite(Agent::Cursor);
-}
-
-/// Every Cline case, with the failures listed together.
-#[test]
-fn cline_reference_cases() {
-    run_suite(Agent::Cline);
-}
-
-/// Every Gemini CLI case, with the failures listed together.
-#[test]
-fn gemini_cli_reference_cases() {
-    run_suite(Agent::Gemini);
-}
-
-/// Every Codex case, with the failures listed together.
-#[test]
-fn codex_reference_cases() {
-    run_suite(Agent::Codex);
+/// One trial per case of every agent's suite.
+fn main() {
+    let args = Arguments::from_args();
+    let trials = [
+        Agent::Claude,
+        Agent::Cursor,
+        Agent::Cline,
+        Agent::Gemini,
+        Agent::Codex,
+    ]
+    .into_iter()
+    .flat_map(trials)
+    .collect();
+    libtest_mimic::run(&args, trials).exit();
 }
 
 /// The agent whose protocol a suite checks, which decides how its config is written.
@@ -147,8 +143,10 @@ impl Agent {
     }
 }
 
-/// Every case of every file of `agent`'s suite, with the failures listed together.
-fn run_suite(agent: Agent) {
+/// A trial for each case of each file of `agent`'s suite, named
+/// `<agent>::<file stem>::<case name>` (the case's position in its file when it has no
+/// name).
+fn trials(agent: Agent) -> Vec<Trial> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/conformance")
         .join(agent.dir());
@@ -159,29 +157,21 @@ fn run_suite(agent: Agent) {
         .collect();
     files.sort();
     assert!(!files.is_empty(), "no case files in {}", dir.display());
-    let mut failures = Vec::new();
-    let mut count = 0;
+    let mut trials = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let cases: Vec<Value> = serde_json::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: not a JSON array of cases: {e}", file.display()));
         let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
-        for case in &cases {
-            count += 1;
-            if let Err(why) = run_case(agent, case) {
-                failures.push(format!(
-                    "{stem}: {}: {why}",
-                    case["name"].as_str().unwrap_or("?")
-                ));
-            }
+        for (i, case) in cases.into_iter().enumerate() {
+            let name = case["name"]
+                .as_str()
+                .map_or_else(|| format!("case {}", i + 1), str::to_owned);
+            let name = format!("{}::{stem}::{name}", agent.dir());
+            trials.push(Trial::test(name, move || Ok(run_case(agent, &case)?)));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {count} cases failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    trials
 }
 
 fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
