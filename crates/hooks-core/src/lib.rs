@@ -84,7 +84,7 @@ pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
 pub use env::{env_vars, parse_env_file, project_dir_vars, provides_var, takes_env_file};
 pub use error::{Error, ErrorKind, did_you_mean};
-pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
+pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields, MatcherFields};
 pub use filter::{Filter, IfCondition, lexical_segments};
 pub use index::{HookIndex, MatchReport, Mismatch};
 pub use matcher::{Matcher, MatcherKind};
@@ -95,7 +95,7 @@ pub use outcome::{
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use profile::{
-    EventReader, Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor,
+    EventReader, Events, FileShape, HookList, Profile, Switch, claude, cline, codex, cursor, gemini,
 };
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};

@@ -3,21 +3,23 @@
 //! (BeforeModel, AfterModel, BeforeToolSelection), timeouts in milliseconds, `bash -c`,
 //! its tool names (`run_shell_command`), the stdin of its `HookInput` with a `timestamp`
 //! (`packages/core/src/hooks/types.ts`, `docs/hooks/reference.md`), the environment of its
-//! `hookRunner.ts`, and its reading of a hook's answer ([`answers`]).
+//! `hookRunner.ts`, and its reading of a hook's answer (`answers.rs`).
 
 mod answers;
+pub(crate) mod events;
 mod input;
+mod reply;
 
 use std::time::Duration;
 
-use super::{Events, FileShape, HookList, Profile, Switch};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent};
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
 use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::GEMINI_TOOLS;
 
-pub(crate) use input::tool_input_for_gemini;
+pub use reply::reply;
 
 /// The Gemini CLI profile.
 pub(super) const PROFILE: Profile = Profile {
@@ -64,7 +66,7 @@ pub(super) const PROFILE: Profile = Profile {
     env: env_vars,
     reshape: None,
     read_answer: answers::parse,
-    reply: Some(crate::reply::gemini),
+    reply: Some(reply),
 };
 
 /// Gemini CLI's 60000 ms, whatever the hook (`docs/hooks/reference.md`).
@@ -112,7 +114,7 @@ mod tests {
         env_vars(&ctx, &mut env);
         assert_eq!(env.len(), 4);
         assert_eq!(
-            crate::profile::merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
+            crate::output::merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
             Some(json!({"a": 1, "b": 3}))
         );
     }

@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Events, FileShape, HookList, Profile, Switch, autohand, claude, claude_shaped, fabro};
+use super::{autohand, claude, fabro};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
+use crate::profile::shared::claude_stdin;
 use crate::timeouts::{HandlerType, TimeUnit};
 
 /// The native profile.
@@ -66,7 +68,7 @@ fn provides_var(name: &str) -> bool {
 }
 
 fn stdin(ctx: &EventContext) -> Value {
-    Value::Object(claude_shaped(ctx, Dialect::Native, None))
+    Value::Object(claude_stdin(ctx, Dialect::Native, None))
 }
 
 /// Claude Code's variables, then Autohand's, then Fabro's.

@@ -6,20 +6,25 @@
 //! `apps/vscode/src/core/hooks/hook-factory.ts`, `apps/vscode/src/sdk/hooks-adapter.ts`,
 //! `.clinerules/hooks/README.md`), summarised in the project's protocol notes.
 
+mod reply;
+
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{ArgRenames, Events, FileShape, HookList, Profile, json_text, rename_args};
 use crate::context::{EventContext, json_kind};
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output;
+use crate::profile::row::{Events, FileShape, HookList, Profile};
+use crate::profile::shared::{ArgRenames, json_text, rename_args};
 use crate::timeouts::{HandlerType, TimeUnit};
 
+pub use reply::reply;
+
 /// The Cline profile.
-pub(in crate::profile) const PROFILE: Profile = Profile {
+pub(super) const PROFILE: Profile = Profile {
     dialect: Dialect::Cline,
     name: "cline",
     display_name: "Cline",
@@ -61,7 +66,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     env: |_, _| {},
     reshape: Some(read_event),
     read_answer: parse,
-    reply: Some(crate::reply::cline),
+    reply: Some(reply),
 };
 
 /// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.
