@@ -61,6 +61,7 @@ mod filter;
 mod index;
 mod matcher;
 mod mcp_server;
+mod mismatch;
 mod outcome;
 mod output;
 mod profile;
@@ -86,9 +87,10 @@ pub use env::{env_vars, parse_env_file, project_dir_vars, provides_var, takes_en
 pub use error::{Error, ErrorKind, did_you_mean};
 pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields, MatcherFields};
 pub use filter::{Filter, IfCondition, lexical_segments};
-pub use index::{HookIndex, MatchReport, Mismatch};
+pub use index::{HookIndex, MatchReport};
 pub use matcher::{Matcher, MatcherKind};
 pub use mcp_server::McpServerConfig;
+pub use mismatch::Mismatch;
 pub use outcome::{
     Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
