@@ -85,7 +85,7 @@ impl HookSpec {
             is_async: false,
             sequential: None,
             enabled: true,
-            dialect: Dialect::Native,
+            dialect: Dialect::default(),
             home_event: None,
             loop_limit: None,
             also_on: None,
@@ -199,7 +199,7 @@ impl HookSpec {
     /// failure of a fail-closed hook) count on every event, also on one that does not
     /// block by default.
     pub fn is_fabro_blocking(&self) -> bool {
-        self.dialect == Dialect::Fabro && !self.is_async
+        self.dialect.profile().blocking_hooks && !self.is_async
     }
 
     /// The name shown for this hook: its id, else its name, else a short form of its

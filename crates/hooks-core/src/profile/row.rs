@@ -41,9 +41,16 @@ pub struct Profile {
     pub shell: Option<&'static str>,
     /// Whether a command hook that does not say `sandbox` runs sandboxed (Fabro's do).
     pub sandboxed_by_default: bool,
+    /// Whether a sandboxed command hook is also given its input as a file, named by
+    /// `FABRO_HOOK_CONTEXT` (Fabro's are).
+    pub sandbox_context_file: bool,
     /// Whether its input documents a `timestamp` (RFC 3339), so its hooks get the dispatch
     /// time when the host sends none (echo-agent's).
     pub documents_timestamp: bool,
+    /// Whether its hooks' input always has a `session_id` and a `cwd`, so that the command
+    /// executor fills them in when the host names none (one session id per process, the
+    /// working directory): Autohand's JSON Input Structure requires both.
+    pub fills_session_and_cwd: bool,
     /// Whether its command hooks get a `CLAUDE_ENV_FILE` on the events that have one.
     pub env_file: bool,
     /// The events it has.
@@ -66,6 +73,15 @@ pub struct Profile {
     /// Whether identical hooks run once ([`DedupeKey`](crate::DedupeKey)); Codex runs
     /// every copy.
     pub dedupes_copies: bool,
+    /// Whether its synchronous hooks are *blocking hooks*
+    /// ([`HookSpec::is_fabro_blocking`](crate::HookSpec::is_fabro_blocking)): run one after
+    /// another in declaration order, stopping at the first block, their decisions counting
+    /// on every event (Fabro's).
+    pub blocking_hooks: bool,
+    /// Whether a prompt or agent hook's `ok: false` does what its event says rather than
+    /// always blocking: Claude Code's reference, where PreToolUse denies and also ends the
+    /// turn, and PermissionRequest takes no effect from it.
+    pub prompt_verdict_by_event: bool,
     /// Where its config files keep their hooks and switches.
     pub file: FileShape,
     /// Whether the engine gives a command hook of this dialect the variable named, for

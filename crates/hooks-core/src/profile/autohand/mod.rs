@@ -25,7 +25,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: true,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -74,6 +76,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Flat(&["hooks", "hooks"]),
         all_switch: Some(Switch {

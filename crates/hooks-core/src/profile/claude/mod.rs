@@ -28,7 +28,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: true,
     events: Events::Canonical(&[
         BuiltinEvent::PreToolUse,
@@ -73,6 +75,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: true,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: Some(Switch {

@@ -32,9 +32,11 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     // Cline's `timestamp` (milliseconds, as a string) is in every hook's input, so its
     // hooks need the dispatch time when the host sends none.
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         E::PreToolUse,
@@ -53,6 +55,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLINE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Files,
         all_switch: None,

@@ -31,7 +31,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("/bin/bash"),
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         E::PreToolUse,
@@ -52,6 +54,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &CODEX_TOOLS,
     merges_tool_input: false,
     dedupes_copies: false,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: None,

@@ -35,7 +35,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     // The generic name of each event first: it is the one a hook registered on the
@@ -66,6 +68,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CURSOR_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::ByEvent,
         all_switch: None,

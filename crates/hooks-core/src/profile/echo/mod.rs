@@ -23,7 +23,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         BuiltinEvent::PreToolUse,
@@ -52,6 +54,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: None,

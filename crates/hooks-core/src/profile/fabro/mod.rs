@@ -27,7 +27,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("bash"),
     sandboxed_by_default: true,
+    sandbox_context_file: true,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -57,6 +59,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: true,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Flat(&["run", "hooks"]),
         all_switch: None,

@@ -30,7 +30,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("bash"),
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -50,6 +52,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &GEMINI_TOOLS,
     merges_tool_input: true,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: Some(Switch {
