@@ -12,7 +12,7 @@ use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::matcher::MatcherKind;
 use crate::mismatch::Mismatch;
-use crate::spec::HookSpec;
+use crate::spec::{HookPos, HookSpec};
 
 /// Size limit of one bucket's combined regex set. Each matcher regex is limited on its
 /// own; if the set of them all still does not fit, the bucket tries them one by one.
@@ -258,7 +258,7 @@ static BUILTIN_BY_NAME: LazyLock<HashMap<&'static str, BuiltinEvent>> =
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
     /// The hook's position in the index.
-    pub index: usize,
+    pub index: HookPos,
     /// `None` when it matched.
     pub mismatch: Option<Mismatch>,
 }
@@ -316,8 +316,8 @@ impl HookIndex {
     ///
     /// If `index` is out of range; indices from [`HookIndex::matching`] and
     /// [`HookIndex::explain`] never are.
-    pub fn spec(&self, index: usize) -> &HookSpec {
-        &self.specs[index]
+    pub fn spec(&self, index: HookPos) -> &HookSpec {
+        &self.specs[index.get()]
     }
 
     /// How many specs the index holds, enabled or not.
@@ -352,7 +352,7 @@ impl HookIndex {
     /// The declaration indices of the enabled hooks matching `ctx`, ascending (see the
     /// type's docs for the rules). Allocates nothing when nothing matches by event and
     /// matcher.
-    pub fn matching(&self, ctx: &EventContext) -> Vec<usize> {
+    pub fn matching(&self, ctx: &EventContext) -> Vec<HookPos> {
         let Some(bucket) = self.bucket(ctx.event()) else {
             return Vec::new();
         };
@@ -374,7 +374,8 @@ impl HookIndex {
                 spec.filter.is_match(ctx) && spec.condition.as_ref().is_none_or(|c| c.is_match(ctx))
             });
         }
-        out
+        // In place: a position is its number.
+        out.into_iter().map(HookPos::new).collect()
     }
 
     /// One report per spec in the index, in declaration order, saying whether it matched
@@ -385,7 +386,7 @@ impl HookIndex {
             .iter()
             .enumerate()
             .map(|(index, spec)| MatchReport {
-                index,
+                index: HookPos::new(index),
                 mismatch: explain_one(spec, ctx).err(),
             })
             .collect()

@@ -102,7 +102,7 @@ pub use profile::{
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{
-    Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
+    Action, CommandAction, CommandLine, HookPos, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance, Shell,
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
