@@ -174,7 +174,7 @@ fn main() -> Result<()> {
         let entries: Vec<AggregateEntry> = matched
             .iter()
             .map(|&i| {
-                let (code, stdout, stderr) = replies[i](&ctx);
+                let (code, stdout, stderr) = replies[i.get()](&ctx);
                 let outcome = parse_output(ctx.event(), code, stdout.as_bytes(), stderr.as_bytes());
                 AggregateEntry::new(index.spec(i), i, outcome)
             })

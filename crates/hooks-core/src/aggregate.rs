@@ -13,13 +13,13 @@ use crate::event::{Event, Fields};
 use crate::outcome::{
     Decision, Effects, FailureKind, FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
-use crate::spec::HookSpec;
+use crate::spec::{HookPos, HookSpec};
 
 /// One hook's outcome together with what aggregation needs to know of the hook.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AggregateEntry {
     /// Declaration index (the hook's position in the index); unique per event.
-    pub index: usize,
+    pub index: HookPos,
     /// The hook's display id.
     pub id: String,
     /// Where the hook was defined, for reports.
@@ -38,7 +38,7 @@ pub struct AggregateEntry {
 
 impl AggregateEntry {
     /// An entry for `spec`, declared at `index`, that answered `outcome`.
-    pub fn new(spec: &HookSpec, index: usize, outcome: HookOutcome) -> AggregateEntry {
+    pub fn new(spec: &HookSpec, index: HookPos, outcome: HookOutcome) -> AggregateEntry {
         AggregateEntry {
             index,
             id: spec.display_id(),

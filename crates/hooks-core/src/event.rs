@@ -12,7 +12,16 @@ use std::sync::{Arc, LazyLock};
 
 use crate::dialect::Dialect;
 use crate::error::{Error, ErrorKind};
-use crate::profile::MatcherFields;
+
+/// The fields an event's matchers test in one dialect, against the catalog's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatcherFields {
+    /// The catalog's fields and then these (Fabro's tool events also match `node_id`).
+    Add(&'static [&'static str]),
+    /// Exactly these; none: the event takes no matcher in this dialect (Claude Code
+    /// ignores a matcher on TaskCreated).
+    Only(&'static [&'static str]),
+}
 
 /// The outcome fields an event honours. A field a hook returns that its event does not
 /// honour is reported as ignored by the aggregation, never silently applied.

@@ -13,8 +13,8 @@ use serde_json::Value;
 
 use crate::context::EventContext;
 use crate::error::{Error, ErrorKind};
-use crate::index::Mismatch;
 use crate::matcher::{build_regex, invalid};
+use crate::mismatch::Mismatch;
 use crate::shell;
 
 /// How many characters of a command or value a mismatch reason quotes.

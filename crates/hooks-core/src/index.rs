@@ -3,7 +3,6 @@
 //! lookups and one regex-set search rather than a walk over every configured hook.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
@@ -12,7 +11,8 @@ use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::matcher::MatcherKind;
-use crate::spec::HookSpec;
+use crate::mismatch::Mismatch;
+use crate::spec::{HookPos, HookSpec};
 
 /// Size limit of one bucket's combined regex set. Each matcher regex is limited on its
 /// own; if the set of them all still does not fit, the bucket tries them one by one.
@@ -254,121 +254,11 @@ impl Bucket {
 static BUILTIN_BY_NAME: LazyLock<HashMap<&'static str, BuiltinEvent>> =
     LazyLock::new(|| BuiltinEvent::ALL.iter().map(|&b| (b.name(), b)).collect());
 
-/// Why a hook did not match an event context, for `hooks explain`.
-///
-/// Its `Display` is one readable sentence (`` matcher `Bash` did not match tool_name =
-/// `Edit` ``).
-#[non_exhaustive]
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Mismatch {
-    /// The hook is attached to another event.
-    OtherEvent {
-        /// The hook's event.
-        hook_event: String,
-    },
-    /// The hook is disabled.
-    Disabled,
-    /// The matcher matched none of the event's matcher subjects.
-    Matcher {
-        /// The matcher as written.
-        matcher: String,
-        /// The `(field, value)` pairs it was tried against; empty when the context had
-        /// none of the event's matcher fields (it was then tried against `""`).
-        subjects: Vec<(String, String)>,
-    },
-    /// The filter's tool list does not include the context's tool.
-    Tool {
-        /// The context's tool name, if it has one.
-        tool: Option<String>,
-        /// The filter's tool names.
-        allowed: Vec<String>,
-    },
-    /// The filter's path globs rejected the context's path.
-    Path {
-        /// The context's file path, if it has one (`None`: the filter has include globs
-        /// and the context no path).
-        path: Option<String>,
-        /// The filter's include globs.
-        include: Vec<String>,
-        /// The exclude glob that matched the path, as written (with its `!`); `None` when
-        /// the path matched no include glob (or was missing).
-        excluded_by: Option<String>,
-    },
-    /// The `if` condition does not hold.
-    Condition {
-        /// The condition as written.
-        condition: String,
-        /// Why it does not hold.
-        reason: String,
-    },
-}
-
-/// Writes `` `a`, `b` `` for a list of names.
-fn write_list(f: &mut fmt::Formatter<'_>, items: &[String], joiner: &str) -> fmt::Result {
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            f.write_str(joiner)?;
-        }
-        write!(f, "`{item}`")?;
-    }
-    Ok(())
-}
-
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Mismatch::OtherEvent { hook_event } => {
-                write!(f, "the hook is attached to event `{hook_event}`")
-            }
-            Mismatch::Disabled => f.write_str("the hook is disabled"),
-            Mismatch::Matcher { matcher, subjects } => {
-                write!(f, "matcher `{matcher}` did not match ")?;
-                if subjects.is_empty() {
-                    return f
-                        .write_str("an empty subject (the event has none of its matcher fields)");
-                }
-                for (i, (field, value)) in subjects.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(" or ")?;
-                    }
-                    write!(f, "{field} = `{value}`")?;
-                }
-                Ok(())
-            }
-            Mismatch::Tool { tool, allowed } => {
-                match tool {
-                    Some(tool) => write!(f, "tool `{tool}` is not one of ")?,
-                    None => f.write_str("the event has no tool name; the filter allows ")?,
-                }
-                write_list(f, allowed, ", ")
-            }
-            Mismatch::Path {
-                path,
-                include,
-                excluded_by,
-            } => match (path, excluded_by) {
-                (Some(path), Some(glob)) => write!(f, "path `{path}` is excluded by `{glob}`"),
-                (Some(path), None) => {
-                    write!(f, "path `{path}` matches none of ")?;
-                    write_list(f, include, ", ")
-                }
-                (None, _) => {
-                    f.write_str("the event has no file path; the filter wants one matching ")?;
-                    write_list(f, include, " or ")
-                }
-            },
-            Mismatch::Condition { condition, reason } => {
-                write!(f, "`if` condition `{condition}` does not hold: {reason}")
-            }
-        }
-    }
-}
-
 /// Whether one hook matched an event context, and if not, why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MatchReport {
     /// The hook's position in the index.
-    pub index: usize,
+    pub index: HookPos,
     /// `None` when it matched.
     pub mismatch: Option<Mismatch>,
 }
@@ -426,8 +316,8 @@ impl HookIndex {
     ///
     /// If `index` is out of range; indices from [`HookIndex::matching`] and
     /// [`HookIndex::explain`] never are.
-    pub fn spec(&self, index: usize) -> &HookSpec {
-        &self.specs[index]
+    pub fn spec(&self, index: HookPos) -> &HookSpec {
+        &self.specs[index.get()]
     }
 
     /// How many specs the index holds, enabled or not.
@@ -462,7 +352,7 @@ impl HookIndex {
     /// The declaration indices of the enabled hooks matching `ctx`, ascending (see the
     /// type's docs for the rules). Allocates nothing when nothing matches by event and
     /// matcher.
-    pub fn matching(&self, ctx: &EventContext) -> Vec<usize> {
+    pub fn matching(&self, ctx: &EventContext) -> Vec<HookPos> {
         let Some(bucket) = self.bucket(ctx.event()) else {
             return Vec::new();
         };
@@ -484,7 +374,8 @@ impl HookIndex {
                 spec.filter.is_match(ctx) && spec.condition.as_ref().is_none_or(|c| c.is_match(ctx))
             });
         }
-        out
+        // In place: a position is its number.
+        out.into_iter().map(HookPos::new).collect()
     }
 
     /// One report per spec in the index, in declaration order, saying whether it matched
@@ -495,7 +386,7 @@ impl HookIndex {
             .iter()
             .enumerate()
             .map(|(index, spec)| MatchReport {
-                index,
+                index: HookPos::new(index),
                 mismatch: explain_one(spec, ctx).err(),
             })
             .collect()

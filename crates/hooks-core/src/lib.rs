@@ -61,6 +61,7 @@ mod filter;
 mod index;
 mod matcher;
 mod mcp_server;
+mod mismatch;
 mod outcome;
 mod output;
 mod profile;
@@ -84,23 +85,24 @@ pub use dedupe::{DedupeKey, DedupeScope, find_duplicates, more_protective};
 pub use dialect::Dialect;
 pub use env::{env_vars, parse_env_file, project_dir_vars, provides_var, takes_env_file};
 pub use error::{Error, ErrorKind, did_you_mean};
-pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields};
+pub use event::{Alias, BuiltinEvent, Event, EventCatalog, EventInfo, Fields, MatcherFields};
 pub use filter::{Filter, IfCondition, lexical_segments};
-pub use index::{HookIndex, MatchReport, Mismatch};
+pub use index::{HookIndex, MatchReport};
 pub use matcher::{Matcher, MatcherKind};
 pub use mcp_server::McpServerConfig;
+pub use mismatch::Mismatch;
 pub use outcome::{
     Decision, DroppedField, Effects, ElicitationAction, ElicitationAnswer, Failure, FailureKind,
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use profile::{
-    EventReader, Events, FileShape, HookList, MatcherFields, Profile, Switch, cline, cursor,
+    EventReader, Events, FileShape, HookList, Profile, Switch, claude, cline, codex, cursor, gemini,
 };
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
 pub use spec::{
-    Action, CommandAction, CommandLine, HookSpec, HttpAction, Layer, McpToolAction,
+    Action, CommandAction, CommandLine, HookPos, HookSpec, HttpAction, Layer, McpToolAction,
     PermissionAction, PromptAction, PromptMode, Provenance, Shell,
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};

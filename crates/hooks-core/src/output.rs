@@ -130,8 +130,25 @@ pub fn merge_updated_input(dialect: Dialect, ctx: &crate::EventContext, outcome:
         return;
     }
     if let Some(partial) = &outcome.effects.updated_input {
-        outcome.effects.updated_input = crate::profile::merged_input(ctx.tool_input(), partial);
+        outcome.effects.updated_input = merged_input(ctx.tool_input(), partial);
     }
+}
+
+/// A rewrite that names only some of a tool's arguments merged into its input (the
+/// rewrite's keys over the original's): the whole input the tool runs with. `None` when
+/// the rewrite is not an object.
+pub(crate) fn merged_input(original: Option<&Value>, partial: &Value) -> Option<Value> {
+    let Value::Object(partial) = partial else {
+        return None;
+    };
+    let mut merged = match original {
+        Some(Value::Object(map)) => map.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in partial {
+        merged.insert(k.clone(), v.clone());
+    }
+    Some(Value::Object(merged))
 }
 
 /// The common reading; `plain_text_is_context` says whether plain text on exit 0 may be

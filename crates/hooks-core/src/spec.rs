@@ -14,6 +14,45 @@ use crate::matcher::Matcher;
 use crate::outcome::{Decision, FailurePolicy};
 use crate::stop_loop::StopBlockCap;
 
+/// The position of a hook in the spec list a [`HookIndex`](crate::HookIndex) was built
+/// from: its declaration index, which [`HookIndex::matching`](crate::HookIndex::matching)
+/// returns, [`HookIndex::spec`](crate::HookIndex::spec) takes and an
+/// [`AggregateEntry`](crate::AggregateEntry) carries, so that outcomes fold in declaration
+/// order. It means something only for the index it came from.
+///
+/// Serialises as the bare number.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+#[repr(transparent)]
+pub struct HookPos(usize);
+
+impl HookPos {
+    /// The hook declared `n`th (from 0).
+    pub const fn new(n: usize) -> HookPos {
+        HookPos(n)
+    }
+
+    /// The position as a number, from 0.
+    pub const fn get(self) -> usize {
+        self.0
+    }
+}
+
+/// A position is its number: `index.matching(&ctx) == [0, 2]`.
+impl PartialEq<usize> for HookPos {
+    fn eq(&self, other: &usize) -> bool {
+        self.0 == *other
+    }
+}
+
+impl fmt::Display for HookPos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
 /// One configured hook: when it fires (event, matcher, filters, `if`) and what it does.
 ///
 /// Built with [`HookSpec::new`] and the `with_*` methods; matchers, filters and conditions
@@ -85,7 +124,7 @@ impl HookSpec {
             is_async: false,
             sequential: None,
             enabled: true,
-            dialect: Dialect::Native,
+            dialect: Dialect::default(),
             home_event: None,
             loop_limit: None,
             also_on: None,
@@ -199,7 +238,7 @@ impl HookSpec {
     /// failure of a fail-closed hook) count on every event, also on one that does not
     /// block by default.
     pub fn is_fabro_blocking(&self) -> bool {
-        self.dialect == Dialect::Fabro && !self.is_async
+        self.dialect.profile().blocking_hooks && !self.is_async
     }
 
     /// The name shown for this hook: its id, else its name, else a short form of its

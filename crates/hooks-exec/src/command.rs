@@ -230,7 +230,7 @@ impl CommandExecutor {
             Some(dir) => Some(dir.clone()),
             None => ctx_dir.map(Path::to_path_buf),
         };
-        let filled = if spec.dialect == Dialect::Autohand {
+        let filled = if spec.dialect.profile().fills_session_and_cwd {
             autohand_defaults(run.ctx)
         } else {
             None
@@ -247,7 +247,7 @@ impl CommandExecutor {
                     .map_err(|e| format!("cannot sandbox the hook: no working directory: {e}"))?,
             };
             // Fabro gives a sandboxed hook its context as a file (`FABRO_HOOK_CONTEXT`).
-            if spec.dialect == Dialect::Fabro {
+            if spec.dialect.profile().sandbox_context_file {
                 context_file = Some(
                     RunFile::write("fabro-hook-context", ".json", &stdin)
                         .map_err(|e| format!("cannot write the hook's context file: {e}"))?,

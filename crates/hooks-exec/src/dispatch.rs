@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use hooks_core::CancellationToken;
 use hooks_core::{
     Aggregate, AggregateEntry, Blocking, BoxFuture, DedupeKey, DedupeScope, EventContext,
-    EventSink, Fields, HookIndex, HookOutcome, HookSpec, HookStatus, STOP_BLOCK_CAP_VAR,
+    EventSink, Fields, HookIndex, HookOutcome, HookPos, HookSpec, HookStatus, STOP_BLOCK_CAP_VAR,
     StopBlockCap, aggregate_context, find_duplicates,
 };
 
@@ -260,7 +260,7 @@ impl Dispatcher {
         unit: Unit,
         ctx: &EventContext,
         cancel: &CancellationToken,
-    ) -> Vec<(usize, HookOutcome)> {
+    ) -> Vec<(HookPos, HookOutcome)> {
         match unit {
             Unit::Single { hook, duplicates } => {
                 let outcome = self.run_one(index.spec(hook), ctx, cancel).await;
@@ -285,11 +285,11 @@ impl Dispatcher {
     async fn run_in_order(
         &self,
         index: &HookIndex,
-        hooks: &[usize],
+        hooks: &[HookPos],
         ctx: &EventContext,
         cancel: &CancellationToken,
         order: Order<'_>,
-    ) -> Vec<(usize, HookOutcome)> {
+    ) -> Vec<(HookPos, HookOutcome)> {
         let mut local: Option<EventContext> = None;
         let mut out = Vec::with_capacity(hooks.len());
         let mut stopped_by: Option<String> = None;
@@ -408,13 +408,16 @@ fn stamp<'a>(
 /// One thing to run concurrently with the others.
 enum Unit {
     /// One hook, and the later-declared hooks identical to it.
-    Single { hook: usize, duplicates: Vec<usize> },
+    Single {
+        hook: HookPos,
+        duplicates: Vec<HookPos>,
+    },
     /// A sequential group, in declaration order.
-    Sequential { group: String, hooks: Vec<usize> },
+    Sequential { group: String, hooks: Vec<HookPos> },
     /// The event's Fabro blocking hooks ([`HookSpec::is_fabro_blocking`]) outside any
     /// sequential group, in declaration order: Fabro runs them one after another and
     /// stops at the first block.
-    FabroBlocking { hooks: Vec<usize> },
+    FabroBlocking { hooks: Vec<HookPos> },
 }
 
 /// How hooks run one after another.
@@ -430,11 +433,11 @@ enum Order<'a> {
 #[derive(Default)]
 struct Plan<'a> {
     /// The synchronous hooks matched, in declaration order.
-    hooks: Vec<(usize, &'a HookSpec)>,
+    hooks: Vec<(HookPos, &'a HookSpec)>,
 }
 
 impl<'a> Plan<'a> {
-    fn add(&mut self, hook: usize, spec: &'a HookSpec) {
+    fn add(&mut self, hook: HookPos, spec: &'a HookSpec) {
         self.hooks.push((hook, spec));
     }
 

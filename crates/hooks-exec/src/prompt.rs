@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use hooks_core::{
-    Action, BuiltinEvent, CancellationToken, Decision, Dialect, Event, EventContext, Failure,
-    FailureKind, HookOutcome, HookSpec, PromptAction, PromptMode,
+    Action, BuiltinEvent, CancellationToken, Decision, Event, EventContext, Failure, FailureKind,
+    HookOutcome, HookSpec, PromptAction, PromptMode,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -203,7 +203,7 @@ impl PromptExecutor {
             PromptVerdict { ok: false, reason } => {
                 let reason =
                     reason.unwrap_or_else(|| "the prompt hook's model answered not ok".to_owned());
-                if run.spec.dialect == Dialect::Claude {
+                if run.spec.dialect.profile().prompt_verdict_by_event {
                     claude_not_ok(run.ctx.event(), action, reason)
                 } else {
                     HookOutcome::decided(Decision::Block, Some(reason))

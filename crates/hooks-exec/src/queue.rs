@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use hooks_core::CancellationToken;
-use hooks_core::{Action, EventContext, HookIndex, HookOutcome, HookSpec};
+use hooks_core::{Action, EventContext, HookIndex, HookOutcome, HookPos, HookSpec};
 use tokio::sync::{Notify, Semaphore, mpsc};
 
 use crate::runner::Runner;
@@ -13,7 +13,7 @@ use crate::runner::Runner;
 /// One async hook to run: the hook (by its index and declaration index) and its event.
 pub(crate) struct Job {
     pub(crate) index: Arc<HookIndex>,
-    pub(crate) hook: usize,
+    pub(crate) hook: HookPos,
     pub(crate) ctx: Arc<EventContext>,
 }
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 
 use hooks_core::{
     Aggregate, AggregateEntry, Blocking, BuiltinEvent, Decision, EventContext, FailurePolicy,
-    HookStatus, StopBlockCap,
+    HookPos, HookStatus, StopBlockCap,
 };
 
 /// What [`StopLoop::limit_hooks`] found: the stop's streak key and block number (`None`
@@ -124,7 +124,7 @@ impl StopLoop {
         &self,
         ctx: &EventContext,
         entries: &mut [AggregateEntry],
-        limit_of: impl Fn(usize) -> Option<StopBlockCap>,
+        limit_of: impl Fn(HookPos) -> Option<StopBlockCap>,
     ) -> HookLimits {
         let mut out = HookLimits::default();
         let Some((key, block)) = self.next_block(ctx) else {

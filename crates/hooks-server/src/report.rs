@@ -238,8 +238,8 @@ pub fn verdicts_in<'a>(
         .explain(ctx)
         .into_iter()
         .map(|report| Verdict {
-            index: report.index,
-            hook: &set.hooks()[report.index],
+            index: report.index.get(),
+            hook: &set.hooks()[report.index.get()],
             mismatch: report.mismatch,
         })
         .collect()

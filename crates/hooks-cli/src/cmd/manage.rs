@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Result, anyhow, bail};
 use hooks::Engine;
 use hooks::config::{ConfigFile, TrustPolicy, TrustStore};
-use hooks::core::{Action, AggregateEntry, CommandLine, Dialect, Event, Layer, aggregate_context};
+use hooks::core::{
+    Action, AggregateEntry, CommandLine, Dialect, Event, HookPos, Layer, aggregate_context,
+};
 use hooks::exec::CancellationToken;
 
 use super::edit::{build_hook, open_files, target_file};
@@ -770,7 +772,10 @@ impl Session<'_> {
                 .run_hook(&spec, &ctx, &CancellationToken::new())
                 .await
         });
-        let agg = aggregate_context(&ctx, vec![AggregateEntry::new(&spec, 0, outcome)]);
+        let agg = aggregate_context(
+            &ctx,
+            vec![AggregateEntry::new(&spec, HookPos::new(0), outcome)],
+        );
         write!(out, "{}", render::outcome(self.style, &agg, "  "))?;
         Ok(())
     }

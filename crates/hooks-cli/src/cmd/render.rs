@@ -178,7 +178,7 @@ pub fn event_context(name: &str, payload: Value, from: Option<&str>) -> Result<E
             .map_or(hooks::core::Dialect::Claude, |a| a.dialect),
     };
     let profile = sender.profile();
-    let mut payload = profile.claude_shaped(payload);
+    let mut payload = profile.reshape_to_claude(payload);
     object_or_null(&payload)?;
     // The event's name as its agent writes it (Cursor's `beforeShellExecution`, which its
     // profile reads differently from `preToolUse`) when the payload does not say.

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use hooks::config::{HookSet, Inactive, MergedHook};
 use hooks::core::{
-    AggregateEntry, BuiltinEvent as E, Dialect, EventContext, HookSpec, HookStatus, MatcherKind,
-    aggregate_context,
+    AggregateEntry, BuiltinEvent as E, Dialect, EventContext, HookPos, HookSpec, HookStatus,
+    MatcherKind, aggregate_context,
 };
 use hooks::exec::CancellationToken;
 use serde_json::{Value, json};
@@ -52,7 +52,10 @@ pub fn run(args: &TestArgs) -> Result<u8> {
         outcome
     });
     let status = outcome.run.status;
-    let agg = aggregate_context(&ctx, vec![AggregateEntry::new(&spec, 0, outcome.clone())]);
+    let agg = aggregate_context(
+        &ctx,
+        vec![AggregateEntry::new(&spec, HookPos::new(0), outcome.clone())],
+    );
     let mut out = std::io::stdout().lock();
     if args.json {
         let line = json!({

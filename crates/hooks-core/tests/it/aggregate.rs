@@ -2,14 +2,14 @@
 
 use hooks_core::{
     Aggregate, AggregateEntry, BuiltinEvent, Decision, Effects, Event, FailureKind, FailurePolicy,
-    HookOutcome, HookStatus, OutputField, aggregate,
+    HookOutcome, HookPos, HookStatus, OutputField, aggregate,
 };
 use serde_json::{Value, json};
 
 /// An entry declared at `index` with id `h<index>`, fail-open, not sequential.
 fn entry(index: usize, outcome: HookOutcome) -> AggregateEntry {
     AggregateEntry {
-        index,
+        index: HookPos::new(index),
         id: format!("h{index}"),
         source: "test".to_owned(),
         on_failure: FailurePolicy::Allow,

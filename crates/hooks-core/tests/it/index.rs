@@ -4,7 +4,7 @@
 
 use hooks_core::{
     Action, BuiltinEvent, Dialect, Event, EventCatalog, EventContext, EventInfo, Fields, Filter,
-    HookIndex, HookSpec, IfCondition, MatchReport, Matcher, Mismatch,
+    HookIndex, HookPos, HookSpec, IfCondition, MatchReport, Matcher, Mismatch,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -29,7 +29,7 @@ fn pre(tool: &str) -> EventContext {
 fn check(specs: Vec<HookSpec>, ctx: &EventContext, expect: &[usize]) {
     let index = HookIndex::new(specs);
     assert_eq!(index.matching(ctx), expect, "matching {ctx:?}");
-    let explained: Vec<usize> = index
+    let explained: Vec<HookPos> = index
         .explain(ctx)
         .iter()
         .filter(|r| r.is_match())
@@ -46,7 +46,7 @@ fn check_explain(spec: HookSpec, ctx: &EventContext, mismatch: Mismatch, text: &
     assert_eq!(
         index.explain(ctx),
         vec![MatchReport {
-            index: 0,
+            index: HookPos::new(0),
             mismatch: Some(mismatch.clone())
         }]
     );
@@ -488,7 +488,7 @@ fn spec_accessors() {
         hook(BuiltinEvent::Stop, "*").with_id("a"),
         hook(BuiltinEvent::Stop, "*").with_id("b"),
     ]);
-    assert_eq!(index.spec(1).id.as_deref(), Some("b"));
+    assert_eq!(index.spec(HookPos::new(1)).id.as_deref(), Some("b"));
     let ids: Vec<_> = index.specs().iter().map(|s| s.id.as_deref()).collect();
     assert_eq!(ids, [Some("a"), Some("b")]);
 }
@@ -683,7 +683,7 @@ fn explain_covers_every_hook_in_order() {
     let reports = index.explain(&pre("Bash"));
     let summary: Vec<(usize, Option<String>)> = reports
         .iter()
-        .map(|r| (r.index, r.mismatch.as_ref().map(ToString::to_string)))
+        .map(|r| (r.index.get(), r.mismatch.as_ref().map(ToString::to_string)))
         .collect();
     assert_eq!(
         summary,
@@ -849,7 +849,7 @@ proptest! {
             let reports = index.explain(&ctx);
             prop_assert_eq!(reports.len(), hooks.len());
             prop_assert!(reports.iter().enumerate().all(|(i, r)| r.index == i));
-            let slow: Vec<usize> = reports.iter().filter(|r| r.is_match()).map(|r| r.index).collect();
+            let slow: Vec<HookPos> = reports.iter().filter(|r| r.is_match()).map(|r| r.index).collect();
             prop_assert_eq!(&fast, &slow, "ctx {:?}", ctx);
             let any_enabled = hooks.iter().any(|h| h.enabled && EVENTS[h.event] == EVENTS[case.event]);
             prop_assert_eq!(index.has_hooks(ctx.event()), any_enabled);

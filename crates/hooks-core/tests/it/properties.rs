@@ -3,7 +3,7 @@
 
 use hooks_core::{
     AggregateEntry, BuiltinEvent, Decision, Effects, Event, FailureKind, FailurePolicy,
-    HookOutcome, aggregate,
+    HookOutcome, HookPos, aggregate,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -65,7 +65,7 @@ fn entries() -> impl Strategy<Value = Vec<AggregateEntry>> {
             .into_iter()
             .enumerate()
             .map(|(index, (outcome, closed, group))| AggregateEntry {
-                index,
+                index: HookPos::new(index),
                 id: format!("h{index}"),
                 source: "prop".to_owned(),
                 on_failure: if closed {
@@ -115,10 +115,10 @@ proptest! {
         let mut with_allow = list;
         let at = at.min(with_allow.len());
         for e in &mut with_allow[at..] {
-            e.index += 1;
+            e.index = HookPos::new(e.index.get() + 1);
         }
         with_allow.insert(at, AggregateEntry {
-            index: at,
+            index: HookPos::new(at),
             id: "allow".to_owned(),
             source: "prop".to_owned(),
             on_failure: FailurePolicy::Allow,
@@ -140,7 +140,7 @@ proptest! {
         let mut list = list;
         let index = list.len();
         list.push(AggregateEntry {
-            index,
+            index: HookPos::new(index),
             id: "guard".to_owned(),
             source: "prop".to_owned(),
             on_failure: FailurePolicy::Block,

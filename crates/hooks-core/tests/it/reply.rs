@@ -3,11 +3,12 @@
 //! written. Claude Code's rows are also read back with the engine's own reader of Claude
 //! Code answers, which must see the same decision, reason and context.
 
-use hooks_core::reply::{self, Reply};
+use hooks_core::reply::Reply;
 use hooks_core::{
     Aggregate, Decision, Dialect, Effects, Event, EventCatalog, EventContext, HookOutcome,
     parse_output_in,
 };
+use hooks_core::{claude, cline, codex, cursor, gemini};
 use serde_json::{Value, json};
 
 /// The aggregate of `event` whose effects are `effects` (a subset of the `--json` fields)
@@ -97,7 +98,7 @@ fn gemini(name: &str, tool: Option<&str>, effects: Value, stdout: Value) {
     if let Some(tool) = tool {
         ctx.set("tool_name", tool);
     }
-    let reply = reply::gemini(&ctx, &aggregate(&event, &effects));
+    let reply = gemini::reply(&ctx, &aggregate(&event, &effects));
     check_reply(&reply, &format!("{name} {tool:?} {effects}"), stdout, 0, "");
 }
 
@@ -106,7 +107,7 @@ fn gemini(name: &str, tool: Option<&str>, effects: Value, stdout: Value) {
 #[track_caller]
 fn claude(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
     let (_, agg, written, read) = written_and_read(
-        reply::claude,
+        claude::reply,
         Dialect::Claude,
         name,
         &effects,
@@ -308,10 +309,10 @@ fn claude_code_answers() {
 #[test]
 fn codex_answers() {
     let none = Value::Null;
-    check(reply::codex, "PreToolUse", json!({}), none.clone(), 0, "");
+    check(codex::reply, "PreToolUse", json!({}), none.clone(), 0, "");
     // Codex ignores `decision: "deny"`: a deny is exit 2 with the reason on stderr.
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"decision": "deny", "reason": "no rm"}),
         none.clone(),
@@ -319,7 +320,7 @@ fn codex_answers() {
         "no rm",
     );
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"decision": "block"}),
         none.clone(),
@@ -328,7 +329,7 @@ fn codex_answers() {
     );
     // Codex has no ask, and `allow` without a rewrite is invalid: nothing is written.
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"decision": "ask", "reason": "?"}),
         none.clone(),
@@ -336,7 +337,7 @@ fn codex_answers() {
         "",
     );
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"decision": "allow"}),
         none.clone(),
@@ -344,7 +345,7 @@ fn codex_answers() {
         "",
     );
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"updated_input": {"command": "ls -a"}, "additional_context": ["c"]}),
         json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow", "updatedInput": {"command": "ls -a"}, "additionalContext": "c"}}),
@@ -352,7 +353,7 @@ fn codex_answers() {
         "",
     );
     check(
-        reply::codex,
+        codex::reply,
         "PreToolUse",
         json!({"continue": false, "stop_reason": "halt"}),
         none.clone(),
@@ -360,7 +361,7 @@ fn codex_answers() {
         "halt",
     );
     check(
-        reply::codex,
+        codex::reply,
         "PermissionRequest",
         json!({"decision": "deny", "reason": "no"}),
         json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "deny", "message": "no"}}}),
@@ -369,7 +370,7 @@ fn codex_answers() {
     );
     // Stop takes no hookSpecificOutput in Codex: its context is not written.
     check(
-        reply::codex,
+        codex::reply,
         "Stop",
         json!({"decision": "block", "reason": "go on", "additional_context": ["x"]}),
         json!({"decision": "block", "reason": "go on"}),
@@ -377,7 +378,7 @@ fn codex_answers() {
         "",
     );
     check(
-        reply::codex,
+        codex::reply,
         "UserPromptSubmit",
         json!({"additional_context": ["ctx"], "messages": ["m"]}),
         json!({"systemMessage": "m", "hookSpecificOutput": {"hookEventName": "UserPromptSubmit", "additionalContext": "ctx"}}),
@@ -385,7 +386,7 @@ fn codex_answers() {
         "",
     );
     check(
-        reply::codex,
+        codex::reply,
         "SessionStart",
         json!({"additional_context": ["hello"]}),
         json!({"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "hello"}}),
@@ -514,7 +515,7 @@ fn gemini_cli_rewrites_are_in_its_tools_arguments() {
 #[track_caller]
 fn cline(name: &str, effects: Value, stdout: Value, stderr: &str) {
     let write =
-        |event: &Event, agg: &Aggregate| reply::cline(&EventContext::new(event.clone()), agg);
+        |event: &Event, agg: &Aggregate| cline::reply(&EventContext::new(event.clone()), agg);
     let (_, agg, _, read) =
         written_and_read(write, Dialect::Cline, name, &effects, (stdout, 0, stderr));
     let cancels = agg.is_blocked() || !agg.effects.continue_;
@@ -553,7 +554,7 @@ fn cline_rewrite(tool: &str, cline_tool: Option<&str>, updated: Value, override_
         ctx.set(hooks_core::cline::TOOL_NAME_KEY, name);
     }
     let agg = aggregate(&event, &json!({"updated_input": updated}));
-    let reply = reply::cline(&ctx, &agg);
+    let reply = cline::reply(&ctx, &agg);
     check_reply(
         &reply,
         &format!("{tool} {cline_tool:?} {updated}"),
@@ -680,11 +681,11 @@ fn each_agents_profile_holds_its_writer() {
     let mut agg = hooks_core::aggregate(&event, Vec::new());
     agg.effects.updated_input = Some(json!({"pattern": "y", "path": "src"}));
     for (dialect, own) in [
-        (Dialect::Claude, reply::claude(&event, &agg)),
-        (Dialect::Cline, reply::cline(&ctx, &agg)),
-        (Dialect::Codex, reply::codex(&event, &agg)),
-        (Dialect::Cursor, reply::cursor(&event, &agg)),
-        (Dialect::Gemini, reply::gemini(&ctx, &agg)),
+        (Dialect::Claude, claude::reply(&event, &agg)),
+        (Dialect::Cline, cline::reply(&ctx, &agg)),
+        (Dialect::Codex, codex::reply(&event, &agg)),
+        (Dialect::Cursor, cursor::reply(&event, &agg)),
+        (Dialect::Gemini, gemini::reply(&ctx, &agg)),
     ] {
         let write = dialect.profile().reply.expect("a writer");
         assert_eq!(write(&ctx, &agg), own, "{dialect}");
@@ -705,7 +706,7 @@ fn each_agents_profile_holds_its_writer() {
 #[track_caller]
 fn cursor(name: &str, effects: Value, stdout: Value, exit_code: i32, stderr: &str) {
     let (event, agg, written, read) = written_and_read(
-        reply::cursor,
+        cursor::reply,
         Dialect::Cursor,
         name,
         &effects,

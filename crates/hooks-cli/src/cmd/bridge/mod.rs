@@ -133,7 +133,7 @@ pub fn refused(args: &[String], error: &str) -> u8 {
 /// events have a shape of their own (Cline's `hookName`, `taskId`, `preToolUse`), then read
 /// through its profile ([`read_context`]). `None` for an event this engine does not know.
 fn event_of(agent: Agent, payload: Value) -> Result<Option<EventContext>> {
-    let payload = agent.dialect().profile().claude_shaped(payload);
+    let payload = agent.dialect().profile().reshape_to_claude(payload);
     let event = {
         let name = payload
             .get("hook_event_name")

@@ -6,18 +6,18 @@ mod input;
 
 use std::time::Duration;
 
-use super::{Events, FileShape, HookList, Profile, Switch};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::env::env_text;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
 use crate::timeouts::{HandlerType, TimeUnit};
 
 use input::{FIELDS, From};
 
 /// The Autohand profile.
-pub(in crate::profile) const PROFILE: Profile = Profile {
+pub(super) const PROFILE: Profile = Profile {
     dialect: Dialect::Autohand,
     name: "autohand",
     display_name: "Autohand",
@@ -25,7 +25,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: true,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -74,6 +76,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Flat(&["hooks", "hooks"]),
         all_switch: Some(Switch {
@@ -107,7 +111,7 @@ fn provides_var(name: &str) -> bool {
 /// `HOOK_ARGS` (the tool input as JSON), `HOOK_PATH` (the event's file path, or the tool
 /// input's), and the rest of Autohand's documented `HOOK_*` set, each present when its
 /// context field is.
-pub(in crate::profile) fn env(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+pub(super) fn env(ctx: &EventContext, out: &mut Vec<(String, String)>) {
     out.push((
         "HOOK_EVENT".to_owned(),
         ctx.event().info().name_in(Dialect::Autohand).to_owned(),

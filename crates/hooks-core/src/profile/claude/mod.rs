@@ -1,22 +1,26 @@
 //! Claude Code: `settings.json` hooks, the de-facto wire standard. Its event names are the
 //! canonical ones, its tool names the canonical tool names; what it gives a hook and how
-//! it reads a hook's answer follow its current hooks reference ([`answers`]).
+//! it reads a hook's answer follow its current hooks reference (`answers.rs`).
 
 mod answers;
+mod reply;
 
 use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Events, FileShape, HookList, MatcherFields, Profile, Switch, claude_shaped};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::env::push_table;
-use crate::event::BuiltinEvent;
+use crate::event::{BuiltinEvent, MatcherFields};
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
+use crate::profile::shared::claude_stdin;
 use crate::timeouts::{HandlerType, TimeUnit};
 
+pub use reply::reply;
+
 /// The Claude Code profile.
-pub(in crate::profile) const PROFILE: Profile = Profile {
+pub(super) const PROFILE: Profile = Profile {
     dialect: Dialect::Claude,
     name: "claude",
     display_name: "Claude Code",
@@ -24,7 +28,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: true,
     events: Events::Canonical(&[
         BuiltinEvent::PreToolUse,
@@ -69,6 +75,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: true,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: Some(Switch {
@@ -85,7 +93,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     env: push_context_vars,
     reshape: None,
     read_answer: answers::parse,
-    reply: Some(|ctx, agg| crate::reply::claude(ctx.event(), agg)),
+    reply: Some(|ctx, agg| reply(ctx.event(), agg)),
 };
 
 /// Claude Code's context variables. `CLAUDE_PROJECT_DIR` is the project root, never the
@@ -119,17 +127,17 @@ fn provides_var(name: &str) -> bool {
 
 /// Whether `name` is one of Claude Code's context variables (echo-agent's hooks get them
 /// too).
-pub(in crate::profile) fn provides_context_var(name: &str) -> bool {
+pub(super) fn provides_context_var(name: &str) -> bool {
     VARS.iter().any(|(n, _)| *n == name)
 }
 
 /// `CLAUDE_PROJECT_DIR` when the context names a `project_dir` (else the command executor
 /// gives its project root, never the `cwd`) and `CLAUDE_PLUGIN_ROOT` when the context
 /// names a `plugin_root` (a plugin's hooks get theirs from the loader).
-pub(in crate::profile) fn push_context_vars(ctx: &EventContext, out: &mut Vec<(String, String)>) {
+pub(super) fn push_context_vars(ctx: &EventContext, out: &mut Vec<(String, String)>) {
     push_table(ctx, VARS, out);
 }
 
 fn stdin(ctx: &EventContext) -> Value {
-    Value::Object(claude_shaped(ctx, Dialect::Claude, None))
+    Value::Object(claude_stdin(ctx, Dialect::Claude, None))
 }

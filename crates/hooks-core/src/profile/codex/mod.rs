@@ -2,22 +2,25 @@
 //! timeouts in seconds (600 s, SessionEnd 1 s), `/bin/bash -c`, its tool names (`Bash`,
 //! `apply_patch`), the stdin of its hook events (`codex-rs/hooks/src/events/*.rs`: `model`,
 //! `turn_id`, no `timestamp`), no event variables, every copy of a hook run, and its strict
-//! reading of a hook's answer ([`answers`]), and the reading of the stdin Codex writes
-//! into the canonical context ([`input`]), the inverse of its stdin builder.
+//! reading of a hook's answer (`answers.rs`), and the reading of the stdin Codex writes
+//! into the canonical context (`input.rs`), the inverse of its stdin builder.
 
 mod answers;
 mod input;
+mod reply;
 
 use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::{Events, FileShape, HookList, Profile};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent};
+use crate::profile::row::{Events, FileShape, HookList, Profile};
 use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::CODEX_TOOLS;
+
+pub use reply::reply;
 
 /// The Codex profile.
 pub(super) const PROFILE: Profile = Profile {
@@ -28,7 +31,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("/bin/bash"),
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         E::PreToolUse,
@@ -49,6 +54,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &CODEX_TOOLS,
     merges_tool_input: false,
     dedupes_copies: false,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: None,
@@ -62,7 +69,7 @@ pub(super) const PROFILE: Profile = Profile {
     env,
     reshape: None,
     read_answer: answers::parse,
-    reply: Some(|ctx, agg| crate::reply::codex(ctx.event(), agg)),
+    reply: Some(|ctx, agg| reply(ctx.event(), agg)),
 };
 
 /// Codex's 600 s, and 1 s for SessionEnd.

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
-use crate::profile::{ArgRenames, rename_args};
+use crate::profile::shared::{ArgRenames, rename_args};
 use crate::tools::GEMINI_TOOLS;
 
 /// The arguments of Gemini CLI's tools whose canonical tool names them otherwise, as

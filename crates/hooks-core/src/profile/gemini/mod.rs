@@ -3,21 +3,23 @@
 //! (BeforeModel, AfterModel, BeforeToolSelection), timeouts in milliseconds, `bash -c`,
 //! its tool names (`run_shell_command`), the stdin of its `HookInput` with a `timestamp`
 //! (`packages/core/src/hooks/types.ts`, `docs/hooks/reference.md`), the environment of its
-//! `hookRunner.ts`, and its reading of a hook's answer ([`answers`]).
+//! `hookRunner.ts`, and its reading of a hook's answer (`answers.rs`).
 
 mod answers;
+pub(crate) mod events;
 mod input;
+mod reply;
 
 use std::time::Duration;
 
-use super::{Events, FileShape, HookList, Profile, Switch};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent};
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
 use crate::timeouts::{HandlerType, TimeUnit};
 use crate::tools::GEMINI_TOOLS;
 
-pub(crate) use input::tool_input_for_gemini;
+pub use reply::reply;
 
 /// The Gemini CLI profile.
 pub(super) const PROFILE: Profile = Profile {
@@ -28,7 +30,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("bash"),
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -48,6 +52,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &GEMINI_TOOLS,
     merges_tool_input: true,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: Some(Switch {
@@ -64,7 +70,7 @@ pub(super) const PROFILE: Profile = Profile {
     env: env_vars,
     reshape: None,
     read_answer: answers::parse,
-    reply: Some(crate::reply::gemini),
+    reply: Some(reply),
 };
 
 /// Gemini CLI's 60000 ms, whatever the hook (`docs/hooks/reference.md`).
@@ -112,7 +118,7 @@ mod tests {
         env_vars(&ctx, &mut env);
         assert_eq!(env.len(), 4);
         assert_eq!(
-            crate::profile::merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
+            crate::output::merged_input(Some(&json!({"a": 1, "b": 2})), &json!({"b": 3})),
             Some(json!({"a": 1, "b": 3}))
         );
     }

@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Events, FileShape, HookList, Profile, Switch, autohand, claude, claude_shaped, fabro};
+use super::{autohand, claude, fabro};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
+use crate::profile::row::{Events, FileShape, HookList, Profile, Switch};
+use crate::profile::shared::claude_stdin;
 use crate::timeouts::{HandlerType, TimeUnit};
 
 /// The native profile.
@@ -21,7 +23,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: true,
     events: Events::All,
     event_names: &[],
@@ -29,6 +33,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::FlatOrNested,
         all_switch: Some(Switch {
@@ -66,7 +72,7 @@ fn provides_var(name: &str) -> bool {
 }
 
 fn stdin(ctx: &EventContext) -> Value {
-    Value::Object(claude_shaped(ctx, Dialect::Native, None))
+    Value::Object(claude_stdin(ctx, Dialect::Native, None))
 }
 
 /// Claude Code's variables, then Autohand's, then Fabro's.

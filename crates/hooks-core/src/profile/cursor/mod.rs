@@ -4,25 +4,30 @@
 //! Source: Cursor's hooks documentation (cursor.com/docs/agent/hooks, the 2.x page and the
 //! 1.7 one), summarised in the project's protocol notes.
 
+mod reply;
+
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{Events, FileShape, HookList, Profile, json_text};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::env::push_table;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output::{self, Stdout};
+use crate::profile::row::{Events, FileShape, HookList, Profile};
+use crate::profile::shared::json_text;
 use crate::timeouts::{HandlerType, TimeUnit};
+
+pub use reply::reply;
 
 /// How many follow-ups of a `stop` or `subagentStop` hook Cursor sends when the entry's
 /// `loop_limit` does not say (`null` is no limit).
 pub const DEFAULT_LOOP_LIMIT: u32 = 5;
 
 /// The Cursor profile.
-pub(in crate::profile) const PROFILE: Profile = Profile {
+pub(super) const PROFILE: Profile = Profile {
     dialect: Dialect::Cursor,
     name: "cursor",
     display_name: "Cursor",
@@ -30,7 +35,9 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     // The generic name of each event first: it is the one a hook registered on the
@@ -61,6 +68,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     tools: &crate::tools::CURSOR_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::ByEvent,
         all_switch: None,
@@ -74,7 +83,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     env,
     reshape: None,
     read_answer: parse,
-    reply: Some(|ctx, agg| crate::reply::cursor(ctx.event(), agg)),
+    reply: Some(|ctx, agg| reply(ctx.event(), agg)),
 };
 
 /// Cursor documents a "platform default" without a number: 60 s, with Claude Code's 30 s
@@ -114,7 +123,11 @@ fn env(ctx: &EventContext, out: &mut Vec<(String, String)>) {
 fn stdin(ctx: &EventContext) -> Value {
     match ctx.event().builtin().and_then(default_for) {
         Some(home) => input_json(ctx, home),
-        None => Value::Object(super::claude_shaped(ctx, Dialect::Cursor, None)),
+        None => Value::Object(crate::profile::shared::claude_stdin(
+            ctx,
+            Dialect::Cursor,
+            None,
+        )),
     }
 }
 

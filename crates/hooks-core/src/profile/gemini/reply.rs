@@ -13,23 +13,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reply, block_reason, context, put, put_stop, user_message};
+use super::events::event_name;
+use super::input::tool_input_for_gemini;
 use crate::aggregate::Aggregate;
 use crate::context::EventContext;
-use crate::dialect::Dialect;
 use crate::event::BuiltinEvent;
 use crate::outcome::Decision;
-use crate::profile::gemini::tool_input_for_gemini;
-
-/// Gemini CLI's name for a canonical event, where it has the event: its profile's, with a
-/// failed tool's event answered as `AfterTool` (Gemini CLI has one event after a tool).
-pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
-    let event = match event {
-        BuiltinEvent::PostToolUseFailure => BuiltinEvent::PostToolUse,
-        other => other,
-    };
-    Dialect::Gemini.profile().event_name(event)
-}
+use crate::reply::{Reply, block_reason, context, put, put_stop, user_message};
 
 /// Gemini CLI's answer to the event of `ctx` saying what `agg` says.
 ///
@@ -43,7 +33,7 @@ pub fn event_name(event: BuiltinEvent) -> Option<&'static str> {
 /// - AfterTool: a hook's `tailToolCallRequest`, for Gemini CLI to run.
 /// - Every event: `continue: false` with `stopReason`, the user's message as
 ///   `systemMessage`.
-pub fn gemini(ctx: &EventContext, agg: &Aggregate) -> Reply {
+pub fn reply(ctx: &EventContext, agg: &Aggregate) -> Reply {
     use BuiltinEvent as B;
     let event = ctx.event();
     let builtin = event.builtin();

@@ -10,10 +10,10 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reply, block_reason, context, put, refusal, user_message};
 use crate::aggregate::Aggregate;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::Decision;
+use crate::reply::{Reply, block_reason, context, put, refusal, user_message};
 
 /// Cursor's answer to `event` saying what `agg` says.
 ///
@@ -36,7 +36,7 @@ use crate::outcome::Decision;
 /// - PostToolUse: `updated_mcp_tool_output`.
 /// - Every other event (PostToolUseFailure, SessionEnd, StopFailure, the after-events):
 ///   nothing, as Cursor reads nothing there.
-pub fn cursor(event: &Event, agg: &Aggregate) -> Reply {
+pub fn reply(event: &Event, agg: &Aggregate) -> Reply {
     use BuiltinEvent as B;
     let effects = &agg.effects;
     let blocked = agg.is_blocked();

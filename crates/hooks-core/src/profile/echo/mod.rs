@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Events, FileShape, HookList, Profile, claude, claude_shaped};
+use super::claude;
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::HookOutcome;
+use crate::profile::row::{Events, FileShape, HookList, Profile};
+use crate::profile::shared::claude_stdin;
 use crate::timeouts::{HandlerType, TimeUnit};
 
 /// The echo-agent profile.
@@ -21,7 +23,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         BuiltinEvent::PreToolUse,
@@ -50,6 +54,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Nested,
         all_switch: None,
@@ -75,7 +81,7 @@ const fn default_timeout(_handler: HandlerType, _event: Option<BuiltinEvent>) ->
 /// context's own, else the dispatch time (echo-agent documents `event`, `tool_name`,
 /// `tool_input`, `session_id`, `timestamp`).
 fn stdin(ctx: &EventContext) -> Value {
-    let mut out = claude_shaped(ctx, Dialect::Echo, Some(("event", ctx.event().name())));
+    let mut out = claude_stdin(ctx, Dialect::Echo, Some(("event", ctx.event().name())));
     if !out.contains_key("timestamp")
         && let Some(at) = ctx.dispatched_at()
     {

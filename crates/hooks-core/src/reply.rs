@@ -7,26 +7,18 @@
 //! The agents read hook answers differently (`../shared/PROTOCOLS.md` §10): Claude Code
 //! honours `hookSpecificOutput.permissionDecision`, Gemini CLI ignores it and reads a
 //! top-level `decision: "deny"`, Codex ignores `decision: "deny"` and blocks on exit code 2
-//! with a reason on stderr. Each module writes every answer in the form its agent honours.
+//! with a reason on stderr. Each agent's writer, its profile's
+//! [`reply`](crate::Profile::reply) (in the agent's folder of the profiles), writes every
+//! answer in the form its agent honours; this module holds the [`Reply`] they write and the
+//! readings of an aggregate they share.
 //!
 //! What an agent cannot express is dropped (an `ask` for Codex, which has no ask: its own
 //! approval flow then decides); `docs/bridge.md` lists each agent's table.
 
-mod claude;
-mod cline;
-mod codex;
-mod cursor;
-mod gemini;
-
 use serde_json::{Map, Value};
 
-pub use claude::claude;
-pub use cline::cline;
-pub use codex::codex;
-pub use cursor::cursor;
-pub use gemini::{event_name as gemini_event_name, gemini};
-
 use crate::aggregate::Aggregate;
+pub use crate::profile::gemini::events::event_name as gemini_event_name;
 
 /// What the bridge writes back: its stdout, its stderr and its exit code.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -46,7 +38,7 @@ impl Reply {
     }
 
     /// Exit 0 with `object` on stdout, or nothing when it is empty.
-    fn json(object: Map<String, Value>) -> Reply {
+    pub(crate) fn json(object: Map<String, Value>) -> Reply {
         if object.is_empty() {
             return Reply::proceed();
         }
@@ -60,7 +52,7 @@ impl Reply {
 
     /// Exit 2 with `reason` on stderr (and a newline): the block every agent's exit-code
     /// protocol knows.
-    fn exit_2(reason: &str) -> Reply {
+    pub(crate) fn exit_2(reason: &str) -> Reply {
         Reply {
             stdout: String::new(),
             stderr: format!("{reason}\n"),

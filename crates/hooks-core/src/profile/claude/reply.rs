@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Reply, block_reason, context, put, put_stop, user_message};
 use crate::aggregate::Aggregate;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::{Decision, ElicitationAction};
+use crate::reply::{Reply, block_reason, context, put, put_stop, user_message};
 
 /// How an event's block is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,7 @@ fn block_form(event: Option<BuiltinEvent>) -> BlockForm {
 /// - Context is `hookSpecificOutput.additionalContext` on the events that take it; the
 ///   user's message (the hooks' `systemMessage` and the reports of failed hooks) is
 ///   `systemMessage`; `continue: false` and `stopReason` pass through.
-pub fn claude(event: &Event, agg: &Aggregate) -> Reply {
+pub fn reply(event: &Event, agg: &Aggregate) -> Reply {
     let builtin = event.builtin();
     let blocked = agg.is_blocked();
     let form = block_form(builtin);

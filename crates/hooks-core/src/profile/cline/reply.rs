@@ -6,11 +6,12 @@
 
 use serde_json::{Map, Value};
 
-use super::{Reply, context, put, refusal, user_message};
 use crate::aggregate::Aggregate;
 use crate::context::EventContext;
 use crate::event::BuiltinEvent;
-use crate::profile::cline as cline_profile;
+use crate::reply::{Reply, context, put, refusal, user_message};
+
+use super::{TOOL_NAME_KEY, cline_name, tool_input};
 
 /// Cline's answer to the event of `ctx` saying what `agg` says.
 ///
@@ -24,7 +25,7 @@ use crate::profile::cline as cline_profile;
 ///   reads: Cline's own approval decides.
 /// - The message for the user, when nothing is cancelled, goes to stderr, which Cline
 ///   logs: its `errorMessage` without a cancel is read by the SDK as context for the model.
-pub fn cline(ctx: &EventContext, agg: &Aggregate) -> Reply {
+pub fn reply(ctx: &EventContext, agg: &Aggregate) -> Reply {
     let effects = &agg.effects;
     let mut top = Map::new();
     let refusal = refusal(agg, "the task");
@@ -39,11 +40,11 @@ pub fn cline(ctx: &EventContext, agg: &Aggregate) -> Reply {
     {
         let canonical = ctx.tool_name().unwrap_or_default();
         let tool = ctx
-            .get_str(cline_profile::TOOL_NAME_KEY)
-            .map_or_else(|| cline_profile::cline_name(canonical), str::to_owned);
+            .get_str(TOOL_NAME_KEY)
+            .map_or_else(|| cline_name(canonical), str::to_owned);
         top.insert(
             "overrideInput".to_owned(),
-            Value::Object(cline_profile::tool_input(&tool, canonical, input)),
+            Value::Object(tool_input(&tool, canonical, input)),
         );
     }
     let mut reply = Reply::json(top);

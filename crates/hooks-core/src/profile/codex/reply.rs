@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Reply, block_reason, context, put, put_stop, user_message};
 use crate::aggregate::Aggregate;
 use crate::event::{BuiltinEvent, Event};
 use crate::outcome::Decision;
+use crate::reply::{Reply, block_reason, context, put, put_stop, user_message};
 
 /// Codex's answer to `event` saying what `agg` says.
 ///
@@ -23,7 +23,7 @@ use crate::outcome::Decision;
 ///   reason (on Stop the continuation prompt); `continue: false` and `stopReason`.
 /// - SessionStart, SubagentStart, PostToolUse, UserPromptSubmit: `additionalContext`.
 /// - Every event: the user's message as `systemMessage`.
-pub fn codex(event: &Event, agg: &Aggregate) -> Reply {
+pub fn reply(event: &Event, agg: &Aggregate) -> Reply {
     use BuiltinEvent as B;
     let builtin = event.builtin();
     let effects = &agg.effects;

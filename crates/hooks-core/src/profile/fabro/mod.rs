@@ -6,15 +6,16 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{Events, FileShape, HookList, MatcherFields, Profile, claude_shaped};
 use crate::context::EventContext;
 use crate::dialect::Dialect;
 use crate::env::push_table;
-use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
+use crate::event::{BuiltinEvent as E, BuiltinEvent, Event, MatcherFields};
 use crate::outcome::{FailureKind, HookOutcome};
 use crate::output::{
     Stdout, note, parse_block, parse_output, parse_success, read_object, read_stdout,
 };
+use crate::profile::row::{Events, FileShape, HookList, Profile};
+use crate::profile::shared::claude_stdin;
 use crate::timeouts::{HandlerType, TimeUnit};
 
 /// The Fabro profile.
@@ -26,7 +27,9 @@ pub(super) const PROFILE: Profile = Profile {
     default_timeout,
     shell: Some("bash"),
     sandboxed_by_default: true,
+    sandbox_context_file: true,
     documents_timestamp: false,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Named,
     event_names: &[
@@ -56,6 +59,8 @@ pub(super) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLAUDE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: true,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Flat(&["run", "hooks"]),
         all_switch: None,
@@ -96,7 +101,7 @@ fn provides_var(name: &str) -> bool {
 /// own hook context has.
 fn stdin(ctx: &EventContext) -> Value {
     let name = ctx.event().info().name_in(Dialect::Fabro);
-    Value::Object(claude_shaped(ctx, Dialect::Fabro, Some(("event", name))))
+    Value::Object(claude_stdin(ctx, Dialect::Fabro, Some(("event", name))))
 }
 
 /// `FABRO_EVENT` (the snake_case name), `FABRO_RUN_ID`, `FABRO_WORKFLOW` (the context's

@@ -6,20 +6,25 @@
 //! `apps/vscode/src/core/hooks/hook-factory.ts`, `apps/vscode/src/sdk/hooks-adapter.ts`,
 //! `.clinerules/hooks/README.md`), summarised in the project's protocol notes.
 
+mod reply;
+
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::{ArgRenames, Events, FileShape, HookList, Profile, json_text, rename_args};
 use crate::context::{EventContext, json_kind};
 use crate::dialect::Dialect;
 use crate::event::{BuiltinEvent as E, BuiltinEvent, Event};
 use crate::outcome::{Decision, FailureKind, HookOutcome, HookStatus};
 use crate::output;
+use crate::profile::row::{Events, FileShape, HookList, Profile};
+use crate::profile::shared::{ArgRenames, json_text, rename_args};
 use crate::timeouts::{HandlerType, TimeUnit};
 
+pub use reply::reply;
+
 /// The Cline profile.
-pub(in crate::profile) const PROFILE: Profile = Profile {
+pub(super) const PROFILE: Profile = Profile {
     dialect: Dialect::Cline,
     name: "cline",
     display_name: "Cline",
@@ -27,9 +32,11 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     default_timeout,
     shell: None,
     sandboxed_by_default: false,
+    sandbox_context_file: false,
     // Cline's `timestamp` (milliseconds, as a string) is in every hook's input, so its
     // hooks need the dispatch time when the host sends none.
     documents_timestamp: true,
+    fills_session_and_cwd: false,
     env_file: false,
     events: Events::Canonical(&[
         E::PreToolUse,
@@ -48,6 +55,8 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     tools: &crate::tools::CLINE_TOOLS,
     merges_tool_input: false,
     dedupes_copies: true,
+    blocking_hooks: false,
+    prompt_verdict_by_event: false,
     file: FileShape {
         hooks: HookList::Files,
         all_switch: None,
@@ -61,7 +70,7 @@ pub(in crate::profile) const PROFILE: Profile = Profile {
     env: |_, _| {},
     reshape: Some(read_event),
     read_answer: parse,
-    reply: Some(crate::reply::cline),
+    reply: Some(reply),
 };
 
 /// Cline's 30 s (`HOOK_EXECUTION_TIMEOUT_MS`), for every hook.
