@@ -21,7 +21,7 @@ use hooks_core::{
 use serde_json::{Map, Value, json};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
-use crate::load::{ConfigFile, DEFAULT_MAX_TIMEOUT, Item, Settings};
+use crate::file::{ConfigFile, DEFAULT_MAX_TIMEOUT, Item, Settings};
 use crate::parse::{Format, yaml};
 
 /// The text of a converted config and what could not be expressed.

@@ -33,8 +33,8 @@ use std::path::{Path, PathBuf};
 use hooks_core::Dialect;
 
 use crate::error::{Diagnostic, DiagnosticKind};
-use crate::load::field;
 use crate::parse::Format;
+use crate::reader::field;
 use crate::tree::{Node, Value};
 
 /// Keys only the native format has on a hook.

@@ -58,11 +58,13 @@ mod detect;
 mod dialects;
 mod discover;
 mod error;
+mod file;
 mod interpolate;
 mod load;
 mod mcp;
 mod merge;
 mod parse;
+mod reader;
 mod schema;
 mod source;
 mod tree;
@@ -77,18 +79,19 @@ pub use dialects::cline::{
 };
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
+pub use file::{
+    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
+    Origin, RunEnvironment, Settings,
+};
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
     resolve_secrets, uses_secrets,
 };
-pub use load::{
-    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
-    MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file, load_str,
-    parse_duration, parse_value,
-};
+pub use load::{MAX_DIAGNOSTICS, load_bytes, load_file, load_str, parse_value};
 pub use mcp::McpServer;
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
+pub use reader::parse_duration;
 pub use schema::{SchemaFile, schema_files};
 pub use source::{DEFAULT_MAX_FILE_SIZE, read_text};
 pub use trust::{Grant, GrantKind, MIN_HASH_PREFIX, TrustPolicy, TrustStore, hook_hash};

@@ -21,7 +21,7 @@ use hooks_core::{Dialect, Layer, McpServerConfig, Provenance};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::interpolate::{SecretProvider, tokens};
-use crate::load::{Cx, field};
+use crate::reader::{Reader, field};
 use crate::tree::Node;
 
 /// One MCP server a config defines.
@@ -110,7 +110,7 @@ impl McpServer {
 /// `layer`; a stdio server that names no `cwd` runs in `default_cwd` (for Claude Code's
 /// files, the project root, where Claude Code starts them).
 pub(crate) fn servers(
-    cx: &mut Cx<'_>,
+    reader: &mut Reader<'_>,
     table: Option<&Node>,
     layer: Layer,
     default_cwd: Option<&Path>,
@@ -118,17 +118,17 @@ pub(crate) fn servers(
     let Some(entries) = table.and_then(Node::as_map) else {
         return Vec::new();
     };
-    let claude = cx.dialect == Dialect::Claude;
+    let claude = reader.dialect == Dialect::Claude;
     let mut out = Vec::new();
     for entry in entries {
         let node = &entry.value;
         if node.as_map().is_none() {
             continue;
         }
-        let kind = cx.string(field(node, "type"));
+        let kind = reader.string(field(node, "type"));
         let transport = match (kind.as_deref(), field(node, "command"), field(node, "url")) {
             (Some("sse"), _, _) => {
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::InvalidValue,
                     node.pos,
                     format!(
@@ -140,14 +140,14 @@ pub(crate) fn servers(
                 continue;
             }
             (_, Some(command), None) => {
-                let Some(command) = text(cx, command, claude) else {
+                let Some(command) = text(reader, command, claude) else {
                     continue;
                 };
                 let args = match field(node, "args").and_then(Node::as_seq) {
                     Some(args) => {
                         let mut out = Vec::new();
                         for arg in args {
-                            match text(cx, arg, claude) {
+                            match text(reader, arg, claude) {
                                 Some(arg) => out.push(arg),
                                 None => break,
                             }
@@ -159,10 +159,10 @@ pub(crate) fn servers(
                     }
                     None => Vec::new(),
                 };
-                let Some(env) = pairs(cx, field(node, "env"), claude) else {
+                let Some(env) = pairs(reader, field(node, "env"), claude) else {
                     continue;
                 };
-                let cwd = cx
+                let cwd = reader
                     .string(field(node, "cwd"))
                     .map(PathBuf::from)
                     .or_else(|| default_cwd.map(Path::to_path_buf));
@@ -174,17 +174,17 @@ pub(crate) fn servers(
                 }
             }
             (_, None, Some(url)) => {
-                let Some(url) = text(cx, url, claude) else {
+                let Some(url) = text(reader, url, claude) else {
                     continue;
                 };
-                let Some(headers) = pairs(cx, field(node, "headers"), claude) else {
+                let Some(headers) = pairs(reader, field(node, "headers"), claude) else {
                     continue;
                 };
                 McpServerConfig::Http { url, headers }
             }
             (_, command, _) => {
                 let both = command.is_some();
-                cx.error(
+                reader.error(
                     if both {
                         DiagnosticKind::Conflict
                     } else {
@@ -201,9 +201,9 @@ pub(crate) fn servers(
                 continue;
             }
         };
-        let mut provenance = cx.provenance(entry.key_pos);
+        let mut provenance = reader.provenance(entry.key_pos);
         provenance.layer = layer;
-        if let Some(server) = checked(cx, entry.key.clone(), transport, provenance, node) {
+        if let Some(server) = checked(reader, entry.key.clone(), transport, provenance, node) {
             out.push(server);
         }
     }
@@ -213,18 +213,18 @@ pub(crate) fn servers(
 /// The servers of Fabro's `[run.agent.mcps]`: inline `stdio` and `http` servers; catalog
 /// references (`id`) and `sandbox` servers, which need Fabro's server and sandbox, are
 /// left out with a warning, and `enabled = false` leaves a server off.
-pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpServer> {
+pub(crate) fn fabro_servers(reader: &mut Reader<'_>, table: Option<&Node>) -> Vec<McpServer> {
     let Some(entries) = table.and_then(Node::as_map) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for entry in entries {
         let node = &entry.value;
-        if node.as_map().is_none() || cx.boolean(field(node, "enabled")) == Some(false) {
+        if node.as_map().is_none() || reader.boolean(field(node, "enabled")) == Some(false) {
             continue;
         }
-        let skip = |cx: &mut Cx<'_>, why: &str| {
-            cx.warn(
+        let skip = |reader: &mut Reader<'_>, why: &str| {
+            reader.warn(
                 DiagnosticKind::InvalidValue,
                 node.pos,
                 format!(
@@ -235,31 +235,35 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
             );
         };
         if field(node, "id").is_some() {
-            skip(cx, "refers to Fabro's server-managed catalog");
+            skip(reader, "refers to Fabro's server-managed catalog");
             continue;
         }
-        let transport = match cx.string(field(node, "type")).as_deref() {
+        let transport = match reader.string(field(node, "type")).as_deref() {
             Some("sandbox") => {
-                skip(cx, "runs inside Fabro's sandbox");
+                skip(reader, "runs inside Fabro's sandbox");
                 continue;
             }
             Some("http") => {
                 let Some(url) = field(node, "url").and_then(Node::as_str) else {
                     continue;
                 };
-                let url = cx.interp(url, node.pos);
-                let headers = cx.string_map(field(node, "headers"));
+                let url = reader.interp(url, node.pos);
+                let headers = reader.string_map(field(node, "headers"));
                 McpServerConfig::Http { url, headers }
             }
             _ => {
                 let argv = match (field(node, "script"), field(node, "command")) {
-                    (Some(script), None) => script
-                        .as_str()
-                        .map(|s| vec!["sh".to_owned(), "-c".to_owned(), cx.interp(s, script.pos)]),
+                    (Some(script), None) => script.as_str().map(|s| {
+                        vec![
+                            "sh".to_owned(),
+                            "-c".to_owned(),
+                            reader.interp(s, script.pos),
+                        ]
+                    }),
                     (None, Some(command)) => command.as_seq().map(|items| {
                         items
                             .iter()
-                            .filter_map(|i| i.as_str().map(|s| cx.interp(s, i.pos)))
+                            .filter_map(|i| i.as_str().map(|s| reader.interp(s, i.pos)))
                             .collect()
                     }),
                     _ => None,
@@ -272,7 +276,7 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
                 }) else {
                     continue;
                 };
-                let env = cx.string_map(field(node, "env"));
+                let env = reader.string_map(field(node, "env"));
                 McpServerConfig::Stdio {
                     command,
                     args,
@@ -281,8 +285,8 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
                 }
             }
         };
-        let provenance = cx.provenance(entry.key_pos);
-        if let Some(server) = checked(cx, entry.key.clone(), transport, provenance, node) {
+        let provenance = reader.provenance(entry.key_pos);
+        if let Some(server) = checked(reader, entry.key.clone(), transport, provenance, node) {
             out.push(server);
         }
     }
@@ -292,7 +296,7 @@ pub(crate) fn fabro_servers(cx: &mut Cx<'_>, table: Option<&Node>) -> Vec<McpSer
 /// The server, if its command is not empty and its URL is an http(s) URL (what the
 /// executor needs); otherwise an error at its definition.
 fn checked(
-    cx: &mut Cx<'_>,
+    reader: &mut Reader<'_>,
     name: String,
     transport: McpServerConfig,
     provenance: Provenance,
@@ -310,7 +314,7 @@ fn checked(
         McpServerConfig::Stdio { .. } | McpServerConfig::Http { .. } => None,
     };
     if let Some(problem) = problem {
-        cx.error(
+        reader.error(
             DiagnosticKind::InvalidValue,
             node.pos,
             format!("MCP server `{name}`: {problem}"),
@@ -328,15 +332,15 @@ fn checked(
 /// A string value, with Claude Code's `${VAR}` / `${VAR:-default}` expanded (`claude`) or
 /// the engine's `{{ ... }}` interpolation; `None` when a variable Claude Code would need is
 /// unset (a warning says which; the server is not started).
-fn text(cx: &mut Cx<'_>, node: &Node, claude: bool) -> Option<String> {
+fn text(reader: &mut Reader<'_>, node: &Node, claude: bool) -> Option<String> {
     let s = node.as_str()?;
     if !claude {
-        return Some(cx.interp(s, node.pos));
+        return Some(reader.interp(s, node.pos));
     }
-    match expand(s, &|name| cx.opts.interpolation.env.get(name)) {
+    match expand(s, &|name| reader.opts.interpolation.env.get(name)) {
         Ok(out) => Some(out),
         Err(name) => {
-            cx.warn(
+            reader.warn(
                 DiagnosticKind::Interpolation,
                 node.pos,
                 format!(
@@ -352,14 +356,18 @@ fn text(cx: &mut Cx<'_>, node: &Node, claude: bool) -> Option<String> {
 }
 
 /// A table of strings, each value read with [`text`]; `None` when one cannot be.
-fn pairs(cx: &mut Cx<'_>, node: Option<&Node>, claude: bool) -> Option<Vec<(String, String)>> {
+fn pairs(
+    reader: &mut Reader<'_>,
+    node: Option<&Node>,
+    claude: bool,
+) -> Option<Vec<(String, String)>> {
     let Some(entries) = node.and_then(Node::as_map) else {
         return Some(Vec::new());
     };
     let mut out = Vec::new();
     for e in entries {
         if e.value.as_str().is_some() {
-            out.push((e.key.clone(), text(cx, &e.value, claude)?));
+            out.push((e.key.clone(), text(reader, &e.value, claude)?));
         }
     }
     Some(out)

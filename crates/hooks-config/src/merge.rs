@@ -70,7 +70,7 @@ use std::path::{Path, PathBuf};
 use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicates};
 
 use crate::error::{Diagnostic, DiagnosticKind};
-use crate::load::{ConfigFile, Item, Settings};
+use crate::file::{ConfigFile, Item, Settings};
 use crate::mcp::McpServer;
 use crate::trust::{self, TrustPolicy};
 

@@ -5,7 +5,8 @@
 
 use hooks_core::{Action, Dialect, HookSpec};
 
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::file::{ConfigFile, Item};
+use crate::reader::{Reader, field};
 use crate::tree::Node;
 
 /// Autohand's hints for unknown keys.
@@ -20,11 +21,11 @@ pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
     }
 }
 
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     let Some(section) = field(root, "hooks") else {
         return;
     };
-    let switch = cx.boolean(field(section, "enabled"));
+    let switch = reader.boolean(field(section, "enabled"));
     file.settings.hooks_enabled = switch;
     let Some(hooks) = field(section, "hooks").and_then(Node::as_seq) else {
         return;
@@ -33,7 +34,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         if hook.as_map().is_none() {
             continue;
         }
-        if let Some(mut spec) = autohand_hook(cx, hook) {
+        if let Some(mut spec) = autohand_hook(reader, hook) {
             if switch == Some(false) {
                 spec.enabled = false;
             }
@@ -42,35 +43,35 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     }
 }
 
-fn autohand_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
-    cx.hook_label = cx.string(field(node, "description"));
+fn autohand_hook(reader: &mut Reader<'_>, node: &Node) -> Option<HookSpec> {
+    reader.hook_label = reader.string(field(node, "description"));
     let event = field(node, "event").and_then(|e| {
         let name = e.as_str()?;
-        cx.event(name, e.pos)
+        reader.event(name, e.pos)
     });
     let command = field(node, "command").and_then(|c| {
         let s = c.as_str()?;
-        cx.check_command_len(s.len(), c.pos).then_some(())?;
-        Some(cx.interp(s, c.pos))
+        reader.check_command_len(s.len(), c.pos).then_some(())?;
+        Some(reader.interp(s, c.pos))
     });
-    let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
-    let timeout = cx.timeout(field(node, "timeout"));
-    let filter = cx.filter(field(node, "filter"));
+    let matcher = reader.matcher(field(node, "matcher"), event.as_ref(), true);
+    let timeout = reader.timeout(field(node, "timeout"));
+    let filter = reader.filter(field(node, "filter"));
     let (Some(event), Some(command), Some(matcher), Some(timeout), Some(filter)) =
         (event, command, matcher, timeout, filter)
     else {
         return None;
     };
     let action = Action::script(command);
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
+    let timeout = timeout.unwrap_or_else(|| reader.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)
         .with_timeout(timeout)
-        .with_async(cx.boolean(field(node, "async")).unwrap_or(false))
-        .with_enabled(cx.boolean(field(node, "enabled")).unwrap_or(true))
+        .with_async(reader.boolean(field(node, "async")).unwrap_or(false))
+        .with_enabled(reader.boolean(field(node, "enabled")).unwrap_or(true))
         .with_dialect(Dialect::Autohand)
-        .with_provenance(cx.provenance(node.pos));
-    spec.description = cx.string(field(node, "description"));
+        .with_provenance(reader.provenance(node.pos));
+    spec.description = reader.string(field(node, "description"));
     Some(spec)
 }

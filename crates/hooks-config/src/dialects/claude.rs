@@ -6,7 +6,7 @@
 use hooks_core::{BuiltinEvent, Event};
 
 use crate::error::{Diagnostic, DiagnosticKind, Severity};
-use crate::load::{Cx, field};
+use crate::reader::{Reader, field};
 use crate::tree::{Entry, Node, Value};
 
 /// Claude Code's handler types.
@@ -47,7 +47,7 @@ fn types_on(event: &Event) -> &'static [&'static str] {
 /// `root` without the events and handlers the engine does not run: an unknown event, a
 /// handler of an unknown type, and a handler of a type its event does not run are each
 /// dropped with a warning at their line and column, and the rest of the file loads.
-pub(crate) fn prune(cx: &mut Cx<'_>, root: &Node) -> Node {
+pub(crate) fn prune(reader: &mut Reader<'_>, root: &Node) -> Node {
     let mut root = root.clone();
     let Value::Map(top) = &mut root.value else {
         return root;
@@ -59,12 +59,12 @@ pub(crate) fn prune(cx: &mut Cx<'_>, root: &Node) -> Node {
         return root;
     };
     events.retain_mut(|entry| {
-        let Some(event) = known_event(cx, entry) else {
+        let Some(event) = known_event(reader, entry) else {
             return false;
         };
         if let Value::Seq(groups) = &mut entry.value.value {
             for group in groups {
-                prune_group(cx, &event, group);
+                prune_group(reader, &event, group);
             }
         }
         true
@@ -73,11 +73,11 @@ pub(crate) fn prune(cx: &mut Cx<'_>, root: &Node) -> Node {
 }
 
 /// The event `entry` is under, or `None` (reported) when the engine does not know it.
-fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> Option<Event> {
-    match cx.lookup_event(&entry.key) {
+fn known_event(reader: &mut Reader<'_>, entry: &Entry) -> Option<Event> {
+    match reader.lookup_event(&entry.key) {
         Ok(event) => Some(event),
         Err(hint) => {
-            cx.warn(
+            reader.warn(
                 DiagnosticKind::UnknownEvent,
                 entry.key_pos,
                 format!(
@@ -91,7 +91,7 @@ fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> Option<Event> {
     }
 }
 
-fn prune_group(cx: &mut Cx<'_>, event: &Event, group: &mut Node) {
+fn prune_group(reader: &mut Reader<'_>, event: &Event, group: &mut Node) {
     let Value::Map(entries) = &mut group.value else {
         return;
     };
@@ -101,12 +101,12 @@ fn prune_group(cx: &mut Cx<'_>, event: &Event, group: &mut Node) {
     let Value::Seq(handlers) = &mut handlers.value.value else {
         return;
     };
-    handlers.retain(|handler| runs(cx, event, handler));
+    handlers.retain(|handler| runs(reader, event, handler));
 }
 
 /// Whether `handler` is of a type the engine runs on `event` (reported when it is not).
 /// A handler without a string `type` stays, for the schema check to report.
-fn runs(cx: &mut Cx<'_>, event: &Event, handler: &Node) -> bool {
+fn runs(reader: &mut Reader<'_>, event: &Event, handler: &Node) -> bool {
     let Some(ty_node) = field(handler, "type") else {
         return true;
     };
@@ -114,7 +114,7 @@ fn runs(cx: &mut Cx<'_>, event: &Event, handler: &Node) -> bool {
         return true;
     };
     if !TYPES.contains(&ty) {
-        cx.warn(
+        reader.warn(
             DiagnosticKind::InvalidValue,
             ty_node.pos,
             format!("unknown hook type `{ty}`; this hook is skipped"),
@@ -124,7 +124,7 @@ fn runs(cx: &mut Cx<'_>, event: &Event, handler: &Node) -> bool {
     }
     let allowed = types_on(event);
     if !allowed.contains(&ty) {
-        cx.warn(
+        reader.warn(
             DiagnosticKind::InvalidValue,
             ty_node.pos,
             format!(

@@ -14,7 +14,7 @@ use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_f
 use sha2::{Digest, Sha256};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
-use crate::load::{ConfigFile, Item, LoadOptions, Settings, hex};
+use crate::file::{ConfigFile, Item, LoadOptions, Settings, hex};
 use crate::parse::Format;
 use crate::source;
 
@@ -80,7 +80,7 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
         || (dir.file_name().is_some_and(|n| n == "hooks")
             && dir.parent().is_some_and(|home| {
                 static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
-                crate::discover::same_dir(home, home_from_env().as_deref(), &REAL)
+                crate::source::same_dir(home, home_from_env().as_deref(), &REAL)
             }))
 }
 

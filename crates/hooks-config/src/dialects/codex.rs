@@ -21,8 +21,9 @@ use hooks_core::{BuiltinEvent, Dialect, Matcher};
 
 use crate::dialects::handler::handler;
 use crate::error::DiagnosticKind;
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::file::{ConfigFile, Item};
 use crate::parse::Format;
+use crate::reader::{Reader, field};
 use crate::tree::{Entry, Node, Value};
 
 mod plugins;
@@ -43,7 +44,7 @@ const JSON_ROOT: [&str; 2] = ["description", "hooks"];
 /// directories), and the hooks `[hooks.state]` disables, by their state key. `None`: a
 /// `hooks.json` with another root key, which Codex rejects whole (reported).
 pub(crate) fn prune(
-    cx: &mut Cx<'_>,
+    reader: &mut Reader<'_>,
     root: &Node,
     format: Format,
 ) -> Option<(Node, HashSet<String>)> {
@@ -54,7 +55,7 @@ pub(crate) fn prune(
     if format == Format::Json
         && let Some(extra) = top.iter().find(|e| !JSON_ROOT.contains(&e.key.as_str()))
     {
-        cx.warn(
+        reader.warn(
             DiagnosticKind::UnknownKey,
             extra.key_pos,
             format!(
@@ -75,9 +76,9 @@ pub(crate) fn prune(
             disabled = disabled_keys(&state.value);
         }
         events.retain(|e| !NOT_EVENTS.contains(&e.key.as_str()));
-        events.retain(|entry| known_event(cx, entry));
+        events.retain(|entry| known_event(reader, entry));
         for entry in events.iter_mut() {
-            skip_handlers(cx, &entry.key, &mut entry.value);
+            skip_handlers(reader, &entry.key, &mut entry.value);
         }
     }
     Some((root, disabled))
@@ -94,8 +95,8 @@ fn disabled_keys(state: &Node) -> HashSet<String> {
         .collect()
 }
 
-fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
-    match cx.lookup_event(&entry.key) {
+fn known_event(reader: &mut Reader<'_>, entry: &Entry) -> bool {
+    match reader.lookup_event(&entry.key) {
         Ok(event)
             if event
                 .builtin()
@@ -105,7 +106,7 @@ fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
             true
         }
         Ok(_) => {
-            cx.warn(
+            reader.warn(
                 DiagnosticKind::UnknownEvent,
                 entry.key_pos,
                 format!(
@@ -117,7 +118,7 @@ fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
             false
         }
         Err(hint) => {
-            cx.warn(
+            reader.warn(
                 DiagnosticKind::UnknownEvent,
                 entry.key_pos,
                 format!(
@@ -133,7 +134,7 @@ fn known_event(cx: &mut Cx<'_>, entry: &Entry) -> bool {
 
 /// Drops the handlers Codex parses and skips: `prompt` and `agent` ones, and `async: true`
 /// ones (except on SessionEnd, which runs them synchronously), each with a warning.
-fn skip_handlers(cx: &mut Cx<'_>, event: &str, groups: &mut Node) {
+fn skip_handlers(reader: &mut Reader<'_>, event: &str, groups: &mut Node) {
     let Value::Seq(groups) = &mut groups.value else {
         return;
     };
@@ -152,7 +153,7 @@ fn skip_handlers(cx: &mut Cx<'_>, event: &str, groups: &mut Node) {
             if let Some(ty) = field(h, "type")
                 && let Some(word @ ("prompt" | "agent")) = ty.as_str()
             {
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::InvalidValue,
                     ty.pos,
                     format!(
@@ -171,7 +172,7 @@ fn skip_handlers(cx: &mut Cx<'_>, event: &str, groups: &mut Node) {
                     }
                     return true;
                 }
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::InvalidValue,
                     a.pos,
                     "Codex does not run `async` hooks yet; this hook is skipped",
@@ -202,7 +203,11 @@ fn snake(name: &str) -> String {
 
 /// A Codex matcher: `*`, empty or absent for all; only `[A-Za-z0-9_|]`: exact names; else
 /// an unanchored regular expression.
-fn matcher(cx: &mut Cx<'_>, node: Option<&Node>, event: &hooks_core::Event) -> Option<Matcher> {
+fn matcher(
+    reader: &mut Reader<'_>,
+    node: Option<&Node>,
+    event: &hooks_core::Event,
+) -> Option<Matcher> {
     let exact = node.and_then(Node::as_str).is_some_and(|p| {
         p.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '|')
@@ -215,18 +220,18 @@ fn matcher(cx: &mut Cx<'_>, node: Option<&Node>, event: &hooks_core::Event) -> O
     if ignored {
         return Some(Matcher::all());
     }
-    cx.matcher(node, Some(event), !exact)
+    reader.matcher(node, Some(event), !exact)
 }
 
 /// Reads the (pruned) hooks of a Codex file into `file`; the hooks `disabled` names are
 /// loaded disabled.
 pub(crate) fn load(
-    cx: &mut Cx<'_>,
+    reader: &mut Reader<'_>,
     root: &Node,
     disabled: &HashSet<String>,
     file: &mut ConfigFile,
 ) {
-    let source = cx
+    let source = reader
         .src
         .path()
         .map(|p| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
@@ -236,7 +241,7 @@ pub(crate) fn load(
         return;
     };
     for entry in events {
-        let Some(event) = cx.event(&entry.key, entry.key_pos) else {
+        let Some(event) = reader.event(&entry.key, entry.key_pos) else {
             continue;
         };
         let Some(groups) = entry.value.as_seq() else {
@@ -246,13 +251,13 @@ pub(crate) fn load(
             if group.as_map().is_none() {
                 continue;
             }
-            let matcher = matcher(cx, field(group, "matcher"), &event);
+            let matcher = matcher(reader, field(group, "matcher"), &event);
             let Some(handlers) = field(group, "hooks").and_then(Node::as_seq) else {
                 continue;
             };
             for (h, node) in handlers.iter().enumerate() {
                 let Some(Item::Hook(mut spec)) =
-                    handler(cx, node, Some(event.clone()), matcher.clone())
+                    handler(reader, node, Some(event.clone()), matcher.clone())
                 else {
                     continue;
                 };
@@ -357,7 +362,7 @@ pub(crate) fn plugin_root(path: &Path) -> Option<PathBuf> {
 fn is_codex_home(dir: &Path) -> bool {
     static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     dir.file_name().is_some_and(|n| n == ".codex")
-        || crate::discover::same_dir(dir, home_from_env().as_deref(), &REAL)
+        || crate::source::same_dir(dir, home_from_env().as_deref(), &REAL)
 }
 
 /// Codex's home as `$CODEX_HOME` moves it, when that is an absolute path. `None`: Codex's

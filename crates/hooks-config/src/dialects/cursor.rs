@@ -18,7 +18,8 @@ use hooks_core::{
 };
 
 use crate::error::DiagnosticKind;
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::file::{ConfigFile, Item};
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
 /// Cursor's hints for unknown keys.
@@ -35,11 +36,11 @@ pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
     }
 }
 
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     if let Some(v) = field(root, "version")
         && !matches!(v.value, Value::Int(1))
     {
-        cx.warn(
+        reader.warn(
             DiagnosticKind::InvalidValue,
             v.pos,
             "Cursor reads `\"version\": 1`",
@@ -54,7 +55,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             let names = cursor::EVENTS.iter().map(|e| e.name);
             let hint =
                 hooks_core::did_you_mean(&entry.key, names).map(|s| format!("did you mean `{s}`?"));
-            cx.warn(
+            reader.warn(
                 DiagnosticKind::UnknownEvent,
                 entry.key_pos,
                 format!(
@@ -69,28 +70,35 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
             if hook.as_map().is_none() {
                 continue;
             }
-            if let Some(spec) = cursor_hook(cx, home, hook) {
+            if let Some(spec) = cursor_hook(reader, home, hook) {
                 file.items.push(Item::Hook(spec));
             }
         }
     }
 }
 
-fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Option<HookSpec> {
+fn cursor_hook(
+    reader: &mut Reader<'_>,
+    home: &'static CursorEvent,
+    node: &Node,
+) -> Option<HookSpec> {
     let event = Event::Builtin(home.event);
-    let ty = cx
+    let ty = reader
         .string(field(node, "type"))
         .unwrap_or_else(|| "command".to_owned());
-    let mut action = super::handler::action(cx, node, &ty)?;
+    let mut action = super::handler::action(reader, node, &ty)?;
     if let Action::Command(command) = &mut action
         && command.cwd.is_none()
     {
-        command.cwd = cx.src.path().and_then(|p| working_dir(p, cx.opts.layer));
+        command.cwd = reader
+            .src
+            .path()
+            .and_then(|p| working_dir(p, reader.opts.layer));
     }
-    let timeout = cx.timeout(field(node, "timeout"))?;
-    let (matcher, filter) = matcher(cx, home, field(node, "matcher"))?;
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
-    let fail_closed = cx
+    let timeout = reader.timeout(field(node, "timeout"))?;
+    let (matcher, filter) = matcher(reader, home, field(node, "matcher"))?;
+    let timeout = timeout.unwrap_or_else(|| reader.default_timeout(&event, &action, node.pos));
+    let fail_closed = reader
         .boolean(field(node, "failClosed"))
         .unwrap_or(home.fail_closed);
     let loops = matches!(home.event, BuiltinEvent::Stop | BuiltinEvent::SubagentStop);
@@ -98,7 +106,7 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
     let loop_limit = match written {
         // Cursor's default limit, on the events that loop.
         None => loops.then(|| StopBlockCap::at_most(cursor::DEFAULT_LOOP_LIMIT)),
-        Some(_) => cx.loop_limit(written, &event, "`stop` and `subagentStop`")?,
+        Some(_) => reader.loop_limit(written, &event, "`stop` and `subagentStop`")?,
     };
     let spec = as_cursors(HookSpec::new(event, action), home);
     let spec = match loop_limit {
@@ -114,7 +122,7 @@ fn cursor_hook(cx: &mut Cx<'_>, home: &'static CursorEvent, node: &Node) -> Opti
             } else {
                 FailurePolicy::Allow
             })
-            .with_provenance(cx.provenance(node.pos)),
+            .with_provenance(reader.provenance(node.pos)),
     )
 }
 
@@ -133,7 +141,7 @@ pub(crate) fn as_cursors(spec: HookSpec, home: &CursorEvent) -> HookSpec {
 
 /// The Cursor event `node` names (its exact spelling), reported as an error when it names
 /// none: the event of a native hook kept in Cursor's dialect (`dialect: cursor`).
-pub(crate) fn named_event(cx: &mut Cx<'_>, node: &Node) -> Option<&'static CursorEvent> {
+pub(crate) fn named_event(reader: &mut Reader<'_>, node: &Node) -> Option<&'static CursorEvent> {
     let name = node.as_str()?;
     let home = cursor::event(name);
     if home.is_none() {
@@ -142,7 +150,7 @@ pub(crate) fn named_event(cx: &mut Cx<'_>, node: &Node) -> Option<&'static Curso
             || "a hook with `dialect: cursor` names its event as Cursor does (`beforeShellExecution`, `stop`, ...)".to_owned(),
             |s| format!("did you mean `{s}`?"),
         );
-        cx.error(
+        reader.error(
             DiagnosticKind::UnknownEvent,
             node.pos,
             format!("unknown Cursor event `{name}`"),
@@ -157,7 +165,7 @@ pub(crate) fn named_event(cx: &mut Cx<'_>, node: &Node) -> Option<&'static Curso
 /// `.cursor/hooks.json` elsewhere (the project's) in the folder holding `.cursor`, the
 /// project root. `None`: the event's working directory, as other hooks.
 pub(crate) fn working_dir(path: &Path, layer: Layer) -> Option<PathBuf> {
-    let dir = crate::load::file_dir(path)?;
+    let dir = crate::source::file_dir(path)?;
     match layer {
         Layer::User | Layer::Managed => Some(dir),
         _ if dir.file_name().is_some_and(|n| n == ".cursor") => dir.parent().map(Path::to_path_buf),
@@ -168,7 +176,11 @@ pub(crate) fn working_dir(path: &Path, layer: Layer) -> Option<PathBuf> {
 /// The canonical matcher and filter of an entry on `home` with the matcher `node`: the
 /// tools the event implies (`Bash` for `beforeShellExecution`), narrowed by the entry's
 /// matcher as Cursor reads it there (tool types, the command text, the subagent type).
-fn matcher(cx: &mut Cx<'_>, home: &CursorEvent, node: Option<&Node>) -> Option<(Matcher, Filter)> {
+fn matcher(
+    reader: &mut Reader<'_>,
+    home: &CursorEvent,
+    node: Option<&Node>,
+) -> Option<(Matcher, Filter)> {
     let written = node.and_then(Node::as_str).filter(|m| !m.trim().is_empty());
     let implied = || {
         home.tools
@@ -186,7 +198,7 @@ fn matcher(cx: &mut Cx<'_>, home: &CursorEvent, node: Option<&Node>) -> Option<(
         }
         (MatcherTarget::None, Some(_)) => {
             if let Some(n) = node {
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::InvalidMatcher,
                     n.pos,
                     format!("Cursor's `{}` takes no matcher; it is ignored", home.name),
@@ -200,7 +212,7 @@ fn matcher(cx: &mut Cx<'_>, home: &CursorEvent, node: Option<&Node>) -> Option<(
         Ok(pair) => Some(pair),
         Err(e) => {
             let pos = node.map_or_else(Default::default, |n| n.pos);
-            cx.error(DiagnosticKind::InvalidMatcher, pos, e.to_string(), None);
+            reader.error(DiagnosticKind::InvalidMatcher, pos, e.to_string(), None);
             None
         }
     }

@@ -18,8 +18,9 @@ use hooks_core::{
 };
 
 use crate::error::DiagnosticKind;
+use crate::file::{ConfigFile, Item};
 use crate::interpolate::EnvScope;
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
 /// Keys that moved in Fabro's v2 run config, with where they went.
@@ -81,11 +82,11 @@ fn blocking_by_default(event: &Event) -> bool {
     )
 }
 
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     if let Some(v) = field(root, "_version")
         && v.value != Value::Int(1)
     {
-        cx.error(
+        reader.error(
             DiagnosticKind::InvalidValue,
             v.pos,
             "unsupported `_version`; only 1 is accepted",
@@ -100,18 +101,18 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     let mcps = run
         .and_then(|r| field(r, "agent"))
         .and_then(|a| field(a, "mcps"));
-    file.settings.mcp_servers = crate::mcp::fabro_servers(cx, mcps);
+    file.settings.mcp_servers = crate::mcp::fabro_servers(reader, mcps);
     let workdir = run
         .and_then(|r| field(r, "working_dir"))
         .and_then(Node::as_str)
-        .map(|dir| working_dir(cx.src.path(), dir));
+        .map(|dir| working_dir(reader.src.path(), dir));
     file.settings.working_dir.clone_from(&workdir);
     let Some(hooks) = run.and_then(|r| field(r, "hooks")).and_then(Node::as_seq) else {
         return;
     };
     for hook in hooks {
         if hook.as_map().is_some()
-            && let Some(mut spec) = fabro_hook(cx, hook)
+            && let Some(mut spec) = fabro_hook(reader, hook)
         {
             if let Action::Command(c) = &mut spec.action {
                 c.cwd.clone_from(&workdir);
@@ -126,19 +127,19 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
 /// as written (relative to the event's `cwd`).
 fn working_dir(config: Option<&Path>, dir: &str) -> PathBuf {
     let dir = Path::new(dir);
-    match config.and_then(crate::load::file_dir) {
+    match config.and_then(crate::source::file_dir) {
         Some(base) if dir.is_relative() => base.join(dir),
         Some(_) | None => dir.to_path_buf(),
     }
 }
 
-fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
-    cx.hook_label = cx
+fn fabro_hook(reader: &mut Reader<'_>, node: &Node) -> Option<HookSpec> {
+    reader.hook_label = reader
         .string(field(node, "id"))
-        .or_else(|| cx.string(field(node, "name")));
+        .or_else(|| reader.string(field(node, "name")));
     let event = field(node, "event").and_then(|e| {
         let name = e.as_str()?;
-        cx.event(name, e.pos)
+        reader.event(name, e.pos)
     });
     // An agent hook is `agent = "enabled"` with its task in `prompt`, so a `prompt` beside
     // `agent` is part of the agent hook rather than a second action.
@@ -148,9 +149,9 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         .filter(|k| field(node, k).is_some() && !(is_agent && *k == "prompt"))
         .collect();
     let action = match present.as_slice() {
-        [one] => fabro_action(cx, node, one),
+        [one] => fabro_action(reader, node, one),
         [] => {
-            cx.error(
+            reader.error(
                 DiagnosticKind::MissingKey,
                 node.pos,
                 "the hook has no action",
@@ -163,7 +164,7 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         }
         many => {
             let pos = node.get(many[1]).map_or(node.pos, |e| e.key_pos);
-            cx.error(
+            reader.error(
                 DiagnosticKind::Conflict,
                 pos,
                 format!("a hook has exactly one of `script`, `command`, `url`, `prompt` or `agent`, not {}", many.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ")),
@@ -172,15 +173,15 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
             None
         }
     };
-    let matcher = cx.matcher(field(node, "matcher"), event.as_ref(), true);
-    let timeout = cx.timeout(field(node, "timeout"));
+    let matcher = reader.matcher(field(node, "matcher"), event.as_ref(), true);
+    let timeout = reader.timeout(field(node, "timeout"));
     let (Some(event), Some(action), Some(matcher), Some(timeout)) =
         (event, action, matcher, timeout)
     else {
         return None;
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
-    let blocking = cx
+    let timeout = timeout.unwrap_or_else(|| reader.default_timeout(&event, &action, node.pos));
+    let blocking = reader
         .boolean(field(node, "blocking"))
         .unwrap_or_else(|| blocking_by_default(&event));
     let on_failure = if matches!(action, Action::Command(_)) {
@@ -194,18 +195,18 @@ fn fabro_hook(cx: &mut Cx<'_>, node: &Node) -> Option<HookSpec> {
         .with_on_failure(on_failure)
         .with_async(!blocking)
         .with_dialect(hooks_core::Dialect::Fabro)
-        .with_provenance(cx.provenance(node.pos));
-    spec.id = cx.string(field(node, "id"));
-    spec.name = cx.string(field(node, "name"));
+        .with_provenance(reader.provenance(node.pos));
+    spec.id = reader.string(field(node, "id"));
+    spec.name = reader.string(field(node, "name"));
     Some(spec)
 }
 
-fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
+fn fabro_action(reader: &mut Reader<'_>, node: &Node, key: &str) -> Option<Action> {
     let value = field(node, key)?;
-    let not_for = |cx: &mut Cx<'_>, keys: &[&str], kind: &str| {
+    let not_for = |reader: &mut Reader<'_>, keys: &[&str], kind: &str| {
         for k in keys {
             if let Some(e) = node.get(k) {
-                cx.error(
+                reader.error(
                     DiagnosticKind::Conflict,
                     e.key_pos,
                     format!("`{k}` does not apply to a {kind} hook"),
@@ -218,7 +219,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
         "script" => {
             let s = value.as_str()?;
             not_for(
-                cx,
+                reader,
                 &[
                     "headers",
                     "allowed_env_vars",
@@ -228,14 +229,14 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 ],
                 "script",
             );
-            cx.check_command_len(s.len(), value.pos).then_some(())?;
-            let mut c = CommandAction::new(CommandLine::Script(cx.interp(s, value.pos)));
-            c.sandbox = cx.boolean(field(node, "sandbox"));
+            reader.check_command_len(s.len(), value.pos).then_some(())?;
+            let mut c = CommandAction::new(CommandLine::Script(reader.interp(s, value.pos)));
+            c.sandbox = reader.boolean(field(node, "sandbox"));
             Some(Action::Command(c))
         }
         "command" => {
             not_for(
-                cx,
+                reader,
                 &[
                     "headers",
                     "allowed_env_vars",
@@ -247,7 +248,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
             );
             if value.as_seq().is_none() {
                 if value.as_str().is_some() {
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::WrongType,
                         value.pos,
                         "`command` is an argv list in Fabro's v2 run config",
@@ -256,19 +257,19 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 }
                 return None;
             }
-            let mut c = CommandAction::new(crate::dialects::handler::argv(cx, value)?);
-            c.sandbox = cx.boolean(field(node, "sandbox"));
+            let mut c = CommandAction::new(crate::dialects::handler::argv(reader, value)?);
+            c.sandbox = reader.boolean(field(node, "sandbox"));
             Some(Action::Command(c))
         }
         "url" => {
-            not_for(cx, &["model", "max_tool_rounds"], "url");
-            let allowed = cx
+            not_for(reader, &["model", "max_tool_rounds"], "url");
+            let allowed = reader
                 .strings(field(node, "allowed_env_vars"))
                 .unwrap_or_default();
-            let url = cx.interp_in(value.as_str()?, value.pos, EnvScope::HttpUrl(&allowed));
-            let tls = cx.string(field(node, "tls"));
+            let url = reader.interp_in(value.as_str()?, value.pos, EnvScope::HttpUrl(&allowed));
+            let tls = reader.string(field(node, "tls"));
             if tls.as_deref() != Some("off") && !url.starts_with("https://") {
-                cx.error(
+                reader.error(
                     DiagnosticKind::InvalidValue,
                     value.pos,
                     "a hook URL must use `https://` unless `tls = \"off\"`",
@@ -279,14 +280,15 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
             if tls.as_deref() == Some("no_verify")
                 && let Some(t) = field(node, "tls")
             {
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::InvalidValue,
                     t.pos,
                     "`tls = \"no_verify\"` is not supported; certificates are always verified",
                     None,
                 );
             }
-            let headers = cx.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
+            let headers =
+                reader.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
             Some(Action::Http(HttpAction {
                 url,
                 headers,
@@ -294,31 +296,31 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
             }))
         }
         "prompt" => {
-            not_for(cx, &["headers", "allowed_env_vars", "tls"], key);
+            not_for(reader, &["headers", "allowed_env_vars", "tls"], key);
             if let Some(e) = node.get("max_tool_rounds") {
-                cx.error(
+                reader.error(
                     DiagnosticKind::Conflict,
                     e.key_pos,
                     "`max_tool_rounds` applies to agent hooks only",
                     Some("make it an agent hook with `agent = \"enabled\"`, or remove `max_tool_rounds`".to_owned()),
                 );
             }
-            let prompt = cx.interp(value.as_str()?, value.pos);
+            let prompt = reader.interp(value.as_str()?, value.pos);
             Some(Action::Prompt(PromptAction {
                 prompt,
                 mode: PromptMode::Evaluate,
-                model: cx.string(field(node, "model")),
+                model: reader.string(field(node, "model")),
                 max_tool_rounds: None,
                 continue_on_block: false,
             }))
         }
         "agent" => {
-            not_for(cx, &["headers", "allowed_env_vars", "tls"], key);
+            not_for(reader, &["headers", "allowed_env_vars", "tls"], key);
             // Fabro's marker: `agent = "enabled"`, and the task is the `prompt`.
             match value.as_str() {
                 Some("enabled") => {}
                 Some(_) => {
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::InvalidValue,
                         value.pos,
                         "`agent` is the marker `\"enabled\"`; an agent hook's task goes in `prompt`",
@@ -330,7 +332,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 None => return None,
             }
             let Some(text) = field(node, "prompt") else {
-                cx.error(
+                reader.error(
                     DiagnosticKind::MissingKey,
                     node.pos,
                     "an agent hook needs a `prompt`: the task the agent carries out",
@@ -338,7 +340,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
                 );
                 return None;
             };
-            let prompt = cx.interp(text.as_str()?, text.pos);
+            let prompt = reader.interp(text.as_str()?, text.pos);
             let max_tool_rounds = match field(node, "max_tool_rounds").map(|n| &n.value) {
                 Some(Value::Int(i)) => u32::try_from(*i).ok(),
                 _ => None,
@@ -346,7 +348,7 @@ fn fabro_action(cx: &mut Cx<'_>, node: &Node, key: &str) -> Option<Action> {
             Some(Action::Prompt(PromptAction {
                 prompt,
                 mode: PromptMode::Agent,
-                model: cx.string(field(node, "model")),
+                model: reader.string(field(node, "model")),
                 max_tool_rounds,
                 continue_on_block: false,
             }))

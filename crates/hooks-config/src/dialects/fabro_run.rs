@@ -10,20 +10,21 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use crate::error::{Diagnostic, DiagnosticKind};
+use crate::file::RunEnvironment;
 use crate::interpolate::{self, EnvScope};
-use crate::load::{Cx, RunEnvironment, field};
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Pos};
 
 /// Checks everything of `root` but its hooks' own fields, which `fabro::fabro_hook` reads.
-pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
+pub(crate) fn check(reader: &mut Reader<'_>, root: &Node) {
     let run = field(root, "run");
     if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
         for env in envs {
-            catalog_entry(cx, &env.key, env.key_pos, &env.value);
+            catalog_entry(reader, &env.key, env.key_pos, &env.value);
         }
     }
     if let Some(selected) = run.and_then(|r| field(r, "environment")) {
-        network(cx, selected);
+        network(reader, selected);
     }
     if let Some(include) = run
         .and_then(|r| field(r, "artifacts"))
@@ -31,7 +32,7 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
         .and_then(Node::as_seq)
     {
         for glob in include {
-            artifact_glob(cx, glob);
+            artifact_glob(reader, glob);
         }
     }
     if let Some(steps) = run
@@ -40,7 +41,7 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
         .and_then(Node::as_seq)
     {
         for step in steps.iter().filter(|s| s.as_map().is_some()) {
-            one_launcher(cx, step, "a prepare step", true);
+            one_launcher(reader, step, "a prepare step", true);
         }
     }
     if let Some(mcps) = run
@@ -49,21 +50,21 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
         .and_then(Node::as_map)
     {
         for server in mcps.iter().filter(|s| s.value.as_map().is_some()) {
-            mcp_server(cx, &server.key, &server.value);
+            mcp_server(reader, &server.key, &server.value);
         }
     }
     if let Some(hooks) = run.and_then(|r| field(r, "hooks")).and_then(Node::as_seq) {
-        unique_ids(cx, hooks);
+        unique_ids(reader, hooks);
     }
 }
 
 /// `[environments.<slug>]`: a provider, and a network allow list of CIDRs.
-fn catalog_entry(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
+fn catalog_entry(reader: &mut Reader<'_>, slug: &str, key_pos: Pos, node: &Node) {
     if node.as_map().is_none() {
         return;
     }
     if field(node, "provider").is_none() {
-        cx.error(
+        reader.error(
             DiagnosticKind::MissingKey,
             key_pos,
             format!("environment `{slug}` has no `provider`"),
@@ -72,11 +73,11 @@ fn catalog_entry(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
             )),
         );
     }
-    network(cx, node);
+    network(reader, node);
 }
 
 /// `network.allow` of an environment (or of `[run.environment]`): CIDRs.
-fn network(cx: &mut Cx<'_>, node: &Node) {
+fn network(reader: &mut Reader<'_>, node: &Node) {
     let Some(allow) = field(node, "network")
         .and_then(|n| field(n, "allow"))
         .and_then(Node::as_seq)
@@ -86,7 +87,7 @@ fn network(cx: &mut Cx<'_>, node: &Node) {
     for entry in allow {
         let Some(text) = entry.as_str() else { continue };
         if let Err(why) = cidr(text) {
-            cx.error(
+            reader.error(
                 DiagnosticKind::InvalidValue,
                 entry.pos,
                 format!("`{text}` is not a CIDR: {why}"),
@@ -117,7 +118,7 @@ fn cidr(text: &str) -> Result<(), String> {
 }
 
 /// One `[run.artifacts].include` pattern: relative, with no `..` segment, `/` separators.
-fn artifact_glob(cx: &mut Cx<'_>, node: &Node) {
+fn artifact_glob(reader: &mut Reader<'_>, node: &Node) {
     let Some(glob) = node.as_str() else { return };
     let why = if glob.starts_with('/') {
         Some("it is absolute")
@@ -131,7 +132,7 @@ fn artifact_glob(cx: &mut Cx<'_>, node: &Node) {
         None
     };
     if let Some(why) = why {
-        cx.error(
+        reader.error(
             DiagnosticKind::InvalidGlob,
             node.pos,
             format!("the artifact pattern `{glob}` is invalid: {why}"),
@@ -142,15 +143,15 @@ fn artifact_glob(cx: &mut Cx<'_>, node: &Node) {
 
 /// Exactly one of `script` and `command` in `node` (a prepare step, or an MCP server that
 /// starts a process); `required`: having neither is an error too.
-fn one_launcher(cx: &mut Cx<'_>, node: &Node, what: &str, required: bool) {
+fn one_launcher(reader: &mut Reader<'_>, node: &Node, what: &str, required: bool) {
     match (node.get("script"), node.get("command")) {
-        (Some(_), Some(command)) => cx.error(
+        (Some(_), Some(command)) => reader.error(
             DiagnosticKind::Conflict,
             command.key_pos,
             format!("{what} has both `script` and `command`"),
             Some("keep one: `script` is Bash source, `command` an argv list".to_owned()),
         ),
-        (None, None) if required => cx.error(
+        (None, None) if required => reader.error(
             DiagnosticKind::MissingKey,
             node.pos,
             format!("{what} has neither `script` nor `command`"),
@@ -174,11 +175,11 @@ const INLINE_MCP_KEYS: [&str; 9] = [
 ];
 
 /// `[run.agent.mcps.<name>]`: a catalog reference (`id`, `enabled`) or an inline transport.
-fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
+fn mcp_server(reader: &mut Reader<'_>, name: &str, node: &Node) {
     if node.get("id").is_some() {
         for key in INLINE_MCP_KEYS {
             if let Some(e) = node.get(key) {
-                cx.error(
+                reader.error(
                     DiagnosticKind::Conflict,
                     e.key_pos,
                     format!("MCP server `{name}` references the catalog entry `id`, so it cannot also set the inline field `{key}`"),
@@ -192,7 +193,7 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
     match field(node, "type").and_then(Node::as_str) {
         None => {
             if node.get("type").is_none() {
-                cx.error(
+                reader.error(
                     DiagnosticKind::MissingKey,
                     node.pos,
                     format!("{what} has neither `id` nor `type`"),
@@ -203,7 +204,7 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
         Some("http") => {
             for key in ["script", "command", "port", "env"] {
                 if let Some(e) = node.get(key) {
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::Conflict,
                         e.key_pos,
                         format!("`{key}` does not apply to the http {what}"),
@@ -212,7 +213,7 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
                 }
             }
             if node.get("url").is_none() {
-                cx.error(
+                reader.error(
                     DiagnosticKind::MissingKey,
                     node.pos,
                     format!("the http {what} has no `url`"),
@@ -221,10 +222,10 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
             }
         }
         Some(kind) => {
-            one_launcher(cx, node, &what, true);
+            one_launcher(reader, node, &what, true);
             for key in ["url", "headers"] {
                 if let Some(e) = node.get(key) {
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::Conflict,
                         e.key_pos,
                         format!("`{key}` does not apply to the {kind} {what}"),
@@ -233,7 +234,7 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
                 }
             }
             if kind == "sandbox" && node.get("port").is_none() {
-                cx.error(
+                reader.error(
                     DiagnosticKind::MissingKey,
                     node.pos,
                     format!("the sandbox {what} has no `port`"),
@@ -249,7 +250,7 @@ fn mcp_server(cx: &mut Cx<'_>, name: &str, node: &Node) {
 
 /// The hooks of one file use each `id` once: the id is how a higher layer replaces a hook,
 /// so a second use in the same file is an error naming both lines.
-fn unique_ids(cx: &mut Cx<'_>, hooks: &[Node]) {
+fn unique_ids(reader: &mut Reader<'_>, hooks: &[Node]) {
     let mut seen: BTreeMap<&str, Pos> = BTreeMap::new();
     for hook in hooks {
         let Some(id) = field(hook, "id") else {
@@ -259,7 +260,7 @@ fn unique_ids(cx: &mut Cx<'_>, hooks: &[Node]) {
         match seen.get(text) {
             Some(first) => {
                 let first = *first;
-                cx.error(
+                reader.error(
                     DiagnosticKind::Conflict,
                     id.pos,
                     format!(
@@ -278,22 +279,22 @@ fn unique_ids(cx: &mut Cx<'_>, hooks: &[Node]) {
 
 /// What the file says about the run's environment: `[run.environment].id`, and the
 /// interpolated variables of `[environments.<id>.env]` and `[run.environment.env]`.
-pub(crate) fn run_environment(cx: &mut Cx<'_>, root: &Node) -> RunEnvironment {
+pub(crate) fn run_environment(reader: &mut Reader<'_>, root: &Node) -> RunEnvironment {
     let selected = field(root, "run").and_then(|r| field(r, "environment"));
     let mut out = RunEnvironment {
-        id: selected.and_then(|s| cx.string(field(s, "id"))),
+        id: selected.and_then(|s| reader.string(field(s, "id"))),
         ..RunEnvironment::default()
     };
     if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
         for env in envs {
             if let Some(vars) = field(&env.value, "env") {
-                let vars = env_vars(cx, vars);
+                let vars = env_vars(reader, vars);
                 out.catalog.insert(env.key.clone(), vars);
             }
         }
     }
     if let Some(vars) = selected.and_then(|s| field(s, "env")) {
-        out.overrides = env_vars(cx, vars);
+        out.overrides = env_vars(reader, vars);
     }
     out
 }
@@ -301,7 +302,7 @@ pub(crate) fn run_environment(cx: &mut Cx<'_>, root: &Node) -> RunEnvironment {
 /// An `env` table, each value interpolated the way Fabro interpolates environment values:
 /// a missing variable or secret is an error at the value (fails closed), an environment
 /// variable that is not set stays as written, with a note for `hooks validate`.
-fn env_vars(cx: &mut Cx<'_>, node: &Node) -> Vec<(String, String)> {
+fn env_vars(reader: &mut Reader<'_>, node: &Node) -> Vec<(String, String)> {
     let Some(entries) = node.as_map() else {
         return Vec::new();
     };
@@ -313,8 +314,8 @@ fn env_vars(cx: &mut Cx<'_>, node: &Node) -> Vec<(String, String)> {
         let mut notes = Vec::new();
         let result = interpolate::load_time(
             value,
-            &cx.opts.interpolation,
-            &cx.file_vars,
+            &reader.opts.interpolation,
+            &reader.file_vars,
             None,
             EnvScope::PassMissing,
             &mut notes,
@@ -325,12 +326,12 @@ fn env_vars(cx: &mut Cx<'_>, node: &Node) -> Vec<(String, String)> {
                 format!("environment variable `{}`: {}", e.key, n.message),
             )
             .with_hint_opt(n.hint);
-            let d = cx.src.diag(d, e.value.pos);
-            cx.notes.push(d);
+            let d = reader.src.diag(d, e.value.pos);
+            reader.notes.push(d);
         }
         match result {
             Ok(v) => out.push((e.key.clone(), v)),
-            Err(err) => cx.error(
+            Err(err) => reader.error(
                 DiagnosticKind::Interpolation,
                 e.value.pos,
                 format!("environment variable `{}`: {}", e.key, err.message),

@@ -16,13 +16,14 @@ use hooks_core::{Action, CommandLine, Dialect, Event, Matcher};
 
 use crate::dialects::handler::handler;
 use crate::error::DiagnosticKind;
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::file::{ConfigFile, Item};
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
 /// Reads a Gemini CLI file's hooks into `file`.
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     let switches = field(root, "hooksConfig");
-    let switch = cx.boolean(switches.and_then(|s| field(s, "enabled")));
+    let switch = reader.boolean(switches.and_then(|s| field(s, "enabled")));
     file.settings.hooks_enabled = switch;
     let enabled = switch.unwrap_or(true);
     let disabled: Vec<String> = switches
@@ -37,7 +38,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         return;
     };
     for entry in events {
-        let event = match cx.lookup_event(&entry.key) {
+        let event = match reader.lookup_event(&entry.key) {
             // Gemini CLI knows its events by its own names only.
             Ok(event) if event.info().name_in(Dialect::Gemini) == entry.key => event,
             Ok(event) => {
@@ -50,7 +51,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                         .builtin()
                         .is_some_and(|b| Dialect::Gemini.profile().has_event(b))
                 });
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::UnknownEvent,
                     entry.key_pos,
                     format!(
@@ -62,7 +63,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 continue;
             }
             Err(hint) => {
-                cx.warn(
+                reader.warn(
                     DiagnosticKind::UnknownEvent,
                     entry.key_pos,
                     format!(
@@ -82,20 +83,20 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 continue;
             }
             let matcher = matcher(field(group, "matcher"), &event);
-            let sequential = cx.boolean(field(group, "sequential")) == Some(true);
+            let sequential = reader.boolean(field(group, "sequential")) == Some(true);
             let Some(handlers) = field(group, "hooks").and_then(Node::as_seq) else {
                 continue;
             };
             for h in handlers {
                 let Some(Item::Hook(mut spec)) =
-                    handler(cx, h, Some(event.clone()), Some(matcher.clone()))
+                    handler(reader, h, Some(event.clone()), Some(matcher.clone()))
                 else {
                     continue;
                 };
                 if let Action::Command(command) = &mut spec.action
                     && let CommandLine::Script(script) = &mut command.command
                 {
-                    *script = extension_vars(cx, script);
+                    *script = extension_vars(reader, script);
                 }
                 if !enabled || hook_name(&spec).is_some_and(|n| disabled.contains(&n)) {
                     spec.enabled = false;
@@ -137,10 +138,10 @@ fn matcher(node: Option<&Node>, event: &Event) -> Matcher {
 
 /// `${/}` and `${workspacePath}` (an extension's `${extensionPath}` is the file's path
 /// placeholder, replaced with the others at interpolation).
-fn extension_vars(cx: &Cx<'_>, script: &str) -> String {
+fn extension_vars(reader: &Reader<'_>, script: &str) -> String {
     let mut out = script.replace("${/}", "/");
     if out.contains("${workspacePath}")
-        && let Some(root) = cx.opts.project.as_deref()
+        && let Some(root) = reader.opts.project.as_deref()
     {
         out = out.replace("${workspacePath}", &root.to_string_lossy());
     }

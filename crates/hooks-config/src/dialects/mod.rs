@@ -15,13 +15,14 @@ mod native;
 use hooks_core::Dialect;
 
 use crate::check;
-use crate::load::{ConfigFile, Cx};
+use crate::file::ConfigFile;
+use crate::reader::Reader;
 use crate::schema::FileSchema;
 use crate::tree::Node;
 
-/// Reads `root` in `cx.dialect` into `file`, reporting problems into `cx.diags`.
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
-    let (schema, renames): (FileSchema, check::RenameHint) = match cx.dialect {
+/// Reads `root` in `reader.dialect` into `file`, reporting problems into `reader.diags`.
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    let (schema, renames): (FileSchema, check::RenameHint) = match reader.dialect {
         Dialect::Fabro => (FileSchema::Fabro, fabro::rename_hint),
         Dialect::Autohand => (FileSchema::Autohand, autohand::rename_hint),
         Dialect::Claude => (FileSchema::Claude, handler::rename_hint),
@@ -32,7 +33,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         Dialect::Cursor => (FileSchema::Cursor, cursor::rename_hint),
         Dialect::Cline => {
             // A Cline hook is an executable file, loaded by its path, never parsed.
-            cx.error(
+            reader.error(
                 crate::error::DiagnosticKind::Dialect,
                 root.pos,
                 "a Cline hook is an executable file named after its event, not a config to parse",
@@ -42,7 +43,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         }
     };
     if root.as_map().is_none() && root.value != crate::tree::Value::Null {
-        cx.error(
+        reader.error(
             crate::error::DiagnosticKind::WrongType,
             root.pos,
             format!(
@@ -60,12 +61,12 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
     // Claude Code skips what it does not know and loads the rest; so does its loader here.
     let pruned;
     let mut codex_disabled = std::collections::HashSet::new();
-    let root = match cx.dialect {
+    let root = match reader.dialect {
         Dialect::Claude => {
-            pruned = claude::prune(cx, root);
+            pruned = claude::prune(reader, root);
             &pruned
         }
-        Dialect::Codex => match codex::prune(cx, root, cx.format) {
+        Dialect::Codex => match codex::prune(reader, root, reader.format) {
             Some((tree, disabled)) => {
                 pruned = tree;
                 codex_disabled = disabled;
@@ -82,26 +83,32 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         | Dialect::Cursor
         | Dialect::Cline => root,
     };
-    check::check(cx.src, schema.schema(), root, renames, &mut cx.structural);
+    check::check(
+        reader.src,
+        schema.schema(),
+        root,
+        renames,
+        &mut reader.structural,
+    );
     // Claude Code, Gemini CLI and Codex ignore the keys they do not know.
     if matches!(
-        cx.dialect,
+        reader.dialect,
         Dialect::Claude | Dialect::Gemini | Dialect::Codex
     ) {
-        claude::soften_unknown_keys(&mut cx.structural);
+        claude::soften_unknown_keys(&mut reader.structural);
     }
-    match cx.dialect {
+    match reader.dialect {
         Dialect::Fabro => {
-            fabro::load(cx, root, file);
-            fabro_run::check(cx, root);
-            file.settings.run_environment = fabro_run::run_environment(cx, root);
+            fabro::load(reader, root, file);
+            fabro_run::check(reader, root);
+            file.settings.run_environment = fabro_run::run_environment(reader, root);
         }
-        Dialect::Autohand => autohand::load(cx, root, file),
-        Dialect::Cursor => cursor::load(cx, root, file),
-        Dialect::Claude | Dialect::Echo => native::load_nested_file(cx, root, file),
-        Dialect::Gemini => gemini::load(cx, root, file),
-        Dialect::Codex => codex::load(cx, root, &codex_disabled, file),
-        Dialect::Native => native::load(cx, root, file),
+        Dialect::Autohand => autohand::load(reader, root, file),
+        Dialect::Cursor => cursor::load(reader, root, file),
+        Dialect::Claude | Dialect::Echo => native::load_nested_file(reader, root, file),
+        Dialect::Gemini => gemini::load(reader, root, file),
+        Dialect::Codex => codex::load(reader, root, &codex_disabled, file),
+        Dialect::Native => native::load(reader, root, file),
         // Returned above.
         Dialect::Cline => {}
     }

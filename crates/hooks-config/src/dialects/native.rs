@@ -7,16 +7,17 @@ use hooks_core::{Event, Layer, Matcher};
 
 use crate::dialects::handler::{handler, is_directive};
 use crate::error::DiagnosticKind;
-use crate::load::{ConfigFile, Cx, Item, field};
+use crate::file::{ConfigFile, Item};
 use crate::mcp;
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
 /// A native file: `version`, `vars`, the switches and `hooks` in either shape.
-pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
+pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     if let Some(v) = field(root, "version")
         && v.value != Value::Int(1)
     {
-        cx.error(
+        reader.error(
             DiagnosticKind::InvalidValue,
             v.pos,
             "unsupported `version`; only 1 is known",
@@ -29,12 +30,14 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 file.settings.vars.insert(e.key.clone(), v.to_owned());
             }
         }
-        cx.file_vars = file.settings.vars.clone();
+        reader.file_vars = file.settings.vars.clone();
     }
-    file.settings.disable_all_hooks = cx.boolean(field(root, "disable_all_hooks"));
-    file.settings.managed_hooks_only = cx.boolean(field(root, "managed_hooks_only"));
-    file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowed_http_hook_urls"));
-    file.settings.mcp_servers = mcp::servers(cx, field(root, "mcp_servers"), cx.opts.layer, None);
+    file.settings.disable_all_hooks = reader.boolean(field(root, "disable_all_hooks"));
+    file.settings.managed_hooks_only = reader.boolean(field(root, "managed_hooks_only"));
+    file.settings.allowed_http_hook_urls =
+        reader.url_patterns(field(root, "allowed_http_hook_urls"));
+    file.settings.mcp_servers =
+        mcp::servers(reader, field(root, "mcp_servers"), reader.opts.layer, None);
     match field(root, "hooks").map(|h| &h.value) {
         Some(Value::Seq(hooks)) => {
             for hook in hooks {
@@ -42,7 +45,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                     continue;
                 }
                 if field(hook, "event").is_none() && !is_directive(hook) {
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::MissingKey,
                         hook.pos,
                         "the hook has no `event`",
@@ -55,13 +58,13 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                 let cursor = dialect == Some("cursor");
                 let home = field(hook, "event")
                     .filter(|_| cursor)
-                    .and_then(|e| super::cursor::named_event(cx, e));
+                    .and_then(|e| super::cursor::named_event(reader, e));
                 let event = match home {
                     Some(home) => Some(Event::Builtin(home.event)),
                     None if cursor => None,
                     None => field(hook, "event").and_then(|e| {
                         let name = e.as_str()?;
-                        cx.event(name, e.pos)
+                        reader.event(name, e.pos)
                     }),
                 };
                 let written = field(hook, "matcher");
@@ -72,7 +75,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                     .and_then(|h| h.tools.matcher());
                 let matcher = match implied {
                     Some(tools) => Matcher::parse(tools).ok(),
-                    None => cx.matcher(written, event.as_ref(), false),
+                    None => reader.matcher(written, event.as_ref(), false),
                 };
                 // A hook kept in Gemini CLI's or Codex's dialect is given that agent's JSON
                 // and its answer is read by that agent's rules; its event and timeout are
@@ -82,7 +85,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
                     Some("codex") => Some(hooks_core::Dialect::Codex),
                     _ => None,
                 };
-                match (handler(cx, hook, event, matcher), home, kept) {
+                match (handler(reader, hook, event, matcher), home, kept) {
                     (Some(Item::Hook(spec)), Some(home), _) => file
                         .items
                         .push(Item::Hook(super::cursor::as_cursors(spec, home))),
@@ -96,7 +99,7 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
         }
         Some(Value::Map(_)) => {
             if let Some(hooks) = field(root, "hooks") {
-                nested(cx, hooks, file);
+                nested(reader, hooks, file);
             }
         }
         _ => {}
@@ -105,31 +108,31 @@ pub(crate) fn load(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
 
 /// A Claude Code or echo-agent file: the switches and MCP servers (Claude) and hooks nested
 /// by event.
-pub(crate) fn load_nested_file(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFile) {
-    file.settings.disable_all_hooks = cx.boolean(field(root, "disableAllHooks"));
-    file.settings.managed_hooks_only = cx.boolean(field(root, "allowManagedHooksOnly"));
-    file.settings.allowed_http_hook_urls = cx.url_patterns(field(root, "allowedHttpHookUrls"));
-    if cx.dialect == hooks_core::Dialect::Claude {
+pub(crate) fn load_nested_file(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    file.settings.disable_all_hooks = reader.boolean(field(root, "disableAllHooks"));
+    file.settings.managed_hooks_only = reader.boolean(field(root, "allowManagedHooksOnly"));
+    file.settings.allowed_http_hook_urls = reader.url_patterns(field(root, "allowedHttpHookUrls"));
+    if reader.dialect == hooks_core::Dialect::Claude {
         // Claude Code starts a project's servers in the project root: `.mcp.json`'s
         // folder, or the root a `~/.claude.json` entry is kept under.
-        let path = cx.src.path().map(Path::to_path_buf);
+        let path = reader.src.path().map(Path::to_path_buf);
         let folder = path
             .as_deref()
             .filter(|p| p.file_name().is_some_and(|n| n == ".mcp.json"))
             .and_then(|p| std::path::absolute(p).ok())
             .and_then(|p| p.parent().map(Path::to_path_buf));
         file.settings.mcp_servers = mcp::servers(
-            cx,
+            reader,
             field(root, "mcpServers"),
-            cx.opts.layer,
+            reader.opts.layer,
             folder.as_deref(),
         );
         // `~/.claude.json` keeps the servers of one project (Claude Code's local scope)
         // under its root's path; they rank as the local layer.
-        if let Some(project) = project_entry(cx, root) {
-            let root_dir = cx.opts.project.clone();
+        if let Some(project) = project_entry(reader, root) {
+            let root_dir = reader.opts.project.clone();
             let local = mcp::servers(
-                cx,
+                reader,
                 field(project, "mcpServers"),
                 Layer::Local,
                 root_dir.as_deref(),
@@ -138,15 +141,15 @@ pub(crate) fn load_nested_file(cx: &mut Cx<'_>, root: &Node, file: &mut ConfigFi
         }
     }
     if let Some(hooks) = field(root, "hooks") {
-        nested(cx, hooks, file);
+        nested(reader, hooks, file);
     }
 }
 
 /// The `projects.<root>` entry of a `~/.claude.json` for the project being loaded, its key
 /// compared with the root as given and with its symlinks resolved.
-fn project_entry<'n>(cx: &Cx<'_>, root: &'n Node) -> Option<&'n Node> {
-    let project = cx.opts.project.as_deref()?;
-    let is_claude_json = cx
+fn project_entry<'n>(reader: &Reader<'_>, root: &'n Node) -> Option<&'n Node> {
+    let project = reader.opts.project.as_deref()?;
+    let is_claude_json = reader
         .src
         .path()
         .and_then(|p| p.file_name())
@@ -166,12 +169,12 @@ fn project_entry<'n>(cx: &Cx<'_>, root: &'n Node) -> Option<&'n Node> {
 }
 
 /// `{Event: [{matcher, hooks: [handler, ..]}, ..], ..}`.
-fn nested(cx: &mut Cx<'_>, hooks: &Node, file: &mut ConfigFile) {
+fn nested(reader: &mut Reader<'_>, hooks: &Node, file: &mut ConfigFile) {
     let Some(events) = hooks.as_map() else {
         return;
     };
     for entry in events {
-        let event = cx.event(&entry.key, entry.key_pos);
+        let event = reader.event(&entry.key, entry.key_pos);
         let Some(groups) = entry.value.as_seq() else {
             continue;
         };
@@ -179,12 +182,12 @@ fn nested(cx: &mut Cx<'_>, hooks: &Node, file: &mut ConfigFile) {
             if group.as_map().is_none() {
                 continue;
             }
-            let matcher = cx.matcher(field(group, "matcher"), event.as_ref(), false);
+            let matcher = reader.matcher(field(group, "matcher"), event.as_ref(), false);
             let Some(handlers) = field(group, "hooks").and_then(Node::as_seq) else {
                 continue;
             };
             for h in handlers {
-                if let Some(item) = handler(cx, h, event.clone(), matcher.clone()) {
+                if let Some(item) = handler(reader, h, event.clone(), matcher.clone()) {
                     file.items.push(item);
                 }
             }
