@@ -7,7 +7,6 @@ pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod cursor;
 mod fabro;
-mod fabro_run;
 pub(crate) mod gemini;
 mod handler;
 mod native;
@@ -100,8 +99,8 @@ pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) 
     match reader.dialect {
         Dialect::Fabro => {
             fabro::load(reader, root, file);
-            fabro_run::check(reader, root);
-            file.settings.run_environment = fabro_run::run_environment(reader, root);
+            fabro::run::check(reader, root);
+            file.settings.run_environment = fabro::run::run_environment(reader, root);
         }
         Dialect::Autohand => autohand::load(reader, root, file),
         Dialect::Cursor => cursor::load(reader, root, file),

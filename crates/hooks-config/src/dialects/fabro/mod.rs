@@ -10,6 +10,8 @@
 //! hooks run in the run's working directory, `[run].working_dir` (relative to the run
 //! config's folder, as Fabro resolves the paths a run config names), when it is set.
 
+pub(crate) mod run;
+
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
