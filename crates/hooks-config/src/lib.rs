@@ -17,13 +17,12 @@
 //!
 //! ```
 //! use hooks_config::{load_str, merge, LoadOptions, TrustPolicy};
-//! use hooks_config::core::{Dialect, Layer};
 //! use std::path::Path;
 //!
 //! let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
 //!     {"type": "command", "command": "./guard.sh", "timeout": 5}]}]}}"#;
 //! let file = load_str(text, Some(Path::new(".claude/settings.json")), &LoadOptions::new())?;
-//! assert_eq!(file.dialect, Dialect::Claude);
+//! assert_eq!(file.dialect.as_str(), "claude");
 //! let hook = file.hooks().next().unwrap();
 //! assert_eq!((hook.provenance.line, hook.provenance.column), (Some(2), Some(5)));
 //! assert_eq!(hook.timeout, Some(std::time::Duration::from_secs(5)));
@@ -69,14 +68,16 @@ mod schema;
 mod source;
 mod tree;
 mod trust;
+mod write;
 
 pub use bridge::{MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
-pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
-pub use detect::{dialect_from_path, layer_from_path, plugin_root};
+pub use convert::{Converted, convert, convert_items, default_format, equivalent};
+pub use detect::{dialect_from_path, layer_from_path};
 pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
     is_bridge_script as cline_is_bridge_script, is_executable as cline_is_executable,
 };
+pub use dialects::plugin_root;
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use file::{
@@ -95,6 +96,7 @@ pub use reader::parse_duration;
 pub use schema::{SchemaFile, schema_files};
 pub use source::{DEFAULT_MAX_FILE_SIZE, read_text};
 pub use trust::{Grant, GrantKind, MIN_HASH_PREFIX, TrustPolicy, TrustStore, hook_hash};
+pub use write::shell_quote;
 
 // `guide.md` is a symlink to `docs/config.md`, inside the crate so that `cargo package`
 // ships it (a path outside the crate directory would not be packaged).

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use hooks_core::Dialect;
 use sha2::{Digest, Sha256};
 
 use crate::detect;
+use crate::dialects;
 use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::file::{ConfigFile, LoadOptions, Settings, hex};
 use crate::parse::{self, Format};
@@ -30,13 +30,11 @@ pub(crate) fn load_file_within(
     within: Option<&Path>,
     options: &LoadOptions,
 ) -> Result<ConfigFile, Error> {
-    // A Cline hook is an executable, never a config to parse.
-    let cline = match options.dialect {
-        Some(d) => d == Dialect::Cline,
-        None => crate::dialects::cline::in_hooks_dir(path),
-    };
-    if cline {
-        return crate::dialects::cline::load(path, within, options);
+    // A file of a dialect without config text (a Cline hook, an executable) is loaded
+    // from its path, never parsed.
+    let dialect = options.dialect.or_else(|| detect::dialect_from_path(path));
+    if let Some(unparsed) = dialect.and_then(|d| dialects::of(d).unparsed.as_ref()) {
+        return (unparsed.load)(path, within, options);
     }
     let src = source::read_file(path, within, options.max_file_size)?;
     load_source(src, options)
@@ -142,17 +140,14 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
     } else {
         src
     };
-    // A Cline hook is an executable, loaded from its file (`load_file`), never parsed.
-    let cline = match options.dialect {
-        Some(d) => d == Dialect::Cline,
-        None => path.as_deref().and_then(detect::dialect_from_path) == Some(Dialect::Cline),
-    };
-    if cline {
-        let d = Diagnostic::error(
-            DiagnosticKind::Dialect,
-            "a Cline hook is an executable file named after its event, not a config to parse",
-        )
-        .with_hint("load it from its file (`-c .clinerules/hooks/PreToolUse`)");
+    // A file of a dialect without config text is loaded from its file (`load_file`),
+    // never parsed.
+    let named = options
+        .dialect
+        .or_else(|| path.as_deref().and_then(detect::dialect_from_path));
+    if let Some(unparsed) = named.and_then(|d| dialects::of(d).unparsed.as_ref()) {
+        let (message, hint) = unparsed.refusal;
+        let d = Diagnostic::error(DiagnosticKind::Dialect, message).with_hint(hint);
         return Err(src.file_diag(d).into());
     }
     let format = options
@@ -165,29 +160,9 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         None => detect::detect(path.as_deref(), format, &root)
             .map_err(|d| Error::from(src.file_diag(d)))?,
     };
+    let row = dialects::of(dialect);
     // The file's path placeholder: echo-agent's skill folder, a Claude Code plugin's root.
-    let path_var = if dialect == Dialect::Echo {
-        path.as_deref()
-            .and_then(skill_dir)
-            .map(|dir| ("${SKILL_DIR}", dir))
-    } else if dialect == Dialect::Claude {
-        path.as_deref()
-            .and_then(detect::plugin_root)
-            .map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
-    } else if dialect == Dialect::Codex {
-        // A Codex plugin's hooks file (`<plugin>/hooks/hooks.json`, or any its manifest
-        // names, in Codex's plugin cache).
-        path.as_deref()
-            .and_then(crate::dialects::codex::plugin_root)
-            .map(|root| ("${PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
-    } else if dialect == Dialect::Gemini {
-        // A Gemini CLI extension's `<extension>/hooks/hooks.json`.
-        path.as_deref()
-            .and_then(detect::plugin_root)
-            .map(|root| ("${extensionPath}", root.to_string_lossy().into_owned()))
-    } else {
-        None
-    };
+    let path_var = path.as_deref().and_then(row.path_var);
     let codex_plugin_env = match &path_var {
         Some(("${PLUGIN_ROOT}", root)) => crate::dialects::codex::plugin_env(Path::new(root)),
         _ => Vec::new(),
@@ -196,6 +171,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         src,
         opts: options,
         dialect,
+        rules: &row.reading,
         format,
         diags: Vec::new(),
         structural: Vec::new(),
@@ -218,7 +194,7 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
         notes: Vec::new(),
         content_hash,
     };
-    crate::dialects::load(&mut reader, &root, &mut file);
+    (row.read)(&mut reader, &root, &mut file);
     let diags = tidy(
         std::mem::take(&mut reader.structural),
         std::mem::take(&mut reader.diags),
@@ -234,13 +210,6 @@ fn load_text(src: &Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
 /// The most diagnostics one file reports; past this, a note says how many more there were,
 /// so a hostile file cannot make a report that takes longer to print than to write.
 pub const MAX_DIAGNOSTICS: usize = 100;
-
-/// The folder `${SKILL_DIR}` names: the file's folder, made absolute. The file's path is
-/// made absolute first, so a bare file name's folder is the current directory rather than
-/// the empty string (which would turn `${SKILL_DIR}/x.sh` into `/x.sh`).
-fn skill_dir(path: &Path) -> Option<String> {
-    source::file_dir(path).map(|dir| dir.to_string_lossy().into_owned())
-}
 
 /// Orders diagnostics by position, drops a structural "wrong type" error (from the schema
 /// check) where the loader, or the check itself, said something more specific about the

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use hooks_core::{
-    Action, BuiltinEvent, Dialect, Event, Filter, IfCondition, Matcher, Provenance, StopBlockCap,
-    TimeUnit,
+    Action, BuiltinEvent, Dialect, Event, Filter, IfCondition, Matcher, PromptMode, Provenance,
+    StopBlockCap, TimeUnit,
 };
 
 use crate::error::{Diagnostic, DiagnosticKind};
@@ -18,11 +18,52 @@ use crate::parse::Format;
 use crate::source::Source;
 use crate::tree::{Node, Pos, Value};
 
-/// Loading state shared by the dialect loaders.
+/// What a dialect's files mean by the keys the shared readers take: its row's reading
+/// facts ([`crate::dialects::of`]).
+#[derive(Debug)]
+pub(crate) struct ReadRules {
+    /// Whether a handler may use the native format's own keys: merge directives (`{id,
+    /// enabled}`, `{id, remove}`), a type implied by its action key, `loop_limit`.
+    pub(crate) native_handlers: bool,
+    /// Whether a key that does not apply to a handler's type is ignored with a warning (as
+    /// Claude Code ignores it) rather than refused.
+    pub(crate) ignores_inapplicable_keys: bool,
+    /// Whether a command handler's `command` with `args` is a program and its arguments
+    /// (Claude Code's exec form), and `args` alone is refused.
+    pub(crate) exec_form: bool,
+    /// What a `prompt` handler does; `None`: its `mode` key says (the native format).
+    pub(crate) prompt_mode: Option<PromptMode>,
+    /// Whether the strings of its MCP servers expand `${VAR}` and `${VAR:-default}` (Claude
+    /// Code's) rather than the engine's `{{ ... }}`.
+    pub(crate) mcp_env_expansion: bool,
+    /// Whether its event names include Cursor's names for an event on some tools only
+    /// (`beforeShellExecution`); in other files such a name is refused.
+    pub(crate) tool_event_names: bool,
+    /// Whether its files hold hooks that keep another dialect (`dialect: cursor`).
+    pub(crate) holds_other_dialects: bool,
+}
+
+impl ReadRules {
+    /// No key of another dialect's meaning: prompts evaluate, nothing else is taken.
+    pub(crate) const PLAIN: ReadRules = ReadRules {
+        native_handlers: false,
+        ignores_inapplicable_keys: false,
+        exec_form: false,
+        prompt_mode: Some(PromptMode::Evaluate),
+        mcp_env_expansion: false,
+        tool_event_names: false,
+        holds_other_dialects: false,
+    };
+}
+
+/// The reading of one parsed file, shared by the dialects' readers: the text, the options,
+/// the dialect and its reading facts, and the problems found so far.
 pub(crate) struct Reader<'a> {
     pub(crate) src: &'a Source,
     pub(crate) opts: &'a LoadOptions,
     pub(crate) dialect: Dialect,
+    /// The dialect's reading facts.
+    pub(crate) rules: &'static ReadRules,
     /// The file's syntax.
     pub(crate) format: Format,
     pub(crate) diags: Vec<Diagnostic>,
@@ -162,7 +203,7 @@ impl Reader<'_> {
         // Cursor's names for an event on one tool (`beforeShellExecution` is PreToolUse on
         // the shell tool) mean that tool only in Cursor's files; elsewhere the name alone
         // would make a hook for every tool.
-        if self.dialect != Dialect::Cursor
+        if !self.rules.tool_event_names
             && let Some(cursor) = hooks_core::cursor::EVENTS.iter().find(|e| {
                 e.tools != hooks_core::cursor::Tools::Any && e.name.eq_ignore_ascii_case(name)
             })
@@ -178,7 +219,7 @@ impl Reader<'_> {
                 Some(format!(
                     "write the event `{}` with the matcher `{matcher}`, or {}",
                     cursor.event.name(),
-                    if self.dialect == Dialect::Native {
+                    if self.rules.holds_other_dialects {
                         "add `dialect: cursor` to give the hook Cursor's JSON"
                     } else {
                         "keep the hook in a Cursor `hooks.json`"

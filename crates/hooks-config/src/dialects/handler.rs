@@ -2,8 +2,8 @@
 //! `{type, command | url | server + tool | prompt | decision, timeout, ...}`.
 
 use hooks_core::{
-    Action, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec,
-    HttpAction, Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode, Shell,
+    Action, CommandAction, CommandLine, Decision, Event, FailurePolicy, HookSpec, HttpAction,
+    Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode, Shell,
 };
 
 use crate::error::DiagnosticKind;
@@ -134,7 +134,7 @@ pub(crate) fn handler(
     // A handler that is not a table was reported by the schema check.
     node.as_map()?;
     let dialect = reader.dialect;
-    let native = matches!(dialect, Dialect::Native);
+    let native = reader.rules.native_handlers;
     reader.hook_label = label(node);
     let id = reader.string(field(node, "id"));
     if native && is_directive(node) {
@@ -197,7 +197,7 @@ pub(crate) fn handler(
             .any(|(t, keys)| *t != ty && keys.contains(&entry.key.as_str()));
         if foreign && !own.contains(&entry.key.as_str()) {
             // Claude Code ignores what does not apply; other dialects refuse it.
-            if dialect == Dialect::Claude {
+            if reader.rules.ignores_inapplicable_keys {
                 reader.warn(
                     DiagnosticKind::Conflict,
                     entry.key_pos,
@@ -285,7 +285,7 @@ pub(crate) fn action(reader: &mut Reader<'_>, node: &Node, ty: &str) -> Option<A
         "command" => {
             let command = field(node, "command");
             let args = field(node, "args");
-            let claude = reader.dialect == Dialect::Claude;
+            let claude = reader.rules.exec_form;
             let line = match (command, args) {
                 // Claude Code's exec form: `command` is the program, `args` its arguments.
                 (Some(c), Some(a)) if claude => {
@@ -409,24 +409,14 @@ pub(crate) fn action(reader: &mut Reader<'_>, node: &Node, ty: &str) -> Option<A
                 return None;
             };
             let prompt = reader.interp(p.as_str()?, p.pos);
-            let mode = match (reader.dialect, ty) {
+            let mode = match (reader.rules.prompt_mode, ty) {
                 (_, "agent") => PromptMode::Agent,
-                (Dialect::Echo, _) => PromptMode::Inject,
-                (Dialect::Native, _) => match reader.string(field(node, "mode")).as_deref() {
+                (Some(mode), _) => mode,
+                (None, _) => match reader.string(field(node, "mode")).as_deref() {
                     Some("inject") => PromptMode::Inject,
                     Some("agent") => PromptMode::Agent,
                     _ => PromptMode::Evaluate,
                 },
-                (
-                    Dialect::Claude
-                    | Dialect::Fabro
-                    | Dialect::Autohand
-                    | Dialect::Gemini
-                    | Dialect::Codex
-                    | Dialect::Cursor
-                    | Dialect::Cline,
-                    _,
-                ) => PromptMode::Evaluate,
             };
             // Native agent hooks take Fabro's `max_tool_rounds` (the schema allows it there
             // only), so a converted Fabro agent hook keeps it.

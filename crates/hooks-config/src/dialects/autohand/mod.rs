@@ -3,11 +3,67 @@
 //! with tool names and path globs, `async`, and the file-wide `enabled` switch (`false`
 //! turns every hook of the file off).
 
+mod convert;
+
+use std::path::Path;
+
 use hooks_core::{Action, Dialect, HookSpec};
 
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
 use crate::file::{ConfigFile, Item};
-use crate::reader::{Reader, field};
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::Node;
+use crate::write::WriteRules;
+
+/// Autohand's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Autohand,
+    formats: &[Format::Json],
+    from_path: |path| {
+        let in_autohand_dir = path
+            .parent()
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".autohand");
+        (path.file_name()?.to_str()? == "config.json" && in_autohand_dir).then_some(Claim::Name)
+    },
+    shapes: &[Shape {
+        rank: 60,
+        fits: |_, root| {
+            super::native::hooks_by_event(root).is_some_and(|entries| {
+                entries.iter().any(|e| e.key == "enabled")
+                    || entries
+                        .iter()
+                        .any(|e| e.key == "hooks" && e.value.as_seq().is_some())
+            })
+        },
+    }],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    path_var: crate::dialects::files::no_path_var,
+    reading: ReadRules::PLAIN,
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        regex_matchers: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: None,
+};
+
+/// Reads an Autohand `config.json`: checked against its schema, then [`load`].
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    check::file(reader, FileSchema::Autohand, root, rename_hint);
+    load(reader, root, file);
+}
 
 /// Autohand's hints for unknown keys.
 pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {

@@ -3,11 +3,115 @@
 //! Claude Code skips it), unknown handler keys are ignored with a warning, and the handler
 //! types each event runs.
 
-use hooks_core::{BuiltinEvent, Event};
+mod convert;
 
+use std::path::{Path, PathBuf};
+
+use hooks_core::{BuiltinEvent, Dialect, Event};
+
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::handler;
 use crate::error::{Diagnostic, DiagnosticKind, Severity};
-use crate::reader::{Reader, field};
+use crate::file::ConfigFile;
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Entry, Node, Value};
+use crate::write::WriteRules;
+
+/// Claude Code's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Claude,
+    formats: &[Format::Json],
+    from_path: |path| {
+        let name = path.file_name()?.to_str()?;
+        let parent = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        match name {
+            "settings.json" | "settings.local.json" | "managed-settings.json" => Some(Claim::Name),
+            // Claude Code's MCP server files: `.mcp.json` (a project's), `~/.claude.json`,
+            // and the managed `managed-mcp.json`.
+            ".mcp.json" | ".claude.json" | "managed-mcp.json" => Some(Claim::Name),
+            // A Claude Code plugin's hooks file, `<plugin>/hooks/hooks.json`.
+            "hooks.json" if parent == "hooks" => Some(Claim::Name),
+            _ => None,
+        }
+    },
+    shapes: &[
+        Shape {
+            rank: 40,
+            fits: |_, root| {
+                [
+                    "disableAllHooks",
+                    "allowManagedHooksOnly",
+                    "allowedHttpHookUrls",
+                    "mcpServers",
+                ]
+                .iter()
+                .any(|k| root.get(k).is_some())
+                    && root.get("hooks").is_none()
+            },
+        },
+        Shape {
+            rank: 90,
+            fits: |format, root| {
+                format == Format::Json && super::native::hooks_by_event(root).is_some()
+            },
+        },
+    ],
+    // A Cursor plugin's `hooks/hooks.json` has Cursor's shape, a Claude Code plugin's
+    // Claude's.
+    shape_over_name: |root| super::cursor::has_cursor_shape(root).then_some(Dialect::Cursor),
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    path_var: |path| {
+        plugin_root(path).map(|root| ("${CLAUDE_PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
+    },
+    reading: ReadRules {
+        ignores_inapplicable_keys: true,
+        exec_form: true,
+        mcp_env_expansion: true,
+        ..ReadRules::PLAIN
+    },
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules::PLAIN,
+    switch_names: SwitchNames {
+        disable_all_hooks: "disableAllHooks",
+        managed_hooks_only: "allowManagedHooksOnly",
+        allowed_http_hook_urls: "allowedHttpHookUrls",
+    },
+    run_config: false,
+    disabled_name: None,
+};
+
+/// Reads a Claude Code file: what the engine does not run is skipped with a warning (as
+/// Claude Code skips it), the rest checked against Claude Code's schema (unknown keys
+/// ignored with a warning) and read with its switches and MCP servers.
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    let root = prune(reader, root);
+    check::file(reader, FileSchema::Claude, &root, handler::rename_hint);
+    soften_unknown_keys(&mut reader.structural);
+    super::native::load_nested_file(reader, &root, file, true);
+}
+
+/// The plugin a Claude Code plugin hooks file belongs to: for `<plugin>/hooks/hooks.json`,
+/// the `<plugin>` folder, made absolute (what `${CLAUDE_PLUGIN_ROOT}` names; a Gemini CLI
+/// extension and a Codex plugin keep their hooks file at the same place).
+pub fn plugin_root(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let hooks = path.parent()?;
+    let is_plugin_file = path.file_name().is_some_and(|n| n == "hooks.json")
+        && hooks.file_name().is_some_and(|n| n == "hooks");
+    is_plugin_file.then(|| hooks.parent().map(Path::to_path_buf))?
+}
 
 /// Claude Code's handler types.
 const TYPES: [&str; 5] = ["command", "http", "mcp_tool", "prompt", "agent"];

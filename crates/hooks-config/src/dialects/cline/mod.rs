@@ -13,10 +13,60 @@ use hooks_core::cline;
 use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_for};
 use sha2::{Digest, Sha256};
 
+use crate::dialects::files::{Claim, DialectFiles, SwitchNames, Unparsed, Writing};
 use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::file::{ConfigFile, Item, LoadOptions, Settings, hex};
 use crate::parse::Format;
+use crate::reader::{ReadRules, Reader};
 use crate::source;
+use crate::tree::Node;
+use crate::write::WriteRules;
+
+/// Why a Cline hook is not loaded from text.
+const NOT_A_CONFIG: &str =
+    "a Cline hook is an executable file named after its event, not a config to parse";
+
+/// Cline's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Cline,
+    formats: &[Format::Json],
+    from_path: |path| in_hooks_dir(path).then_some(Claim::Place),
+    shapes: &[],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: Some(Unparsed {
+        load,
+        refusal: (
+            NOT_A_CONFIG,
+            "load it from its file (`-c .clinerules/hooks/PreToolUse`)",
+        ),
+    }),
+    read,
+    path_var: crate::dialects::files::no_path_var,
+    reading: ReadRules::PLAIN,
+    writing: Writing::Refused {
+        message: "Cline has no config file to write: its hooks are executables named after their events (`.clinerules/hooks/PreToolUse`, ...)",
+        hint: "write the hook's script to that file and make it executable; `hooks convert` reads Cline hook files, to any other dialect",
+    },
+    write_rules: WriteRules {
+        own_input: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: None,
+};
+
+/// A Cline hook is an executable file, loaded by its path ([`load`]), never parsed: text
+/// read in Cline's dialect is refused.
+fn read(reader: &mut Reader<'_>, root: &Node, _: &mut ConfigFile) {
+    reader.error(
+        DiagnosticKind::Dialect,
+        root.pos,
+        NOT_A_CONFIG,
+        Some("name the file by its path (`-c .clinerules/hooks/PreToolUse`)".to_owned()),
+    );
+}
 
 /// The hooks directories of Cline, as the last components of their paths.
 const HOOK_DIRS: &[&[&str]] = &[
@@ -146,7 +196,7 @@ pub(crate) fn load(
         );
     }
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let action = Action::script(crate::convert::shell_quote(&absolute.to_string_lossy()));
+    let action = Action::script(crate::write::shell_quote(&absolute.to_string_lossy()));
     let provenance = Provenance {
         file: Some(path.to_path_buf()),
         line: Some(1),

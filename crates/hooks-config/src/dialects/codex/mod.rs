@@ -19,16 +19,66 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::{BuiltinEvent, Dialect, Matcher};
 
-use crate::dialects::handler::handler;
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, SwitchNames, Writing};
+use crate::dialects::handler::{self, handler};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::parse::Format;
-use crate::reader::{Reader, field};
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Entry, Node, Value};
+use crate::write::WriteRules;
 
+mod convert;
 mod plugins;
 
 pub(crate) use plugins::enabled_hooks as enabled_plugin_hooks;
+
+/// Codex's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Codex,
+    formats: &[Format::Json],
+    from_path: |path| {
+        path.file_name()?.to_str()?;
+        is_codex_path(path).then_some(Claim::Place)
+    },
+    shapes: &[],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    // A Codex plugin's hooks file (`<plugin>/hooks/hooks.json`, or any its manifest
+    // names, in Codex's plugin cache).
+    path_var: |path| {
+        plugin_root(path).map(|root| ("${PLUGIN_ROOT}", root.to_string_lossy().into_owned()))
+    },
+    reading: ReadRules::PLAIN,
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        joins_names: true,
+        kept_in_native: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: None,
+};
+
+/// Reads a Codex hooks file: what is not hooks and the handlers Codex skips are left out
+/// (a `hooks.json` Codex rejects whole loads none), the rest checked against Codex's
+/// schema (unknown keys ignored with a warning), then [`load`].
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    let Some((root, disabled)) = prune(reader, root, reader.format) else {
+        return;
+    };
+    check::file(reader, FileSchema::Codex, &root, handler::rename_hint);
+    super::claude::soften_unknown_keys(&mut reader.structural);
+    load(reader, &root, &disabled, file);
+}
 
 /// The keys under `hooks` that are not events.
 const NOT_EVENTS: [&str; 3] = ["state", "managed_dir", "windows_managed_dir"];
@@ -355,7 +405,7 @@ fn cache_plugin_root(path: &Path) -> Option<PathBuf> {
 /// The root of the Codex plugin whose hooks file `path` is: the plugin it lies in, in
 /// Codex's plugin cache, else the `<plugin>` of a `<plugin>/hooks/hooks.json`.
 pub(crate) fn plugin_root(path: &Path) -> Option<PathBuf> {
-    cache_plugin_root(path).or_else(|| crate::detect::plugin_root(path))
+    cache_plugin_root(path).or_else(|| super::claude::plugin_root(path))
 }
 
 /// Whether `dir` is Codex's home: a `.codex` folder, or `$CODEX_HOME`.

@@ -9,6 +9,8 @@
 //! or `subagentStop` entry's follow-up is sent; user and enterprise hooks run in their
 //! file's folder (`~/.cursor/`, `/etc/cursor/`), project hooks in the project root.
 
+mod convert;
+
 use std::path::{Path, PathBuf};
 
 use hooks_core::cursor::{self, CursorEvent, MatcherTarget};
@@ -17,10 +19,84 @@ use hooks_core::{
     StopBlockCap,
 };
 
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
-use crate::reader::{Reader, field};
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Node, Value};
+use crate::write::WriteRules;
+
+/// Cursor's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Cursor,
+    formats: &[Format::Json],
+    // Cursor's `hooks.json`, in a `.cursor` folder (the project's, the user's) or a
+    // `cursor` one (the enterprise file, `/etc/cursor/hooks.json`).
+    from_path: |path| {
+        let parent = path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let cursor = path.file_name()?.to_str()? == "hooks.json"
+            && (parent == ".cursor" || parent.eq_ignore_ascii_case("cursor"));
+        cursor.then_some(Claim::Name)
+    },
+    shapes: &[Shape {
+        rank: 20,
+        fits: |_, root| has_cursor_shape(root),
+    }],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    path_var: crate::dialects::files::no_path_var,
+    reading: ReadRules {
+        tool_event_names: true,
+        ..ReadRules::PLAIN
+    },
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        loop_limit: true,
+        native_name: Some(convert::native_name),
+        own_input: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: None,
+};
+
+/// Reads a Cursor `hooks.json`: checked against its schema, then [`load`].
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    check::file(reader, FileSchema::Cursor, root, rename_hint);
+    load(reader, root, file);
+}
+
+/// Whether a file has Cursor's shape: a top-level `version` beside `hooks` whose events are
+/// Cursor's (camelCase: `beforeShellExecution`, `stop`, ...) holding flat entries (a
+/// `command` or `prompt` each, no nested `hooks` as Claude Code's matcher groups have).
+pub(crate) fn has_cursor_shape(root: &Node) -> bool {
+    let Some(hooks) = field(root, "hooks").and_then(Node::as_map) else {
+        return false;
+    };
+    if root.get("version").is_none() || hooks.is_empty() {
+        return false;
+    }
+    let cursor_events = hooks.iter().all(|e| cursor::event(&e.key).is_some());
+    let flat = hooks
+        .iter()
+        .filter_map(|e| e.value.as_seq())
+        .flatten()
+        .all(|entry| entry.get("hooks").is_none());
+    cursor_events && flat
+}
 
 /// Cursor's hints for unknown keys.
 pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {

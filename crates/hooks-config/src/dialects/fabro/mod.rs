@@ -10,20 +10,109 @@
 //! hooks run in the run's working directory, `[run].working_dir` (relative to the run
 //! config's folder, as Fabro resolves the paths a run config names), when it is set.
 
+mod convert;
 pub(crate) mod run;
 
 use std::path::{Path, PathBuf};
 
 use hooks_core::{
-    Action, BuiltinEvent, CommandAction, CommandLine, Event, FailurePolicy, HookSpec, HttpAction,
-    PromptAction, PromptMode,
+    Action, BuiltinEvent, CommandAction, CommandLine, Dialect, Event, FailurePolicy, HookSpec,
+    HttpAction, Layer, PromptAction, PromptMode,
 };
 
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::interpolate::EnvScope;
-use crate::reader::{Reader, field};
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Node, Value};
+use crate::write::WriteRules;
+
+/// Fabro's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Fabro,
+    formats: &[Format::Toml],
+    from_path: |path| {
+        let name = path.file_name()?.to_str()?;
+        let fabro = match name {
+            "project.toml" | "settings.toml" => in_fabro_dir(path),
+            "run.toml" | "workflow.toml" | "fabro.toml" => true,
+            _ => false,
+        };
+        fabro.then_some(Claim::Name)
+    },
+    shapes: &[
+        Shape {
+            rank: 30,
+            fits: |_, root| {
+                ["_version", "run", "workflow", "environments"]
+                    .iter()
+                    .any(|k| root.get(k).is_some())
+            },
+        },
+        // A legacy top-level `[[hooks]]` list whose hooks use Fabro's keys.
+        Shape {
+            rank: 100,
+            fits: |_, root| {
+                field(root, "hooks")
+                    .and_then(Node::as_seq)
+                    .is_some_and(|items| {
+                        items
+                            .iter()
+                            .any(|h| h.get("script").is_some() || h.get("blocking").is_some())
+                    })
+            },
+        },
+    ],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path,
+    unparsed: None,
+    read,
+    path_var: crate::dialects::files::no_path_var,
+    reading: ReadRules::PLAIN,
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        regex_matchers: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: true,
+    disabled_name: None,
+};
+
+/// Whether the file at `path` is directly in a `.fabro` folder.
+fn in_fabro_dir(path: &Path) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == ".fabro")
+}
+
+/// The layer a Fabro file's name gives it: `~/.fabro/settings.toml` (any
+/// `.fabro/settings.toml`) is the user layer, `.fabro/project.toml` the project layer,
+/// and any other run config (`run.toml`, `workflow.toml`, ...) the run layer.
+fn layer_from_path(path: &Path) -> Option<Layer> {
+    let name = path.file_name()?.to_str()?;
+    Some(match name {
+        "settings.toml" if in_fabro_dir(path) => Layer::User,
+        "project.toml" if in_fabro_dir(path) => Layer::Project,
+        _ => Layer::Run,
+    })
+}
+
+/// Reads a Fabro run config: the whole documented schema checked, its hooks, the rest of
+/// the run config checked as Fabro checks it, and the run environment it selects.
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    check::file(reader, FileSchema::Fabro, root, rename_hint);
+    load(reader, root, file);
+    run::check(reader, root);
+    file.settings.run_environment = run::run_environment(reader, root);
+}
 
 /// Keys that moved in Fabro's v2 run config, with where they went.
 const TOP_LEVEL_MOVES: [(&str, &str); 14] = [
@@ -103,7 +192,7 @@ pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) 
     let mcps = run
         .and_then(|r| field(r, "agent"))
         .and_then(|a| field(a, "mcps"));
-    file.settings.mcp_servers = crate::mcp::fabro_servers(reader, mcps);
+    file.settings.mcp_servers = crate::mcp::read::fabro_servers(reader, mcps);
     let workdir = run
         .and_then(|r| field(r, "working_dir"))
         .and_then(Node::as_str)

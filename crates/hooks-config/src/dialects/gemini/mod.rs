@@ -12,13 +12,108 @@
 //! An extension's `${extensionPath}`, `${workspacePath}` and `${/}` are replaced in its
 //! commands.
 
+mod convert;
+
+use std::path::Path;
+
 use hooks_core::{Action, CommandLine, Dialect, Event, Matcher};
 
-use crate::dialects::handler::handler;
+use crate::check;
+use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::handler::{self, handler};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
-use crate::reader::{Reader, field};
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Node, Value};
+use crate::write::WriteRules;
+
+/// Gemini CLI's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Gemini,
+    formats: &[Format::Json],
+    from_path: |path| {
+        path.file_name()?.to_str()?;
+        is_gemini_path(path).then_some(Claim::Place)
+    },
+    shapes: &[
+        Shape {
+            rank: 10,
+            fits: |_, root| has_hooks_config(root),
+        },
+        // An event only Gemini CLI spells so (`BeforeTool`, `AfterAgent`, ...), in JSON.
+        Shape {
+            rank: 70,
+            fits: |format, root| {
+                format == Format::Json
+                    && super::native::hooks_by_event(root)
+                        .is_some_and(|entries| entries.iter().any(|e| is_gemini_only_name(&e.key)))
+            },
+        },
+    ],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    // A Gemini CLI extension's `<extension>/hooks/hooks.json`.
+    path_var: |path| {
+        super::claude::plugin_root(path)
+            .map(|root| ("${extensionPath}", root.to_string_lossy().into_owned()))
+    },
+    reading: ReadRules::PLAIN,
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        regex_matchers: true,
+        lifecycle_matcher: Some(convert::lifecycle_matcher),
+        kept_in_native: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: Some(hook_name),
+};
+
+/// Reads a Gemini CLI settings file: checked against its schema (unknown keys ignored with
+/// a warning, as Gemini CLI ignores them), then [`load`].
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    check::file(reader, FileSchema::Gemini, root, handler::rename_hint);
+    super::claude::soften_unknown_keys(&mut reader.structural);
+    load(reader, root, file);
+}
+
+/// Whether `path` is where Gemini CLI keeps hooks: `settings.json` in `.gemini/` (user,
+/// project) or `gemini-cli/` (`/etc/gemini-cli`, system), or an extension's
+/// `.gemini/extensions/<name>/hooks/hooks.json`.
+fn is_gemini_path(path: &Path) -> bool {
+    let names: Vec<&str> = path
+        .iter()
+        .rev()
+        .take(5)
+        .filter_map(|c| c.to_str())
+        .collect();
+    matches!(
+        names.as_slice(),
+        ["settings.json", ".gemini" | "gemini-cli", ..]
+            | ["hooks.json", "hooks", _, "extensions", ".gemini"]
+    )
+}
+
+/// Whether `name` is an event name of Gemini CLI's that no other dialect uses: its
+/// spellings of shared events (`BeforeTool`) and its own events (`BeforeModel`).
+fn is_gemini_only_name(name: &str) -> bool {
+    let profile = Dialect::Gemini.profile();
+    profile.event_names.iter().any(|(event, own)| {
+        *own == name
+            && Dialect::ALL
+                .iter()
+                .filter(|d| **d != Dialect::Gemini)
+                .all(|d| !d.profile().has_event(*event) || event.info().name_in(*d) != name)
+    })
+}
 
 /// Reads a Gemini CLI file's hooks into `file`.
 pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {

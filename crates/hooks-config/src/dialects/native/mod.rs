@@ -1,16 +1,118 @@
 //! The native format (flat or nested by event, in YAML, TOML or JSON) and the nested
 //! files of Claude Code (`settings.json`) and echo-agent (`echo-agent.yaml`, SKILL.md).
 
+mod convert;
+
 use std::path::Path;
 
-use hooks_core::{Event, Layer, Matcher};
+use hooks_core::{Dialect, Event, Layer, Matcher};
 
-use crate::dialects::handler::{handler, is_directive};
+use crate::check;
+use crate::dialects::files::{DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::handler::{self, handler, is_directive};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::mcp;
-use crate::reader::{Reader, field};
+use crate::parse::Format;
+use crate::reader::{ReadRules, Reader, field};
+use crate::schema::FileSchema;
 use crate::tree::{Node, Value};
+use crate::write::WriteRules;
+
+/// The native format's row.
+pub(crate) static FILES: DialectFiles = DialectFiles {
+    dialect: Dialect::Native,
+    formats: &[Format::Yaml, Format::Toml, Format::Json],
+    from_path: |_| None,
+    shapes: &[
+        Shape {
+            rank: 50,
+            fits: |_, root| {
+                field(root, "hooks").is_none()
+                    && [
+                        "version",
+                        "vars",
+                        "disable_all_hooks",
+                        "managed_hooks_only",
+                        "allowed_http_hook_urls",
+                        "mcp_servers",
+                    ]
+                    .iter()
+                    .any(|k| root.get(k).is_some())
+            },
+        },
+        Shape {
+            rank: 80,
+            fits: |format, root| {
+                hooks_by_event(root)
+                    .is_some_and(|events| format == Format::Toml || native_keys_on_handlers(events))
+            },
+        },
+        Shape {
+            rank: 110,
+            fits: |_, root| field(root, "hooks").and_then(Node::as_seq).is_some(),
+        },
+    ],
+    shape_over_name: crate::dialects::files::no_other_shape,
+    layer_from_path: crate::dialects::files::no_layer,
+    unparsed: None,
+    read,
+    path_var: crate::dialects::files::no_path_var,
+    reading: ReadRules {
+        native_handlers: true,
+        prompt_mode: None,
+        holds_other_dialects: true,
+        ..ReadRules::PLAIN
+    },
+    writing: Writing::File(convert::write),
+    write_rules: WriteRules {
+        loop_limit: true,
+        holds_other_dialects: true,
+        ..WriteRules::PLAIN
+    },
+    switch_names: SwitchNames::NATIVE,
+    run_config: false,
+    disabled_name: None,
+};
+
+/// Keys only the native format has on a hook.
+const NATIVE_ONLY: [&str; 10] = [
+    "id",
+    "on_failure",
+    "sequential",
+    "enabled",
+    "remove",
+    "filter",
+    "args",
+    "allowed_env_vars",
+    "mode",
+    "cwd",
+];
+
+/// The entries of a `hooks` table keyed by event, if the file has one.
+pub(crate) fn hooks_by_event(root: &Node) -> Option<&[crate::tree::Entry]> {
+    field(root, "hooks").and_then(Node::as_map)
+}
+
+/// Whether a handler nested under `events` uses a key only the native format has.
+fn native_keys_on_handlers(events: &[crate::tree::Entry]) -> bool {
+    events
+        .iter()
+        .filter_map(|e| e.value.as_seq())
+        .flatten()
+        .filter_map(|group| field(group, "hooks").and_then(Node::as_seq))
+        .flatten()
+        .any(|h| NATIVE_ONLY.iter().any(|k| h.get(k).is_some()))
+}
+
+/// Reads a native file: checked against the native schema, then [`load`].
+fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    if !check::top_table(reader, root) {
+        return;
+    }
+    check::file(reader, FileSchema::Native, root, handler::rename_hint);
+    load(reader, root, file);
+}
 
 /// A native file: `version`, `vars`, the switches and `hooks` in either shape.
 pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
@@ -37,7 +139,7 @@ pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) 
     file.settings.allowed_http_hook_urls =
         reader.url_patterns(field(root, "allowed_http_hook_urls"));
     file.settings.mcp_servers =
-        mcp::servers(reader, field(root, "mcp_servers"), reader.opts.layer, None);
+        mcp::read::servers(reader, field(root, "mcp_servers"), reader.opts.layer, None);
     match field(root, "hooks").map(|h| &h.value) {
         Some(Value::Seq(hooks)) => {
             for hook in hooks {
@@ -106,13 +208,18 @@ pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) 
     }
 }
 
-/// A Claude Code or echo-agent file: the switches and MCP servers (Claude) and hooks nested
-/// by event.
-pub(crate) fn load_nested_file(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+/// A Claude Code or echo-agent file: the switches, the MCP servers (when `servers`: Claude
+/// Code's) and hooks nested by event.
+pub(crate) fn load_nested_file(
+    reader: &mut Reader<'_>,
+    root: &Node,
+    file: &mut ConfigFile,
+    servers: bool,
+) {
     file.settings.disable_all_hooks = reader.boolean(field(root, "disableAllHooks"));
     file.settings.managed_hooks_only = reader.boolean(field(root, "allowManagedHooksOnly"));
     file.settings.allowed_http_hook_urls = reader.url_patterns(field(root, "allowedHttpHookUrls"));
-    if reader.dialect == hooks_core::Dialect::Claude {
+    if servers {
         // Claude Code starts a project's servers in the project root: `.mcp.json`'s
         // folder, or the root a `~/.claude.json` entry is kept under.
         let path = reader.src.path().map(Path::to_path_buf);
@@ -121,7 +228,7 @@ pub(crate) fn load_nested_file(reader: &mut Reader<'_>, root: &Node, file: &mut 
             .filter(|p| p.file_name().is_some_and(|n| n == ".mcp.json"))
             .and_then(|p| std::path::absolute(p).ok())
             .and_then(|p| p.parent().map(Path::to_path_buf));
-        file.settings.mcp_servers = mcp::servers(
+        file.settings.mcp_servers = mcp::read::servers(
             reader,
             field(root, "mcpServers"),
             reader.opts.layer,
@@ -131,7 +238,7 @@ pub(crate) fn load_nested_file(reader: &mut Reader<'_>, root: &Node, file: &mut 
         // under its root's path; they rank as the local layer.
         if let Some(project) = project_entry(reader, root) {
             let root_dir = reader.opts.project.clone();
-            let local = mcp::servers(
+            let local = mcp::read::servers(
                 reader,
                 field(project, "mcpServers"),
                 Layer::Local,
