@@ -57,6 +57,7 @@ mod convert;
 mod detect;
 mod dialects;
 mod discover;
+pub mod edit;
 mod error;
 mod interpolate;
 mod load;

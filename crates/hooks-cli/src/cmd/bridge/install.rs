@@ -28,9 +28,9 @@ use serde_json::{Value, json};
 use super::state::StateStore;
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
 use crate::cmd::render::plural;
-use crate::edit::codex_trust::{self, TrustEntry};
-use crate::edit::json::JsonDoc;
-use crate::edit::{Doc, Seg, atomic};
+use hooks::config::edit::codex_trust::{self, TrustEntry};
+use hooks::config::edit::json::JsonDoc;
+use hooks::config::edit::{Doc, Seg, atomic};
 
 /// What the journal keeps of one installed file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -67,11 +67,11 @@ impl Journal {
     }
 
     pub(super) fn save(&self, before: Option<&str>) -> Result<()> {
-        atomic::write(
+        Ok(atomic::write(
             &journal_path()?,
             &serde_json::to_string_pretty(self)?,
             before,
-        )
+        )?)
     }
 }
 
@@ -137,16 +137,20 @@ fn codex_project_refused(project: &Path) -> Result<Option<String>> {
 /// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
 /// trust keys.
 fn codex_home() -> Result<PathBuf> {
-    codex_trust::codex_home(
+    Ok(codex_trust::codex_home(
         std::env::var_os("CODEX_HOME").as_deref(),
         std::env::var_os("HOME").map(PathBuf::from).as_deref(),
-    )
+    )?)
 }
 
 /// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed):
 /// the `[hooks.state]` entries of `config.toml`, for those entries only.
 fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<TrustEntry>> {
-    codex_trust::text_trust_entries_where(path, hooks_json, &|h| h.command == command)
+    Ok(codex_trust::text_trust_entries_where(
+        path,
+        hooks_json,
+        &|h| h.command == command,
+    )?)
 }
 
 fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
@@ -576,7 +580,7 @@ fn trust_codex(
 /// there was none.
 fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result<()> {
     match original {
-        Some(original) if current != Some(original) => atomic::write(path, original, current),
+        Some(original) if current != Some(original) => Ok(atomic::write(path, original, current)?),
         Some(_) => Ok(()),
         None => {
             let _ = std::fs::remove_file(path);

@@ -15,7 +15,7 @@ use hooks::core::{Aggregate, Event, HookOutcome};
 use hooks::exec::StopStreaks;
 use serde::{Deserialize, Serialize};
 
-use crate::edit::atomic;
+use hooks::config::edit::atomic;
 
 /// The variable naming the state directory.
 pub const STATE_DIR_VAR: &str = "HOOKS_STATE_DIR";
