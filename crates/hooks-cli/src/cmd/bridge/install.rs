@@ -25,9 +25,9 @@ use hooks::core::BuiltinEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::state::StateStore;
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
 use crate::cmd::render::plural;
+use hooks::bridge::state::StateStore;
 use hooks::config::edit::codex_trust::{self, TrustEntry};
 use hooks::config::edit::json::JsonDoc;
 use hooks::config::edit::{Doc, Seg, atomic};
@@ -153,6 +153,14 @@ fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<Tr
     )?)
 }
 
+/// `builder` without the files `agent` reads hooks from itself.
+fn without_own_files(builder: hooks::EngineBuilder, agent: Agent) -> hooks::EngineBuilder {
+    match hooks::bridge::agents::agent(agent.dialect()) {
+        Some(row) => hooks::bridge::without_own_files(builder, row),
+        None => builder,
+    }
+}
+
 fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
     let project = super::super::project_dir(&ConfigArgs {
         project: dir.cloned(),
@@ -168,7 +176,7 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
     };
-    let engine = super::without_own_files(super::super::engine_builder(&args)?, agent).build()?;
+    let engine = without_own_files(super::super::engine_builder(&args)?, agent).build()?;
     let loaded = engine.loaded();
     let names: BTreeSet<String> = loaded
         .hooks
@@ -668,8 +676,7 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         project: Some(project.clone()),
         ..ConfigArgs::default()
     };
-    let engine =
-        super::without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
+    let engine = without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
     let loaded = engine.loaded();
     if agent == Agent::Cline {
         for (event, calls) in super::install_cline::doctor(out, &project, &command)? {
@@ -766,7 +773,7 @@ pub(super) fn calls(cmd: &str, this: &str, title: &str) -> String {
 fn runs(loaded: &hooks::Loaded, event: &str) -> String {
     let mut runs: Vec<String> = Vec::new();
     let mut bridges: Vec<&str> = Vec::new();
-    let event = super::agent_event(event);
+    let event = hooks::bridge::agent_event(event);
     for h in loaded
         .hooks
         .hooks()
