@@ -56,6 +56,7 @@ mod convert;
 mod detect;
 mod dialects;
 mod discover;
+pub mod edit;
 mod error;
 mod file;
 mod interpolate;

@@ -3,13 +3,13 @@
 //! the changed entry stays byte for byte as it was. New values take the indentation the
 //! surrounding container already uses.
 
-use anyhow::{Result, anyhow, bail};
+use super::{Result, bail, err};
 use serde_json::Value;
 
 use super::{Doc, Seg, offset_of};
 
 /// A JSON document being edited.
-pub(crate) struct JsonDoc {
+pub struct JsonDoc {
     text: String,
     root: Node,
 }
@@ -43,7 +43,7 @@ impl Member {
 
 impl JsonDoc {
     /// Scans `text`, which must be one JSON value.
-    pub(crate) fn parse(text: &str) -> Result<JsonDoc> {
+    pub fn parse(text: &str) -> Result<JsonDoc> {
         let root = scan(text)?;
         Ok(JsonDoc {
             text: text.to_owned(),
@@ -60,9 +60,9 @@ impl JsonDoc {
                     .rev()
                     .find(|m| &m.key == k)
                     .map(|m| &m.value)
-                    .ok_or_else(|| anyhow!("no key `{k}`"))?,
+                    .ok_or_else(|| err!("no key `{k}`"))?,
                 (Seg::Index(i), Kind::Array(items)) => {
-                    items.get(*i).ok_or_else(|| anyhow!("no item {i}"))?
+                    items.get(*i).ok_or_else(|| err!("no item {i}"))?
                 }
                 _ => bail!("the document does not have the expected shape at `{seg}`"),
             };
@@ -217,7 +217,7 @@ impl Doc for JsonDoc {
                 let i = members
                     .iter()
                     .rposition(|m| &m.key == k)
-                    .ok_or_else(|| anyhow!("no key `{k}`"))?;
+                    .ok_or_else(|| err!("no key `{k}`"))?;
                 (
                     members.iter().map(|m| (m.start(), m.value.end)).collect(),
                     i,

@@ -11,11 +11,11 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use hooks::core::{Aggregate, Event, HookOutcome};
-use hooks::exec::StopStreaks;
+use crate::core::{Aggregate, Event, HookOutcome};
+use crate::exec::StopStreaks;
 use serde::{Deserialize, Serialize};
 
-use crate::edit::atomic;
+use crate::config::edit::atomic;
 
 /// The variable naming the state directory.
 pub const STATE_DIR_VAR: &str = "HOOKS_STATE_DIR";
@@ -207,7 +207,7 @@ impl StateStore {
             return;
         }
         let pending = self.update(session, |state| std::mem::take(&mut state.pending));
-        let takes_context = event.honours(hooks::core::Fields::CONTEXT);
+        let takes_context = event.honours(crate::core::Fields::CONTEXT);
         for result in pending {
             if takes_context {
                 agg.effects.additional_context.extend(result.context);

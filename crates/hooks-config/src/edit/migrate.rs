@@ -26,8 +26,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
-use hooks::config::{ConfigFile, Discovered, LoadOptions, Locations, Origin, TrustStore};
+use super::{Context, Result, bail, err};
+use crate::{ConfigFile, Discovered, LoadOptions, Locations, Origin, TrustStore};
 use hooks_core::{Dialect, HookSpec, Layer};
 use serde_json::{Value, json};
 
@@ -68,9 +68,9 @@ impl Place {
                 within: self.within.clone(),
             }
             .read_text(options.max_file_size),
-            (true, None) => hooks::config::read_text(&self.path, options.max_file_size),
+            (true, None) => crate::read_text(&self.path, options.max_file_size),
         }
-        .map_err(|e| anyhow!("cannot read {}:\n{e}", self.path.display()))?;
+        .map_err(|e| err!("cannot read {}:\n{e}", self.path.display()))?;
         ConfigEdit::from_text(&self.path, text, &options)
     }
 }
@@ -126,7 +126,7 @@ pub fn project_settings(from: Dialect, project: &Path) -> Place {
 pub fn native_place(layer: Layer, project: &Path) -> Option<Place> {
     let native: Vec<Discovered> = candidates(project)
         .into_iter()
-        .filter(|c| c.layer == layer && hooks::config::dialect_from_path(&c.path).is_none())
+        .filter(|c| c.layer == layer && crate::dialect_from_path(&c.path).is_none())
         .collect();
     let pick = native
         .iter()
@@ -319,7 +319,7 @@ fn fresh_id(prefix: &str, spec: &HookSpec, taken: &mut BTreeSet<String>) -> Stri
 /// is not hooks), checking that the file keeps its settings and loses every hook, and
 /// nothing else changes.
 fn remove_hooks_key(edit: &mut ConfigEdit) -> Result<()> {
-    let text = if edit.file.format == hooks::config::Format::Toml {
+    let text = if edit.file.format == crate::Format::Toml {
         super::codex_trust::without_hooks(&edit.text)?
     } else {
         let mut doc = JsonDoc::parse(&edit.text)?;
@@ -561,7 +561,7 @@ impl Journal {
     /// Opens the default journal.
     pub fn open_default() -> Result<Journal> {
         let path = Journal::default_path()
-            .ok_or_else(|| anyhow!("no state directory for the migration journal (set HOME)"))?;
+            .ok_or_else(|| err!("no state directory for the migration journal (set HOME)"))?;
         Journal::open(&path)
     }
 
@@ -654,7 +654,7 @@ pub fn undo(
     options: &LoadOptions,
 ) -> Result<Undone> {
     let record = journal.find(&source.path).cloned().ok_or_else(|| {
-        anyhow!(
+        err!(
             "no migration of {} to undo (the journal {} has none)",
             source.path.display(),
             journal.path().display()
@@ -667,7 +667,7 @@ pub fn undo(
     let mut source_edit = source.open(options)?;
     let mut target_edit = target_place.open(options)?;
     let edited = |what: &Path| {
-        anyhow!(
+        err!(
             "{} was edited after the migration, so it is not put back (that would lose the edit); nothing was changed\n  hint: its text before the migration is in {}",
             what.display(),
             journal.path().display()

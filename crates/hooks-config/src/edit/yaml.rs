@@ -8,7 +8,7 @@
 //! The structure reader is deliberately small; what it gets wrong the caller's safety net
 //! catches, since every edited file is loaded again and compared before it is written.
 
-use anyhow::{Result, anyhow, bail};
+use super::{Error, Result, bail, err};
 use serde_json::Value;
 
 use super::{Doc, Seg, show};
@@ -90,7 +90,7 @@ impl YamlDoc {
                 .skip(1)
                 .find(|(_, l)| matches!(l.trim_end(), "---" | "..."))
                 .map(|(i, _)| i)
-                .ok_or_else(|| anyhow!("the SKILL.md frontmatter is not closed by a `---` line"))?;
+                .ok_or_else(|| err!("the SKILL.md frontmatter is not closed by a `---` line"))?;
             if lines.first().map(|l| l.trim_end()) != Some("---") {
                 bail!("a SKILL.md must start with a `---` line");
             }
@@ -165,11 +165,11 @@ impl YamlDoc {
                     .rev()
                     .find(|e| &e.key == k)
                     .map(|e| &e.value)
-                    .ok_or_else(|| anyhow!("no key `{k}`"))?,
+                    .ok_or_else(|| err!("no key `{k}`"))?,
                 (Seg::Index(i), YKind::Seq(items)) => items
                     .get(*i)
                     .map(|i| &i.value)
-                    .ok_or_else(|| anyhow!("no item {i}"))?,
+                    .ok_or_else(|| err!("no item {i}"))?,
                 _ => bail!(
                     "the YAML at `{}` is not written in block style, which the line editor needs",
                     show(path)
@@ -286,7 +286,7 @@ impl YamlDoc {
     fn open_empty(&mut self, path: &[Seg]) -> Result<usize> {
         let entry = self
             .entry(path)
-            .ok_or_else(|| anyhow!("`{}` is not a key the editor can fill", show(path)))?
+            .ok_or_else(|| err!("`{}` is not a key the editor can fill", show(path)))?
             .clone();
         match entry.value.kind {
             YKind::Null => {}
@@ -320,8 +320,8 @@ impl YamlDoc {
         }
     }
 
-    fn show_err(&self, path: &[Seg]) -> anyhow::Error {
-        anyhow!(
+    fn show_err(&self, path: &[Seg]) -> Error {
+        err!(
             "the YAML at `{}` is not written in a layout the line editor can change",
             show(path)
         )
@@ -444,7 +444,7 @@ impl Doc for YamlDoc {
                 let i = entries
                     .iter()
                     .rposition(|e| &e.key == k)
-                    .ok_or_else(|| anyhow!("no key `{k}`"))?;
+                    .ok_or_else(|| err!("no key `{k}`"))?;
                 (
                     entries
                         .iter()

@@ -3,7 +3,7 @@
 //! their `[[run.hooks]]` table out (Fabro's schema has no `enabled`), and back on by
 //! uncommenting it.
 
-use anyhow::{Result, anyhow, bail};
+use super::{Result, bail, err};
 use serde_json::Value;
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table};
 
@@ -28,7 +28,7 @@ enum Node<'a> {
 
 impl<'a> Node<'a> {
     fn step(self, seg: &Seg) -> Result<Node<'a>> {
-        let missing = || anyhow!("nothing at `{seg}`");
+        let missing = || err!("nothing at `{seg}`");
         Ok(match (self, seg) {
             (Node::Item(Item::Table(t)), Seg::Key(k)) | (Node::Table(t), Seg::Key(k)) => {
                 Node::Item(t.get_mut(k).ok_or_else(missing)?)
@@ -53,7 +53,7 @@ impl<'a> Node<'a> {
 impl TomlDoc {
     /// Parses `text`.
     pub(crate) fn parse(text: &str) -> Result<TomlDoc> {
-        let doc: DocumentMut = text.parse().map_err(|e| anyhow!("invalid TOML: {e}"))?;
+        let doc: DocumentMut = text.parse().map_err(|e| err!("invalid TOML: {e}"))?;
         Ok(TomlDoc { doc })
     }
 
@@ -70,12 +70,12 @@ impl TomlDoc {
     pub(crate) fn comment_out(&mut self, path: &[Seg]) -> Result<()> {
         let text = self.doc.to_string();
         let spanned =
-            toml_edit::Document::parse(text.clone()).map_err(|e| anyhow!("invalid TOML: {e}"))?;
+            toml_edit::Document::parse(text.clone()).map_err(|e| err!("invalid TOML: {e}"))?;
         let table = spanned_table(spanned.as_table(), path)
-            .ok_or_else(|| anyhow!("`{}` is not a table of its own", show(path)))?;
+            .ok_or_else(|| err!("`{}` is not a table of its own", show(path)))?;
         let start = table
             .span()
-            .ok_or_else(|| anyhow!("`{}` has no position", show(path)))?
+            .ok_or_else(|| err!("`{}` has no position", show(path)))?
             .start;
         let end = span_end(table).max(start);
         let first = text[..start].matches('\n').count();
@@ -321,14 +321,14 @@ impl Doc for TomlDoc {
         let node = self.node(parent)?;
         match (node, last) {
             (Node::Item(Item::Table(t)) | Node::Table(t), Seg::Key(k)) => {
-                t.remove(k).ok_or_else(|| anyhow!("no key `{k}`"))?;
+                t.remove(k).ok_or_else(|| err!("no key `{k}`"))?;
             }
             (Node::Item(Item::ArrayOfTables(a)), Seg::Index(i)) if *i < a.len() => {
                 a.remove(*i);
             }
             (Node::Item(Item::Value(v)) | Node::Value(v), seg) => match (v, seg) {
                 (toml_edit::Value::InlineTable(t), Seg::Key(k)) => {
-                    t.remove(k).ok_or_else(|| anyhow!("no key `{k}`"))?;
+                    t.remove(k).ok_or_else(|| err!("no key `{k}`"))?;
                 }
                 (toml_edit::Value::Array(a), Seg::Index(i)) if *i < a.len() => {
                     a.remove(*i);
@@ -450,7 +450,7 @@ fn to_value(value: &Value) -> Result<toml_edit::Value> {
 
 /// A TOML document as JSON, keys in written order.
 pub(crate) fn to_json(text: &str) -> Result<Value> {
-    let doc: DocumentMut = text.parse().map_err(|e| anyhow!("invalid TOML: {e}"))?;
+    let doc: DocumentMut = text.parse().map_err(|e| err!("invalid TOML: {e}"))?;
     Ok(table_json(doc.as_table()))
 }
 

@@ -18,26 +18,27 @@
 
 pub mod atomic;
 pub mod codex_trust;
-pub(crate) mod json;
+mod error;
+pub mod json;
 pub mod migrate;
 mod toml;
 mod yaml;
 
+pub use error::{Error, Result};
+pub(crate) use error::{bail, err};
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
-use hooks::config::{
-    ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings, TrustStore,
-};
+use error::Context;
 use hooks_core::{Dialect, EventCatalog, HookList, HookSpec, Switch};
-
-use crate::handle::Candidate;
 use serde_json::Value;
+
+use crate::{ConfigFile, Discovered, EnvSource, Format, Item, LoadOptions, Settings, TrustStore};
 
 /// One step of a path into a document.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Seg {
+pub enum Seg {
     /// A key of a mapping.
     Key(String),
     /// An index into a list.
@@ -75,7 +76,7 @@ pub(crate) fn show(path: &[Seg]) -> String {
 
 /// What each syntax's editor does. Paths address mappings and lists as `hooks_config`
 /// reads them; every method changes only the text of what it touches.
-pub(crate) trait Doc {
+pub trait Doc {
     /// The path of the mapping that starts at this 1-based line and column (a hook's
     /// provenance).
     fn locate(&self, line: u32, column: u32) -> Option<Vec<Seg>>;
@@ -237,8 +238,8 @@ impl ConfigEdit {
     /// the file must load without errors.
     pub fn open(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
         refuse_uneditable(path, options)?;
-        let text = hooks::config::read_text(path, options.max_file_size)
-            .map_err(|e| anyhow!("cannot read {}:\n{e}", path.display()))?;
+        let text = crate::read_text(path, options.max_file_size)
+            .map_err(|e| err!("cannot read {}:\n{e}", path.display()))?;
         ConfigEdit::from_text(path, text, options)
     }
 
@@ -248,17 +249,15 @@ impl ConfigEdit {
         refuse_uneditable(&found.path, options)?;
         let text = found
             .read_text(options.max_file_size)
-            .map_err(|e| anyhow!("cannot read {}:\n{e}", found.path.display()))?;
+            .map_err(|e| err!("cannot read {}:\n{e}", found.path.display()))?;
         ConfigEdit::from_text(&found.path, text, options)
     }
 
-    pub(crate) fn from_text(
-        path: &Path,
-        text: String,
-        options: &LoadOptions,
-    ) -> Result<ConfigEdit> {
+    /// The file at `path` as `text` says it is (not read from disk), to be edited; it
+    /// must load.
+    pub fn from_text(path: &Path, text: String, options: &LoadOptions) -> Result<ConfigEdit> {
         let file = load(&text, path, options).map_err(|e| {
-            anyhow!(
+            err!(
                 "{} does not load, so it cannot be edited:\n{e}",
                 path.display()
             )
@@ -278,7 +277,7 @@ impl ConfigEdit {
     /// its extension names (YAML if none).
     pub fn create(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
         refuse_uneditable(path, options)?;
-        let dialect = hooks::config::dialect_from_path(path).unwrap_or(Dialect::Native);
+        let dialect = crate::dialect_from_path(path).unwrap_or(Dialect::Native);
         let format = match dialect {
             Dialect::Native => Format::from_path(path).unwrap_or(Format::Yaml),
             Dialect::Claude
@@ -288,7 +287,7 @@ impl ConfigEdit {
             | Dialect::Gemini
             | Dialect::Codex
             | Dialect::Cursor
-            | Dialect::Cline => hooks::config::default_format(dialect),
+            | Dialect::Cline => crate::default_format(dialect),
         };
         let text = if is_markdown(path) {
             "---\n---\n"
@@ -312,7 +311,7 @@ impl ConfigEdit {
             }
         };
         let options = options.clone().with_dialect(dialect).with_format(format);
-        let file = load(text, path, &options).map_err(|e| anyhow!("{e}"))?;
+        let file = load(text, path, &options).map_err(|e| err!("{e}"))?;
         Ok(ConfigEdit {
             path: path.to_path_buf(),
             original: None,
@@ -394,7 +393,7 @@ impl ConfigEdit {
             waiting,
             trust_command: format!(
                 "hooks trust {}",
-                hooks::config::shell_quote(&self.path.display().to_string())
+                crate::shell_quote(&self.path.display().to_string())
             ),
             problem: store.err().map(|e| e.to_string()),
         })
@@ -482,8 +481,8 @@ impl ConfigEdit {
     }
 
     fn raw(&self) -> Result<Value> {
-        hooks::config::parse_value(&self.text, Some(&self.path), Some(self.file.format))
-            .map_err(|e| anyhow!("{e}"))
+        crate::parse_value(&self.text, Some(&self.path), Some(self.file.format))
+            .map_err(|e| err!("{e}"))
     }
 
     fn raw_at_spec(&self, spec: &HookSpec) -> Option<Value> {
@@ -514,7 +513,7 @@ impl ConfigEdit {
             bail!("the entry has no position in {}", self.path.display());
         };
         doc.locate(line, col).ok_or_else(|| {
-            anyhow!(
+            err!(
                 "cannot find the entry at {}:{line}:{col} in the text (a layout the editor does not follow); edit it by hand",
                 self.path.display()
             )
@@ -525,10 +524,7 @@ impl ConfigEdit {
         match &entry.at {
             At::Item(i) => Ok((
                 *i,
-                self.file
-                    .items
-                    .get(*i)
-                    .ok_or_else(|| anyhow!("stale entry"))?,
+                self.file.items.get(*i).ok_or_else(|| err!("stale entry"))?,
             )),
             At::Commented(_) => bail!("the entry is commented out"),
         }
@@ -687,11 +683,11 @@ impl ConfigEdit {
         }
         let mut text = doc.text();
         if dialect == Dialect::Fabro && !spec.enabled {
-            let added = load(&text, &self.path, &self.options).map_err(|e| anyhow!("{e}"))?;
+            let added = load(&text, &self.path, &self.options).map_err(|e| err!("{e}"))?;
             let last = added
                 .hooks()
                 .last()
-                .ok_or_else(|| anyhow!("the new hook did not load"))?
+                .ok_or_else(|| err!("the new hook did not load"))?
                 .clone();
             let mut t = toml::TomlDoc::parse(&text)?;
             let (Some(line), Some(col)) = (last.provenance.line, last.provenance.column) else {
@@ -699,7 +695,7 @@ impl ConfigEdit {
             };
             let path = t
                 .locate(line, col)
-                .ok_or_else(|| anyhow!("cannot find the new hook"))?;
+                .ok_or_else(|| err!("cannot find the new hook"))?;
             t.comment_out(&path)?;
             text = t.text();
         }
@@ -859,7 +855,7 @@ impl ConfigEdit {
         verify: impl FnOnce(&ConfigFile) -> Result<()>,
     ) -> Result<Change> {
         let refuse = |why: String| {
-            anyhow!(
+            err!(
                 "refusing to write {}: {why}; the file is unchanged\n  hint: edit this part of the file by hand",
                 self.path.display()
             )
@@ -883,11 +879,7 @@ impl ConfigEdit {
 /// Loads config text for editing. An edit runs no hook, so it needs no values: a
 /// `{{ vars.X }}` or `{{ env.X }}` with no value is kept as written (instead of failing the
 /// load), and secrets are not looked up. Both loads an edit compares use the same rule.
-pub(crate) fn load(
-    text: &str,
-    path: &Path,
-    options: &LoadOptions,
-) -> Result<ConfigFile, hooks::config::Error> {
+pub fn load(text: &str, path: &Path, options: &LoadOptions) -> Result<ConfigFile, crate::Error> {
     static TOKEN: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r"\{\{\s*(vars|env)\.([A-Za-z0-9_-]+)\s*\}\}").ok()
     });
@@ -921,7 +913,7 @@ pub(crate) fn load(
         map.extend(env_missing);
         interp.env = EnvSource::Map(map);
     }
-    hooks::config::load_str(text, Some(path), &options)
+    crate::load_str(text, Some(path), &options)
 }
 
 /// A hook in the file's own dialect, as the dialect writer renders it.
@@ -935,13 +927,13 @@ struct Rendered {
 }
 
 fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered> {
-    let converted = hooks::config::convert_items(
+    let converted = crate::convert_items(
         &[Item::Hook(spec.clone())],
         &Settings::default(),
         dialect,
         Some(format),
     )
-    .map_err(|e| anyhow!("{e}"))?;
+    .map_err(|e| err!("{e}"))?;
     let lost: Vec<String> = converted
         .warnings
         .iter()
@@ -958,8 +950,7 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
     // TOML goes through toml_edit, which keeps the order the writer put the keys in.
     let value = match converted.format {
         Format::Toml => toml::to_json(&converted.text)?,
-        f => hooks::config::parse_value(&converted.text, None, Some(f))
-            .map_err(|e| anyhow!("{e}"))?,
+        f => crate::parse_value(&converted.text, None, Some(f)).map_err(|e| err!("{e}"))?,
     };
     let pick = |path: &[Seg]| get(&value, path).cloned();
     let key = |k: &str| Seg::Key(k.to_owned());
@@ -1003,7 +994,7 @@ fn render(spec: &HookSpec, dialect: Dialect, format: Format) -> Result<Rendered>
             }),
         HookList::Files => None,
     };
-    rendered.ok_or_else(|| anyhow!("the {} writer left the hook out", dialect_name(dialect)))
+    rendered.ok_or_else(|| err!("the {} writer left the hook out", dialect_name(dialect)))
 }
 
 fn insert_flat(doc: &mut dyn Doc, raw: &Value, list: &[Seg], entry: Value) -> Result<()> {
@@ -1158,9 +1149,7 @@ fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
 /// are read, not edited in place: an error
 /// saying so for a file of theirs (by `--dialect` or by its location).
 fn refuse_uneditable(path: &Path, options: &LoadOptions) -> Result<()> {
-    let dialect = options
-        .dialect
-        .or_else(|| hooks::config::dialect_from_path(path));
+    let dialect = options.dialect.or_else(|| crate::dialect_from_path(path));
     match dialect {
         Some(Dialect::Cursor) => bail!(
             "{} is Cursor's hooks.json, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
@@ -1209,7 +1198,7 @@ fn flipped(item: &Item, on: bool) -> Item {
 /// Whether two items say the same, wherever they are written.
 fn same_item(a: &Item, b: &Item) -> bool {
     match (a, b) {
-        (Item::Hook(x), Item::Hook(y)) => hooks::config::equivalent(x, y),
+        (Item::Hook(x), Item::Hook(y)) => crate::equivalent(x, y),
         (
             Item::SetEnabled {
                 id: i, enabled: e, ..
@@ -1230,7 +1219,6 @@ fn changed_too(item: &Item) -> String {
         Item::SetEnabled { id, provenance, .. } | Item::Remove { id, provenance } => {
             (id.clone(), provenance.line)
         }
-        _ => ("an entry".to_owned(), None),
     };
     let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
     format!(
@@ -1276,91 +1264,4 @@ fn subsequence_extra<'a>(before: &[Item], new: &'a [Item]) -> Result<Vec<&'a Ite
         bail!("an existing hook was lost or changed");
     }
     Ok(extra)
-}
-
-/// A hook found by its address.
-#[derive(Debug)]
-pub struct Found {
-    /// The index of its file in the list searched.
-    pub file: usize,
-    /// The entry.
-    pub entry: Entry,
-}
-
-/// Finds the entry `address` names among `files`, by the handles every command accepts
-/// ([`crate::handle`]): an id or Fabro `name`; what `hooks list` shows for it; its
-/// `FILE:LINE`. No match is an error with a did-you-mean; several are an error listing them.
-pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
-    let mut all: Vec<(usize, Entry)> = files
-        .iter()
-        .enumerate()
-        .flat_map(|(i, f)| f.entries().into_iter().map(move |e| (i, e)))
-        .collect();
-    let candidates: Vec<Candidate> = all
-        .iter()
-        .map(|(f, e)| {
-            Candidate::new(
-                e.id.as_deref(),
-                e.spec.as_ref(),
-                Some(files[*f].path()),
-                e.line,
-            )
-        })
-        .collect();
-    let searched = match files {
-        [one] => one.path().display().to_string(),
-        [] => "any config file (none was found)".to_owned(),
-        many => format!("{} config files", many.len()),
-    };
-    let i = match crate::handle::resolve(&candidates, address, &searched) {
-        Ok(i) => i,
-        Err(error) => match stale_locator(files, address) {
-            Some(message) => bail!("{message}"),
-            None => return Err(error),
-        },
-    };
-    let (file, entry) = all.swap_remove(i);
-    Ok(Found { file, entry })
-}
-
-/// For a `FILE:LINE` that names a file but no line a hook starts on (a line inside a hook,
-/// or one that moved since `hooks list` showed it): the error, with the hooks starting
-/// nearest before and after it.
-fn stale_locator(files: &[ConfigEdit], address: &str) -> Option<String> {
-    let (file, n) = crate::handle::split_locator(address)?;
-    let mut near: Vec<String> = Vec::new();
-    for edit in files
-        .iter()
-        .filter(|f| crate::handle::names_file(file, f.path()))
-    {
-        let entries = edit.entries();
-        let lines = entries.iter().filter_map(|e| e.line.map(|l| (l, e)));
-        let before = lines
-            .clone()
-            .filter(|(l, _)| *l < n)
-            .max_by_key(|(l, _)| *l);
-        let after = lines.filter(|(l, _)| *l > n).min_by_key(|(l, _)| *l);
-        near.extend(
-            before
-                .into_iter()
-                .chain(after)
-                .map(|(l, e)| format!("{}:{l} (`{}`)", edit.path().display(), e.label())),
-        );
-    }
-    if near.is_empty()
-        && !files
-            .iter()
-            .any(|f| crate::handle::names_file(file, f.path()))
-    {
-        return None;
-    }
-    let hint = match &near[..] {
-        [] => "the file holds no hooks".to_owned(),
-        [one] => format!("the nearest hook starts at {one}"),
-        many => format!("the nearest hooks start at {}", many.join(" and ")),
-    };
-    Some(format!(
-        "no hook starts at `{address}`: the line is inside a hook, or the file changed since \
-         the line was shown\n  hint: {hint}"
-    ))
 }

@@ -31,7 +31,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow, bail};
+use super::{Context, Error, Result, bail, err};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use toml_edit::{DocumentMut, Item, Table};
@@ -192,9 +192,9 @@ fn sorted(value: Value) -> Value {
     }
 }
 
-fn unknown_event(event: &str) -> anyhow::Error {
+fn unknown_event(event: &str) -> Error {
     let known: Vec<&str> = events().collect();
-    anyhow!(
+    err!(
         "Codex has no hook event `{event}` (it has {})",
         known.join(", ")
     )
@@ -230,12 +230,12 @@ pub fn trust_entries_where(
         let where_ = |what: String| format!("{} in {}", what, source.display());
         let groups = groups
             .as_array()
-            .ok_or_else(|| anyhow!(where_(format!("`{event}` is not a list"))))?;
+            .ok_or_else(|| err!(where_(format!("`{event}` is not a list"))))?;
         for (g, group) in groups.iter().enumerate() {
             let at = |what: &str| where_(format!("`{event}[{g}]`{what}"));
             let group = group
                 .as_object()
-                .ok_or_else(|| anyhow!(at(" is not a table")))?;
+                .ok_or_else(|| err!(at(" is not a table")))?;
             let matcher = match group.get("matcher") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(m)) => Some(m.as_str()),
@@ -280,7 +280,7 @@ fn command_hook<'a>(
 ) -> Result<Option<CodexCommandHook<'a>>> {
     let handler = handler
         .as_object()
-        .ok_or_else(|| anyhow!(at(" is not a table")))?;
+        .ok_or_else(|| err!(at(" is not a table")))?;
     match handler.get("type").and_then(Value::as_str) {
         Some("command") => {}
         Some("prompt" | "agent") => return Ok(None),
@@ -289,16 +289,16 @@ fn command_hook<'a>(
     let text = |key: &str| match handler.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.as_str())),
-        Some(_) => Err(anyhow!(at(&format!(": `{key}` is not a string")))),
+        Some(_) => Err(err!(at(&format!(": `{key}` is not a string")))),
     };
     let number = |key: &str| match handler.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(v) => v
             .as_u64()
             .map(Some)
-            .ok_or_else(|| anyhow!(at(&format!(": `{key}` is not a whole number of 0 or more")))),
+            .ok_or_else(|| err!(at(&format!(": `{key}` is not a whole number of 0 or more")))),
     };
-    let command = text("command")?.ok_or_else(|| anyhow!(at(": `command` is missing")))?;
+    let command = text("command")?.ok_or_else(|| err!(at(": `command` is missing")))?;
     if command.trim().is_empty() {
         return Ok(None);
     }
@@ -380,7 +380,7 @@ pub fn codex_home(codex_home_var: Option<&OsStr>, home: Option<&Path>) -> Result
             )
         }),
         None => {
-            let home = home.ok_or_else(|| anyhow!("neither CODEX_HOME nor HOME is set"))?;
+            let home = home.ok_or_else(|| err!("neither CODEX_HOME nor HOME is set"))?;
             Ok(home.join(".codex"))
         }
     }
@@ -391,7 +391,7 @@ pub fn codex_home(codex_home_var: Option<&OsStr>, home: Option<&Path>) -> Result
 /// creating the tables as needed; every other byte stays as it was.
 pub fn with_trust(config: &str, entries: &[TrustEntry]) -> Result<String> {
     let mut doc = parse(config)?;
-    let state = state_table(&mut doc, true)?.ok_or_else(|| anyhow!("no [hooks.state]"))?;
+    let state = state_table(&mut doc, true)?.ok_or_else(|| err!("no [hooks.state]"))?;
     for entry in entries {
         let hash = toml_edit::value(entry.trusted_hash.as_str());
         match state.get_mut(&entry.key) {
@@ -403,7 +403,7 @@ pub fn with_trust(config: &str, entries: &[TrustEntry]) -> Result<String> {
             Some(item) => {
                 let table = item
                     .as_table_like_mut()
-                    .ok_or_else(|| anyhow!("[hooks.state.\"{}\"] is not a table", entry.key))?;
+                    .ok_or_else(|| err!("[hooks.state.\"{}\"] is not a table", entry.key))?;
                 match table.get_mut("trusted_hash") {
                     Some(Item::Value(old)) => {
                         let decor = old.decor().clone();
@@ -488,7 +488,7 @@ pub fn without_hooks(config: &str) -> Result<String> {
 fn parse(config: &str) -> Result<DocumentMut> {
     config
         .parse()
-        .map_err(|e| anyhow!("config.toml is not valid TOML: {e}"))
+        .map_err(|e| err!("config.toml is not valid TOML: {e}"))
 }
 
 /// `[hooks.state]`, created (without headers of its own) when `create` is set.
@@ -502,7 +502,7 @@ fn state_table(doc: &mut DocumentMut, create: bool) -> Result<Option<&mut Table>
     let hooks = doc
         .get_mut("hooks")
         .and_then(Item::as_table_mut)
-        .ok_or_else(|| anyhow!("`hooks` in config.toml is not a table of its own"))?;
+        .ok_or_else(|| err!("`hooks` in config.toml is not a table of its own"))?;
     if hooks.get("state").is_none() {
         if !create {
             return Ok(None);
@@ -513,7 +513,7 @@ fn state_table(doc: &mut DocumentMut, create: bool) -> Result<Option<&mut Table>
         .get_mut("state")
         .and_then(Item::as_table_mut)
         .map(Some)
-        .ok_or_else(|| anyhow!("`hooks.state` in config.toml is not a table of its own"))
+        .ok_or_else(|| err!("`hooks.state` in config.toml is not a table of its own"))
 }
 
 fn implicit() -> Table {

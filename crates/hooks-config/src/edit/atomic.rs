@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, bail};
+use super::{Context, Result, bail};
 
 /// The file a write to `path` must replace: `path` itself, or, if it is a symbolic link
 /// (a dotfiles manager's, say), the file it points to, so the link survives.
