@@ -62,6 +62,47 @@ pub(crate) struct DialectFiles {
     /// The name a file-wide list of disabled hooks knows one of its hooks by (Gemini CLI's
     /// `hooksConfig.disabled`); `None`: no such list turns its hooks off.
     pub(crate) disabled_name: Option<fn(&HookSpec) -> Option<String>>,
+    /// How its files are edited in place (`hooks add`, `enable`, `remove`, `migrate`).
+    pub(crate) editing: EditRules,
+}
+
+/// How a dialect's files are edited in place ([`crate::edit`]); whether a hook has a
+/// switch of its own, and the file one for every hook, are its profile's
+/// ([`hooks_core::Profile::file`]).
+#[derive(Debug)]
+pub(crate) struct EditRules {
+    /// Why its files are not edited in place, after the file's path (`is Cursor's
+    /// hooks.json, ...`), with a hint; `None`: they are.
+    pub(crate) refusal: Option<&'static str>,
+    /// The text a new file of it starts as (`_version = 1` of Fabro's); `None`: an empty
+    /// table (`{}` in JSON, nothing in YAML and TOML).
+    pub(crate) template: Option<&'static str>,
+    /// Whether a disabled hook is commented out, since its files have no switch of a hook's
+    /// own (Fabro's).
+    pub(crate) comments_out: bool,
+    /// Whether the file-wide switch shows in every hook's `enabled` when it is off, above
+    /// the hook's own switch (Autohand's `hooks.enabled: false`).
+    pub(crate) switch_in_hooks: bool,
+    /// The project's settings file of its agent, which `hooks migrate` moves hooks out of
+    /// (`.gemini/settings.json`); `None`: it has none of its own.
+    pub(crate) project_settings: Option<&'static str>,
+    /// How the matcher of one of its hooks moved into a native file is written, when that
+    /// differs from how it was read (Gemini CLI's regular expression that is a name list
+    /// becomes the list).
+    pub(crate) moved_matcher: Option<fn(&mut HookSpec)>,
+}
+
+impl EditRules {
+    /// Edited in place, a disabled hook by its own switch, no template, no settings file
+    /// of its own.
+    pub(crate) const IN_PLACE: EditRules = EditRules {
+        refusal: None,
+        template: None,
+        comments_out: false,
+        switch_in_hooks: false,
+        project_settings: None,
+        moved_matcher: None,
+    };
 }
 
 /// How strongly a path names a dialect.

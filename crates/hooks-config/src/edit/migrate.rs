@@ -105,19 +105,12 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
 /// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`, Codex's
 /// `.codex/hooks.json`).
 pub fn project_settings(from: Dialect, project: &Path) -> Place {
-    let rel = match from {
-        Dialect::Gemini => ".gemini/settings.json",
-        Dialect::Cursor => ".cursor/hooks.json",
-        Dialect::Codex => ".codex/hooks.json",
-        // The other dialects have no settings file to move hooks out of: Claude Code's is
-        // named, and `plan` refuses a file of another dialect.
-        Dialect::Claude
-        | Dialect::Native
-        | Dialect::Echo
-        | Dialect::Fabro
-        | Dialect::Autohand
-        | Dialect::Cline => ".claude/settings.json",
-    };
+    // The other dialects have no settings file to move hooks out of: Claude Code's is
+    // named, and `plan` refuses a file of another dialect.
+    let rel = crate::dialects::of(from)
+        .editing
+        .project_settings
+        .unwrap_or(".claude/settings.json");
     place_of(&project.join(rel), project)
 }
 
@@ -225,7 +218,10 @@ pub fn plan(
         )));
     }
     let mut target_edit = target.open(options)?;
-    if target_edit.file().dialect != Dialect::Native {
+    if !crate::dialects::of(target_edit.file().dialect)
+        .write_rules
+        .holds_other_dialects
+    {
         bail!(
             "{} is a {} config; hooks are moved into a native one",
             target.path.display(),
@@ -248,7 +244,9 @@ pub fn plan(
         let id = fresh_id(prefix, spec, &mut taken);
         let mut native = spec.clone();
         native.id = Some(id.clone());
-        names_as_list(&mut native);
+        if let Some(moved_matcher) = crate::dialects::of(native.dialect).editing.moved_matcher {
+            moved_matcher(&mut native);
+        }
         match target_edit.add(&native).with_context(|| {
             format!(
                 "`{}` of {} cannot move; nothing was written",
@@ -274,27 +272,6 @@ pub fn plan(
         source_trusted,
         target_trusted,
     })))
-}
-
-/// A Gemini CLI tool matcher that is a list of tool names (`run_shell_command`,
-/// `read_file|write_file`), a regular expression to Gemini CLI, read as that list of
-/// names, so that the native file holds a plain list (`run_shell_command|read_file`,
-/// matched in Gemini CLI's names, the moved hook's dialect): Gemini CLI tests it
-/// unanchored, but its tool names contain no other tool's name whole. Any other regular
-/// expression stays one, over the same names.
-fn names_as_list(spec: &mut HookSpec) {
-    let tool_event = spec.event.info().matches_tool_name();
-    if spec.dialect != Dialect::Gemini
-        || !tool_event
-        || !matches!(spec.matcher.kind(), hooks_core::MatcherKind::Regex(_))
-    {
-        return;
-    }
-    if let Ok(list) = hooks_core::Matcher::parse(spec.matcher.as_str())
-        && matches!(list.kind(), hooks_core::MatcherKind::Exact(_))
-    {
-        spec.matcher = list;
-    }
 }
 
 /// `{prefix}-{event}-{n}` (`project-pre-tool-use-1`), the first `n` not in `taken`.

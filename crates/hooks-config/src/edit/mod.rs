@@ -277,37 +277,18 @@ impl ConfigEdit {
     /// its extension names (YAML if none).
     pub fn create(path: &Path, options: &LoadOptions) -> Result<ConfigEdit> {
         refuse_uneditable(path, options)?;
-        let dialect = crate::dialect_from_path(path).unwrap_or(Dialect::Native);
-        let format = match dialect {
-            Dialect::Native => Format::from_path(path).unwrap_or(Format::Yaml),
-            Dialect::Claude
-            | Dialect::Echo
-            | Dialect::Fabro
-            | Dialect::Autohand
-            | Dialect::Gemini
-            | Dialect::Codex
-            | Dialect::Cursor
-            | Dialect::Cline => crate::default_format(dialect),
-        };
+        let dialect = crate::dialect_from_path(path).unwrap_or_default();
+        let row = crate::dialects::of(dialect);
+        let format = Format::from_path(path)
+            .filter(|f| row.formats.contains(f))
+            .unwrap_or(row.formats[0]);
         let text = if is_markdown(path) {
             "---\n---\n"
         } else {
-            match dialect {
-                Dialect::Fabro => "_version = 1\n",
-                Dialect::Native
-                | Dialect::Claude
-                | Dialect::Echo
-                | Dialect::Autohand
-                | Dialect::Gemini
-                | Dialect::Codex
-                | Dialect::Cursor
-                | Dialect::Cline => {
-                    if format == Format::Json {
-                        "{\n}\n"
-                    } else {
-                        ""
-                    }
-                }
+            match row.editing.template {
+                Some(template) => template,
+                None if format == Format::Json => "{\n}\n",
+                None => "",
             }
         };
         let options = options.clone().with_dialect(dialect).with_format(format);
@@ -443,9 +424,9 @@ impl ConfigEdit {
                 },
             })
             .collect();
-        if self.file.dialect == Dialect::Fabro {
+        if crate::dialects::of(self.file.dialect).editing.comments_out {
             for block in toml::commented(&self.text) {
-                let options = self.options.clone().with_dialect(Dialect::Fabro);
+                let options = self.options.clone().with_dialect(self.file.dialect);
                 let Ok(loaded) = load(&block.body, &self.path, &options) else {
                     continue;
                 };
@@ -470,7 +451,10 @@ impl ConfigEdit {
     /// A hook's own switch (an Autohand file switched off turns every hook off; the
     /// hook's own `enabled` is what `hooks enable` changes).
     fn own_enabled(&self, spec: &HookSpec) -> bool {
-        if self.file.dialect == Dialect::Autohand && self.file.settings.hooks_enabled == Some(false)
+        if crate::dialects::of(self.file.dialect)
+            .editing
+            .switch_in_hooks
+            && switch_value(self.file.dialect, &self.file.settings) == Some(false)
         {
             return self
                 .raw_at_spec(spec)
@@ -564,27 +548,18 @@ impl ConfigEdit {
                     }
                     return Ok(Change::Unchanged(why));
                 }
-                match self.file.dialect {
-                    Dialect::Fabro => {
-                        // `on` is handled above (a disabled Fabro hook is commented out).
-                        let mut doc = toml::TomlDoc::parse(&self.text)?;
-                        doc.comment_out(&path)?;
-                        let before = self.file.items.clone();
-                        return self
-                            .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
-                    }
-                    Dialect::Claude
-                    | Dialect::Echo
-                    | Dialect::Gemini
-                    | Dialect::Codex
-                    | Dialect::Cursor
-                    | Dialect::Cline => {
-                        bail!(no_switch(self.file.dialect, &label))
-                    }
-                    Dialect::Native | Dialect::Autohand => {
-                        doc.set(&path, "enabled", &Value::Bool(on))?
-                    }
+                if crate::dialects::of(self.file.dialect).editing.comments_out {
+                    // `on` is handled above (a disabled hook is commented out).
+                    let mut doc = toml::TomlDoc::parse(&self.text)?;
+                    doc.comment_out(&path)?;
+                    let before = self.file.items.clone();
+                    return self
+                        .apply(doc.text(), |new| expect_removed(&before, &new.items, index));
                 }
+                if !self.file.dialect.profile().file.hook_switch {
+                    bail!(no_switch(self.file.dialect, &label))
+                }
+                doc.set(&path, "enabled", &Value::Bool(on))?
             }
             Item::SetEnabled { enabled, .. } => {
                 if *enabled == on {
@@ -602,8 +577,10 @@ impl ConfigEdit {
             _ => bail!("this kind of entry cannot be edited"),
         }
         let before = self.file.items.clone();
-        let autohand_off = self.file.dialect == Dialect::Autohand
-            && self.file.settings.hooks_enabled == Some(false);
+        let autohand_off = crate::dialects::of(self.file.dialect)
+            .editing
+            .switch_in_hooks
+            && switch_value(self.file.dialect, &self.file.settings) == Some(false);
         self.apply(doc.text(), |new| {
             if new.items.len() != before.len() {
                 bail!("the number of hooks changed");
@@ -666,12 +643,14 @@ impl ConfigEdit {
     /// event's list, in the last group if that group has the same matcher).
     pub fn add(&mut self, spec: &HookSpec) -> Result<Change> {
         let dialect = self.file.dialect;
-        if !spec.enabled && matches!(dialect, Dialect::Claude | Dialect::Echo) {
+        let rules = &crate::dialects::of(dialect).editing;
+        if !spec.enabled && !rules.comments_out && !dialect.profile().file.hook_switch {
             bail!(no_switch(dialect, &spec.display_id()));
         }
         let mut written = spec.clone();
-        // Fabro cannot write a disabled hook; it is added, then commented out.
-        if dialect == Dialect::Fabro {
+        // A dialect that comments a disabled hook out (Fabro's) cannot write one; it is
+        // added, then commented out.
+        if rules.comments_out {
             written.enabled = true;
         }
         let entry = render(&written, dialect, self.file.format)?;
@@ -682,7 +661,7 @@ impl ConfigEdit {
             Shape::Nested => insert_nested(doc.as_mut(), &raw, &entry, &self.options.catalog)?,
         }
         let mut text = doc.text();
-        if dialect == Dialect::Fabro && !spec.enabled {
+        if rules.comments_out && !spec.enabled {
             let added = load(&text, &self.path, &self.options).map_err(|e| err!("{e}"))?;
             let last = added
                 .hooks()
@@ -701,8 +680,8 @@ impl ConfigEdit {
         }
         let before = self.file.items.clone();
         let event = spec.event.clone();
-        let enabled_expected = spec.enabled || dialect == Dialect::Fabro;
-        let fabro_disabled = dialect == Dialect::Fabro && !spec.enabled;
+        let enabled_expected = spec.enabled || rules.comments_out;
+        let fabro_disabled = rules.comments_out && !spec.enabled;
         self.apply(text, |new| {
             let extra = subsequence_extra(&before, &new.items)?;
             match (fabro_disabled, extra.as_slice()) {
@@ -710,9 +689,7 @@ impl ConfigEdit {
                 (false, [Item::Hook(h)]) if h.event == event && h.enabled == enabled_expected => {
                     Ok(())
                 }
-                (false, [Item::Hook(h)]) if h.event == event && dialect == Dialect::Autohand => {
-                    Ok(())
-                }
+                (false, [Item::Hook(h)]) if h.event == event && rules.switch_in_hooks => Ok(()),
                 _ => bail!("the file did not gain exactly the new hook"),
             }
         })
@@ -802,7 +779,7 @@ impl ConfigEdit {
             }
             for (a, b) in before.iter().zip(&new.items) {
                 // Autohand's switch shows in every hook's `enabled`.
-                let a = if dialect == Dialect::Autohand {
+                let a = if crate::dialects::of(dialect).editing.switch_in_hooks {
                     flipped(a, item_enabled(b))
                 } else {
                     a.clone()
@@ -1119,11 +1096,12 @@ fn no_switch(dialect: Dialect, label: &str) -> String {
     format!(
         "{} hooks have no per-hook switch, so `{label}` cannot be disabled in place\n  hint: remove it with `hooks remove`, switch off every hook of the file{}, or move it to a native config (`hooks convert`), where `enabled: false` is kept",
         dialect_name(dialect),
-        if dialect == Dialect::Claude {
-            " (`disableAllHooks`, toggle all in `hooks manage`)"
-        } else {
-            ""
-        }
+        dialect
+            .profile()
+            .file
+            .all_switch
+            .map(|s| format!(" (`{}`, toggle all in `hooks manage`)", s.dotted()))
+            .unwrap_or_default()
     )
 }
 
@@ -1138,10 +1116,10 @@ fn switch_path(switch: Switch) -> Vec<Seg> {
 
 /// The value of a file's own switch for all hooks (`Some(true)`: on), if it sets it.
 fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
-    match dialect {
-        Dialect::Autohand | Dialect::Gemini => s.hooks_enabled,
-        Dialect::Native | Dialect::Claude => s.disable_all_hooks.map(|off| !off),
-        Dialect::Echo | Dialect::Fabro | Dialect::Codex | Dialect::Cursor | Dialect::Cline => None,
+    match dialect.profile().file.all_switch {
+        Some(switch) if switch.true_is_off => s.disable_all_hooks.map(|off| !off),
+        Some(_) => s.hooks_enabled,
+        None => None,
     }
 }
 
@@ -1150,27 +1128,9 @@ fn switch_value(dialect: Dialect, s: &Settings) -> Option<bool> {
 /// saying so for a file of theirs (by `--dialect` or by its location).
 fn refuse_uneditable(path: &Path, options: &LoadOptions) -> Result<()> {
     let dialect = options.dialect.or_else(|| crate::dialect_from_path(path));
-    match dialect {
-        Some(Dialect::Cursor) => bail!(
-            "{} is Cursor's hooks.json, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
-            path.display()
-        ),
-        Some(Dialect::Cline) => bail!(
-            "{} is a Cline hook file, an executable that is its own hook, so it is not edited here\n  hint: edit the script; `chmod -x` disables it, `chmod +x` enables it, as in Cline",
-            path.display()
-        ),
-        Some(Dialect::Gemini) => bail!(
-            "{} is a Gemini CLI settings file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
-            path.display()
-        ),
-        Some(Dialect::Codex) => bail!(
-            "{} is a Codex hooks file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
-            path.display()
-        ),
-        Some(
-            Dialect::Native | Dialect::Claude | Dialect::Echo | Dialect::Fabro | Dialect::Autohand,
-        )
-        | None => Ok(()),
+    match dialect.and_then(|d| crate::dialects::of(d).editing.refusal) {
+        Some(refusal) => bail!("{} {refusal}", path.display()),
+        None => Ok(()),
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::Path;
 use hooks_core::{Action, Dialect, HookSpec};
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::file::{ConfigFile, Item};
 use crate::parse::Format;
 use crate::reader::{ReadRules, Reader, field};
@@ -54,6 +54,10 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules {
+        switch_in_hooks: true,
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Reads an Autohand `config.json`: checked against its schema, then [`load`].

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use hooks_core::{BuiltinEvent, Dialect, Event};
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::dialects::handler;
 use crate::error::{Diagnostic, DiagnosticKind, Severity};
 use crate::file::ConfigFile;
@@ -87,6 +87,10 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     },
     run_config: false,
     disabled_name: None,
+    editing: EditRules {
+        project_settings: Some(".claude/settings.json"),
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Reads a Claude Code file: what the engine does not run is skipped with a warning (as

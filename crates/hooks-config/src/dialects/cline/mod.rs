@@ -13,7 +13,7 @@ use hooks_core::cline;
 use hooks_core::{Action, Dialect, Event, HookSpec, Provenance, default_timeout_for};
 use sha2::{Digest, Sha256};
 
-use crate::dialects::files::{Claim, DialectFiles, SwitchNames, Unparsed, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, SwitchNames, Unparsed, Writing};
 use crate::error::{Diagnostic, DiagnosticKind, Error};
 use crate::file::{ConfigFile, Item, LoadOptions, Settings, hex};
 use crate::parse::Format;
@@ -55,6 +55,12 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules {
+        refusal: Some(
+            "is a Cline hook file, an executable that is its own hook, so it is not edited here\n  hint: edit the script; `chmod -x` disables it, `chmod +x` enables it, as in Cline",
+        ),
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// A Cline hook is an executable file, loaded by its path ([`load`]), never parsed: text

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use hooks_core::{BuiltinEvent, Dialect, Matcher};
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, SwitchNames, Writing};
 use crate::dialects::handler::{self, handler};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
@@ -63,6 +63,13 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules {
+        refusal: Some(
+            "is a Codex hooks file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+        ),
+        project_settings: Some(".codex/hooks.json"),
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Reads a Codex hooks file: what is not hooks and the handlers Codex skips are left out

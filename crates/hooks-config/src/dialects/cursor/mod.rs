@@ -20,7 +20,7 @@ use hooks_core::{
 };
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::parse::Format;
@@ -68,6 +68,13 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules {
+        refusal: Some(
+            "is Cursor's hooks.json, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+        ),
+        project_settings: Some(".cursor/hooks.json"),
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Reads a Cursor `hooks.json`: checked against its schema, then [`load`].

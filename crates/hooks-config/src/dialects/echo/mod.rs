@@ -9,7 +9,7 @@ use std::path::Path;
 use hooks_core::{Dialect, PromptMode};
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::dialects::handler;
 use crate::file::ConfigFile;
 use crate::parse::Format;
@@ -48,6 +48,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules::IN_PLACE,
 };
 
 /// Reads an echo-agent file: checked against its schema, then its hooks nested by event.

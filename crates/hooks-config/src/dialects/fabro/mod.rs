@@ -21,7 +21,7 @@ use hooks_core::{
 };
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::interpolate::EnvScope;
@@ -81,6 +81,11 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: true,
     disabled_name: None,
+    editing: EditRules {
+        template: Some("_version = 1\n"),
+        comments_out: true,
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Whether the file at `path` is directly in a `.fabro` folder.

@@ -19,7 +19,7 @@ use std::path::Path;
 use hooks_core::{Action, CommandLine, Dialect, Event, Matcher};
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::dialects::handler::{self, handler};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
@@ -72,6 +72,14 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: Some(hook_name),
+    editing: EditRules {
+        refusal: Some(
+            "is a Gemini CLI settings file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
+        ),
+        project_settings: Some(".gemini/settings.json"),
+        moved_matcher: Some(names_as_list),
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Reads a Gemini CLI settings file: checked against its schema (unknown keys ignored with
@@ -249,4 +257,22 @@ pub(crate) fn has_hooks_config(root: &Node) -> bool {
         field(root, "hooksConfig").map(|n| &n.value),
         Some(Value::Map(_))
     )
+}
+
+/// A Gemini CLI tool matcher that is a list of tool names (`run_shell_command`,
+/// `read_file|write_file`), a regular expression to Gemini CLI, read as that list of
+/// names, so that the native file holds a plain list (`run_shell_command|read_file`,
+/// matched in Gemini CLI's names, the moved hook's dialect): Gemini CLI tests it
+/// unanchored, but its tool names contain no other tool's name whole. Any other regular
+/// expression stays one, over the same names.
+fn names_as_list(spec: &mut hooks_core::HookSpec) {
+    let tool_event = spec.event.info().matches_tool_name();
+    if !tool_event || !matches!(spec.matcher.kind(), hooks_core::MatcherKind::Regex(_)) {
+        return;
+    }
+    if let Ok(list) = Matcher::parse(spec.matcher.as_str())
+        && matches!(list.kind(), hooks_core::MatcherKind::Exact(_))
+    {
+        spec.matcher = list;
+    }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use hooks_core::{Dialect, Event, Layer, Matcher};
 
 use crate::check;
-use crate::dialects::files::{DialectFiles, Shape, SwitchNames, Writing};
+use crate::dialects::files::{DialectFiles, EditRules, Shape, SwitchNames, Writing};
 use crate::dialects::handler::{self, handler, is_directive};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
@@ -73,6 +73,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
+    editing: EditRules::IN_PLACE,
 };
 
 /// Keys only the native format has on a hook.
