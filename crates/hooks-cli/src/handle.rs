@@ -14,8 +14,9 @@ use anyhow::{Result, bail};
 use hooks::config::MergedHook;
 use hooks_core::HookSpec;
 
+use hooks::config::edit::{ConfigEdit, Entry, atomic};
+
 use crate::cmd::render;
-use crate::edit::atomic;
 
 /// One hook (or merge directive) a handle may name.
 #[derive(Clone, Debug)]
@@ -64,7 +65,7 @@ impl Candidate {
             }
         }
         let label = match spec {
-            Some(spec) => crate::edit::label(spec),
+            Some(spec) => hooks::config::edit::label(spec),
             None => id.map_or_else(|| "(directive)".to_owned(), str::to_owned),
         };
         Candidate {
@@ -208,4 +209,84 @@ pub fn handle(candidates: &[Candidate], i: usize) -> String {
         Some(name) if unique(name) => hooks::config::shell_quote(name),
         _ => hooks::config::shell_quote(&c.locator()),
     }
+}
+
+/// A hook found by its address.
+#[derive(Debug)]
+pub struct Found {
+    /// The index of its file in the list searched.
+    pub file: usize,
+    /// The entry.
+    pub entry: Entry,
+}
+
+/// Finds the entry `address` names among `files`, by the handles every command accepts
+/// (this module's): an id or Fabro `name`; what `hooks list` shows for it; its
+/// `FILE:LINE`. No match is an error with a did-you-mean; several are an error listing them.
+pub fn find(files: &[ConfigEdit], address: &str) -> Result<Found> {
+    let mut all: Vec<(usize, Entry)> = files
+        .iter()
+        .enumerate()
+        .flat_map(|(i, f)| f.entries().into_iter().map(move |e| (i, e)))
+        .collect();
+    let candidates: Vec<Candidate> = all
+        .iter()
+        .map(|(f, e)| {
+            Candidate::new(
+                e.id.as_deref(),
+                e.spec.as_ref(),
+                Some(files[*f].path()),
+                e.line,
+            )
+        })
+        .collect();
+    let searched = match files {
+        [one] => one.path().display().to_string(),
+        [] => "any config file (none was found)".to_owned(),
+        many => format!("{} config files", many.len()),
+    };
+    let i = match resolve(&candidates, address, &searched) {
+        Ok(i) => i,
+        Err(error) => match stale_locator(files, address) {
+            Some(message) => bail!("{message}"),
+            None => return Err(error),
+        },
+    };
+    let (file, entry) = all.swap_remove(i);
+    Ok(Found { file, entry })
+}
+
+/// For a `FILE:LINE` that names a file but no line a hook starts on (a line inside a hook,
+/// or one that moved since `hooks list` showed it): the error, with the hooks starting
+/// nearest before and after it.
+fn stale_locator(files: &[ConfigEdit], address: &str) -> Option<String> {
+    let (file, n) = split_locator(address)?;
+    let mut near: Vec<String> = Vec::new();
+    for edit in files.iter().filter(|f| names_file(file, f.path())) {
+        let entries = edit.entries();
+        let lines = entries.iter().filter_map(|e| e.line.map(|l| (l, e)));
+        let before = lines
+            .clone()
+            .filter(|(l, _)| *l < n)
+            .max_by_key(|(l, _)| *l);
+        let after = lines.filter(|(l, _)| *l > n).min_by_key(|(l, _)| *l);
+        near.extend(
+            before
+                .into_iter()
+                .chain(after)
+                .map(|(l, e)| format!("{}:{l} (`{}`)", edit.path().display(), e.label())),
+        );
+    }
+    if near.is_empty() && !files.iter().any(|f| names_file(file, f.path())) {
+        return None;
+    }
+    let hint = match &near[..] {
+        [] => "the file holds no hooks".to_owned(),
+        [one] => format!("the nearest hook starts at {one}"),
+        many => format!("the nearest hooks start at {}", many.join(" and ")),
+    };
+    Some(format!(
+        "no hook starts at `{address}`: the line is inside a hook, or the file changed since \
+         the line was shown\n  hint: {hint}"
+    ))
 }

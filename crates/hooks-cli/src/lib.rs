@@ -7,7 +7,6 @@
 pub mod builtin;
 pub mod cli;
 pub mod cmd;
-pub mod edit;
 pub mod handle;
 
 use std::io::Write;

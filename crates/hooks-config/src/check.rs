@@ -9,12 +9,44 @@
 use serde_json::Value as Json;
 
 use crate::error::{Diagnostic, DiagnosticKind};
+use crate::reader::Reader;
+use crate::schema::FileSchema;
 use crate::source::Source;
 use crate::tree::{Node, Value};
 
 /// Gives a targeted hint for an unknown key: the path of the table it is in (keys, with
 /// `[]` for list items) and the key. `None` falls back to a did-you-mean.
 pub(crate) type RenameHint = fn(&[String], &str) -> Option<String>;
+
+/// Whether a parsed file is a table to read: its top must be one (else an error says so);
+/// an empty document is none, with nothing to check or read.
+pub(crate) fn top_table(reader: &mut Reader<'_>, root: &Node) -> bool {
+    if root.as_map().is_none() && root.value != Value::Null {
+        reader.error(
+            DiagnosticKind::WrongType,
+            root.pos,
+            format!(
+                "expected a table at the top of the file, found {}",
+                root.type_name()
+            ),
+            None,
+        );
+        return false;
+    }
+    root.as_map().is_some()
+}
+
+/// Checks a parsed file against its dialect's schema, into the reader's structural
+/// diagnostics.
+pub(crate) fn file(reader: &mut Reader<'_>, schema: FileSchema, root: &Node, renames: RenameHint) {
+    check(
+        reader.src,
+        schema.schema(),
+        root,
+        renames,
+        &mut reader.structural,
+    );
+}
 
 /// Checks `node` against `schema`, appending diagnostics.
 pub(crate) fn check(

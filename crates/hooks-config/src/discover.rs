@@ -39,7 +39,8 @@ use std::path::{Path, PathBuf};
 use hooks_core::Layer;
 
 use crate::error::Error;
-use crate::load::{BrokenFile, ConfigFile, LoadOptions, Origin, load_file_within};
+use crate::file::{BrokenFile, ConfigFile, LoadOptions, Origin};
+use crate::load::load_file_within;
 use crate::source;
 
 /// The roots discovery looks under. [`Locations::from_env`] fills them from the process
@@ -404,24 +405,6 @@ fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     found.sort();
     found.into_iter().map(|(_, path)| path).collect()
-}
-
-/// Whether `dir` is the directory `given` (a root the environment names, such as
-/// `$CODEX_HOME`), as written or with its symlinks resolved (discovery hands in resolved
-/// paths). `real` caches the resolved `given`: it is resolved once per process.
-pub(crate) fn same_dir(
-    dir: &Path,
-    given: Option<&Path>,
-    real: &std::sync::OnceLock<Option<PathBuf>>,
-) -> bool {
-    let Some(given) = given else {
-        return false;
-    };
-    dir == given
-        || real
-            .get_or_init(|| std::fs::canonicalize(given).ok())
-            .as_deref()
-            .is_some_and(|real| real == dir)
 }
 
 /// Whether `dir` holds a project or local config that discovery reads, or a hidden

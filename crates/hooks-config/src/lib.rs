@@ -17,13 +17,12 @@
 //!
 //! ```
 //! use hooks_config::{load_str, merge, LoadOptions, TrustPolicy};
-//! use hooks_config::core::{Dialect, Layer};
 //! use std::path::Path;
 //!
 //! let text = r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
 //!     {"type": "command", "command": "./guard.sh", "timeout": 5}]}]}}"#;
 //! let file = load_str(text, Some(Path::new(".claude/settings.json")), &LoadOptions::new())?;
-//! assert_eq!(file.dialect, Dialect::Claude);
+//! assert_eq!(file.dialect.as_str(), "claude");
 //! let hook = file.hooks().next().unwrap();
 //! assert_eq!((hook.provenance.line, hook.provenance.column), (Some(2), Some(5)));
 //! assert_eq!(hook.timeout, Some(std::time::Duration::from_secs(5)));
@@ -57,41 +56,48 @@ mod convert;
 mod detect;
 mod dialects;
 mod discover;
+pub mod edit;
 mod error;
+mod file;
 mod interpolate;
 mod load;
 mod mcp;
 mod merge;
 mod parse;
+mod reader;
 mod schema;
 mod source;
 mod tree;
 mod trust;
+mod write;
 
 pub use bridge::{MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
-pub use convert::{Converted, convert, convert_items, default_format, equivalent, shell_quote};
-pub use detect::{dialect_from_path, layer_from_path, plugin_root};
+pub use convert::{Converted, convert, convert_items, default_format, equivalent};
+pub use detect::{dialect_from_path, layer_from_path};
 pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
     is_bridge_script as cline_is_bridge_script, is_executable as cline_is_executable,
 };
+pub use dialects::plugin_root;
 pub use discover::{Discovered, Locations, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
+pub use file::{
+    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
+    Origin, RunEnvironment, Settings,
+};
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
     resolve_secrets, uses_secrets,
 };
-pub use load::{
-    BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
-    MAX_DIAGNOSTICS, Origin, RunEnvironment, Settings, load_bytes, load_file, load_str,
-    parse_duration, parse_value,
-};
+pub use load::{MAX_DIAGNOSTICS, load_bytes, load_file, load_str, parse_value};
 pub use mcp::McpServer;
 pub use merge::{HookSet, Inactive, MergedHook, merge, url_matches};
 pub use parse::Format;
+pub use reader::parse_duration;
 pub use schema::{SchemaFile, schema_files};
 pub use source::{DEFAULT_MAX_FILE_SIZE, read_text};
 pub use trust::{Grant, GrantKind, MIN_HASH_PREFIX, TrustPolicy, TrustStore, hook_hash};
+pub use write::shell_quote;
 
 // `guide.md` is a symlink to `docs/config.md`, inside the crate so that `cargo package`
 // ships it (a path outside the crate directory would not be packaged).

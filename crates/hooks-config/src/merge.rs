@@ -69,8 +69,9 @@ use std::path::{Path, PathBuf};
 
 use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicates};
 
+use crate::dialects;
 use crate::error::{Diagnostic, DiagnosticKind};
-use crate::load::{ConfigFile, Item, Settings};
+use crate::file::{ConfigFile, Item, Settings};
 use crate::mcp::McpServer;
 use crate::trust::{self, TrustPolicy};
 
@@ -317,31 +318,13 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         }
         diagnostics.push(d);
     }
-    let claude = file.dialect == hooks_core::Dialect::Claude;
+    let names = &dialects::of(file.dialect).switch_names;
     let set = [
-        (
-            disable_all_hooks.is_some(),
-            if claude {
-                "disableAllHooks"
-            } else {
-                "disable_all_hooks"
-            },
-        ),
-        (
-            managed_hooks_only.is_some(),
-            if claude {
-                "allowManagedHooksOnly"
-            } else {
-                "managed_hooks_only"
-            },
-        ),
+        (disable_all_hooks.is_some(), names.disable_all_hooks),
+        (managed_hooks_only.is_some(), names.managed_hooks_only),
         (
             allowed_http_hook_urls.is_some(),
-            if claude {
-                "allowedHttpHookUrls"
-            } else {
-                "allowed_http_hook_urls"
-            },
+            names.allowed_http_hook_urls,
         ),
         // Its variables would reach the user's own hooks (a `PATH`, an `LD_PRELOAD`).
         (
@@ -535,9 +518,10 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             (Action::Http(h), Some(list)) => list.allows_str(&h.url),
             _ => true,
         };
-        let gemini_off = slot.spec.dialect == hooks_core::Dialect::Gemini
-            && !gemini_disabled.is_empty()
-            && crate::dialects::gemini::hook_name(&slot.spec)
+        let gemini_off = !gemini_disabled.is_empty()
+            && dialects::of(slot.spec.dialect)
+                .disabled_name
+                .and_then(|name| name(&slot.spec))
                 .is_some_and(|n| gemini_disabled.contains(n.as_str()));
         let bridge = crate::bridge::bridged_agent(
             &slot.spec.action,
@@ -579,7 +563,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
             give_environment(&mut spec, vars);
         }
         if let Some(dir) = &run_dir
-            && spec.dialect == hooks_core::Dialect::Fabro
+            && dialects::of(spec.dialect).run_config
             && let Action::Command(c) = &mut spec.action
         {
             c.cwd = Some(dir.clone());
@@ -637,7 +621,7 @@ fn run_environment(
     let fabro: Vec<&ConfigFile> = order
         .iter()
         .copied()
-        .filter(|f| f.dialect == hooks_core::Dialect::Fabro && trust.allows_file(f))
+        .filter(|f| dialects::of(f.dialect).run_config && trust.allows_file(f))
         .collect();
     if fabro.is_empty() {
         return None;
@@ -666,7 +650,7 @@ fn run_environment(
 
 /// Gives a Fabro command hook the run environment's variables (its own `env` wins).
 fn give_environment(spec: &mut HookSpec, vars: &[(String, String)]) {
-    if spec.dialect != hooks_core::Dialect::Fabro {
+    if !dialects::of(spec.dialect).run_config {
         return;
     }
     if let Action::Command(c) = &mut spec.action {

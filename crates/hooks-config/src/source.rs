@@ -378,3 +378,34 @@ pub(crate) fn conceal_warnings(text: &str, warnings: &mut [Diagnostic]) {
         }
     }
 }
+
+/// The folder of the file at `path`, made absolute (a bare file name's folder is the
+/// current directory): what `${SKILL_DIR}` names and what a Fabro run config's relative
+/// paths are resolved against.
+pub(crate) fn file_dir(path: &Path) -> Option<PathBuf> {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let dir = path.parent()?;
+    Some(if dir.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        dir.to_path_buf()
+    })
+}
+
+/// Whether `dir` is the directory `given` (a root the environment names, such as
+/// `$CODEX_HOME`), as written or with its symlinks resolved (discovery hands in resolved
+/// paths). `real` caches the resolved `given`: it is resolved once per process.
+pub(crate) fn same_dir(
+    dir: &Path,
+    given: Option<&Path>,
+    real: &std::sync::OnceLock<Option<PathBuf>>,
+) -> bool {
+    let Some(given) = given else {
+        return false;
+    };
+    dir == given
+        || real
+            .get_or_init(|| std::fs::canonicalize(given).ok())
+            .as_deref()
+            .is_some_and(|real| real == dir)
+}

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Diagnostic, DiagnosticKind, Error};
-use crate::load::{ConfigFile, hex};
+use crate::file::{ConfigFile, hex};
 
 /// What a grant covers.
 #[non_exhaustive]

@@ -47,6 +47,8 @@
 //! - `orchestration`: task and subagent hook traits ([`orchestration`]).
 //! - `tokio`: the tokio timer those runners wait on ([`orchestration::TokioTimer`]).
 //! - `watch`: hot reload of config files ([`Engine::watch`]).
+//! - `bridge`: the agent bridge ([`bridge`], Unix): answering an agent's hook calls as
+//!   its one hook command, and installing it into the agent's settings.
 //!
 //! # Supported Rust versions
 //!
@@ -71,6 +73,8 @@ pub mod orchestration {
     pub use crate::timer::TokioTimer;
 }
 
+#[cfg(all(feature = "bridge", unix))]
+pub mod bridge;
 #[cfg(all(feature = "config", feature = "exec"))]
 mod engine;
 #[cfg(all(feature = "config", feature = "exec"))]

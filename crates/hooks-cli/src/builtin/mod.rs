@@ -112,8 +112,8 @@ pub fn install_autohand(
         });
     }
     let options = crate::cmd::edit::load_options();
-    let template = crate::edit::ConfigEdit::from_text(&config, text, &options)?;
-    let mut file = crate::edit::ConfigEdit::open(&config, &options)?;
+    let template = hooks::config::edit::ConfigEdit::from_text(&config, text, &options)?;
+    let mut file = hooks::config::edit::ConfigEdit::open(&config, &options)?;
     let has: Vec<String> = file
         .entries()
         .iter()
@@ -187,12 +187,12 @@ fn yaml_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Writes `path` atomically (see [`crate::edit::atomic`]); scripts are then made
+/// Writes `path` atomically (see [`hooks::config::edit::atomic`]); scripts are then made
 /// executable.
 fn write_atomic(path: &Path, bytes: &[u8], executable: bool) -> Result<()> {
     let text = std::str::from_utf8(bytes).context("built-in files are UTF-8")?;
     let current = std::fs::read_to_string(path).ok();
-    crate::edit::atomic::write(path, text, current.as_deref())?;
+    hooks::config::edit::atomic::write(path, text, current.as_deref())?;
     #[cfg(unix)]
     if executable {
         use std::os::unix::fs::PermissionsExt;

@@ -11,7 +11,7 @@ use hooks::config::{Converted, Format, Item, LoadOptions, Settings, equivalent};
 use hooks::core::Dialect;
 
 use crate::cli::ConvertArgs;
-use crate::edit::{Change, ConfigEdit, dialect_name};
+use hooks::config::edit::{Change, ConfigEdit, dialect_name};
 
 /// Converts; exit 0 (with warnings on stderr for what was lost), 1 when the file does not
 /// load or the output cannot be written.
@@ -41,7 +41,7 @@ pub fn run(args: &ConvertArgs) -> Result<u8> {
     }
     match &args.out {
         Some(out) if out.exists() => merge(out, &converted, to)?,
-        Some(out) => crate::edit::atomic::write(out, &converted.text, None)?,
+        Some(out) => hooks::config::edit::atomic::write(out, &converted.text, None)?,
         None => std::io::stdout()
             .lock()
             .write_all(converted.text.as_bytes())?,
@@ -65,7 +65,7 @@ fn merge(out: &Path, converted: &Converted, to: Dialect) -> Result<()> {
         );
     }
     // The converted hooks, as the target dialect reads them back.
-    let new = crate::edit::load(
+    let new = hooks::config::edit::load(
         &converted.text,
         Path::new("converted"),
         &options.with_dialect(to).with_format(converted.format),

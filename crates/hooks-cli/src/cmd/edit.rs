@@ -17,7 +17,9 @@ use hooks::core::{
 };
 
 use crate::cli::{AddArgs, ConfigArgs, EditIdArgs};
-use crate::edit::{Change, ConfigEdit, Entry, find};
+use hooks::config::edit::{Change, ConfigEdit, Entry};
+
+use crate::handle::find;
 
 /// The options config files are loaded with for editing: those of the engine.
 pub fn load_options() -> LoadOptions {
@@ -123,7 +125,7 @@ pub fn add(args: &AddArgs) -> Result<u8> {
     report(&mut file, change, |file| {
         format!(
             "added `{}` on {} to {}",
-            crate::edit::label(&spec),
+            hooks::config::edit::label(&spec),
             spec.event.info().name_in(file.file().dialect),
             file.path().display()
         )
@@ -226,17 +228,17 @@ pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
             layer: Layer::Project,
             within: Some(super::project_dir(args)?),
         };
-        return if path.exists() {
-            ConfigEdit::open_discovered(&found, &options)
+        return Ok(if path.exists() {
+            ConfigEdit::open_discovered(&found, &options)?
         } else {
-            ConfigEdit::create(&path, &options)
-        };
+            ConfigEdit::create(&path, &options)?
+        });
     }
-    if path.exists() {
-        ConfigEdit::open(&path, &options)
+    Ok(if path.exists() {
+        ConfigEdit::open(&path, &options)?
     } else {
-        ConfigEdit::create(&path, &options)
-    }
+        ConfigEdit::create(&path, &options)?
+    })
 }
 
 /// The project's native config: the first of `.hooks/hooks.{yaml,yml,toml,json}` that

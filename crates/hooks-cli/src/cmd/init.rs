@@ -55,7 +55,7 @@ pub fn run(args: &InitArgs) -> Result<u8> {
     }
     if let Some(home) = &locations.home {
         let legacy = home.join(".hooks/hooks.yaml");
-        if legacy.is_file() && !crate::edit::atomic::same_file(&legacy, &done.config) {
+        if legacy.is_file() && !hooks::config::edit::atomic::same_file(&legacy, &done.config) {
             writeln!(
                 out,
                 "note: {} (from an earlier `hooks init`) is not read by any command; its hooks are now in {}",
@@ -81,7 +81,7 @@ fn is_discovered(locations: &Locations, config: &Path) -> bool {
     locations
         .candidates()
         .iter()
-        .any(|c| c.layer == Layer::User && crate::edit::atomic::same_file(&c.path, config))
+        .any(|c| c.layer == Layer::User && hooks::config::edit::atomic::same_file(&c.path, config))
 }
 
 /// `hooks init --autohand`: the scripts into `~/.autohand/hooks` (or `DIR/hooks`) and their
@@ -98,7 +98,7 @@ fn autohand(args: &InitArgs, locations: &Locations) -> Result<u8> {
     };
     let at_home = default
         .as_ref()
-        .is_some_and(|d| crate::edit::atomic::same_file(d, &dir) || *d == dir);
+        .is_some_and(|d| hooks::config::edit::atomic::same_file(d, &dir) || *d == dir);
     let scripts_word = if at_home {
         "~/.autohand/hooks".to_owned()
     } else {

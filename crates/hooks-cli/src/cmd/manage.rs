@@ -24,7 +24,7 @@ use hooks::exec::CancellationToken;
 use super::edit::{build_hook, open_files, target_file};
 use super::render::{self, Style};
 use crate::cli::{ConfigArgs, ManageArgs};
-use crate::edit::{Change, ConfigEdit, Entry, dialect_name, label, waits_for_trust};
+use hooks::config::edit::{Change, ConfigEdit, Entry, dialect_name, label, waits_for_trust};
 
 /// The rule between the header, the list and the totals.
 const RULE: &str = "──────────────────────────────────────────────────";
@@ -784,7 +784,7 @@ impl Session<'_> {
 /// Whether two paths name the same file.
 fn same_path(a: Option<&Path>, b: Option<&Path>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => crate::edit::atomic::same_file(a, b),
+        (Some(a), Some(b)) => hooks::config::edit::atomic::same_file(a, b),
         _ => false,
     }
 }

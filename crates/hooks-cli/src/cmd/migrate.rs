@@ -2,7 +2,7 @@
 //! hooks of a Claude Code or Gemini CLI settings file (or a Codex `hooks.json` or
 //! `config.toml`, or a Cursor `hooks.json`) into the native config of the same layer, with
 //! generated ids, and back.
-//! The work is [`crate::edit::migrate`]'s; this module picks the files and reports.
+//! The work is [`hooks::config::edit::migrate`]'s; this module picks the files and reports.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -12,7 +12,7 @@ use anyhow::{Result, bail};
 
 use super::render::plural;
 use crate::cli::{ConfigArgs, MigrateArgs};
-use crate::edit::migrate::{self, Journal, Place, Plan};
+use hooks::config::edit::migrate::{self, Journal, Place, Plan};
 
 /// Migrates (or undoes); exit 0 when done or when there is nothing to do, 1 on a refusal.
 pub fn run(args: &MigrateArgs) -> Result<u8> {

@@ -9,10 +9,10 @@ use hooks::core::{Aggregate, EventContext, HookSpec};
 use hooks::exec::NotificationSink;
 use serde_json::Value;
 
-use super::bridge::state::StateStore;
 use super::notes::{Note, Why};
 use super::render::{self, Style};
 use crate::cli::RunArgs;
+use hooks::bridge::state::StateStore;
 
 /// Dispatches the event; exit 0 when the action may proceed, 2 when it is blocked or denied
 /// (also when one of the user's own config files does not load, under

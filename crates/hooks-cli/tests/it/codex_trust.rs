@@ -1,11 +1,11 @@
-//! Codex CLI's hook trust (`hooks_cli::edit::codex_trust`): keys and hashes against values
+//! Codex CLI's hook trust (`hooks::config::edit::codex_trust`): keys and hashes against values
 //! the real Codex 0.171.0 gave in `hooks/list` (the end-to-end check against the live
 //! binary is `agents::codex_trust`), the entries of whole hook tables, and the edits of
 //! `[hooks.state]`, which keep every other byte and undo to the original text.
 
 use std::path::Path;
 
-use hooks_cli::edit::codex_trust::{
+use hooks::config::edit::codex_trust::{
     CodexCommandHook, TrustEntry, codex_home, file_trust_entries, file_trust_entries_where,
     hook_key, remove_trust, text_trust_entries_where, trust_entries, trusted_hash, with_trust,
     without_trust, write_trust,

@@ -885,8 +885,9 @@ fn line_endings_and_a_missing_final_newline_are_kept() {
 fn a_file_changed_by_someone_else_meanwhile_is_not_overwritten() {
     let p = Env::new();
     let path = p.write("cfg/hooks.yaml", "hooks: []\n");
-    let err = hooks_cli::edit::atomic::write(&path, "hooks: [] # new\n", Some("hooks: [] # old\n"))
-        .unwrap_err();
+    let err =
+        hooks::config::edit::atomic::write(&path, "hooks: [] # new\n", Some("hooks: [] # old\n"))
+            .unwrap_err();
     assert!(
         format!("{err:#}").contains("changed while it was being edited"),
         "{err:#}"
@@ -894,7 +895,7 @@ fn a_file_changed_by_someone_else_meanwhile_is_not_overwritten() {
     assert_eq!(read(&p, "cfg/hooks.yaml"), "hooks: []\n");
     assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
     // A file that appeared meanwhile is not replaced by a "new" one either.
-    assert!(hooks_cli::edit::atomic::write(&path, "x", None).is_err());
+    assert!(hooks::config::edit::atomic::write(&path, "x", None).is_err());
     assert_eq!(read(&p, "cfg/hooks.yaml"), "hooks: []\n");
     assert_eq!(listing(&p, "cfg/hooks.yaml"), ["hooks.yaml"]);
 }
@@ -923,8 +924,8 @@ const EXAMPLES: &[&str] = &[
 
 #[test]
 fn every_hook_of_every_example_config_can_be_removed_toggled_and_added_to() {
+    use hooks::config::edit::{Change, ConfigEdit};
     use hooks::core::{Action, Dialect};
-    use hooks_cli::edit::{Change, ConfigEdit};
 
     // The skill's MCP hook names its repository through a variable only a host supplies,
     // and a Fabro hook a secret: editing needs neither.
@@ -1005,8 +1006,8 @@ fn editing_needs_no_values_for_variables_environment_or_secrets() {
 /// message containing `part`, and the text is unchanged).
 #[track_caller]
 fn check_yaml(before: &str, op: &str, after: Result<&str, &str>) {
+    use hooks::config::edit::ConfigEdit;
     use hooks::core::{Action, Dialect};
-    use hooks_cli::edit::ConfigEdit;
 
     let p = Env::new();
     let path = p.write("hooks.yaml", before);
@@ -1026,7 +1027,7 @@ fn check_yaml(before: &str, op: &str, after: Result<&str, &str>) {
             file.add(&spec)
         }
         _ => {
-            let found = hooks_cli::edit::find(std::slice::from_ref(&file), id).unwrap();
+            let found = hooks_cli::handle::find(std::slice::from_ref(&file), id).unwrap();
             match verb {
                 "disable" => file.set_enabled(&found.entry, false),
                 "enable" => file.set_enabled(&found.entry, true),

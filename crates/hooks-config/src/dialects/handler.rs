@@ -2,13 +2,14 @@
 //! `{type, command | url | server + tool | prompt | decision, timeout, ...}`.
 
 use hooks_core::{
-    Action, CommandAction, CommandLine, Decision, Dialect, Event, FailurePolicy, HookSpec,
-    HttpAction, Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode, Shell,
+    Action, CommandAction, CommandLine, Decision, Event, FailurePolicy, HookSpec, HttpAction,
+    Matcher, McpToolAction, PermissionAction, PromptAction, PromptMode, Shell,
 };
 
 use crate::error::DiagnosticKind;
+use crate::file::Item;
 use crate::interpolate::EnvScope;
-use crate::load::{Cx, Item, field};
+use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
 /// Hook types and the keys that belong to each.
@@ -64,7 +65,7 @@ pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
 
 /// Which type a native handler is: its `type`, or the one its action key implies.
 /// `Err` when the keys name several types (reported here).
-fn infer_type(cx: &mut Cx<'_>, node: &Node) -> Result<Option<String>, ()> {
+fn infer_type(reader: &mut Reader<'_>, node: &Node) -> Result<Option<String>, ()> {
     if let Some(t) = field(node, "type") {
         return Ok(t.as_str().map(str::to_owned));
     }
@@ -86,7 +87,7 @@ fn infer_type(cx: &mut Cx<'_>, node: &Node) -> Result<Option<String>, ()> {
         [one] => Ok(Some((*one).to_owned())),
         [] => Ok(None),
         many => {
-            cx.error(
+            reader.error(
                 DiagnosticKind::Conflict,
                 node.pos,
                 format!(
@@ -125,20 +126,20 @@ fn label(node: &Node) -> Option<String> {
 
 /// Reads one handler. `event` and `matcher` come from the surrounding group or hook.
 pub(crate) fn handler(
-    cx: &mut Cx<'_>,
+    reader: &mut Reader<'_>,
     node: &Node,
     event: Option<Event>,
     matcher: Option<Matcher>,
 ) -> Option<Item> {
     // A handler that is not a table was reported by the schema check.
     node.as_map()?;
-    let dialect = cx.dialect;
-    let native = matches!(dialect, Dialect::Native);
-    cx.hook_label = label(node);
-    let id = cx.string(field(node, "id"));
+    let dialect = reader.dialect;
+    let native = reader.rules.native_handlers;
+    reader.hook_label = label(node);
+    let id = reader.string(field(node, "id"));
     if native && is_directive(node) {
         let Some(id) = id else {
-            cx.error(
+            reader.error(
                 DiagnosticKind::MissingKey,
                 node.pos,
                 "`enabled` or `remove` without an action needs the `id` of the hook to change",
@@ -146,11 +147,11 @@ pub(crate) fn handler(
             );
             return None;
         };
-        let provenance = cx.provenance(node.pos);
-        if cx.boolean(field(node, "remove")) == Some(true) {
+        let provenance = reader.provenance(node.pos);
+        if reader.boolean(field(node, "remove")) == Some(true) {
             return Some(Item::Remove { id, provenance });
         }
-        if let Some(enabled) = cx.boolean(field(node, "enabled")) {
+        if let Some(enabled) = reader.boolean(field(node, "enabled")) {
             return Some(Item::SetEnabled {
                 id,
                 enabled,
@@ -161,7 +162,7 @@ pub(crate) fn handler(
     }
     if native && field(node, "remove").is_some() {
         let pos = node.get("remove").map_or(node.pos, |e| e.key_pos);
-        cx.error(
+        reader.error(
             DiagnosticKind::Conflict,
             pos,
             "`remove` takes only the `id` of the inherited hook to remove",
@@ -170,13 +171,13 @@ pub(crate) fn handler(
         return None;
     }
     let ty = if native {
-        infer_type(cx, node).ok()?
+        infer_type(reader, node).ok()?
     } else {
-        cx.string(field(node, "type"))
+        reader.string(field(node, "type"))
     };
     let Some(ty) = ty else {
         if native && field(node, "type").is_none() {
-            cx.error(
+            reader.error(
                 DiagnosticKind::MissingKey,
                 node.pos,
                 "the hook has no action",
@@ -196,8 +197,8 @@ pub(crate) fn handler(
             .any(|(t, keys)| *t != ty && keys.contains(&entry.key.as_str()));
         if foreign && !own.contains(&entry.key.as_str()) {
             // Claude Code ignores what does not apply; other dialects refuse it.
-            if dialect == Dialect::Claude {
-                cx.warn(
+            if reader.rules.ignores_inapplicable_keys {
+                reader.warn(
                     DiagnosticKind::Conflict,
                     entry.key_pos,
                     format!(
@@ -207,7 +208,7 @@ pub(crate) fn handler(
                     None,
                 );
             } else {
-                cx.error(
+                reader.error(
                     DiagnosticKind::Conflict,
                     entry.key_pos,
                     format!("`{}` does not apply to a {ty} hook", entry.key),
@@ -216,10 +217,10 @@ pub(crate) fn handler(
             }
         }
     }
-    let action = action(cx, node, &ty);
-    let timeout = cx.timeout(field(node, "timeout"));
-    let condition = cx.condition(field(node, "if"));
-    let filter = cx.filter(field(node, "filter"));
+    let action = action(reader, node, &ty);
+    let timeout = reader.timeout(field(node, "timeout"));
+    let condition = reader.condition(field(node, "if"));
+    let filter = reader.filter(field(node, "filter"));
     // Every part was checked (and its problems reported) before giving up on the hook.
     let (Some(action), Some(timeout), Some(condition), Some(filter), Some(event), Some(matcher)) =
         (action, timeout, condition, filter, event, matcher)
@@ -229,39 +230,39 @@ pub(crate) fn handler(
     // Only the native format says how often a Stop hook's block may keep the agent going.
     let loop_limit = if native {
         let written = node.get("loop_limit").map(|e| &e.value);
-        cx.loop_limit(written, &event, "`Stop` and `SubagentStop`")?
+        reader.loop_limit(written, &event, "`Stop` and `SubagentStop`")?
     } else {
         None
     };
-    let timeout = timeout.unwrap_or_else(|| cx.default_timeout(&event, &action, node.pos));
+    let timeout = timeout.unwrap_or_else(|| reader.default_timeout(&event, &action, node.pos));
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_filter(filter)
         .with_timeout(timeout)
         .with_dialect(dialect)
-        .with_provenance(cx.provenance(node.pos));
+        .with_provenance(reader.provenance(node.pos));
     spec.id = id;
     spec.loop_limit = loop_limit;
-    spec.name = cx.string(field(node, "name"));
-    spec.description = cx
+    spec.name = reader.string(field(node, "name"));
+    spec.description = reader
         .string(field(node, "description"))
-        .or_else(|| cx.string(field(node, "statusMessage")));
+        .or_else(|| reader.string(field(node, "statusMessage")));
     spec.condition = condition;
     let rewake = matches!(&spec.action, Action::Command(c) if c.rewake);
-    spec.is_async = rewake || cx.boolean(field(node, "async")).unwrap_or(false);
-    spec.enabled = cx.boolean(field(node, "enabled")).unwrap_or(true);
+    spec.is_async = rewake || reader.boolean(field(node, "async")).unwrap_or(false);
+    spec.enabled = reader.boolean(field(node, "enabled")).unwrap_or(true);
     // `true` is the event's one ordered group, named after the event.
     spec.sequential = match field(node, "sequential") {
         Some(n) if n.value == Value::Bool(true) => Some(spec.event.name().to_owned()),
-        other => cx.string(other),
+        other => reader.string(other),
     };
-    if cx.string(field(node, "on_failure")).as_deref() == Some("block") {
+    if reader.string(field(node, "on_failure")).as_deref() == Some("block") {
         spec.on_failure = FailurePolicy::Block;
     }
     if let Some(once) = field(node, "once")
         && once.value == Value::Bool(true)
     {
-        cx.warn(
+        reader.warn(
             DiagnosticKind::InvalidValue,
             once.pos,
             "`once` is not supported; the hook runs every time it matches",
@@ -271,9 +272,9 @@ pub(crate) fn handler(
     Some(Item::Hook(spec))
 }
 
-pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
-    let missing = |cx: &mut Cx<'_>, key: &str| {
-        cx.error(
+pub(crate) fn action(reader: &mut Reader<'_>, node: &Node, ty: &str) -> Option<Action> {
+    let missing = |reader: &mut Reader<'_>, key: &str| {
+        reader.error(
             DiagnosticKind::MissingKey,
             node.pos,
             format!("a {ty} hook needs `{key}`"),
@@ -284,21 +285,21 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
         "command" => {
             let command = field(node, "command");
             let args = field(node, "args");
-            let claude = cx.dialect == Dialect::Claude;
+            let claude = reader.rules.exec_form;
             let line = match (command, args) {
                 // Claude Code's exec form: `command` is the program, `args` its arguments.
                 (Some(c), Some(a)) if claude => {
                     let mut argv = vec![Node::new(c.pos, c.value.clone())];
                     argv.extend(a.as_seq()?.iter().cloned());
-                    argv_of(cx, &argv, c.pos)?
+                    argv_of(reader, &argv, c.pos)?
                 }
                 (None, Some(_)) if claude => {
-                    missing(cx, "command");
+                    missing(reader, "command");
                     return None;
                 }
                 (Some(_), Some(a)) => {
                     let pos = node.get("args").map_or(a.pos, |e| e.key_pos);
-                    cx.error(
+                    reader.error(
                         DiagnosticKind::Conflict,
                         pos,
                         "a hook has `command` or `args`, not both",
@@ -308,27 +309,27 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                 }
                 (Some(c), None) => match &c.value {
                     Value::Str(s) => {
-                        cx.check_command_len(s.len(), c.pos).then_some(())?;
-                        CommandLine::Script(cx.interp(s, c.pos))
+                        reader.check_command_len(s.len(), c.pos).then_some(())?;
+                        CommandLine::Script(reader.interp(s, c.pos))
                     }
-                    Value::Seq(_) => argv(cx, c)?,
+                    Value::Seq(_) => argv(reader, c)?,
                     _ => return None,
                 },
-                (None, Some(a)) => argv(cx, a)?,
+                (None, Some(a)) => argv(reader, a)?,
                 (None, None) => {
-                    missing(cx, "command");
+                    missing(reader, "command");
                     return None;
                 }
             };
             let mut action = CommandAction::new(line);
             if let Some(cwd) = field(node, "cwd").and_then(Node::as_str) {
                 let pos = field(node, "cwd").map_or(node.pos, |n| n.pos);
-                action.cwd = Some(cx.interp(cwd, pos).into());
+                action.cwd = Some(reader.interp(cwd, pos).into());
             }
-            action.env = cx.string_map(field(node, "env"));
+            action.env = reader.string_map(field(node, "env"));
             // A plugin's hooks get its root, as Claude Code exports it (their own `env`,
             // later, still wins).
-            if let Some(root) = cx.plugin_root() {
+            if let Some(root) = reader.plugin_root() {
                 action
                     .env
                     .insert(0, ("CLAUDE_PLUGIN_ROOT".to_owned(), root.to_owned()));
@@ -336,9 +337,11 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
             // A Codex plugin's hooks get its root and data directory, under Codex's names
             // and Claude Code's, as Codex exports them (worked out once per file; none for
             // any other file).
-            action.env.splice(0..0, cx.codex_plugin_env.iter().cloned());
-            action.sandbox = cx.boolean(field(node, "sandbox"));
-            action.rewake = cx.boolean(field(node, "asyncRewake")).unwrap_or(false);
+            action
+                .env
+                .splice(0..0, reader.codex_plugin_env.iter().cloned());
+            action.sandbox = reader.boolean(field(node, "sandbox"));
+            action.rewake = reader.boolean(field(node, "asyncRewake")).unwrap_or(false);
             if let Some(shell) = field(node, "shell") {
                 action.shell = match shell.as_str() {
                     Some("bash") => Some(Shell::Bash),
@@ -347,7 +350,7 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     _ => None,
                 };
                 if matches!(action.command, CommandLine::Argv(_)) {
-                    cx.warn(
+                    reader.warn(
                         DiagnosticKind::Conflict,
                         shell.pos,
                         "`shell` is ignored with `args`: the program runs without a shell",
@@ -360,18 +363,19 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
         }
         "http" => {
             let Some(url_node) = field(node, "url") else {
-                missing(cx, "url");
+                missing(reader, "url");
                 return None;
             };
-            let allowed = cx
+            let allowed = reader
                 .strings(field(node, "allowed_env_vars").or_else(|| field(node, "allowedEnvVars")))
                 .unwrap_or_default();
-            let url = cx.interp_in(
+            let url = reader.interp_in(
                 url_node.as_str()?,
                 url_node.pos,
                 EnvScope::HttpUrl(&allowed),
             );
-            let headers = cx.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
+            let headers =
+                reader.string_map_in(field(node, "headers"), EnvScope::HttpHeader(&allowed));
             Some(Action::Http(HttpAction {
                 url,
                 headers,
@@ -379,10 +383,10 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
             }))
         }
         "mcp_tool" => {
-            let server = cx.string(field(node, "server"));
-            let tool = cx.string(field(node, "tool"));
+            let server = reader.string(field(node, "server"));
+            let tool = reader.string(field(node, "tool"));
             let (Some(server), Some(tool)) = (server, tool) else {
-                missing(cx, "server` and `tool");
+                missing(reader, "server` and `tool");
                 return None;
             };
             let input = field(node, "input")
@@ -394,35 +398,25 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
                     tool: tool.clone(),
                     input,
                 }),
-                &mut |s| Ok(cx.interp(s, pos)),
+                &mut |s| Ok(reader.interp(s, pos)),
             )
             .ok()?;
             Some(input)
         }
         "prompt" | "agent" => {
             let Some(p) = field(node, "prompt") else {
-                missing(cx, "prompt");
+                missing(reader, "prompt");
                 return None;
             };
-            let prompt = cx.interp(p.as_str()?, p.pos);
-            let mode = match (cx.dialect, ty) {
+            let prompt = reader.interp(p.as_str()?, p.pos);
+            let mode = match (reader.rules.prompt_mode, ty) {
                 (_, "agent") => PromptMode::Agent,
-                (Dialect::Echo, _) => PromptMode::Inject,
-                (Dialect::Native, _) => match cx.string(field(node, "mode")).as_deref() {
+                (Some(mode), _) => mode,
+                (None, _) => match reader.string(field(node, "mode")).as_deref() {
                     Some("inject") => PromptMode::Inject,
                     Some("agent") => PromptMode::Agent,
                     _ => PromptMode::Evaluate,
                 },
-                (
-                    Dialect::Claude
-                    | Dialect::Fabro
-                    | Dialect::Autohand
-                    | Dialect::Gemini
-                    | Dialect::Codex
-                    | Dialect::Cursor
-                    | Dialect::Cline,
-                    _,
-                ) => PromptMode::Evaluate,
             };
             // Native agent hooks take Fabro's `max_tool_rounds` (the schema allows it there
             // only), so a converted Fabro agent hook keeps it.
@@ -433,16 +427,16 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
             Some(Action::Prompt(PromptAction {
                 prompt,
                 mode,
-                model: cx.string(field(node, "model")),
+                model: reader.string(field(node, "model")),
                 max_tool_rounds,
                 // Agent hooks always feed the reason back (the executor knows).
                 continue_on_block: mode == PromptMode::Evaluate
-                    && cx.boolean(field(node, "continueOnBlock")) == Some(true),
+                    && reader.boolean(field(node, "continueOnBlock")) == Some(true),
             }))
         }
         "permission" => {
             let Some(d) = field(node, "decision") else {
-                missing(cx, "decision");
+                missing(reader, "decision");
                 return None;
             };
             let decision = match d.as_str()? {
@@ -454,7 +448,7 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
             };
             let reason = field(node, "reason")
                 .and_then(|r| r.as_str().map(|s| (s.to_owned(), r.pos)))
-                .map(|(s, pos)| cx.interp(&s, pos));
+                .map(|(s, pos)| reader.interp(&s, pos));
             Some(Action::Permission(PermissionAction { decision, reason }))
         }
         // The schema check reported unknown types.
@@ -464,14 +458,14 @@ pub(crate) fn action(cx: &mut Cx<'_>, node: &Node, ty: &str) -> Option<Action> {
 
 /// An argv command (a list of strings, at least the program), length-checked and
 /// interpolated; shared by every dialect that has one.
-pub(crate) fn argv(cx: &mut Cx<'_>, node: &Node) -> Option<CommandLine> {
-    argv_of(cx, node.as_seq()?, node.pos)
+pub(crate) fn argv(reader: &mut Reader<'_>, node: &Node) -> Option<CommandLine> {
+    argv_of(reader, node.as_seq()?, node.pos)
 }
 
 /// [`argv`] of the items written at `pos`.
-fn argv_of(cx: &mut Cx<'_>, items: &[Node], pos: crate::tree::Pos) -> Option<CommandLine> {
+fn argv_of(reader: &mut Reader<'_>, items: &[Node], pos: crate::tree::Pos) -> Option<CommandLine> {
     if items.is_empty() {
-        cx.error(
+        reader.error(
             DiagnosticKind::InvalidValue,
             pos,
             "an argv command needs at least the program",
@@ -484,10 +478,10 @@ fn argv_of(cx: &mut Cx<'_>, items: &[Node], pos: crate::tree::Pos) -> Option<Com
         .filter_map(Node::as_str)
         .map(|s| s.len() + 1)
         .sum();
-    cx.check_command_len(len, pos).then_some(())?;
+    reader.check_command_len(len, pos).then_some(())?;
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        out.push(cx.interp(item.as_str()?, item.pos));
+        out.push(reader.interp(item.as_str()?, item.pos));
     }
     Some(CommandLine::Argv(out))
 }

@@ -25,12 +25,12 @@ use hooks::core::BuiltinEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::state::StateStore;
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
 use crate::cmd::render::plural;
-use crate::edit::codex_trust::{self, TrustEntry};
-use crate::edit::json::JsonDoc;
-use crate::edit::{Doc, Seg, atomic};
+use hooks::bridge::state::StateStore;
+use hooks::config::edit::codex_trust::{self, TrustEntry};
+use hooks::config::edit::json::JsonDoc;
+use hooks::config::edit::{Doc, Seg, atomic};
 
 /// What the journal keeps of one installed file.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -67,11 +67,11 @@ impl Journal {
     }
 
     pub(super) fn save(&self, before: Option<&str>) -> Result<()> {
-        atomic::write(
+        Ok(atomic::write(
             &journal_path()?,
             &serde_json::to_string_pretty(self)?,
             before,
-        )
+        )?)
     }
 }
 
@@ -137,16 +137,28 @@ fn codex_project_refused(project: &Path) -> Result<Option<String>> {
 /// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
 /// trust keys.
 fn codex_home() -> Result<PathBuf> {
-    codex_trust::codex_home(
+    Ok(codex_trust::codex_home(
         std::env::var_os("CODEX_HOME").as_deref(),
         std::env::var_os("HOME").map(PathBuf::from).as_deref(),
-    )
+    )?)
 }
 
 /// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed):
 /// the `[hooks.state]` entries of `config.toml`, for those entries only.
 fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<TrustEntry>> {
-    codex_trust::text_trust_entries_where(path, hooks_json, &|h| h.command == command)
+    Ok(codex_trust::text_trust_entries_where(
+        path,
+        hooks_json,
+        &|h| h.command == command,
+    )?)
+}
+
+/// `builder` without the files `agent` reads hooks from itself.
+fn without_own_files(builder: hooks::EngineBuilder, agent: Agent) -> hooks::EngineBuilder {
+    match hooks::bridge::agents::agent(agent.dialect()) {
+        Some(row) => hooks::bridge::without_own_files(builder, row),
+        None => builder,
+    }
 }
 
 fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
@@ -164,7 +176,7 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
     };
-    let engine = super::without_own_files(super::super::engine_builder(&args)?, agent).build()?;
+    let engine = without_own_files(super::super::engine_builder(&args)?, agent).build()?;
     let loaded = engine.loaded();
     let names: BTreeSet<String> = loaded
         .hooks
@@ -576,7 +588,7 @@ fn trust_codex(
 /// there was none.
 fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result<()> {
     match original {
-        Some(original) if current != Some(original) => atomic::write(path, original, current),
+        Some(original) if current != Some(original) => Ok(atomic::write(path, original, current)?),
         Some(_) => Ok(()),
         None => {
             let _ = std::fs::remove_file(path);
@@ -664,8 +676,7 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         project: Some(project.clone()),
         ..ConfigArgs::default()
     };
-    let engine =
-        super::without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
+    let engine = without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
     let loaded = engine.loaded();
     if agent == Agent::Cline {
         for (event, calls) in super::install_cline::doctor(out, &project, &command)? {
@@ -762,7 +773,7 @@ pub(super) fn calls(cmd: &str, this: &str, title: &str) -> String {
 fn runs(loaded: &hooks::Loaded, event: &str) -> String {
     let mut runs: Vec<String> = Vec::new();
     let mut bridges: Vec<&str> = Vec::new();
-    let event = super::agent_event(event);
+    let event = hooks::bridge::agent_event(event);
     for h in loaded
         .hooks
         .hooks()

@@ -17,7 +17,7 @@ use hooks::config::{CLINE_BRIDGE_MARKER, cline_is_bridge_script, cline_is_execut
 
 use super::install::{Installed, Journal, bridge_command, configured_events};
 use crate::cli::{Agent, InstallArgs, Scope};
-use crate::edit::atomic;
+use hooks::config::edit::atomic;
 
 /// Cline's hooks directory for `scope`: the project's `.clinerules/hooks/`, the user's
 /// `~/Documents/Cline/Hooks/`.

@@ -1,4 +1,4 @@
-//! Codex CLI's hook trust as `hooks_cli::edit::codex_trust` computes and writes it, checked
+//! Codex CLI's hook trust as `hooks::config::edit::codex_trust` computes and writes it, checked
 //! against the real Codex: `codex app-server`'s `hooks/list` (JSON-RPC over stdio) gives
 //! the same key and hash for every hook of `config.toml` and `hooks.json`, and `codex
 //! exec` runs a guard trusted only by the `[hooks.state]` written here (no
@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use hooks_cli::edit::codex_trust::{
+use hooks::config::edit::codex_trust::{
     TrustEntry, codex_home, file_trust_entries, remove_trust, write_trust,
 };
 use serde_json::{Value, json};

@@ -1,0 +1,28 @@
+//! Claude Code: its project root is `CLAUDE_PROJECT_DIR`; it runs the hooks of its
+//! settings files itself; the hooks' exported variables go to its `CLAUDE_ENV_FILE`.
+
+use std::path::Path;
+
+use super::{Agent, OwnFiles, dir_var};
+use crate::core::Dialect;
+
+/// Claude Code.
+pub(super) static AGENT: Agent = Agent {
+    dialect: Dialect::Claude,
+    project_dir: |_| dir_var("CLAUDE_PROJECT_DIR"),
+    own_files: OwnFiles::Named(is_settings),
+    event_key: None,
+    env_file: Some("CLAUDE_ENV_FILE"),
+};
+
+/// Whether a discovered file is one of Claude Code's settings files, which it runs the
+/// hooks of itself: `.claude/settings.json` and `.claude/settings.local.json` (the user's
+/// and the project's), and its managed `managed-settings.json`. Its `.mcp.json` and
+/// `~/.claude.json` hold MCP servers, not hooks, and stay.
+fn is_settings(path: &Path) -> bool {
+    path.ends_with(".claude/settings.json")
+        || path.ends_with(".claude/settings.local.json")
+        || path
+            .file_name()
+            .is_some_and(|n| n == "managed-settings.json")
+}

@@ -1,0 +1,251 @@
+//! One event, one dispatch: when an agent calls two of this engine's bridges for the same
+//! event (Cursor and GitHub Copilot CLI also run the hooks of `.claude/settings.json`, so
+//! `hooks bridge claude` and `hooks bridge cursor` may both be called), the engine's hooks
+//! run once and the second call answers with the first's decision, in its own agent's
+//! protocol.
+//!
+//! The calls meet at a claim: a file in the state store's `claims/` directory named by the
+//! event's [`key`], locked with `flock`. The first call holds the lock while it
+//! dispatches and writes its answer there; a call that finds the lock held waits for it
+//! (at most [`WAIT_LIMIT`]), then reads the answer. The kernel drops the lock of a call
+//! that dies, leaving no answer, so a crashed first call never wedges the second: it
+//! dispatches itself. Claims are pruned once past
+//! [`MAX_CLAIMS`] files, the ones untouched for [`STALE`] first.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::core::{Effects, EventContext};
+use rustix::fs::{FlockOperation, flock};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use super::state::StateStore;
+
+/// How long a first call's answer is reused for an event with a tool-use id (unique per
+/// call, so a later call with the same id and input is the same call).
+pub const WINDOW_WITH_ID: Duration = Duration::from_secs(60);
+
+/// The longest a call waits for another call of the same event to answer: past the
+/// longest hook timeout, so that only a call stuck outside its hooks is overtaken.
+pub const WAIT_LIMIT: Duration = Duration::from_secs(310);
+
+/// The claim files kept before pruning.
+pub const MAX_CLAIMS: usize = 256;
+
+/// A claim untouched this long is past every window and every wait.
+pub const STALE: Duration = Duration::from_secs(600);
+
+/// An event as a claim: the name of its claim file, and how long a finished call's answer
+/// to it holds (`None`: only a call that was running when this one arrived answers it).
+#[derive(Debug)]
+pub struct Key {
+    name: String,
+    window: Option<Duration>,
+}
+
+/// The event of `ctx` as a claim. With a tool-use id, the key is the session, the event,
+/// the id and the tool's name and input (an agent that reused an id for another call would
+/// not fold two calls), and a finished call's answer holds for [`WINDOW_WITH_ID`]. Without
+/// one, the key is the session, the event and the whole stdin, and only calls that overlap
+/// fold: two events in a row that look the same (two stops of a stop loop) are two events.
+/// `None` without a session (nothing ties two calls together).
+pub fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
+    let session = ctx.get_str("session_id").filter(|s| !s.is_empty())?;
+    let mut hash = Sha256::new();
+    let mut part = |bytes: &[u8]| {
+        hash.update((bytes.len() as u64).to_le_bytes());
+        hash.update(bytes);
+    };
+    part(session.as_bytes());
+    part(ctx.event().name().as_bytes());
+    let window = match ctx.get_str("tool_use_id").filter(|s| !s.is_empty()) {
+        Some(id) => {
+            part(b"id");
+            part(id.as_bytes());
+            part(ctx.get_str("tool_name").unwrap_or_default().as_bytes());
+            part(
+                ctx.get("tool_input")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+                    .as_bytes(),
+            );
+            Some(WINDOW_WITH_ID)
+        }
+        None => {
+            part(b"stdin");
+            part(stdin);
+            None
+        }
+    };
+    let name = hash
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>();
+    Some(Key { name, window })
+}
+
+/// What a claim gave the call.
+#[derive(Debug)]
+pub enum Claim {
+    /// This call dispatches; it writes its answer with [`Held::answer`].
+    Held(Held),
+    /// Another call of the same event answered this.
+    Answered(Box<Effects>),
+}
+
+/// The lock of a call that dispatches; dropping it without an answer lets the next call
+/// dispatch.
+#[derive(Debug)]
+pub struct Held {
+    file: File,
+}
+
+/// What a claim file holds.
+#[derive(Serialize, Deserialize)]
+struct Record {
+    /// When the answer was written, in milliseconds since the Unix epoch.
+    at_ms: u128,
+    effects: Effects,
+}
+
+/// Claims the event `key` in `store`: waits while another call holds it, then gives its
+/// answer if it holds for this call (see [`key`]), else the lock. `None` when the claim
+/// cannot be made (the call then dispatches on its own).
+pub fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
+    let dir = store.claims_dir();
+    let path = dir.join(&key.name);
+    let file = match open(&path, false) {
+        Ok(file) => file,
+        Err(_) => {
+            std::fs::create_dir_all(&dir).ok()?;
+            prune(&dir);
+            open(&path, true).ok()?
+        }
+    };
+    let arrived = now_ms();
+    let waited = lock(&file)?;
+    let mut file = file;
+    let mut text = String::new();
+    let _ = file.read_to_string(&mut text);
+    if let Ok(record) = serde_json::from_str::<Record>(&text) {
+        let holds = match key.window {
+            Some(window) => now_ms().saturating_sub(record.at_ms) <= window.as_millis(),
+            None => waited && record.at_ms >= arrived,
+        };
+        if holds {
+            return Some(Claim::Answered(Box::new(record.effects)));
+        }
+    }
+    Some(Claim::Held(Held { file }))
+}
+
+impl Held {
+    /// Writes the answer for the calls that wait, and releases the lock.
+    pub fn answer(mut self, effects: &Effects) {
+        let record = Record {
+            at_ms: now_ms(),
+            effects: effects.clone(),
+        };
+        if let Ok(text) = serde_json::to_vec(&record) {
+            let _ = self
+                .file
+                .set_len(0)
+                .and_then(|()| self.file.rewind())
+                .and_then(|()| self.file.write_all(&text));
+        }
+    }
+}
+
+fn open(path: &Path, create: bool) -> std::io::Result<File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(create)
+        .mode(0o600)
+        .open(path)
+}
+
+/// Takes the file's lock, waiting at most [`WAIT_LIMIT`] (polled: a blocking `flock`
+/// could not be bounded without a thread of its own); whether it had to wait.
+fn lock(file: &File) -> Option<bool> {
+    let deadline = Instant::now() + WAIT_LIMIT;
+    let mut pause = Duration::from_millis(1);
+    let mut waited = false;
+    loop {
+        match flock(file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => return Some(waited),
+            Err(rustix::io::Errno::WOULDBLOCK | rustix::io::Errno::INTR) => {}
+            Err(_) => return None,
+        }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        waited = true;
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+/// Removes the claims untouched for [`STALE`] once there are more than [`MAX_CLAIMS`].
+fn prune(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    // Counted by name first: a claim is made on every tool event, and only a full
+    // directory is worth a look at each file's time.
+    let paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    if paths.len() < MAX_CLAIMS {
+        return;
+    }
+    let now = SystemTime::now();
+    for path in paths {
+        let stale = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE);
+        if stale {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_millis()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, SystemTime};
+
+    use super::{MAX_CLAIMS, STALE, prune};
+
+    #[test]
+    fn a_full_claims_directory_loses_its_stale_claims_only() {
+        let dir = tempfile::tempdir().expect("dir");
+        let old = SystemTime::now() - STALE - Duration::from_secs(60);
+        for n in 0..MAX_CLAIMS + 44 {
+            let file = std::fs::File::create(dir.path().join(format!("c{n}"))).expect("file");
+            if n % 3 == 0 {
+                file.set_modified(old).expect("mtime");
+            }
+        }
+        let count = || std::fs::read_dir(dir.path()).expect("read").count();
+        prune(dir.path());
+        assert_eq!(count(), MAX_CLAIMS + 44 - (MAX_CLAIMS + 44).div_ceil(3));
+        // Below the bound, nothing is looked at, stale or not.
+        let small = tempfile::tempdir().expect("dir");
+        std::fs::File::create(small.path().join("c"))
+            .and_then(|f| f.set_modified(old))
+            .expect("file");
+        prune(small.path());
+        assert_eq!(std::fs::read_dir(small.path()).expect("read").count(), 1);
+    }
+}

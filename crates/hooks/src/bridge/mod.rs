@@ -1,0 +1,633 @@
+//! The engine as the one hook command of an agent (`hooks bridge AGENT`): it reads the
+//! event the agent writes on stdin, finds the project root as the agent does, loads every
+//! discovered layer with trust and managed policy as `hooks run` does (the agent's own
+//! settings files excepted: the agent runs their hooks itself), dispatches, and answers in
+//! the agent's protocol (`hooks_core::reply`). Async hooks go to a detached background
+//! process, so the answer never waits for them; what must span the agent's separate
+//! invocations (the stop-loop count, async results) is in the state store (`state`).
+//! An engine error is answered too, never a hang or a silent allow (see [`on_error`]).
+//!
+//! A program that is an agent's hook command answers a call with [`read_event`] and
+//! [`answer`], and writes the [`Reply`] it gets: its stdout, its stderr, its exit code.
+//! What the bridge knows of each agent is in [`agents`].
+//!
+//! ```no_run
+//! use hooks::bridge::{self, Options};
+//! use hooks::core::Dialect;
+//!
+//! let options = Options::new(std::env::current_exe().ok());
+//! let reply = match bridge::read_event() {
+//!     Ok((stdin, payload)) => bridge::answer(Dialect::Claude, &stdin, payload, &options),
+//!     Err(e) => bridge::unreadable(&e),
+//! };
+//! print!("{}", reply.stdout);
+//! eprint!("{}", reply.stderr);
+//! std::process::exit(reply.exit_code);
+//! ```
+
+pub mod agents;
+pub mod fold;
+pub mod state;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use self::agents::{Agent, OwnFiles};
+use self::state::StateStore;
+use crate::config::{Interpolation, Locations, TrustStore};
+use crate::core::reply::Reply;
+use crate::core::{Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext};
+use crate::error::Context;
+use crate::exec::{AuditLog, CancellationToken};
+use crate::{BrokenConfig, Engine, EngineBuilder, Error};
+
+/// The variable that chooses what an engine error means for a tool event: `block` (the
+/// default) or `allow`.
+pub const ON_ERROR_VAR: &str = "HOOKS_BRIDGE_ON_ERROR";
+
+/// The variable naming the audit log (default: `audit.jsonl` in the state directory).
+pub const AUDIT_LOG_VAR: &str = "HOOKS_AUDIT_LOG";
+
+/// The variable that says what a broken config file of the user's own means: `block`
+/// (the default) or `allow`.
+pub const ON_BROKEN_CONFIG_VAR: &str = "HOOKS_ON_BROKEN_CONFIG";
+
+/// What a bridge call needs besides the event.
+#[non_exhaustive]
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The `hooks` program: configs may call it as `{{ vars.HOOKS_BIN }}`, it runs the
+    /// event's async hooks (`PROGRAM bridge AGENT --async-worker`), and install writes it
+    /// into the agent's settings (`PROGRAM bridge AGENT`). `None`: unknown, so async hooks
+    /// do not run and nothing can be installed.
+    pub program: Option<PathBuf>,
+}
+
+impl Options {
+    /// The options of a bridge whose `hooks` program is `program`.
+    pub fn new(program: Option<PathBuf>) -> Options {
+        Options { program }
+    }
+}
+
+/// The agent `dialect` is, if the bridge answers it.
+fn agent_of(dialect: Dialect) -> Result<&'static Agent, Error> {
+    agents::agent(dialect)
+        .ok_or_else(|| Error::bridge(format!("the bridge does not answer {}", dialect.as_str())))
+}
+
+/// Answers one hook call of the agent `dialect`: `stdin` is the event as the agent wrote
+/// it (see [`read_event`]), `payload` its JSON. The reply is the agent's protocol's:
+/// proceed for an event this engine does not know, the hooks' decision otherwise, and a
+/// block of a tool event when the engine fails (see [`on_error`]).
+pub fn answer(dialect: Dialect, stdin: &[u8], payload: Value, options: &Options) -> Reply {
+    let agent = match agent_of(dialect) {
+        Ok(agent) => agent,
+        Err(e) => return unreadable(&e),
+    };
+    let mut ctx = match event_of(agent, payload) {
+        Ok(Some(ctx)) => ctx,
+        // An event this engine does not know (a newer agent's): no hook can be for it.
+        Ok(None) => return Reply::proceed(),
+        Err(e) => return unreadable(&e),
+    };
+    if crate::exec::is_nested() {
+        return nested(agent, &ctx);
+    }
+    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        dispatch(agent, &mut ctx, stdin, options)
+    }));
+    let agg = match answered {
+        Ok(Ok(agg)) => agg,
+        Ok(Err(e)) => on_error(ctx.event(), &e.chain()),
+        Err(_) => on_error(ctx.event(), "the engine stopped unexpectedly (a panic)"),
+    };
+    reply_for(agent.dialect, &ctx, &agg)
+}
+
+/// The answer of a bridge started inside a hook of the engine (the nesting mark,
+/// `HOOKS_DEPTH`, is set): proceed, without dispatching, since the engine that started the
+/// hook runs these same hooks; said on stderr and in the audit log. Whatever started it
+/// (another agent's bridge entry, a user's script), no chain of bridges can recurse.
+fn nested(agent: &Agent, ctx: &EventContext) -> Reply {
+    let why = format!(
+        "hooks bridge {}: started inside a hook of this engine ({}={}), so it does not run the hooks again (the engine that started this hook runs them)",
+        agent.name(),
+        crate::exec::DEPTH_VAR,
+        crate::exec::nesting_depth()
+    );
+    if let Some(log) = audit_log(agent, StateStore::open().as_ref()) {
+        log.record_note(ctx, &why);
+    }
+    Reply {
+        stdout: String::new(),
+        stderr: format!("{why}\n"),
+        exit_code: 0,
+    }
+}
+
+/// The answer to a call whose arguments were refused (an unknown flag or agent: a stale
+/// install, an upgrade that renamed a flag): an engine error, so a tool event is blocked
+/// in the agent's protocol unless `HOOKS_BRIDGE_ON_ERROR=allow`, and every other event
+/// goes on with the message. `call` is the refused command line (`hooks bridge ...`),
+/// `error` why it was refused. The agent is `named`, else guessed from the event's shape
+/// (Cline's `hookName`), else Claude Code's protocol, whose exit 2 Gemini CLI, Codex and
+/// Cursor also read as a deny. Never dispatches; reads the event itself.
+pub fn refused(named: Option<Dialect>, call: &str, error: &str) -> Reply {
+    let error = format!(
+        "`{call}` was refused: {}",
+        error
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .trim_start_matches("error: ")
+    );
+    let read = read_event().and_then(|(_, payload)| {
+        let agent = named
+            .and_then(agents::agent)
+            .unwrap_or_else(|| agents::guess(&payload));
+        let ctx =
+            event_of(agent, payload)?.context("the event on stdin is not one this engine knows")?;
+        Ok((agent, ctx))
+    });
+    match read {
+        Ok((agent, ctx)) => reply_for(agent.dialect, &ctx, &on_error(ctx.event(), &error)),
+        // No event to decide on: refuse as every agent but Cline reads a deny.
+        Err(e) => Reply {
+            stdout: String::new(),
+            stderr: format!("hooks bridge: {error} ({})\n", e.chain()),
+            exit_code: 2,
+        },
+    }
+}
+
+/// The agent's event, from the JSON it wrote on stdin: reshaped first where the agent's
+/// events have a shape of their own (Cline's `hookName`, `taskId`, `preToolUse`), then read
+/// through its profile ([`read_context`]). `None` for an event this engine does not know.
+fn event_of(agent: &Agent, payload: Value) -> Result<Option<EventContext>, Error> {
+    let payload = agent.dialect.profile().reshape_to_claude(payload);
+    let event = {
+        let name = payload
+            .get("hook_event_name")
+            .and_then(Value::as_str)
+            .context("the event on stdin has no `hook_event_name`")?;
+        agent_event(name)
+    };
+    event
+        .map(|event| read_context(agent, event, payload))
+        .transpose()
+}
+
+/// The event as the agent sent it, read into the engine's context through the agent's
+/// profile: its fields, tool names and tool arguments in the canonical vocabulary (Gemini
+/// CLI's `run_shell_command` is `Bash`, its `dir_path` of `grep_search` is `path`).
+fn read_context(agent: &Agent, event: Event, payload: Value) -> Result<EventContext, Error> {
+    agent
+        .dialect
+        .profile()
+        .read_context(event, payload)
+        .map_err(Error::bridge)
+}
+
+/// How long the agent may take to write its event and close stdin. Agents write it at
+/// once; the bound only keeps a bridge whose stdin is never closed from hanging.
+pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]): its bytes
+/// (which an async worker is handed as they are) and its JSON. Unlike `hooks run`, the
+/// bridge always waits for it: an agent that is slow to write (a loaded machine) must not
+/// have its event ignored, which would let a guarded call through.
+pub fn read_event() -> Result<(Vec<u8>, Value), Error> {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(Error::bridge(
+            "stdin is a terminal: the agent writes its event there",
+        ));
+    }
+    let text = read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)?;
+    let payload = serde_json::from_slice(&text).context("the event on stdin is not JSON")?;
+    Ok((text, payload))
+}
+
+/// Everything `fd` gives until its end, waiting at most `limit` in all: each read is
+/// preceded by a `poll` bounded by the time left, on this thread (a thread of its own
+/// would cost its start on every call).
+fn read_within(
+    fd: std::os::fd::BorrowedFd<'_>,
+    limit: std::time::Duration,
+) -> Result<Vec<u8>, Error> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = std::time::Instant::now() + limit;
+    let mut text = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return Err(Error::bridge(format!(
+                "the agent did not close stdin within {} s",
+                limit.as_secs()
+            )));
+        }
+        let timeout = Timespec::try_from(left).context("the time left to read stdin")?;
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            // Timed out: the loop says so once the deadline has passed.
+            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+            Ok(_) => {}
+            Err(e) => return Err(e).context("waiting for the event on stdin"),
+        }
+        // Read into the buffer's spare room, never zeroed; it grows only when full.
+        if text.len() == text.capacity() {
+            text.reserve(64 * 1024);
+        }
+        match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut text)) {
+            Ok(0) => return Ok(text),
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
+            Err(e) => return Err(e).context("reading the event from stdin"),
+        }
+    }
+}
+
+/// The answer of the agent `dialect` to `agg`, for the event of `ctx`.
+pub fn reply_for(dialect: Dialect, ctx: &EventContext, agg: &Aggregate) -> Reply {
+    // Every agent the bridge takes has a writer in its profile.
+    dialect
+        .profile()
+        .reply
+        .map_or_else(Reply::proceed, |write| write(ctx, agg))
+}
+
+/// The answer to a call whose event cannot be read: exit 1 with the reason, which every
+/// agent shows the user as a failed hook and goes on from (no event, no decision to take).
+pub fn unreadable(e: &Error) -> Reply {
+    Reply {
+        stdout: String::new(),
+        stderr: format!("hooks bridge: {}\n", e.chain()),
+        exit_code: 1,
+    }
+}
+
+/// The canonical event for the agent's event name: the catalog knows every agent's names
+/// (Gemini CLI's `BeforeTool` is PreToolUse, from its profile; Cursor's
+/// `beforeShellExecution` too, which its profile's reader then reads as PreToolUse on
+/// `Bash`).
+pub fn agent_event(name: &str) -> Option<Event> {
+    EventCatalog::new().get(name)
+}
+
+/// The project root as the agent finds it: the one the agent names (its row's
+/// [`Agent::project_dir`]: `CLAUDE_PROJECT_DIR`, a workspace root, ...), else the root of
+/// the payload's `cwd` (the nearest ancestor with a config, else the git root), else the
+/// current directory's.
+fn project_root(agent: &Agent, ctx: &EventContext) -> Result<PathBuf, Error> {
+    if let Some(dir) = (agent.project_dir)(ctx) {
+        return Ok(dir);
+    }
+    let cwd = ctx.working_dir().map(PathBuf::from).filter(|p| p.is_dir());
+    match cwd {
+        Some(cwd) => {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            Ok(Locations::project_root(&cwd, home.as_deref()))
+        }
+        None => current_project(),
+    }
+}
+
+/// The project root of the current directory ([`Locations::project_root`]: the nearest
+/// ancestor with a config, else the git root, else the current directory itself).
+pub fn current_project() -> Result<PathBuf, Error> {
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    // Compared with the current directory, which has its symlinks resolved.
+    let home = std::env::var_os("HOME")
+        .map(|h| std::fs::canonicalize(&h).unwrap_or_else(|_| PathBuf::from(h)));
+    Ok(Locations::project_root(&cwd, home.as_deref()))
+}
+
+/// The engine's builder for the project `project`, as `hooks run` builds it there: the
+/// standard locations with the user's trust store, `{{ vars.HOOKS_BIN }}` the `hooks`
+/// program, `$HOOKS_ON_BROKEN_CONFIG` for a broken file, and `CLAUDE_PROJECT_DIR` the
+/// project root; without the files the agent `dialect` reads hooks from itself
+/// ([`without_own_files`]).
+pub fn engine_builder(
+    dialect: Dialect,
+    project: &Path,
+    options: &Options,
+) -> Result<EngineBuilder, Error> {
+    let agent = agent_of(dialect)?;
+    let mut interpolation = Interpolation::default();
+    if let Some(program) = &options.program {
+        interpolation
+            .vars
+            .insert("HOOKS_BIN".to_owned(), program.display().to_string());
+    }
+    // `CLAUDE_PROJECT_DIR` is the project root, as an absolute path, whatever `cwd` a
+    // payload gives.
+    let root = std::path::absolute(project).unwrap_or_else(|_| project.to_path_buf());
+    let mut builder = Engine::builder()
+        .interpolation(interpolation)
+        .on_broken_config(on_broken_config()?)
+        .project_dir(root)
+        .discover(Some(project));
+    if let Ok(store) = TrustStore::open_default() {
+        builder = builder.trust_store(store);
+    }
+    Ok(without_own_files(builder, agent))
+}
+
+/// What a broken config file of the user's own means: `$HOOKS_ON_BROKEN_CONFIG`, else
+/// block.
+fn on_broken_config() -> Result<BrokenConfig, Error> {
+    match std::env::var(ON_BROKEN_CONFIG_VAR) {
+        Ok(text) if !text.is_empty() => BrokenConfig::parse(&text).with_context(|| {
+            format!("{ON_BROKEN_CONFIG_VAR} is `{text}`; it takes `block` or `allow`")
+        }),
+        _ => Ok(BrokenConfig::default()),
+    }
+}
+
+/// `builder` without the files the agent reads hooks from itself: the bridge does not run
+/// their hooks again. An agent whose own files are named ([`OwnFiles::Named`], Claude
+/// Code's settings files) skips those by path ([`EngineBuilder::skip_discovered_if`]);
+/// every other agent skips every discovered file of its dialect
+/// ([`EngineBuilder::skip_discovered_dialect`]), among the files the engine discovers
+/// anyway, not by a discovery of their own.
+pub fn without_own_files(builder: EngineBuilder, agent: &Agent) -> EngineBuilder {
+    match agent.own_files {
+        OwnFiles::Named(is_own) => builder.skip_discovered_if(is_own),
+        OwnFiles::Dialect => builder.skip_discovered_dialect(agent.dialect),
+    }
+}
+
+/// What the bridge dispatches the event to: the engine, built as `hooks run` builds it,
+/// plus the bridge's parts.
+struct Prepared {
+    engine: Engine,
+    store: Option<StateStore>,
+    session: String,
+}
+
+/// The engine for the event of `ctx`, whose `cwd` it defaults to the project root, with
+/// the state store the call opened (the session's stop-loop counts, the audit log).
+fn prepare(
+    agent: &Agent,
+    ctx: &mut EventContext,
+    store: Option<StateStore>,
+    options: &Options,
+) -> Result<Prepared, Error> {
+    let root = project_root(agent, ctx)?;
+    if ctx.get("cwd").is_none() {
+        ctx.set("cwd", root.display().to_string());
+    }
+    let session = ctx.get_str("session_id").unwrap_or_default().to_owned();
+    let mut builder = engine_builder(agent.dialect, &root, options)?.hand_off_async(true);
+    if let Some(log) = audit_log(agent, store.as_ref()) {
+        builder = builder.audit_log(log);
+    }
+    if let Some(store) = &store {
+        builder = builder.stop_streaks(Arc::new(store.streaks(&session)));
+    }
+    let engine = builder.build()?;
+    Ok(Prepared {
+        engine,
+        store,
+        session,
+    })
+}
+
+/// The audit log every hook run through the bridge is written to, naming the agent:
+/// `$HOOKS_AUDIT_LOG`, else `audit.jsonl` in the state directory. None when it cannot be
+/// opened (the hooks still run).
+fn audit_log(agent: &Agent, store: Option<&StateStore>) -> Option<AuditLog> {
+    let path = match std::env::var_os(AUDIT_LOG_VAR).filter(|p| !p.is_empty()) {
+        Some(p) => PathBuf::from(p),
+        None => store?.audit_path(),
+    };
+    AuditLog::open(path)
+        .ok()
+        .map(|log| log.with_agent(agent.name()))
+}
+
+/// Dispatches the event and folds in what the store holds for the session (the results
+/// of async hooks finished since the last event); `stdin` is the event as the agent wrote
+/// it, for the async worker.
+fn dispatch(
+    agent: &Agent,
+    ctx: &mut EventContext,
+    stdin: &[u8],
+    options: &Options,
+) -> Result<Aggregate, Error> {
+    let event = ctx.event().clone();
+    let store = StateStore::open();
+    // A second call of the same event (another bridge of this engine the agent also runs)
+    // answers with the first's decision, before any config is loaded for it.
+    let claim = store
+        .as_ref()
+        .zip(fold::key(ctx, stdin))
+        .and_then(|(store, key)| fold::claim(store, &key));
+    let held = match claim {
+        Some(fold::Claim::Answered(effects)) => {
+            let mut agg = Aggregate::empty(&event);
+            agg.effects = *effects;
+            if let Some(log) = audit_log(agent, store.as_ref()) {
+                log.record_note(
+                    ctx,
+                    "answered with the decision of another call of the same event, which ran the hooks",
+                );
+            }
+            return Ok(agg);
+        }
+        Some(fold::Claim::Held(held)) => Some(held),
+        None => None,
+    };
+    let Prepared {
+        engine,
+        store,
+        session,
+    } = prepare(agent, ctx, store, options)?;
+    let ctx = &*ctx;
+    let index = engine.dispatcher().index();
+    let matched = index.matching(ctx);
+    let has_async = matched.iter().any(|&i| index.spec(i).is_async);
+    let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
+    let mut agg = if has_sync {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("starting the async runtime")?;
+        runtime.block_on(engine.dispatch(ctx))
+    } else {
+        Aggregate::empty(&event)
+    };
+    if has_async {
+        start_worker(agent, stdin, options, &mut agg);
+    }
+    if let Some(store) = &store {
+        store.deliver(&session, &event, &mut agg);
+        if event.builtin() == Some(BuiltinEvent::SessionEnd) {
+            store.end_session(&session);
+        }
+    }
+    if let Some(held) = held {
+        held.answer(&agg.effects);
+    }
+    if let Some(var) = agent.env_file {
+        export_env(var, &agg);
+    }
+    Ok(agg)
+}
+
+/// Starts the detached background process that runs the event's async hooks; says so in
+/// the answer's messages if it cannot be started.
+fn start_worker(agent: &Agent, stdin: &[u8], options: &Options, agg: &mut Aggregate) {
+    let Some(exe) = &options.program else {
+        agg.effects
+            .messages
+            .push("hooks bridge: async hooks not run: the hooks program is unknown".to_owned());
+        return;
+    };
+    let argv = [
+        exe.clone().into_os_string(),
+        "bridge".into(),
+        agent.name().into(),
+        "--async-worker".into(),
+    ];
+    if let Err(e) = crate::exec::spawn_detached(&argv, stdin) {
+        agg.effects
+            .messages
+            .push(format!("hooks bridge: async hooks not run: {e}"));
+    }
+}
+
+/// The background process of a call whose event has async hooks (the `hooks` program
+/// started with `bridge AGENT --async-worker` and the event on its stdin): runs the
+/// event's async hooks (each bounded by its timeout, audited), and keeps their context and
+/// messages in the store for the session's next event. `false`: the event is not one this
+/// engine knows.
+pub fn run_async(dialect: Dialect, payload: Value, options: &Options) -> Result<bool, Error> {
+    let agent = agent_of(dialect)?;
+    let Some(mut ctx) = event_of(agent, payload)? else {
+        return Ok(false);
+    };
+    let event = ctx.event().clone();
+    let Prepared {
+        engine,
+        store,
+        session,
+    } = prepare(agent, &mut ctx, StateStore::open(), options)?;
+    let index = engine.dispatcher().index();
+    let specs: Vec<_> = index
+        .matching(&ctx)
+        .into_iter()
+        .map(|i| index.spec(i))
+        .filter(|s| s.is_async)
+        .collect();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let cancel = CancellationToken::new();
+    let outcomes = runtime.block_on(futures_util::future::join_all(
+        specs
+            .iter()
+            .map(|spec| engine.dispatcher().run_hook(spec, &ctx, &cancel)),
+    ));
+    if let Some(store) = &store {
+        for (spec, outcome) in specs.iter().zip(&outcomes) {
+            store.record_async(&session, &event, &spec.display_id(), outcome);
+        }
+    }
+    Ok(true)
+}
+
+/// What an engine error means: on a tool event (PreToolUse, PermissionRequest) a block
+/// (`HOOKS_BRIDGE_ON_ERROR=block`, the default: a guard that could not run must not let
+/// the call through), or, with `allow`, the call proceeds; on every other event the agent
+/// goes on. The user is told either way.
+pub fn on_error(event: &Event, error: &str) -> Aggregate {
+    let mut agg = Aggregate::empty(event);
+    let tool_event = matches!(
+        event.builtin(),
+        Some(BuiltinEvent::PreToolUse | BuiltinEvent::PermissionRequest)
+    );
+    let allow = std::env::var(ON_ERROR_VAR).is_ok_and(|v| v.trim().eq_ignore_ascii_case("allow"));
+    if tool_event && !allow {
+        agg.effects.decision = Decision::Block;
+        agg.effects.reason = Some(format!(
+            "hooks bridge could not run the hooks ({error}), so the call is blocked ({ON_ERROR_VAR}=allow lets it through)"
+        ));
+    }
+    agg.effects
+        .messages
+        .push(format!("hooks bridge could not run the hooks: {error}"));
+    agg
+}
+
+/// Appends what the hooks exported to the file the variable `var` names (Claude Code's
+/// `CLAUDE_ENV_FILE`), which the agent sources before its later shell commands.
+fn export_env(var: &str, agg: &Aggregate) {
+    if agg.effects.env.is_empty() {
+        return;
+    }
+    let Some(file) = std::env::var_os(var).filter(|f| !f.is_empty()) else {
+        return;
+    };
+    let mut text = String::new();
+    for (name, value) in &agg.effects.env {
+        text.push_str(&format!(
+            "export {name}={}\n",
+            crate::config::shell_quote(value)
+        ));
+    }
+    let _ = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(file)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::os::fd::AsFd;
+    use std::time::{Duration, Instant};
+
+    use super::read_within;
+
+    #[test]
+    fn stdin_is_read_to_its_end_across_writes() {
+        let (reader, mut writer) = std::io::pipe().expect("pipe");
+        let big = "x".repeat(200_000);
+        let writing = std::thread::spawn(move || {
+            writer.write_all(b"{\"a\":\"").expect("write");
+            writer.write_all(big.as_bytes()).expect("write");
+            writer.write_all(b"\"}").expect("write");
+        });
+        let text = read_within(reader.as_fd(), Duration::from_secs(30)).expect("read");
+        writing.join().expect("writer");
+        assert_eq!(text.len(), 200_008);
+        assert!(text.ends_with(b"\"}"));
+    }
+
+    #[test]
+    fn a_stdin_never_closed_ends_at_the_limit() {
+        let (reader, mut writer) = std::io::pipe().expect("pipe");
+        writer.write_all(b"{").expect("write");
+        let start = Instant::now();
+        let err = read_within(reader.as_fd(), Duration::from_millis(200)).expect_err("bounded");
+        assert!(start.elapsed() >= Duration::from_millis(200));
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+        assert!(err.to_string().contains("did not close stdin"), "{err:#}");
+        drop(writer);
+    }
+}
