@@ -23,7 +23,7 @@
 //! };
 //! print!("{}", reply.stdout);
 //! eprint!("{}", reply.stderr);
-//! std::process::exit(reply.exit_code);
+//! // The program then exits with `reply.exit_code`.
 //! ```
 
 pub mod agents;
