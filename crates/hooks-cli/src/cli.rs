@@ -476,36 +476,40 @@ pub struct MigrateArgs {
     pub project: Option<PathBuf>,
 }
 
-/// The agents `hooks bridge`, `install` and `uninstall` speak to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Agent {
-    /// Claude Code.
-    Claude,
-    /// Cline (its `cline` CLI and its VS Code extension).
-    Cline,
-    /// OpenAI Codex CLI.
-    Codex,
-    /// Cursor.
-    Cursor,
-    /// Gemini CLI.
-    Gemini,
-}
+/// An agent `hooks bridge`, `install` and `uninstall` speak to: one of the bridge's
+/// agents ([`hooks::bridge::agents::AGENTS`]), named on the command line by its dialect's
+/// name, in name order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Agent(hooks::core::Dialect);
 
 impl Agent {
     /// The agent's dialect, whose profile knows its protocol.
     pub fn dialect(self) -> hooks::core::Dialect {
-        match self {
-            Agent::Claude => hooks::core::Dialect::Claude,
-            Agent::Cline => hooks::core::Dialect::Cline,
-            Agent::Codex => hooks::core::Dialect::Codex,
-            Agent::Cursor => hooks::core::Dialect::Cursor,
-            Agent::Gemini => hooks::core::Dialect::Gemini,
-        }
+        self.0
     }
 
     /// The name on the command line and in the audit log.
     pub fn as_str(self) -> &'static str {
-        self.dialect().as_str()
+        self.0.as_str()
+    }
+}
+
+impl clap::ValueEnum for Agent {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<Agent>> = std::sync::LazyLock::new(|| {
+            let mut all: Vec<Agent> = hooks::bridge::agents::AGENTS
+                .iter()
+                .map(|a| Agent(a.dialect))
+                .collect();
+            all.sort_by_key(|a| a.as_str());
+            all
+        });
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        let about = hooks::bridge::agents::agent(self.0).map_or("", |a| a.about);
+        Some(clap::builder::PossibleValue::new(self.as_str()).help(about))
     }
 }
 

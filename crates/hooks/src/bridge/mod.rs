@@ -15,14 +15,15 @@
 //! use hooks::bridge::{self, Options};
 //! use hooks::core::Dialect;
 //!
+//! let agent = Dialect::from_name("claude").expect("an agent the bridge answers");
 //! let options = Options::new(std::env::current_exe().ok());
 //! let reply = match bridge::read_event() {
-//!     Ok((stdin, payload)) => bridge::answer(Dialect::Claude, &stdin, payload, &options),
+//!     Ok((stdin, payload)) => bridge::answer(agent, &stdin, payload, &options),
 //!     Err(e) => bridge::unreadable(&e),
 //! };
 //! print!("{}", reply.stdout);
 //! eprint!("{}", reply.stderr);
-//! std::process::exit(reply.exit_code);
+//! // The program then exits with `reply.exit_code`.
 //! ```
 
 pub mod agents;

@@ -27,6 +27,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{Agent, ConfigArgs, DoctorArgs, InstallArgs, MigrateArgs, Scope};
 use crate::cmd::render::plural;
+use hooks::bridge::agents::{self, Settings};
 use hooks::bridge::state::StateStore;
 use hooks::config::edit::codex_trust::{self, TrustEntry};
 use hooks::config::edit::json::JsonDoc;
@@ -77,70 +78,31 @@ impl Journal {
 
 /// The command the agent runs: this binary, by its absolute path, and `bridge AGENT`.
 pub fn bridge_command(agent: Agent) -> Result<String> {
+    bridge_command_of(agent.as_str())
+}
+
+/// [`bridge_command`] for the agent named `name`.
+fn bridge_command_of(name: &str) -> Result<String> {
     let exe = std::env::current_exe().context("finding the hooks binary")?;
     Ok(format!(
         "{} bridge {}",
         hooks::config::shell_quote(&exe.display().to_string()),
-        agent.as_str()
+        name
     ))
 }
 
-/// The agent's settings file for `scope`.
-fn settings_path(agent: Agent, scope: Scope, project: &Path) -> Result<PathBuf> {
-    let home = || {
-        std::env::var_os("HOME")
-            .map(PathBuf::from)
-            .context("HOME is not set")
-    };
-    Ok(match (agent, scope) {
-        (Agent::Claude, Scope::User) => home()?.join(".claude/settings.json"),
-        (Agent::Claude, Scope::Project) => project.join(".claude/settings.json"),
-        (Agent::Gemini, Scope::User) => home()?.join(".gemini/settings.json"),
-        (Agent::Gemini, Scope::Project) => project.join(".gemini/settings.json"),
-        // Cline's hook files are in this directory, one per event.
-        (Agent::Cline, scope) => super::install_cline::hooks_dir(scope, project)?,
-        (Agent::Codex, Scope::User) => codex_home()?.join("hooks.json"),
-        (Agent::Codex, Scope::Project) => match codex_project_refused(project)? {
-            None => project.join(".codex/hooks.json"),
-            Some(_) => codex_home()?.join("hooks.json"),
-        },
-        (Agent::Cursor, Scope::User) => home()?.join(".cursor/hooks.json"),
-        (Agent::Cursor, Scope::Project) => project.join(".cursor/hooks.json"),
-    })
+/// What the bridge knows of `agent` (every agent of the command line has a row).
+fn row(agent: Agent) -> Result<&'static agents::Agent> {
+    agents::agent(agent.dialect())
+        .with_context(|| format!("the bridge does not install {}", agent.as_str()))
 }
 
-/// Why Codex would not read the project's `.codex/hooks.json`, if it would not: Codex
-/// loads a project's `.codex/` layer only when its user config trusts the project
-/// (`[projects."<path>"] trust_level = "trusted"` in `$CODEX_HOME/config.toml`).
-fn codex_project_refused(project: &Path) -> Result<Option<String>> {
-    let config = codex_home()?.join("config.toml");
-    let text = std::fs::read_to_string(&config).unwrap_or_default();
-    let doc: toml_edit::DocumentMut = text.parse().unwrap_or_default();
-    let real = std::fs::canonicalize(project).unwrap_or_else(|_| project.to_path_buf());
-    let trusted = [project, real.as_path()].iter().any(|p| {
-        doc.get("projects")
-            .and_then(|t| t.get(p.to_string_lossy().as_ref()))
-            .and_then(|t| t.get("trust_level"))
-            .and_then(|v| v.as_str())
-            == Some("trusted")
-    });
-    Ok((!trusted).then(|| {
-        format!(
-            "Codex reads {} only for projects its user config trusts ([projects.\"{}\"] trust_level = \"trusted\" in {}), so the bridge goes into Codex's user layer",
-            project.join(".codex/hooks.json").display(),
-            project.display(),
-            config.display()
-        )
-    }))
-}
-
-/// Codex's home (`$CODEX_HOME`, else `~/.codex`), resolved as Codex resolves it for its
-/// trust keys.
-fn codex_home() -> Result<PathBuf> {
-    Ok(codex_trust::codex_home(
-        std::env::var_os("CODEX_HOME").as_deref(),
-        std::env::var_os("HOME").map(PathBuf::from).as_deref(),
-    )?)
+/// The bridge's scope for the command line's.
+fn scope_of(scope: Scope) -> agents::Scope {
+    match scope {
+        Scope::User => agents::Scope::User,
+        Scope::Project => agents::Scope::Project,
+    }
 }
 
 /// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed):
@@ -154,11 +116,8 @@ fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<Tr
 }
 
 /// `builder` without the files `agent` reads hooks from itself.
-fn without_own_files(builder: hooks::EngineBuilder, agent: Agent) -> hooks::EngineBuilder {
-    match hooks::bridge::agents::agent(agent.dialect()) {
-        Some(row) => hooks::bridge::without_own_files(builder, row),
-        None => builder,
-    }
+fn without_own_files(builder: hooks::EngineBuilder, agent: Agent) -> Result<hooks::EngineBuilder> {
+    Ok(hooks::bridge::without_own_files(builder, row(agent)?))
 }
 
 fn project_of(dir: Option<&PathBuf>) -> Result<PathBuf> {
@@ -176,7 +135,7 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         project: Some(project.to_path_buf()),
         ..ConfigArgs::default()
     };
-    let engine = without_own_files(super::super::engine_builder(&args)?, agent).build()?;
+    let engine = without_own_files(super::super::engine_builder(&args)?, agent)?.build()?;
     let loaded = engine.loaded();
     let names: BTreeSet<String> = loaded
         .hooks
@@ -184,7 +143,7 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
         .iter()
         .map(|h| h.spec.event.name().to_owned())
         .collect();
-    Ok(agent_events(agent)
+    Ok(agent_events(agent)?
         .into_iter()
         .filter(|(canonical, _)| canonical.iter().any(|c| names.contains(c.name())))
         .map(|(_, name)| name.to_owned())
@@ -192,76 +151,22 @@ pub(super) fn configured_events(agent: Agent, project: &Path) -> Result<Vec<Stri
 }
 
 /// The agent's events, each with the canonical events it stands for, in catalog order.
-fn agent_events(agent: Agent) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
-    let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
-    // Claude Code's events, the canonical ones, each under the agent's name for it; Cline's
-    // own (TaskStart, ...) are Cline's; and Cursor's own events.
-    let claude = hooks::core::Dialect::Claude.profile();
-    let own = match agent {
-        Agent::Cline => hooks::core::Dialect::Cline,
-        Agent::Claude | Agent::Codex | Agent::Cursor | Agent::Gemini => {
-            hooks::core::Dialect::Claude
-        }
-    };
-    let cursor = hooks::core::Dialect::Cursor.profile().builtin_events();
-    let events = own
-        .profile()
-        .builtin_events()
-        .chain(cursor.filter(|e| agent == Agent::Cursor && !claude.has_event(*e)));
-    for event in events {
-        let name = match agent {
-            Agent::Claude => Some(event.name()),
-            Agent::Cline => hooks::core::cline::name_of(event),
-            // The events Codex runs hooks on.
-            Agent::Codex => Some(event.name()).filter(|n| codex_trust::event_label(n).is_some()),
-            Agent::Cursor => hooks::core::cursor::event_for(event).map(|e| e.name),
-            Agent::Gemini => hooks::core::reply::gemini_event_name(event),
-        };
-        let Some(name) = name else { continue };
-        match out.iter_mut().find(|(_, n)| *n == name) {
-            Some((canonical, _)) => canonical.push(event),
-            None => out.push((vec![event], name)),
-        }
-    }
-    out
+fn agent_events(agent: Agent) -> Result<Vec<(Vec<BuiltinEvent>, &'static str)>> {
+    Ok((row(agent)?.events)())
 }
 
-/// The entry that calls `command` on `event`: Gemini CLI's takes a matcher and a timeout
-/// in milliseconds (the bridge's hooks have their own timeouts; this one is Claude Code's
-/// default of 600 s). Cursor's is one hook (`{"command": ..}`) with that timeout in
-/// seconds; on `stop` and `subagentStop` with `loop_limit: null`, so that the engine's
-/// loop limits (each hook's own `loop_limit`, the stop-loop cap) decide how often a
-/// follow-up is sent, not Cursor's cap of 5 on the bridge.
-fn entry(agent: Agent, command: &str, event: &str) -> Value {
-    match agent {
-        Agent::Gemini => json!({"matcher": "*", "hooks": [
-            {"type": "command", "command": command, "timeout": 600_000}
-        ]}),
-        Agent::Cursor if matches!(event, "stop" | "subagentStop") => {
-            json!({"command": command, "timeout": 600, "loop_limit": null})
-        }
-        Agent::Cursor => json!({"command": command, "timeout": 600}),
-        // Cline's entry is a hook file (`install_cline::script`).
-        Agent::Claude | Agent::Cline | Agent::Codex => {
-            json!({"hooks": [{"type": "command", "command": command}]})
-        }
-    }
-}
-
-/// The hooks of one entry of an event's list: a matcher group's `hooks`, or, in Cursor's
-/// flat lists, the entry itself.
-fn handlers(agent: Agent, entry: &Value) -> &[Value] {
-    match agent {
-        Agent::Cursor => std::slice::from_ref(entry),
-        // Cline has no settings file (its hooks are files): nothing calls this for it.
-        Agent::Claude | Agent::Cline | Agent::Codex | Agent::Gemini => {
-            entry["hooks"].as_array().map_or(&[], Vec::as_slice)
-        }
+/// The hooks of one entry of an event's list: a matcher group's `hooks`, or, in flat
+/// lists (Cursor's), the entry itself.
+fn handlers<'a>(settings: &Settings, entry: &'a Value) -> &'a [Value] {
+    if settings.flat {
+        std::slice::from_ref(entry)
+    } else {
+        entry["hooks"].as_array().map_or(&[], Vec::as_slice)
     }
 }
 
 /// Every hook of the settings `value`, with its event.
-fn all_handlers(agent: Agent, value: &Value) -> Vec<(&str, &Value)> {
+fn all_handlers<'a>(settings: &Settings, value: &'a Value) -> Vec<(&'a str, &'a Value)> {
     value["hooks"]
         .as_object()
         .into_iter()
@@ -271,33 +176,30 @@ fn all_handlers(agent: Agent, value: &Value) -> Vec<(&str, &Value)> {
                 .as_array()
                 .into_iter()
                 .flatten()
-                .flat_map(move |e| handlers(agent, e))
+                .flat_map(move |e| handlers(settings, e))
                 .map(move |h| (event.as_str(), h))
         })
         .collect()
 }
 
 /// Whether the entries of `event` in `settings` already call `command`.
-fn calls_bridge(agent: Agent, settings: &Value, event: &str, command: &str) -> bool {
+fn calls_bridge(row: &Settings, settings: &Value, event: &str, command: &str) -> bool {
     settings["hooks"][event]
         .as_array()
         .into_iter()
         .flatten()
-        .flat_map(|entry| handlers(agent, entry))
+        .flat_map(|entry| handlers(row, entry))
         .any(|h| h["command"] == command)
 }
 
 /// `hooks install AGENT`.
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
-    if args.agent == Agent::Cline {
+    let Some(settings) = row(args.agent)?.settings else {
         return super::install_cline::install(args, &project);
-    }
-    let path = settings_path(args.agent, args.scope, &project)?;
-    if args.agent == Agent::Codex
-        && args.scope == Scope::Project
-        && let Some(why) = codex_project_refused(&project)?
-    {
+    };
+    let path = (settings.path)(scope_of(args.scope), &project)?;
+    if let Some(why) = (settings.note)(scope_of(args.scope), &project)? {
         writeln!(std::io::stdout().lock(), "note: {why}")?;
     }
     let (mut journal, journal_text) = Journal::open()?;
@@ -314,7 +216,7 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         && record.migrated.is_none()
         && before
             .as_deref()
-            .is_some_and(|t| has_own_hooks(args.agent, t, &command))
+            .is_some_and(|t| has_own_hooks(&settings, t, &command))
     {
         drop(out);
         super::super::migrate::run(&MigrateArgs {
@@ -328,13 +230,15 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         text = std::fs::read_to_string(&path).ok();
         record.migrated = text.clone();
     }
-    if args.migrate && args.agent == Agent::Codex {
+    if args.migrate
+        && let Some(trust_file) = settings.trust_file
+    {
         drop(out);
-        migrate_codex_config(&mut journal, &project)?;
+        migrate_trust_file(args.agent, &mut journal, &trust_file()?, &project)?;
         out = std::io::stdout().lock();
     }
     let events: Vec<String> = if args.all_events {
-        agent_events(args.agent)
+        agent_events(args.agent)?
             .into_iter()
             .map(|(_, name)| name.to_owned())
             .collect()
@@ -345,18 +249,20 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     let value: Value =
         serde_json::from_str(&source).with_context(|| format!("{} is not JSON", path.display()))?;
     let mut doc = JsonDoc::parse(&source)?;
-    if args.agent == Agent::Cursor && value.get("version").is_none() {
-        doc.set(&[], "version", &json!(1))?;
+    if let Some(version) = settings.version
+        && value.get("version").is_none()
+    {
+        doc.set(&[], "version", &json!(version))?;
     }
     if !value.get("hooks").is_some_and(Value::is_object) {
         doc.set(&[], "hooks", &json!({}))?;
     }
     let mut added = Vec::new();
     for event in &events {
-        if calls_bridge(args.agent, &value, event, &command) {
+        if calls_bridge(&settings, &value, event, &command) {
             continue;
         }
-        let entry = entry(args.agent, &command, event);
+        let entry = (settings.entry)(&command, event);
         let at = [Seg::Key("hooks".to_owned())];
         if value["hooks"][event.as_str()].is_array() {
             doc.push(
@@ -375,9 +281,16 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
             "{}: the bridge is already installed for every event with a hook",
             path.display()
         )?;
-        if args.agent == Agent::Codex {
+        if let Some(trust_file) = settings.trust_file {
             // Trust lost or stale (an entry moved): trusting again is what fixes it.
-            trust_codex(&mut journal, &path, &new_text, &command, &mut out)?;
+            trust_entries(
+                &mut journal,
+                &trust_file()?,
+                &path,
+                &new_text,
+                &command,
+                &mut out,
+            )?;
             journal.save(journal_text.as_deref())?;
         }
         return Ok(0);
@@ -395,8 +308,15 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     if Some(&new_text) != text.as_ref() {
         atomic::write(&path, &new_text, text.as_deref())?;
     }
-    if args.agent == Agent::Codex {
-        trust_codex(&mut journal, &path, &new_text, &command, &mut out)?;
+    if let Some(trust_file) = settings.trust_file {
+        trust_entries(
+            &mut journal,
+            &trust_file()?,
+            &path,
+            &new_text,
+            &command,
+            &mut out,
+        )?;
     }
     record.installed = new_text;
     journal.files.insert(path.clone(), record);
@@ -432,19 +352,21 @@ fn scope_flag(scope: Scope) -> &'static str {
 /// entries are taken out.
 pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
-    if args.agent == Agent::Cline {
+    let Some(settings) = row(args.agent)?.settings else {
         return super::install_cline::uninstall(args, &project);
-    }
+    };
     let (mut journal, journal_text) = Journal::open()?;
-    let mut path = settings_path(args.agent, args.scope, &project)?;
-    // Codex's project trust may have changed since the install: the file installed into is
-    // the one the journal knows.
-    if args.agent == Agent::Codex && !journal.files.contains_key(&path) {
-        let project_file = project.join(".codex/hooks.json");
-        if args.scope == Scope::Project && journal.files.contains_key(&project_file) {
-            path = project_file;
-        } else if args.scope == Scope::Project {
-            path = codex_home()?.join("hooks.json");
+    let mut path = (settings.path)(scope_of(args.scope), &project)?;
+    // Where the install went may have changed since (Codex's project trust): the file
+    // installed into is the one the journal knows.
+    if !journal.files.contains_key(&path) {
+        let others = (settings.other_paths)(scope_of(args.scope), &project)?;
+        if let Some(other) = others
+            .iter()
+            .find(|p| journal.files.contains_key(*p))
+            .or(others.last())
+        {
+            path = other.clone();
         }
     }
     let mut out = std::io::stdout().lock();
@@ -456,10 +378,10 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
         )?;
         return Ok(0);
     };
-    // Codex's `config.toml` first: its migration, if any, was the later one (the native
-    // file is put back in the reverse order it was written).
-    if args.agent == Agent::Codex {
-        let config = codex_home()?.join("config.toml");
+    // The trust file (Codex's `config.toml`) first: its migration, if any, was the later
+    // one (the native file is put back in the reverse order it was written).
+    if let Some(trust_file) = settings.trust_file {
+        let config = trust_file()?;
         if let Some(trust) = journal.files.remove(&config) {
             let now = std::fs::read_to_string(&config).ok();
             if now.as_deref() == Some(trust.installed.as_str()) {
@@ -486,7 +408,7 @@ pub fn uninstall(args: &InstallArgs) -> Result<u8> {
             bail!("{} is gone; nothing to restore", path.display());
         };
         let command = bridge_command(args.agent)?;
-        let text = remove_bridge(args.agent, &now, &command)?;
+        let text = remove_bridge(&settings, &now, &command)?;
         atomic::write(&path, &text, Some(&now))?;
         writeln!(
             out,
@@ -526,11 +448,17 @@ fn undo_migration(agent: Agent, file: &Path, project: &Path) -> Result<()> {
     Ok(())
 }
 
-/// With `--migrate`, moves the hooks of Codex's `config.toml` (its `[[hooks.Event]]`
-/// tables; `[hooks.state]` stays) into the engine's native config, on the first install
-/// only (the journal keeps the text before and after, for uninstall).
-fn migrate_codex_config(journal: &mut Journal, project: &Path) -> Result<()> {
-    let config = codex_home()?.join("config.toml");
+/// With `--migrate`, moves the hooks of the agent's trust file (Codex's `config.toml`:
+/// its `[[hooks.Event]]` tables; `[hooks.state]` stays) into the engine's native config,
+/// on the first install only (the journal keeps the text before and after, for
+/// uninstall).
+fn migrate_trust_file(
+    agent: Agent,
+    journal: &mut Journal,
+    config: &Path,
+    project: &Path,
+) -> Result<()> {
+    let config = config.to_path_buf();
     if journal.files.contains_key(&config) {
         return Ok(());
     }
@@ -541,7 +469,7 @@ fn migrate_codex_config(journal: &mut Journal, project: &Path) -> Result<()> {
         return Ok(());
     }
     super::super::migrate::run(&MigrateArgs {
-        from: "codex".to_owned(),
+        from: agent.as_str().to_owned(),
         settings: Some(config.clone()),
         to: None,
         undo: false,
@@ -558,16 +486,18 @@ fn migrate_codex_config(journal: &mut Journal, project: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes Codex's trust of the bridge entries of `hooks_json` (the text of `path`) into
-/// `config.toml`, keeping in the journal what that file was before the first install.
-fn trust_codex(
+/// Writes the agent's trust of the bridge entries of `hooks_json` (the text of `path`)
+/// into its trust file `config` (Codex's `config.toml`), keeping in the journal what that
+/// file was before the first install.
+fn trust_entries(
     journal: &mut Journal,
+    config: &Path,
     path: &Path,
     hooks_json: &str,
     command: &str,
     out: &mut impl Write,
 ) -> Result<()> {
-    let config = codex_home()?.join("config.toml");
+    let config = config.to_path_buf();
     let entries = codex_trust_of(path, hooks_json, command)?;
     let mut trust = journal.files.get(&config).cloned().unwrap_or(Installed {
         original: std::fs::read_to_string(&config).ok(),
@@ -598,18 +528,18 @@ fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result
 }
 
 /// Whether the settings `text` has hooks other than the bridge's.
-fn has_own_hooks(agent: Agent, text: &str, command: &str) -> bool {
+fn has_own_hooks(settings: &Settings, text: &str, command: &str) -> bool {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return false;
     };
-    all_handlers(agent, &value)
+    all_handlers(settings, &value)
         .iter()
         .any(|(_, h)| h["command"] != command)
 }
 
 /// `text` without the entries (matcher groups, Cursor's hooks) whose only hooks call
 /// `command`.
-fn remove_bridge(agent: Agent, text: &str, command: &str) -> Result<String> {
+fn remove_bridge(settings: &Settings, text: &str, command: &str) -> Result<String> {
     let value: Value = serde_json::from_str(text)?;
     let mut doc = JsonDoc::parse(text)?;
     let Some(events) = value["hooks"].as_object() else {
@@ -620,7 +550,7 @@ fn remove_bridge(agent: Agent, text: &str, command: &str) -> Result<String> {
             continue;
         };
         for (i, group) in groups.iter().enumerate().rev() {
-            let hs = handlers(agent, group);
+            let hs = handlers(settings, group);
             let only_bridge = !hs.is_empty() && hs.iter().all(|h| h["command"] == command);
             if only_bridge {
                 doc.remove(&[
@@ -639,54 +569,35 @@ fn remove_bridge(agent: Agent, text: &str, command: &str) -> Result<String> {
 pub fn doctor(args: &DoctorArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
     let mut out = std::io::stdout().lock();
-    for (agent, title) in [
-        (Agent::Claude, "Claude Code"),
-        (Agent::Gemini, "Gemini CLI"),
-        (Agent::Codex, "Codex"),
-        (Agent::Cline, "Cline"),
-        (Agent::Cursor, "Cursor"),
-    ] {
-        doctor_agent(&mut out, agent, title, &project)?;
+    for agent in agents::AGENTS {
+        doctor_agent(&mut out, agent, &project)?;
     }
     Ok(0)
 }
 
-/// Whether Codex's `config.toml` trusts every entry of `hooks_json` that runs `command`
-/// as it is now (an entry moved or edited since `hooks install` is not trusted).
-fn codex_trusted(path: &Path, hooks_json: &str, command: &str) -> bool {
-    let Ok(config) = codex_home()
-        .map(|home| std::fs::read_to_string(home.join("config.toml")).unwrap_or_default())
-    else {
-        return false;
-    };
-    codex_trust_of(path, hooks_json, command).is_ok_and(|entries| {
-        entries
-            .iter()
-            .all(|e| config.contains(&e.key) && config.contains(&e.trusted_hash))
-    })
-}
-
 /// The doctor's section for one agent.
-fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path) -> Result<()> {
+fn doctor_agent(out: &mut impl Write, agent: &agents::Agent, project: &Path) -> Result<()> {
     let project = project.to_path_buf();
-    let command = bridge_command(agent)?;
-    let marker = format!(" bridge {}", agent.as_str());
+    let title = agent.title();
+    let command = bridge_command_of(agent.name())?;
+    let marker = format!(" bridge {}", agent.name());
     writeln!(out, "{title}")?;
     let args_for = ConfigArgs {
         project: Some(project.clone()),
         ..ConfigArgs::default()
     };
-    let engine = without_own_files(super::super::engine_builder(&args_for)?, agent).build()?;
+    let engine = hooks::bridge::without_own_files(super::super::engine_builder(&args_for)?, agent)
+        .build()?;
     let loaded = engine.loaded();
-    if agent == Agent::Cline {
+    let Some(settings) = agent.settings else {
         for (event, calls) in super::install_cline::doctor(out, &project, &command)? {
             writeln!(out, "    {event}: {calls}; runs {}", runs(&loaded, &event))?;
         }
         return Ok(());
-    }
+    };
     let mut seen = BTreeSet::new();
-    for scope in [Scope::User, Scope::Project] {
-        let path = settings_path(agent, scope, &project)?;
+    for scope in [agents::Scope::User, agents::Scope::Project] {
+        let path = (settings.path)(scope, &project)?;
         if !seen.insert(path.clone()) {
             continue;
         }
@@ -700,7 +611,7 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         };
         let mut bridged = Vec::new();
         let mut other = Vec::new();
-        for (event, h) in all_handlers(agent, &value) {
+        for (event, h) in all_handlers(&settings, &value) {
             let cmd = h["command"].as_str().unwrap_or_default();
             if cmd.contains(&marker) {
                 bridged.push((event.to_owned(), cmd.to_owned()));
@@ -715,15 +626,8 @@ fn doctor_agent(out: &mut impl Write, agent: Agent, title: &str, project: &Path)
         };
         tally(out, &path, bridged.len(), entries, other.len(), title)?;
         for (event, cmd) in &bridged {
-            let calls = if agent == Agent::Gemini
-                && value["hooksConfig"]["enabled"] == Value::Bool(false)
-            {
-                "not called: `hooksConfig.enabled` is false".to_owned()
-            } else if agent == Agent::Codex && !codex_trusted(&path, &text, cmd) {
-                "not called: Codex does not trust it (re-run `hooks install codex`)".to_owned()
-            } else {
-                calls(cmd, &command, title)
-            };
+            let calls = (settings.not_called)(&value, &path, &text, cmd)
+                .unwrap_or_else(|| calls(cmd, &command, title));
             writeln!(out, "    {event}: {calls}; runs {}", runs(&loaded, event))?;
         }
     }

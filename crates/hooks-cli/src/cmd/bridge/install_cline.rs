@@ -16,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use hooks::config::{CLINE_BRIDGE_MARKER, cline_is_bridge_script, cline_is_executable};
 
 use super::install::{Installed, Journal, bridge_command, configured_events};
-use crate::cli::{Agent, InstallArgs, Scope};
+use crate::cli::{InstallArgs, Scope};
 use hooks::config::edit::atomic;
 
 /// Cline's hooks directory for `scope`: the project's `.clinerules/hooks/`, the user's
@@ -53,7 +53,7 @@ pub fn install(args: &InstallArgs, project: &Path) -> Result<u8> {
             .map(|(n, _)| (*n).to_owned())
             .collect()
     } else {
-        configured_events(Agent::Cline, project)?
+        configured_events(args.agent, project)?
     };
     let mut out = std::io::stdout().lock();
     if names.is_empty() {
@@ -63,7 +63,7 @@ pub fn install(args: &InstallArgs, project: &Path) -> Result<u8> {
         )?;
         return Ok(0);
     }
-    let text = script(&bridge_command(Agent::Cline)?);
+    let text = script(&bridge_command(args.agent)?);
     let mut write = Vec::new();
     let mut theirs = Vec::new();
     for name in &names {

@@ -1,6 +1,7 @@
 //! What the bridge knows of each agent it answers, one file per agent: where the agent
 //! says the project is, which of the engine's discovered files the agent runs the hooks
-//! of itself, and what else the answer does for it. [`AGENTS`] is the registry: the one
+//! of itself, what else the answer does for it, which events it has, and where and how
+//! the bridge is installed into its settings. [`AGENTS`] is the registry: the one
 //! place that lists the agents.
 
 mod claude;
@@ -13,7 +14,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::core::{Dialect, EventContext};
+use crate::Error;
+use crate::core::{BuiltinEvent, Dialect, EventContext};
 
 /// One agent the bridge answers: facts and functions the bridge asks, never matching on
 /// the agent.
@@ -22,6 +24,8 @@ use crate::core::{Dialect, EventContext};
 pub struct Agent {
     /// The agent's dialect, whose profile reads its events and writes its answers.
     pub dialect: Dialect,
+    /// The agent as the command line describes it (`OpenAI Codex CLI`).
+    pub about: &'static str,
     /// The project root as the agent gives it (an environment variable, a workspace root
     /// in the payload), if it does; the bridge then falls back on the payload's `cwd`.
     pub project_dir: fn(&EventContext) -> Option<PathBuf>,
@@ -35,6 +39,99 @@ pub struct Agent {
     /// A key only this agent's events have (Cline's `hookName`), by which an event whose
     /// agent is not named is told to be this agent's.
     pub event_key: Option<&'static str>,
+    /// The agent's events, each under its own name with the canonical events it stands
+    /// for, in catalog order.
+    pub events: fn() -> Vec<(Vec<BuiltinEvent>, &'static str)>,
+    /// Its settings file, where the bridge is installed as one entry per event; `None`
+    /// for an agent whose hooks are files of their own (Cline's hook scripts).
+    pub settings: Option<Settings>,
+}
+
+/// Where the bridge is installed: the user's settings or the project's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scope {
+    /// The user's settings (`~/.claude/settings.json`).
+    User,
+    /// The project's settings (`.claude/settings.json`).
+    #[default]
+    Project,
+}
+
+/// An agent's JSON settings file, whose `hooks` hold an entry per event.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// The file for a scope, in the project given.
+    pub path: fn(Scope, &Path) -> Result<PathBuf, Error>,
+    /// Other files a scope's install may have gone into (Codex's user file, when the
+    /// project was not trusted): uninstall takes the first the install journal knows,
+    /// else the last.
+    pub other_paths: fn(Scope, &Path) -> Result<Vec<PathBuf>, Error>,
+    /// Why the scope's install goes elsewhere than asked, if it does (said before the
+    /// install).
+    pub note: fn(Scope, &Path) -> Result<Option<String>, Error>,
+    /// The entry that runs `command` on `event` (its name in the agent's events).
+    pub entry: fn(command: &str, event: &str) -> Value,
+    /// Whether an event's entries are hooks themselves (Cursor's flat lists), not matcher
+    /// groups with `hooks`.
+    pub flat: bool,
+    /// The `version` a new file must have (Cursor's `1`).
+    pub version: Option<u64>,
+    /// Why the agent does not call an installed entry running `command`, if it does not
+    /// (a switch in `settings`, whose text at `path` is `text`, that turns hooks off; an
+    /// entry the agent does not trust).
+    pub not_called: fn(settings: &Value, path: &Path, text: &str, command: &str) -> Option<String>,
+    /// The file in which the agent keeps its trust of the entries it runs (Codex's
+    /// `config.toml`): install trusts the bridge's entries there, uninstall takes the
+    /// trust out, and `--migrate` moves the file's own hooks too.
+    pub trust_file: Option<fn() -> Result<PathBuf, Error>>,
+}
+
+impl Settings {
+    /// A settings file at `path` with matcher-group entries (`{"hooks": [{"type":
+    /// "command", "command": ..}]}`), no `version`, nothing that stops the agent calling
+    /// an entry, and no trust file.
+    pub const fn new(path: fn(Scope, &Path) -> Result<PathBuf, Error>) -> Settings {
+        Settings {
+            path,
+            other_paths: |_, _| Ok(Vec::new()),
+            note: |_, _| Ok(None),
+            entry: group_entry,
+            flat: false,
+            version: None,
+            not_called: |_, _, _, _| None,
+            trust_file: None,
+        }
+    }
+}
+
+/// The matcher-group entry of Claude Code's shape that runs `command`.
+pub(crate) fn group_entry(command: &str, _event: &str) -> Value {
+    serde_json::json!({"hooks": [{"type": "command", "command": command}]})
+}
+
+/// The user's home directory.
+pub(crate) fn home() -> Result<PathBuf, Error> {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| Error::bridge("HOME is not set"))
+}
+
+/// `events`, each under the name `name` gives it (none: the agent does not have it),
+/// grouped by name in the order they come.
+pub(crate) fn named(
+    events: impl Iterator<Item = BuiltinEvent>,
+    name: impl Fn(BuiltinEvent) -> Option<&'static str>,
+) -> Vec<(Vec<BuiltinEvent>, &'static str)> {
+    let mut out: Vec<(Vec<BuiltinEvent>, &'static str)> = Vec::new();
+    for event in events {
+        let Some(name) = name(event) else { continue };
+        match out.iter_mut().find(|(_, n)| *n == name) {
+            Some((canonical, _)) => canonical.push(event),
+            None => out.push((vec![event], name)),
+        }
+    }
+    out
 }
 
 /// The files an agent runs the hooks of itself.
