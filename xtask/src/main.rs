@@ -23,6 +23,7 @@ mod bench;
 mod codegen;
 mod doccheck;
 mod docgen;
+mod imports;
 mod markdown;
 mod peers;
 mod release;

@@ -319,4 +319,146 @@ mod tests {
             );
         }
     }
+
+    /// The dialects' variant names, as `Dialect::` and the CLI's `Agent::` write them.
+    const VARIANTS: [&str; 9] = [
+        "Native", "Claude", "Echo", "Fabro", "Autohand", "Gemini", "Codex", "Cursor", "Cline",
+    ];
+
+    /// Whether `rel` (a path from the workspace root) is inside a dialect's own folder:
+    /// `profile/<agent>/` in core, `dialects/<agent>/` in config, `bridge/agents/` in the
+    /// facade.
+    fn in_dialect_folder(rel: &str) -> bool {
+        let parts: Vec<&str> = rel.split('/').collect();
+        parts.windows(3).any(|w| {
+            (w[0] == "profile" || w[0] == "dialects" || w[0] == "agents")
+                && !w[2].is_empty()
+                && !w[1].ends_with(".rs")
+        })
+    }
+
+    /// The dialect variants a line names (`Dialect::Cursor`), each once per mention, except
+    /// a registry's: a line that is only a variant (`Dialect::Claude,` in `Dialect::ALL`)
+    /// or a variant mapped to its own module (`Dialect::Claude => &claude::PROFILE,`).
+    fn variant_mentions(line: &str) -> usize {
+        let body = line.trim();
+        let mut count = 0;
+        for prefix in ["Dialect::", "Agent::"] {
+            let mut rest = line;
+            while let Some(at) = rest.find(prefix) {
+                let before = rest[..at].chars().next_back();
+                let tail = &rest[at + prefix.len()..];
+                let name: String = tail
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if before.is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+                    && VARIANTS.contains(&name.as_str())
+                {
+                    let own = name.to_lowercase();
+                    let registry = body == format!("{prefix}{name},")
+                        || body
+                            .strip_prefix(&format!("{prefix}{name} => "))
+                            .is_some_and(|to| {
+                                to.trim_start_matches(['&', '(', ' '])
+                                    .starts_with(&format!("{own}::"))
+                            });
+                    if !registry {
+                        count += 1;
+                    }
+                }
+                rest = tail;
+            }
+        }
+        count
+    }
+
+    /// Architecture invariant: a dialect's knowledge lives in its own folder, and the rest
+    /// of the workspace asks its row (`Dialect::profile`, config's and the bridge's
+    /// registries) instead of naming it. Outside the dialect folders and the registries'
+    /// own lines, the sources name a dialect variant at most 40 times in at most 6 files.
+    #[test]
+    fn tidy_dialects_are_named_in_their_folders() {
+        let root = workspace_root();
+        let mut files = Vec::new();
+        rust_files(&root.join("crates"), &mut files);
+        rust_files(&root.join("xtask"), &mut files);
+        let mut by_file: Vec<(usize, String)> = Vec::new();
+        for file in files {
+            let rel = file.strip_prefix(&root).unwrap().display().to_string();
+            if rel.contains("/tests/") || in_dialect_folder(&rel) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            let n: usize = text.lines().map(variant_mentions).sum();
+            if n > 0 {
+                by_file.push((n, rel));
+            }
+        }
+        by_file.sort_by(|a, b| b.cmp(a));
+        let total: usize = by_file.iter().map(|(n, _)| n).sum();
+        let listing: Vec<String> = by_file.iter().map(|(n, f)| format!("{n:4} {f}")).collect();
+        assert!(
+            total <= 40 && by_file.len() <= 6,
+            "dialect variants named outside the dialect folders: {total} times in {} files \
+             (at most 40 in 6): move the knowledge into the dialect's folder and ask its row\n{}",
+            by_file.len(),
+            listing.join("\n")
+        );
+    }
+
+    #[test]
+    fn registry_lines_are_not_mentions() {
+        assert_eq!(variant_mentions("            Dialect::Claude,"), 0);
+        assert_eq!(
+            variant_mentions("    Dialect::Cline => &cline::PROFILE,"),
+            0
+        );
+        assert_eq!(
+            variant_mentions("    Dialect::Cline => &claude::PROFILE,"),
+            1
+        );
+        assert_eq!(
+            variant_mentions("if d == Dialect::Fabro || d == Dialect::Echo {"),
+            2
+        );
+        assert_eq!(variant_mentions("MyDialect::Claude Dialect::Claudex"), 0);
+        assert!(in_dialect_folder(
+            "crates/hooks-core/src/profile/claude/mod.rs"
+        ));
+        assert!(!in_dialect_folder("crates/hooks-core/src/profile/mod.rs"));
+        assert!(!in_dialect_folder("crates/hooks-core/src/profile/cline.rs"));
+    }
+
+    /// Architecture invariant: inside a crate, files import each other in layers; no
+    /// circle of more than 6 files (a module and its few helpers may lean on each other).
+    #[test]
+    fn tidy_no_large_import_circles() {
+        let root = workspace_root();
+        let mut offenders = Vec::new();
+        let mut srcs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path().join("src"))
+            .collect();
+        srcs.push(root.join("xtask/src"));
+        srcs.sort();
+        for src in srcs {
+            let krate = crate::imports::Crate::read(&src);
+            for circle in crate::imports::circles(&krate.arrows()) {
+                if circle.len() > 6 {
+                    let files: Vec<String> = circle
+                        .iter()
+                        .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+                        .collect();
+                    offenders.push(format!("{} files: {}", files.len(), files.join(", ")));
+                }
+            }
+        }
+        assert!(
+            offenders.is_empty(),
+            "import circles of more than 6 files (order the modules in layers):\n{}",
+            offenders.join("\n")
+        );
+    }
 }
