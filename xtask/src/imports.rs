@@ -44,10 +44,10 @@ impl Crate {
                 let Some(absolute) = self.absolute(module, &import) else {
                     continue;
                 };
-                if let Some(target) = self.resolve(&absolute, 0) {
-                    if !target.starts_with(module) {
-                        targets.insert(self.files[&target].0.clone());
-                    }
+                if let Some(target) = self.resolve(&absolute, 0)
+                    && !target.starts_with(module)
+                {
+                    targets.insert(self.files[&target].0.clone());
                 }
             }
             out.insert(path.clone(), targets);
@@ -100,14 +100,14 @@ impl Crate {
         if depth < 8 {
             let text = production(&self.files[&module].1);
             for export in reexports(text) {
-                if export.last() == Some(name) {
-                    if let Some(absolute) = self.absolute(&module, &export) {
-                        if let Some(found) = self.resolve(&absolute, depth + 1) {
-                            return Some(found);
-                        }
-                    }
-                } else if export.last().is_some_and(|l| l == "*") {
-                    continue;
+                // A glob re-export (`pub use a::*`) is not followed: the arrow stays on
+                // the module that has it.
+                if export.last() == Some(name)
+                    && let Some(found) = self
+                        .absolute(&module, &export)
+                        .and_then(|absolute| self.resolve(&absolute, depth + 1))
+                {
+                    return Some(found);
                 }
             }
         }
@@ -143,7 +143,7 @@ fn read_dir(root: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, (PathBuf, S
     }
 }
 
-/// The text of a file without its test module and its comments' lines.
+/// The text of a file without its test module.
 fn production(text: &str) -> &str {
     match text.find("#[cfg(test)]\nmod tests") {
         Some(at) => &text[..at],

@@ -4,55 +4,68 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-/// A configuration dialect: which system's conventions a hook was written for.
-///
-/// The dialect decides event names, timeout units, environment variables, the shape of
-/// the JSON a command hook receives and how its answer is read: everything the engine
-/// knows of a dialect is its [`Profile`](crate::Profile) ([`Dialect::profile`]).
-///
-/// Not `#[non_exhaustive]`: the workspace matches dialects without wildcard arms, so a
-/// new dialect makes the compiler list every place that must say what it does.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Dialect {
-    /// This engine's own format (YAML, TOML or JSON); canonical PascalCase event names.
-    #[default]
-    Native,
-    /// Claude Code `settings.json` hooks; the de-facto wire standard.
-    Claude,
-    /// echo-agent YAML (`echo-agent.yaml`, SKILL.md frontmatter).
-    Echo,
-    /// Fabro run configuration TOML (`[[run.hooks]]`).
-    Fabro,
-    /// Autohand `config.json` hooks.
-    Autohand,
-    /// Gemini CLI `settings.json` hooks and extension `hooks/hooks.json`.
-    Gemini,
-    /// Codex `hooks.json` and the `[hooks]` of its `config.toml`.
-    Codex,
-    /// Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).
-    Cursor,
-    /// Cline hook files: executables named after their event (`.clinerules/hooks/`,
-    /// `~/Documents/Cline/Hooks/`).
-    Cline,
+/// Calls the macro `$callback` with the one list of dialects, in [`Dialect::ALL`]'s order:
+/// `Variant => module: "doc",` each, the module being the dialect's folder in every crate
+/// that has dialect knowledge (`profile/<module>/` in this crate,
+/// `dialects/<module>/` in the config crate). The [`Dialect`] enum and each crate's
+/// registry of its dialect folders (`mod` lines and the one `match` giving a dialect's
+/// row) are generated from it, so a dialect is added by a line here and its folders.
+#[macro_export]
+macro_rules! with_dialects {
+    ($callback:ident) => {
+        $callback! {
+            Native => native: "This engine's own format (YAML, TOML or JSON); canonical PascalCase event names.",
+            Claude => claude: "Claude Code `settings.json` hooks; the de-facto wire standard.",
+            Echo => echo: "echo-agent YAML (`echo-agent.yaml`, SKILL.md frontmatter).",
+            Fabro => fabro: "Fabro run configuration TOML (`[[run.hooks]]`).",
+            Autohand => autohand: "Autohand `config.json` hooks.",
+            Gemini => gemini: "Gemini CLI `settings.json` hooks and extension `hooks/hooks.json`.",
+            Codex => codex: "Codex `hooks.json` and the `[hooks]` of its `config.toml`.",
+            Cursor => cursor: "Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).",
+            Cline => cline: "Cline hook files: executables named after their event (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`).",
+        }
+    };
+}
+
+macro_rules! dialect_enum {
+    ($($variant:ident => $module:ident: $doc:literal,)*) => {
+        /// A configuration dialect: which system's conventions a hook was written for.
+        ///
+        /// The dialect decides event names, timeout units, environment variables, the shape
+        /// of the JSON a command hook receives and how its answer is read: everything the
+        /// engine knows of a dialect is its [`Profile`](crate::Profile)
+        /// ([`Dialect::profile`]), in the dialect's folder. The variants are listed once,
+        /// in [`with_dialects!`](crate::with_dialects).
+        ///
+        /// Not `#[non_exhaustive]`: the workspace matches dialects without wildcard arms, so
+        /// a new dialect makes the compiler list every registry that must name it.
+        #[derive(
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+        )]
+        #[serde(rename_all = "snake_case")]
+        pub enum Dialect {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        const COUNT: usize = [$(stringify!($variant)),*].len();
+
+        impl Dialect {
+            /// Every dialect, in a stable order.
+            pub const ALL: [Dialect; COUNT] = [$(Dialect::$variant),*];
+        }
+    };
+}
+
+crate::with_dialects!(dialect_enum);
+
+impl Default for Dialect {
+    /// The engine's own format: the first dialect of the list.
+    fn default() -> Dialect {
+        Dialect::ALL[0]
+    }
 }
 
 impl Dialect {
-    /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 9] = [
-        Dialect::Native,
-        Dialect::Claude,
-        Dialect::Echo,
-        Dialect::Fabro,
-        Dialect::Autohand,
-        Dialect::Gemini,
-        Dialect::Codex,
-        Dialect::Cursor,
-        Dialect::Cline,
-    ];
-
     /// The dialect's short name, as used on the command line (`--to fabro`).
     pub fn as_str(self) -> &'static str {
         self.profile().name

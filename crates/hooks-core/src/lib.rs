@@ -64,7 +64,7 @@ mod mcp_server;
 mod mismatch;
 mod outcome;
 mod output;
-mod profile;
+pub mod profile;
 mod redact;
 pub mod reply;
 pub mod shell;

@@ -21,15 +21,6 @@
 //! compiler lists the `match`es left (the workspace matches [`Dialect`] without wildcard
 //! arms).
 
-mod autohand;
-pub mod claude;
-pub mod cline;
-pub mod codex;
-pub mod cursor;
-mod echo;
-mod fabro;
-pub mod gemini;
-mod native;
 mod row;
 pub(crate) mod shared;
 
@@ -37,19 +28,19 @@ use crate::dialect::Dialect;
 
 pub use row::{EventReader, Events, FileShape, HookList, Profile, Switch};
 
-impl Dialect {
-    /// Everything the engine knows of this dialect.
-    pub const fn profile(self) -> &'static Profile {
-        match self {
-            Dialect::Native => &native::PROFILE,
-            Dialect::Claude => &claude::PROFILE,
-            Dialect::Echo => &echo::PROFILE,
-            Dialect::Fabro => &fabro::PROFILE,
-            Dialect::Autohand => &autohand::PROFILE,
-            Dialect::Gemini => &gemini::PROFILE,
-            Dialect::Codex => &codex::PROFILE,
-            Dialect::Cursor => &cursor::PROFILE,
-            Dialect::Cline => &cline::PROFILE,
+macro_rules! registry {
+    ($($variant:ident => $module:ident: $doc:literal,)*) => {
+        $(pub mod $module;)*
+
+        impl Dialect {
+            /// Everything the engine knows of this dialect.
+            pub const fn profile(self) -> &'static Profile {
+                match self {
+                    $(Dialect::$variant => &$module::PROFILE,)*
+                }
+            }
         }
-    }
+    };
 }
+
+crate::with_dialects!(registry);

@@ -1,5 +1,5 @@
 //! Autohand: `config.json` hooks, kebab-case event names with `family:phase` names, 5 s in
-//! milliseconds, the JSON Input Structure and `HOOK_*` variables of [`input`], and
+//! milliseconds, the JSON Input Structure and `HOOK_*` variables of `input.rs`, and
 //! JSON-only stdout.
 
 mod input;
