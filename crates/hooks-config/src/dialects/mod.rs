@@ -3,7 +3,8 @@
 //! their shape, its reader (a parsed file checked against its schema, then its hooks read
 //! into [`hooks_core::HookSpec`]s with provenance), its writer, its switches. Each folder's
 //! `FILES` is its row ([`DialectFiles`]); [`of`] is the registry, the one `match` on the
-//! dialect that the rest of the crate asks. `handler.rs` reads the hook handler that
+//! dialect that the rest of the crate asks; [`facts::DialectFacts`] is the public view of a
+//! row, for programs that write hooks. `handler.rs` reads the hook handler that
 //! Claude Code, echo-agent and the native format share.
 
 mod autohand;
@@ -13,6 +14,7 @@ pub(crate) mod codex;
 mod cursor;
 mod echo;
 mod fabro;
+pub(crate) mod facts;
 pub(crate) mod files;
 mod gemini;
 mod handler;
