@@ -31,8 +31,9 @@ pub fn run(args: &ConvertArgs) -> Result<u8> {
     let file = hooks::config::load_file(&args.file, &options)
         .map_err(|e| anyhow::anyhow!("{} does not load:\n{e}", args.file.display()))?;
     let format = args.out.as_deref().and_then(Format::from_path);
-    // A native file may be written in any syntax; the others have their own.
-    let syntax = format.filter(|_| to == Dialect::Native);
+    // A native file may be written in any of its syntaxes; the others have their own.
+    let facts = hooks::config::DialectFacts::of(to);
+    let syntax = format.filter(|f| facts.formats().len() > 1 && facts.formats().contains(f));
     let converted = hooks::config::convert_items(&file.items, &file.settings, to, syntax)
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut err = std::io::stderr().lock();

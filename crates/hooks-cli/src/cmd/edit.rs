@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
-use hooks::config::{Discovered, LoadOptions, Locations, Origin};
+use hooks::config::{DialectFacts, Discovered, LoadOptions, Locations, Origin};
 use hooks::core::{
-    Action, Decision, Dialect, HookSpec, Layer, Matcher, PermissionAction, PromptAction, PromptMode,
+    Action, Decision, Dialect, HookSpec, Layer, Matcher, PermissionAction, PromptAction,
 };
 
 use crate::cli::{AddArgs, ConfigArgs, EditIdArgs};
@@ -273,11 +273,7 @@ fn new_hook(args: &AddArgs, dialect: Dialect) -> Result<HookSpec> {
         }),
         (None, None, None, Some(p)) => Action::Prompt(PromptAction {
             prompt: p.clone(),
-            mode: if dialect == Dialect::Echo {
-                PromptMode::Inject
-            } else {
-                PromptMode::Evaluate
-            },
+            mode: DialectFacts::of(dialect).prompt_mode(),
             model: None,
             max_tool_rounds: None,
             continue_on_block: false,
@@ -300,7 +296,8 @@ fn new_hook(args: &AddArgs, dialect: Dialect) -> Result<HookSpec> {
 }
 
 /// A hook on `event` (any dialect's spelling) with `matcher` read in `dialect`'s matcher
-/// language (always a regular expression in Fabro and Autohand).
+/// language (a regular expression where [`DialectFacts::typed_matcher_is_regex`] says
+/// so), with the defaults `dialect`'s loader gives a new hook.
 pub fn build_hook(
     event: &str,
     matcher: Option<&str>,
@@ -308,12 +305,13 @@ pub fn build_hook(
     dialect: Dialect,
 ) -> Result<HookSpec> {
     let event = super::render::resolve_event(event)?;
+    let facts = DialectFacts::of(dialect);
     let matcher = match matcher
         .map(str::trim)
         .filter(|m| !m.is_empty() && *m != "*")
     {
         None => Matcher::all(),
-        Some(m) if matches!(dialect, Dialect::Fabro | Dialect::Autohand) => {
+        Some(m) if facts.typed_matcher_is_regex() => {
             Matcher::regex(m).map_err(|e| anyhow!("{e}"))?
         }
         Some(m) => Matcher::parse(m).map_err(|e| anyhow!("{e}"))?,
@@ -321,32 +319,11 @@ pub fn build_hook(
     let mut spec = HookSpec::new(event, action)
         .with_matcher(matcher)
         .with_dialect(dialect);
-    if dialect == Dialect::Fabro {
-        // Fabro's defaults depend on the event and the action (blocking on some events,
-        // command hooks fail closed); take them from Fabro's loader rather than restating
-        // them, so that the hook is written with no more keys than it needs.
-        let key = match &spec.action {
-            Action::Http(_) => "url",
-            Action::Prompt(_) => "prompt",
-            _ => "script",
-        };
-        let value = if key == "url" {
-            "https://example.invalid/"
-        } else {
-            "x"
-        };
-        let text = format!(
-            "[[run.hooks]]\nevent = {}\n{key} = \"{value}\"\n",
-            serde_json::Value::String(spec.event.info().name_in(Dialect::Fabro).to_owned())
-        );
-        let options = LoadOptions::new().with_dialect(Dialect::Fabro);
-        let defaults = hooks::config::load_str(&text, Some(Path::new("run.toml")), &options)
-            .map_err(|e| anyhow!("{e}"))?;
-        if let Some(d) = defaults.hooks().next() {
-            spec.on_failure = d.on_failure;
-            spec.is_async = d.is_async;
-        }
-    }
+    // The defaults its dialect's loader gives a new hook (Fabro's depend on the event and
+    // the action), so that it is written with no more keys than it needs.
+    facts
+        .complete_new_hook(&mut spec)
+        .map_err(|e| anyhow!("{e}"))?;
     Ok(spec)
 }
 

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow, bail};
 use hooks::Engine;
-use hooks::config::{ConfigFile, TrustPolicy, TrustStore};
+use hooks::config::{ConfigFile, DialectFacts, TrustPolicy, TrustStore};
 use hooks::core::{
     Action, AggregateEntry, CommandLine, Dialect, Event, HookPos, Layer, aggregate_context,
 };
@@ -272,7 +272,7 @@ impl Session<'_> {
         let target = self.target()?;
         let dialect = target
             .as_ref()
-            .map_or(Dialect::Native, |t| t.file().dialect);
+            .map_or_else(Dialect::default, |t| t.file().dialect);
         writeln!(out, "{}", s.bold("Hooks"))?;
         writeln!(out, "{RULE}")?;
         let all = self.all_switch(target.as_ref().map(|t| t.file()));
@@ -288,10 +288,12 @@ impl Session<'_> {
                         layer_note(*l)
                     ))
             )),
-            (_, Some((t, Some(false)))) if dialect == Dialect::Autohand => s.red(&format!(
-                "disabled (`hooks.enabled: false` switches off every hook of {})",
-                t.path().display()
-            )),
+            (_, Some((t, Some(false)))) if DialectFacts::of(dialect).switch_in_hooks() => {
+                s.red(&format!(
+                    "disabled (`hooks.enabled: false` switches off every hook of {})",
+                    t.path().display()
+                ))
+            }
             (_, Some((_, None))) => format!(
                 "per hook ({} configs have no switch for all hooks)",
                 dialect_name(dialect)
@@ -478,7 +480,7 @@ impl Session<'_> {
         match target {
             Some(t) if !t.is_changed() => t.file().dialect,
             Some(t) => shared.unwrap_or(t.file().dialect),
-            None => shared.unwrap_or(Dialect::Native),
+            None => shared.unwrap_or_default(),
         }
     }
 
@@ -632,7 +634,8 @@ impl Session<'_> {
         };
         // A misspelt event is caught before the other questions.
         render::resolve_event(&event)?;
-        let matcher_hint = if matches!(dialect, Dialect::Fabro | Dialect::Autohand) {
+        let facts = DialectFacts::of(dialect);
+        let matcher_hint = if facts.typed_matcher_is_regex() {
             "matcher (a regular expression; empty for all): "
         } else {
             "matcher (empty for all): "
@@ -644,10 +647,7 @@ impl Session<'_> {
             return writeln!(out, "cancelled").map_err(Into::into);
         };
         // Only some dialects keep a description; the others are not asked for one.
-        let description = if matches!(
-            dialect,
-            Dialect::Native | Dialect::Claude | Dialect::Autohand
-        ) {
+        let description = if facts.asks_description() {
             self.ask(input, out, "description (optional): ")?
                 .filter(|d| !d.is_empty())
         } else {
@@ -674,7 +674,7 @@ impl Session<'_> {
         let path = target.path().display().to_string();
         let dialect = target.file().dialect;
         let key = switch_key(dialect);
-        if dialect == Dialect::Autohand {
+        if DialectFacts::of(dialect).switch_in_hooks() {
             let on = target.all_enabled() == Some(false);
             let (change, done) = if on {
                 let c = target.clear_all_switch()?;
@@ -794,7 +794,7 @@ fn dialect_of(files: &[ConfigEdit], path: &Path) -> Dialect {
     files
         .iter()
         .find(|f| same_path(Some(f.path()), Some(path)))
-        .map_or(Dialect::Native, |f| f.file().dialect)
+        .map_or_else(Dialect::default, |f| f.file().dialect)
 }
 
 /// ` (local layer)`, for files of a discovered layer; nothing for named files.

@@ -23,12 +23,9 @@ pub fn run(args: &MigrateArgs) -> Result<u8> {
     let project = super::project_dir(&config)?;
     let from = hooks::core::Dialect::from_name(&args.from)
         .ok_or_else(|| anyhow::anyhow!("unknown agent `{}`", args.from))?;
-    let source = match (&args.settings, from) {
-        (Some(path), _) => migrate::place_of(path, &project),
-        (None, hooks::core::Dialect::Codex) => bail!(
-            "name the Codex file whose hooks move: `hooks migrate codex ~/.codex/hooks.json` or `~/.codex/config.toml`"
-        ),
-        (None, _) => migrate::project_settings(from, &project),
+    let source = match &args.settings {
+        Some(path) => migrate::place_of(path, &project),
+        None => migrate::project_settings(from, &project)?,
     };
     let options = super::edit::load_options();
     let mut journal = Journal::open_default()?;
@@ -157,13 +154,7 @@ fn target(
         (None, None) => bail!(
             "{} is not one of the settings files discovery reads ({}); name the native file with `--to FILE`",
             super::render::shown_path(&source.path),
-            match from {
-                hooks::core::Dialect::Gemini =>
-                    "`~/.gemini/settings.json`, `.gemini/settings.json`",
-                hooks::core::Dialect::Cursor => "`~/.cursor/hooks.json`, `.cursor/hooks.json`",
-                _ =>
-                    "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`",
-            }
+            migrate::settings_files(from)
         ),
     }
 }

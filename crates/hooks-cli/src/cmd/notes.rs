@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::Result;
-use hooks::config::{Inactive, Locations};
-use hooks::core::{Aggregate, Dialect, EventContext, HookIndex};
+use hooks::config::{DialectFacts, Inactive, Locations};
+use hooks::core::{Aggregate, EventContext, HookIndex};
 use hooks::{Engine, Loaded};
 use serde_json::{Value, json};
 
@@ -216,7 +216,7 @@ impl Why {
                 let message = match (&shown, file) {
                     (Some(shown), Some(path)) => format!(
                         "{these} did not run: `{}` in {shown} switches every hook off",
-                        self.switch_name(path, "disableAllHooks", "disable_all_hooks")
+                        self.switch_name(path)
                     ),
                     _ => format!("{these} did not run: every hook is switched off"),
                 };
@@ -259,19 +259,17 @@ impl Why {
         Some(note)
     }
 
-    /// The switch's name in the dialect of the loaded file at `path`.
-    fn switch_name(&self, path: &Path, claude: &'static str, native: &'static str) -> &'static str {
+    /// The name of the switch for all hooks in the dialect of the loaded file at `path`
+    /// (the native format's if it is not loaded).
+    fn switch_name(&self, path: &Path) -> &'static str {
         let dialect = self
             .loaded
             .files
             .iter()
             .find(|f| f.path.as_deref() == Some(path))
-            .map(|f| f.dialect);
-        if dialect == Some(Dialect::Claude) {
-            claude
-        } else {
-            native
-        }
+            .map(|f| f.dialect)
+            .unwrap_or_default();
+        DialectFacts::of(dialect).disable_all_hooks_name()
     }
 
     fn no_config(&self, project: &Path) -> Note {

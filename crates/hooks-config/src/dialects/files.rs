@@ -90,11 +90,31 @@ pub(crate) struct EditRules {
     /// differs from how it was read (Gemini CLI's regular expression that is a name list
     /// becomes the list).
     pub(crate) moved_matcher: Option<fn(&mut HookSpec)>,
+    /// Whether a matcher typed for a new hook (`hooks add --matcher`, `hooks manage`) is
+    /// read as a regular expression, as its files' matchers are (Fabro's, Autohand's);
+    /// else in the engine's matcher language.
+    pub(crate) typed_regex: bool,
+    /// Whether `hooks manage` asks for a new hook's description (its files keep one).
+    pub(crate) asks_description: bool,
+    /// Gives a new hook the defaults its files' loader gives one written with no more keys
+    /// than it needs (Fabro's blocking and failure policy, which depend on the event and
+    /// the action), so that it is written with no more; `None`: the engine's defaults are
+    /// its files'.
+    pub(crate) new_hook: Option<NewHook>,
+    /// Why `hooks migrate` needs the settings file whose hooks move named, and how
+    /// (Codex keeps hooks in either of two files); `None`: its project's settings file
+    /// ([`EditRules::project_settings`]) is taken when none is named.
+    pub(crate) settings_unnamed: Option<&'static str>,
+    /// The settings files of its agent that discovery reads, as a message lists them
+    /// (`` `~/.gemini/settings.json`, `.gemini/settings.json` ``); `None`: it has none of
+    /// its own.
+    pub(crate) settings_files: Option<&'static str>,
 }
 
 impl EditRules {
     /// Edited in place, a disabled hook by its own switch, no template, no settings file
-    /// of its own.
+    /// of its own, a typed matcher in the engine's language, no description asked, the
+    /// engine's defaults for a new hook.
     pub(crate) const IN_PLACE: EditRules = EditRules {
         refusal: None,
         template: None,
@@ -102,8 +122,16 @@ impl EditRules {
         switch_in_hooks: false,
         project_settings: None,
         moved_matcher: None,
+        typed_regex: false,
+        asks_description: false,
+        new_hook: None,
+        settings_unnamed: None,
+        settings_files: None,
     };
 }
+
+/// [`EditRules::new_hook`]: gives a new hook its dialect's defaults.
+pub(crate) type NewHook = fn(&mut HookSpec) -> Result<(), Error>;
 
 /// How strongly a path names a dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

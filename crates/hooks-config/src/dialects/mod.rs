@@ -4,9 +4,11 @@
 //! into [`hooks_core::HookSpec`]s with provenance), its writer, its switches. Each folder's
 //! `FILES` is its row ([`DialectFiles`]); [`of`] is the registry, the one `match` on the
 //! dialect that the rest of the crate asks, generated, with the `mod` lines, from the one list
-//! of dialects ([`hooks_core::with_dialects`]). `handler.rs` reads the hook handler that
-//! Claude Code, echo-agent and the native format share.
+//! of dialects ([`hooks_core::with_dialects`]); [`facts::DialectFacts`] is the public view of
+//! a row, for programs that write hooks. `handler.rs` reads the hook handler that Claude
+//! Code, echo-agent and the native format share.
 
+pub(crate) mod facts;
 pub(crate) mod files;
 mod handler;
 

@@ -102,16 +102,31 @@ pub fn place_of(path: &Path, project: &Path) -> Place {
 }
 
 /// The project's settings file of the agent `from` (Claude Code's `.claude/settings.json`,
-/// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`, Codex's
-/// `.codex/hooks.json`).
-pub fn project_settings(from: Dialect, project: &Path) -> Place {
+/// Gemini CLI's `.gemini/settings.json`, Cursor's `.cursor/hooks.json`), whose hooks move
+/// when no file is named.
+///
+/// # Errors
+///
+/// For an agent whose file must be named (Codex keeps hooks in `hooks.json` or
+/// `config.toml`): the error says how.
+pub fn project_settings(from: Dialect, project: &Path) -> Result<Place> {
+    let editing = &crate::dialects::of(from).editing;
+    if let Some(why) = editing.settings_unnamed {
+        bail!("{why}");
+    }
     // The other dialects have no settings file to move hooks out of: Claude Code's is
     // named, and `plan` refuses a file of another dialect.
-    let rel = crate::dialects::of(from)
-        .editing
-        .project_settings
-        .unwrap_or(".claude/settings.json");
-    place_of(&project.join(rel), project)
+    let rel = editing.project_settings.unwrap_or(".claude/settings.json");
+    Ok(place_of(&project.join(rel), project))
+}
+
+/// The settings files of the agent `from` that discovery reads, as a message lists them
+/// (`` `~/.gemini/settings.json`, `.gemini/settings.json` ``); Claude Code's for a dialect
+/// without settings files of its own, as [`project_settings`] takes Claude Code's.
+pub fn settings_files(from: Dialect) -> &'static str {
+    crate::dialects::of(from).editing.settings_files.unwrap_or(
+        "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`",
+    )
 }
 
 /// The native config discovery reads in `layer`: the first of `hooks.{yaml,yml,toml,json}`

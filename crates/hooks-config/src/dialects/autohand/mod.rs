@@ -56,6 +56,8 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     disabled_name: None,
     editing: EditRules {
         switch_in_hooks: true,
+        typed_regex: true,
+        asks_description: true,
         ..EditRules::IN_PLACE
     },
 };

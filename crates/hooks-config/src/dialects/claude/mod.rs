@@ -89,6 +89,10 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     disabled_name: None,
     editing: EditRules {
         project_settings: Some(".claude/settings.json"),
+        settings_files: Some(
+            "`~/.claude/settings.json`, `.claude/settings.json`, `.claude/settings.local.json`",
+        ),
+        asks_description: true,
         ..EditRules::IN_PLACE
     },
 };

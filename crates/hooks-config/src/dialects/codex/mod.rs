@@ -68,6 +68,12 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
             "is a Codex hooks file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
         ),
         project_settings: Some(".codex/hooks.json"),
+        settings_unnamed: Some(
+            "name the Codex file whose hooks move: `hooks migrate codex ~/.codex/hooks.json` or `~/.codex/config.toml`",
+        ),
+        settings_files: Some(
+            "`~/.codex/hooks.json`, `~/.codex/config.toml`, `.codex/hooks.json`, `.codex/config.toml`",
+        ),
         ..EditRules::IN_PLACE
     },
 };

@@ -73,6 +73,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
             "is Cursor's hooks.json, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
         ),
         project_settings: Some(".cursor/hooks.json"),
+        settings_files: Some("`~/.cursor/hooks.json`, `.cursor/hooks.json`"),
         ..EditRules::IN_PLACE
     },
 };

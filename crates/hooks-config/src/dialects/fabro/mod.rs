@@ -84,9 +84,38 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     editing: EditRules {
         template: Some("_version = 1\n"),
         comments_out: true,
+        typed_regex: true,
+        new_hook: Some(new_hook),
         ..EditRules::IN_PLACE
     },
 };
+
+/// Gives a new hook Fabro's defaults, which depend on the event and the action (blocking
+/// on some events, command hooks fail closed): taken from Fabro's loader rather than
+/// restated, by loading the hook written with only its event and action.
+fn new_hook(spec: &mut HookSpec) -> Result<(), crate::Error> {
+    let key = match &spec.action {
+        Action::Http(_) => "url",
+        Action::Prompt(_) => "prompt",
+        _ => "script",
+    };
+    let value = if key == "url" {
+        "https://example.invalid/"
+    } else {
+        "x"
+    };
+    let text = format!(
+        "[[run.hooks]]\nevent = {}\n{key} = \"{value}\"\n",
+        serde_json::Value::String(spec.event.info().name_in(Dialect::Fabro).to_owned())
+    );
+    let options = crate::LoadOptions::new().with_dialect(Dialect::Fabro);
+    let defaults = crate::load_str(&text, Some(Path::new("run.toml")), &options)?;
+    if let Some(d) = defaults.hooks().next() {
+        spec.on_failure = d.on_failure;
+        spec.is_async = d.is_async;
+    }
+    Ok(())
+}
 
 /// Whether the file at `path` is directly in a `.fabro` folder.
 fn in_fabro_dir(path: &Path) -> bool {

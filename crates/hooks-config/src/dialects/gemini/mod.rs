@@ -77,6 +77,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
             "is a Gemini CLI settings file, which this command does not edit in place\n  hint: edit the file itself (`hooks validate` checks it), or convert it to a native config (`hooks convert --to native`) and edit that",
         ),
         project_settings: Some(".gemini/settings.json"),
+        settings_files: Some("`~/.gemini/settings.json`, `.gemini/settings.json`"),
         moved_matcher: Some(names_as_list),
         ..EditRules::IN_PLACE
     },

@@ -73,7 +73,10 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     switch_names: SwitchNames::NATIVE,
     run_config: false,
     disabled_name: None,
-    editing: EditRules::IN_PLACE,
+    editing: EditRules {
+        asks_description: true,
+        ..EditRules::IN_PLACE
+    },
 };
 
 /// Keys only the native format has on a hook.
