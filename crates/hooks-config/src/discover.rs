@@ -131,18 +131,22 @@ impl Locations {
     /// and never takes the home directory `home`, whose `.claude` holds the user's
     /// settings, not a project's; it stops below it.
     pub fn project_root(start: &Path, home: Option<&Path>) -> PathBuf {
+        Self::find_project_root(start, home).unwrap_or_else(|| start.to_path_buf())
+    }
+
+    /// The project `start` is in, found as [`Locations::project_root`] finds it; `None`
+    /// when `start` is in none (no config and no git work tree on the way up), where
+    /// `project_root` gives `start` itself.
+    pub fn find_project_root(start: &Path, home: Option<&Path>) -> Option<PathBuf> {
         for dir in start.ancestors() {
             if home.is_some_and(|h| h == dir) {
                 break;
             }
-            if is_project_root(dir) {
-                return dir.to_path_buf();
-            }
-            if dir.join(".git").exists() {
-                return dir.to_path_buf();
+            if is_project_root(dir) || dir.join(".git").exists() {
+                return Some(dir.to_path_buf());
             }
         }
-        start.to_path_buf()
+        None
     }
 
     /// Every candidate path, whether it exists or not, with its layer, in load order.
