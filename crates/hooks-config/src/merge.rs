@@ -439,13 +439,17 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
 
     // Fabro: every command hook of the run runs in the run's working directory, the
     // `[run].working_dir` of the highest trusted layer that sets one (applied below, once
-    // trust is decided on the hook as its file wrote it).
+    // trust is decided on the hook as its file wrote it), when the run's environment is
+    // this machine. A `docker` or `daytona` environment's working directory is inside its
+    // container, where no hook runs here (a host hook runs on the host, a sandboxed one in
+    // the local sandbox): they run in the event's `cwd`, where the run was started.
     let run_dir = order
         .iter()
         .rev()
         .filter(|f| trust.allows_file(f))
         .find_map(|f| f.settings.working_dir.as_ref());
     let run_dir = run_dir.cloned();
+    let run_is_local = run_is_local(&order, trust);
 
     // The switches.
     let mut all_disabled = false;
@@ -578,11 +582,20 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         if let Some((_, vars)) = &environment {
             give_environment(&mut spec, vars);
         }
-        if let Some(dir) = &run_dir
-            && spec.dialect == hooks_core::Dialect::Fabro
+        if spec.dialect == hooks_core::Dialect::Fabro
             && let Action::Command(c) = &mut spec.action
         {
-            c.cwd = Some(dir.clone());
+            if !run_is_local {
+                // The run's working directory its file gave it, not a directory of its own.
+                if order
+                    .iter()
+                    .any(|f| f.settings.working_dir.is_some() && f.settings.working_dir == c.cwd)
+                {
+                    c.cwd = None;
+                }
+            } else if let Some(dir) = &run_dir {
+                c.cwd = Some(dir.clone());
+            }
         }
         hooks.push(MergedHook {
             hash,
@@ -662,6 +675,27 @@ fn run_environment(
         }
     }
     Some((id, vars))
+}
+
+/// Whether the run's environment (the selected id, as [`run_environment`] selects it) is
+/// this machine: its provider, as the highest trusted layer that defines it writes it, is
+/// `local`, or no file defines it.
+fn run_is_local(order: &[&ConfigFile], trust: &TrustPolicy<'_>) -> bool {
+    let fabro: Vec<&ConfigFile> = order
+        .iter()
+        .copied()
+        .filter(|f| f.dialect == hooks_core::Dialect::Fabro && trust.allows_file(f))
+        .collect();
+    let id = fabro
+        .iter()
+        .rev()
+        .find_map(|f| f.settings.run_environment.id.as_deref())
+        .unwrap_or("default");
+    fabro
+        .iter()
+        .rev()
+        .find_map(|f| f.settings.run_environment.providers.get(id))
+        .is_none_or(|provider| provider == "local")
 }
 
 /// Gives a Fabro command hook the run environment's variables (its own `env` wins).

@@ -8,7 +8,9 @@
 //! `"60s"`, `"30s"` for prompts); command hooks fail closed (a crash blocks) and the others
 //! fail open, as Fabro documents; `url` must be `https://` unless `tls = "off"`. Command
 //! hooks run in the run's working directory, `[run].working_dir` (relative to the run
-//! config's folder, as Fabro resolves the paths a run config names), when it is set.
+//! config's folder, as Fabro resolves the paths a run config names), when it is set; the
+//! merge takes it away again when the run's environment is a `docker` or `daytona`
+//! container, whose directory it is.
 
 use std::path::{Path, PathBuf};
 

@@ -286,6 +286,9 @@ pub(crate) fn run_environment(cx: &mut Cx<'_>, root: &Node) -> RunEnvironment {
     };
     if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
         for env in envs {
+            if let Some(provider) = field(&env.value, "provider").and_then(Node::as_str) {
+                out.providers.insert(env.key.clone(), provider.to_owned());
+            }
             if let Some(vars) = field(&env.value, "env") {
                 let vars = env_vars(cx, vars);
                 out.catalog.insert(env.key.clone(), vars);
