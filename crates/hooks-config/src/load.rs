@@ -459,14 +459,22 @@ pub fn parse_value(
 }
 
 /// Loads parsed text; a file that does not look like a config says where it failed but
-/// quotes none of its text (see [`source::conceal`]).
+/// quotes none of its text (see [`source::conceal`]). A Fabro run config is recognised by its own keys, hooks or none
+/// ([`crate::dialects::fabro::is_run_config`]).
 fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
+    let named_fabro = match options.dialect {
+        Some(d) => d == Dialect::Fabro,
+        None => src.path().and_then(detect::dialect_from_path) == Some(Dialect::Fabro),
+    };
+    let run_config = crate::dialects::fabro::is_run_config(named_fabro, src.text());
     match load_text(&src, options) {
+        Ok(file) if run_config => Ok(file),
         Ok(mut file) => {
             source::conceal_warnings(src.text(), &mut file.warnings);
             source::conceal_warnings(src.text(), &mut file.notes);
             Ok(file)
         }
+        Err(e) if run_config => Err(e),
         Err(e) => Err(source::conceal(src.text(), e)),
     }
 }

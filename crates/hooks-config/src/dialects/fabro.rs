@@ -51,6 +51,42 @@ const TOP_LEVEL_MOVES: [(&str, &str); 14] = [
     ("artifacts", "`artifacts` moved to `[run.artifacts]`"),
 ];
 
+/// Fabro's own tables: a file that writes one is a run config, hooks or none.
+const RUN_CONFIG_TABLES: [&str; 3] = ["run", "workflow", "environments"];
+
+/// Whether `text` is a Fabro run config by its own keys, though it may have no hooks (they
+/// can live in a layer above): it writes one of Fabro's tables (`[run]`, `[run.model]`,
+/// `[[run.hooks]]`, `[workflow]`, `[environments.<slug>]`), or, when `fabro` (the file's
+/// name or the caller says it is Fabro's), a key an older run config had at the top level
+/// (`goal`, `working_dir`, `[sandbox]`, ...; see [`TOP_LEVEL_MOVES`]). Such a file's
+/// diagnostics quote it, so its rename hints are seen.
+pub(crate) fn is_run_config(fabro: bool, text: &str) -> bool {
+    let mut top_level = true;
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        if let Some(header) = line.strip_prefix('[') {
+            let name = header
+                .trim_start_matches('[')
+                .split(['.', ']'])
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .trim_matches(['"', '\'']);
+            let legacy = fabro && TOP_LEVEL_MOVES.iter().any(|(k, _)| *k == name);
+            top_level = false;
+            return RUN_CONFIG_TABLES.contains(&name) || legacy;
+        }
+        let key = line
+            .split('=')
+            .next()
+            .filter(|_| line.contains('='))
+            .unwrap_or_default()
+            .trim()
+            .trim_matches(['"', '\'']);
+        fabro && top_level && TOP_LEVEL_MOVES.iter().any(|(k, _)| *k == key)
+    })
+}
+
 /// Fabro's rename hints for unknown keys.
 pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {
     if path.is_empty() {

@@ -6,7 +6,7 @@ mod claude;
 pub(crate) mod cline;
 pub(crate) mod codex;
 pub(crate) mod cursor;
-mod fabro;
+pub(crate) mod fabro;
 mod fabro_run;
 pub(crate) mod gemini;
 mod handler;
