@@ -387,7 +387,7 @@ fn codex_plugins_home(path: &Path) -> Option<&Path> {
 /// The hook files of the Cline hooks directory `dir`: those named after a Cline event,
 /// in the order of Cline's events, each anything but a directory (a link is followed).
 /// One `read_dir`: a missing directory costs one failed call.
-fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
+pub fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

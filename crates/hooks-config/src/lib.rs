@@ -75,7 +75,7 @@ pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
     is_bridge_script as cline_is_bridge_script, is_executable as cline_is_executable,
 };
-pub use discover::{Discovered, Locations, load_discovered};
+pub use discover::{Discovered, Locations, cline_hook_files, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,

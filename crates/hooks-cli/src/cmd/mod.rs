@@ -264,13 +264,28 @@ pub fn interpolation_for(args: &ConfigArgs) -> Result<Interpolation> {
 
 /// The files `-c` names, with each directory replaced by the config files directly in it
 /// (`*.json`, `*.yaml`, `*.yml`, `*.toml` and `SKILL.md`), in name order, so that one
-/// directory can hold a set of configs in several dialects.
+/// directory can hold a set of configs in several dialects; one of Cline's hooks
+/// directories (`.clinerules/hooks`, ...) gives its hook files, those named after Cline's
+/// events, as discovery takes them.
 pub fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         let (_, path) = &split_layer(path);
         if !path.is_dir() {
             files.push(path.clone());
+            continue;
+        }
+        if hooks::config::dialect_from_path(&path.join("PreToolUse"))
+            == Some(hooks::core::Dialect::Cline)
+        {
+            let hooks = hooks::config::cline_hook_files(path);
+            if hooks.is_empty() {
+                anyhow::bail!(
+                    "{} holds no Cline hook files (executables named after Cline's events: PreToolUse, TaskStart, ...)",
+                    path.display()
+                );
+            }
+            files.extend(hooks);
             continue;
         }
         let mut found: Vec<PathBuf> = std::fs::read_dir(path)
