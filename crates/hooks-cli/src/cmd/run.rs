@@ -106,8 +106,8 @@ fn nested(ctx: &EventContext, json: bool) -> Result<u8> {
     Ok(exit_code(&agg))
 }
 
-/// The `--json` object of `agg`, with a `notes` array when nothing ran (see
-/// [`super::notes`]); without notes it is the aggregate alone.
+/// The `--json` object of `agg`, with a `notes` array when nothing ran or a matching hook
+/// waits for trust (see [`super::notes`]); without notes it is the aggregate alone.
 pub fn with_notes(agg: &Aggregate, notes: &[Note]) -> Result<Value> {
     let mut value = serde_json::to_value(agg)?;
     if let (false, Value::Object(map)) = (notes.is_empty(), &mut value) {
