@@ -125,6 +125,9 @@ pub fn sample(spec: &HookSpec) -> EventContext {
 pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     let domain = Domain::of(spec.dialect);
     let mut ctx = base_sample(spec, domain).with("session_id", "sample-session");
+    if spec.dialect == Dialect::Autohand {
+        autohand_fields(&mut ctx);
+    }
     super::default_cwd(&mut ctx, cwd);
     ctx.set("permission_mode", "default");
     // Make the matcher fields say what the hook's matcher selects.
@@ -144,6 +147,41 @@ pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
         }
     }
     ctx
+}
+
+/// The fields Autohand gives a hook on the sample's event, beyond the event's own, so that
+/// its variables are set as Autohand sets them: `HOOK_TOKENS`, `HOOK_TOOL_CALLS_COUNT`,
+/// `HOOK_TURN_*` and `HOOK_DURATION` on stop; `HOOK_SUCCESS` and `HOOK_DURATION` after a
+/// tool; `HOOK_DURATION` at session end; the subagent's on subagent-stop; `HOOK_ERROR` and
+/// `HOOK_ERROR_CODE` on session-error.
+fn autohand_fields(ctx: &mut EventContext) {
+    let fields: &[(&str, Value)] = match ctx.event().builtin() {
+        Some(E::Stop) => &[
+            ("tokens_used", json!(1520)),
+            ("tool_calls_count", json!(3)),
+            ("turn_tool_calls", json!(2)),
+            ("turn_duration", json!(8200)),
+            ("duration", json!(125_000)),
+        ],
+        Some(E::PostToolUse) => &[("tool_success", json!(true)), ("duration", json!(42))],
+        Some(E::PostToolUseFailure) => &[("tool_success", json!(false)), ("duration", json!(42))],
+        Some(E::SessionEnd) => &[("duration", json!(125_000))],
+        Some(E::SubagentStop) => &[
+            ("subagent_name", json!("explorer")),
+            ("subagent_success", json!(true)),
+            ("subagent_duration", json!(30_500)),
+        ],
+        Some(E::SessionError) => &[
+            ("error", json!("The model provider returned an error")),
+            ("error_code", json!("provider_error")),
+        ],
+        _ => &[],
+    };
+    for (field, value) in fields {
+        if ctx.get(field).is_none() {
+            ctx.set(*field, value.clone());
+        }
+    }
 }
 
 /// The values a sample takes from its hook's dialect: Autohand's tool names
