@@ -287,8 +287,42 @@ fn notify_webhook_posts_a_summary() {
     let body: serde_json::Value = serde_json::from_str(&server.join().unwrap()).unwrap();
     assert_eq!(
         body["text"],
-        "Agent finished in my-app after 65s, 1200 tokens"
+        "Agent finished in my-app after 1m 5s, 1200 tokens"
     );
+}
+
+/// The duration in the notification is human, as Autohand's own `slack-notify` gives it
+/// ("2m 5s"), never a raw count of milliseconds.
+#[test]
+fn notify_webhook_gives_a_human_duration() {
+    let dir = installed();
+    for (ms, human) in [
+        ("900", "0s"),
+        ("5000", "5s"),
+        ("125000", "2m 5s"),
+        ("3600000", "1h 0m"),
+        ("3725000", "1h 2m"),
+    ] {
+        let (url, server) = one_shot_server();
+        let env = [
+            ("SLACK_WEBHOOK_URL", url.as_str()),
+            ("HOOK_WORKSPACE", "/work/my-app"),
+            ("HOOK_DURATION", ms),
+        ];
+        let out = run(
+            &script(dir.path(), "notify-webhook.sh"),
+            dir.path(),
+            &env,
+            "{}",
+        );
+        assert!(out.status.success());
+        let body: serde_json::Value = serde_json::from_str(&server.join().unwrap()).unwrap();
+        assert_eq!(
+            body["text"],
+            format!("Agent finished in my-app after {human}"),
+            "{ms} ms"
+        );
+    }
 }
 
 #[test]
