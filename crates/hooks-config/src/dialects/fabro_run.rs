@@ -57,7 +57,8 @@ pub(crate) fn check(cx: &mut Cx<'_>, root: &Node) {
     }
 }
 
-/// `[environments.<slug>]`: a provider, and a network allow list of CIDRs.
+/// `[environments.<slug>]`: a provider, no `image.docker` for a Daytona one (Fabro refuses
+/// it: Daytona builds from `image.dockerfile`), and a network allow list of CIDRs.
 fn catalog_entry(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
     if node.as_map().is_none() {
         return;
@@ -70,6 +71,21 @@ fn catalog_entry(cx: &mut Cx<'_>, slug: &str, key_pos: Pos, node: &Node) {
             Some(format!(
                 "add `provider = \"local\"`, `\"docker\"` or `\"daytona\"` under `[environments.{slug}]`; to change the selected environment of another layer, write the change under `[run.environment]`"
             )),
+        );
+    }
+    if field(node, "provider").and_then(Node::as_str) == Some("daytona")
+        && let Some(docker) = field(node, "image")
+            .and_then(Node::as_map)
+            .and_then(|image| image.iter().find(|e| e.key == "docker"))
+    {
+        cx.error(
+            DiagnosticKind::InvalidValue,
+            docker.key_pos,
+            format!("environment `{slug}` is a Daytona sandbox, which takes no `image.docker`"),
+            Some(
+                "give Daytona a Dockerfile: `image.dockerfile = \"FROM node:20\"` (or `{ path = \"Dockerfile\" }`)"
+                    .to_owned(),
+            ),
         );
     }
     network(cx, node);

@@ -119,6 +119,23 @@ ci.toml:3:1: error: unknown key `sandbox` in `environments.cloud`
     );
 }
 
+/// A Daytona environment takes its image from a Dockerfile: `image.docker` is refused, as
+/// Fabro refuses it; Docker's takes it.
+#[test]
+fn a_daytona_environment_refuses_image_docker() {
+    check(
+        "run.toml",
+        "_version = 1\n\n[environments.cloud]\nprovider = \"daytona\"\n\n[environments.cloud.image]\ndocker = \"node:20\"\n",
+        r#"
+run.toml:7:1: error: environment `cloud` is a Daytona sandbox, which takes no `image.docker`
+ 7 | docker = "node:20"
+   | ^
+  hint: give Daytona a Dockerfile: `image.dockerfile = "FROM node:20"` (or `{ path = "Dockerfile" }`)"#,
+    );
+    let docker = "_version = 1\n\n[environments.ci]\nprovider = \"docker\"\n\n[environments.ci.image]\ndocker = \"node:20\"\n";
+    load_str(docker, Some(Path::new("run.toml")), &options()).unwrap();
+}
+
 #[test]
 fn several_errors_at_once() {
     check(
