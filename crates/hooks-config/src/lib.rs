@@ -74,6 +74,7 @@ pub use detect::{dialect_from_path, layer_from_path, plugin_root};
 pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
     is_bridge_script as cline_is_bridge_script, is_executable as cline_is_executable,
+    is_hooks_dir as is_cline_hooks_dir,
 };
 pub use discover::{Discovered, Locations, cline_hook_files, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};

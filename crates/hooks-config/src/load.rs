@@ -462,11 +462,10 @@ pub fn parse_value(
 /// quotes none of its text (see [`source::conceal`]). A Fabro run config is recognised by its own keys, hooks or none
 /// ([`crate::dialects::fabro::is_run_config`]).
 fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
-    let named_fabro = match options.dialect {
-        Some(d) => d == Dialect::Fabro,
-        None => src.path().and_then(detect::dialect_from_path) == Some(Dialect::Fabro),
-    };
-    let run_config = crate::dialects::fabro::is_run_config(named_fabro, src.text());
+    let named = options
+        .dialect
+        .or_else(|| src.path().and_then(detect::dialect_from_path));
+    let run_config = crate::dialects::fabro::is_run_config(named, src.text());
     match load_text(&src, options) {
         Ok(file) if run_config => Ok(file),
         Ok(mut file) => {

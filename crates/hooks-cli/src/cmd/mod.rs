@@ -275,9 +275,7 @@ pub fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
             files.push(path.clone());
             continue;
         }
-        if hooks::config::dialect_from_path(&path.join("PreToolUse"))
-            == Some(hooks::core::Dialect::Cline)
-        {
+        if hooks::config::is_cline_hooks_dir(path) {
             let hooks = hooks::config::cline_hook_files(path);
             if hooks.is_empty() {
                 anyhow::bail!(

@@ -125,9 +125,7 @@ pub fn sample(spec: &HookSpec) -> EventContext {
 pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     let domain = Domain::of(spec.dialect);
     let mut ctx = base_sample(spec, domain).with("session_id", "sample-session");
-    if spec.dialect == Dialect::Autohand {
-        autohand_fields(&mut ctx);
-    }
+    (domain.fields)(&mut ctx);
     super::default_cwd(&mut ctx, cwd);
     ctx.set("permission_mode", "default");
     // Make the matcher fields say what the hook's matcher selects.
@@ -197,6 +195,8 @@ struct Domain {
     change_type: &'static str,
     /// Why a session ended.
     end_reason: &'static str,
+    /// Adds the fields the dialect's agent gives a hook on the sample's event.
+    fields: fn(&mut EventContext),
 }
 
 impl Domain {
@@ -216,6 +216,7 @@ impl Domain {
                 ],
                 change_type: "modify",
                 end_reason: "quit",
+                fields: autohand_fields,
             }
         } else {
             Domain {
@@ -223,6 +224,7 @@ impl Domain {
                 tools: &["Bash", "Write", "Edit", "Read", "run_command", "write_file"],
                 change_type: "modified",
                 end_reason: "other",
+                fields: |_| {},
             }
         }
     }

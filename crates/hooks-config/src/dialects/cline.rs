@@ -84,6 +84,13 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
             }))
 }
 
+/// Whether `dir` is one of Cline's hooks directories (`.clinerules/hooks`, `.cline/hooks`,
+/// `~/Documents/Cline/Hooks`, `$CLINE_DIR/hooks`, ...), whose files are hooks named after
+/// their events.
+pub fn is_hooks_dir(dir: &Path) -> bool {
+    in_hooks_dir(&dir.join("PreToolUse"))
+}
+
 /// Cline's home as `$CLINE_DIR` moves it (Cline's `resolveClineDir`): the variable,
 /// trimmed, when it is an absolute path. `None`: Cline's default, `~/.cline`.
 pub(crate) fn home_from_env() -> Option<PathBuf> {

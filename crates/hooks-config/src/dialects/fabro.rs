@@ -56,11 +56,12 @@ const RUN_CONFIG_TABLES: [&str; 3] = ["run", "workflow", "environments"];
 
 /// Whether `text` is a Fabro run config by its own keys, though it may have no hooks (they
 /// can live in a layer above): it writes one of Fabro's tables (`[run]`, `[run.model]`,
-/// `[[run.hooks]]`, `[workflow]`, `[environments.<slug>]`), or, when `fabro` (the file's
-/// name or the caller says it is Fabro's), a key an older run config had at the top level
-/// (`goal`, `working_dir`, `[sandbox]`, ...; see [`TOP_LEVEL_MOVES`]). Such a file's
-/// diagnostics quote it, so its rename hints are seen.
-pub(crate) fn is_run_config(fabro: bool, text: &str) -> bool {
+/// `[[run.hooks]]`, `[workflow]`, `[environments.<slug>]`), or, when `named` is Fabro (the
+/// dialect the file's name or the caller gives it), a key an older run config had at the
+/// top level (`goal`, `working_dir`, `[sandbox]`, ...; see [`TOP_LEVEL_MOVES`]). Such a
+/// file's diagnostics quote it, so its rename hints are seen.
+pub(crate) fn is_run_config(named: Option<hooks_core::Dialect>, text: &str) -> bool {
+    let fabro = named == Some(hooks_core::Dialect::Fabro);
     let mut top_level = true;
     text.lines().any(|line| {
         let line = line.trim_start();
