@@ -9,7 +9,21 @@ if [ -z "$url" ]; then
 fi
 project=$(basename "${HOOK_WORKSPACE:-$PWD}")
 text="Agent finished in $project"
-[ -n "${HOOK_DURATION:-}" ] && text="$text after $((HOOK_DURATION / 1000))s"
+# The duration, human as Autohand gives it: "45s", "2m 5s", "1h 2m".
+human() {
+  s=$(($1 / 1000))
+  if [ "$s" -ge 3600 ]; then
+    echo "$((s / 3600))h $((s % 3600 / 60))m"
+  elif [ "$s" -ge 60 ]; then
+    echo "$((s / 60))m $((s % 60))s"
+  else
+    echo "${s}s"
+  fi
+}
+case "${HOOK_DURATION:-}" in
+  '' | *[!0-9]*) ;;
+  *) text="$text after $(human "$HOOK_DURATION")" ;;
+esac
 [ -n "${HOOK_TOKENS:-}" ] && text="$text, ${HOOK_TOKENS} tokens"
 [ -n "${HOOK_TOOL_CALLS_COUNT:-}" ] && text="$text, ${HOOK_TOOL_CALLS_COUNT} tool calls"
 body=$(printf '{"text":"%s"}' "$(printf '%s' "$text" | sed 's/\\/\\\\/g; s/"/\\"/g')")

@@ -187,6 +187,10 @@ pub enum Command {
 /// `hooks validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
+    /// Config files (or directories) to validate, as `-c` names them: `hooks validate
+    /// FILE` is `hooks validate -c FILE`.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub config: ConfigArgs,

@@ -132,18 +132,22 @@ impl Locations {
     /// and never takes the home directory `home`, whose `.claude` holds the user's
     /// settings, not a project's; it stops below it.
     pub fn project_root(start: &Path, home: Option<&Path>) -> PathBuf {
+        Self::find_project_root(start, home).unwrap_or_else(|| start.to_path_buf())
+    }
+
+    /// The project `start` is in, found as [`Locations::project_root`] finds it; `None`
+    /// when `start` is in none (no config and no git work tree on the way up), where
+    /// `project_root` gives `start` itself.
+    pub fn find_project_root(start: &Path, home: Option<&Path>) -> Option<PathBuf> {
         for dir in start.ancestors() {
             if home.is_some_and(|h| h == dir) {
                 break;
             }
-            if is_project_root(dir) {
-                return dir.to_path_buf();
-            }
-            if dir.join(".git").exists() {
-                return dir.to_path_buf();
+            if is_project_root(dir) || dir.join(".git").exists() {
+                return Some(dir.to_path_buf());
             }
         }
-        start.to_path_buf()
+        None
     }
 
     /// Every candidate path, whether it exists or not, with its layer, in load order.
@@ -384,7 +388,7 @@ fn codex_plugins_home(path: &Path) -> Option<&Path> {
 /// The hook files of the Cline hooks directory `dir`: those named after a Cline event,
 /// in the order of Cline's events, each anything but a directory (a link is followed).
 /// One `read_dir`: a missing directory costs one failed call.
-fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
+pub fn cline_hook_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
     };

@@ -207,7 +207,8 @@ pub struct Settings {
     pub run_environment: RunEnvironment,
     /// Fabro `[run].working_dir`, resolved against the file's folder: the run's working
     /// directory, where every Fabro command hook of the run runs (the highest layer that
-    /// sets it wins).
+    /// sets it wins) unless the run's environment is a container (`docker`, `daytona`),
+    /// whose directory it is.
     pub working_dir: Option<PathBuf>,
 }
 
@@ -224,6 +225,9 @@ pub struct RunEnvironment {
     pub id: Option<String>,
     /// `[environments.<id>.env]` of each environment the file defines, by id.
     pub catalog: BTreeMap<String, Vec<(String, String)>>,
+    /// `[environments.<id>].provider` (`local`, `docker`, `daytona`) of each environment
+    /// the file defines, by id.
+    pub providers: BTreeMap<String, String>,
     /// `[run.environment.env]`: overrides for the selected environment, whichever it is.
     pub overrides: Vec<(String, String)>,
 }
@@ -231,7 +235,10 @@ pub struct RunEnvironment {
 impl RunEnvironment {
     /// Whether the file says nothing about the run environment.
     pub fn is_empty(&self) -> bool {
-        self.id.is_none() && self.catalog.is_empty() && self.overrides.is_empty()
+        self.id.is_none()
+            && self.catalog.is_empty()
+            && self.providers.is_empty()
+            && self.overrides.is_empty()
     }
 }
 

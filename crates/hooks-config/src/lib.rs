@@ -77,10 +77,11 @@ pub use detect::{dialect_from_path, layer_from_path};
 pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
     is_bridge_script as cline_is_bridge_script, is_executable as cline_is_executable,
+    is_hooks_dir as is_cline_hooks_dir,
 };
 pub use dialects::facts::DialectFacts;
 pub use dialects::plugin_root;
-pub use discover::{Discovered, Locations, load_discovered};
+pub use discover::{Discovered, Locations, cline_hook_files, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use file::{
     BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,

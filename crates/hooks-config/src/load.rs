@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use hooks_core::Dialect;
 use sha2::{Digest, Sha256};
 
 use crate::detect;
@@ -113,14 +114,26 @@ pub fn parse_value(
 }
 
 /// Loads parsed text; a file that does not look like a config says where it failed but
-/// quotes none of its text (see [`source::conceal`]).
+/// quotes none of its text (see [`source::conceal`]). A run config (Fabro's) is recognised
+/// by its own keys, hooks or none, and quoted (see `RunConfig::recognised`).
 fn load_source(src: Source, options: &LoadOptions) -> Result<ConfigFile, Error> {
+    let named = options
+        .dialect
+        .or_else(|| src.path().and_then(detect::dialect_from_path));
+    let run_config = Dialect::ALL.iter().any(|d| {
+        dialects::of(*d)
+            .run_config
+            .as_ref()
+            .is_some_and(|run| (run.recognised)(named, src.text()))
+    });
     match load_text(&src, options) {
+        Ok(file) if run_config => Ok(file),
         Ok(mut file) => {
             source::conceal_warnings(src.text(), &mut file.warnings);
             source::conceal_warnings(src.text(), &mut file.notes);
             Ok(file)
         }
+        Err(e) if run_config => Err(e),
         Err(e) => Err(source::conceal(src.text(), e)),
     }
 }

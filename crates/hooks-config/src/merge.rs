@@ -422,13 +422,21 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
 
     // Fabro: every command hook of the run runs in the run's working directory, the
     // `[run].working_dir` of the highest trusted layer that sets one (applied below, once
-    // trust is decided on the hook as its file wrote it).
+    // trust is decided on the hook as its file wrote it), when the run's environment is
+    // this machine. A `docker` or `daytona` environment's working directory is inside its
+    // container, where no hook runs here (a host hook runs on the host, a sandboxed one in
+    // the local sandbox): they run in the event's `cwd`, where the run was started.
     let run_dir = order
         .iter()
         .rev()
         .filter(|f| trust.allows_file(f))
         .find_map(|f| f.settings.working_dir.as_ref());
     let run_dir = run_dir.cloned();
+    let run_files = run_configs(&order, trust);
+    let run_is_local = run_files
+        .first()
+        .and_then(|f| dialects::of(f.dialect).run_config.as_ref())
+        .is_none_or(|run| (run.runs_here)(&run_files));
 
     // The switches.
     let mut all_disabled = false;
@@ -562,11 +570,20 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         if let Some((_, vars)) = &environment {
             give_environment(&mut spec, vars);
         }
-        if let Some(dir) = &run_dir
-            && dialects::of(spec.dialect).run_config
+        if dialects::of(spec.dialect).run_config.is_some()
             && let Action::Command(c) = &mut spec.action
         {
-            c.cwd = Some(dir.clone());
+            if !run_is_local {
+                // The run's working directory its file gave it, not a directory of its own.
+                if order
+                    .iter()
+                    .any(|f| f.settings.working_dir.is_some() && f.settings.working_dir == c.cwd)
+                {
+                    c.cwd = None;
+                }
+            } else if let Some(dir) = &run_dir {
+                c.cwd = Some(dir.clone());
+            }
         }
         hooks.push(MergedHook {
             hash,
@@ -610,6 +627,16 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
     }
 }
 
+/// The run configs of `order` (Fabro's files) that are trusted as a whole, lowest layer
+/// first.
+fn run_configs<'a>(order: &[&'a ConfigFile], trust: &TrustPolicy<'_>) -> Vec<&'a ConfigFile> {
+    order
+        .iter()
+        .copied()
+        .filter(|f| dialects::of(f.dialect).run_config.is_some() && trust.allows_file(f))
+        .collect()
+}
+
 /// Fabro's run environment (rule 11): the selected id and its variables, joined by key
 /// from the lowest layer to the highest (each file's `[environments.<id>.env]`, then its
 /// `[run.environment.env]`); `None` when no Fabro file is merged. Files that are not
@@ -618,11 +645,7 @@ fn run_environment(
     order: &[&ConfigFile],
     trust: &TrustPolicy<'_>,
 ) -> Option<(String, Vec<(String, String)>)> {
-    let fabro: Vec<&ConfigFile> = order
-        .iter()
-        .copied()
-        .filter(|f| dialects::of(f.dialect).run_config && trust.allows_file(f))
-        .collect();
+    let fabro = run_configs(order, trust);
     if fabro.is_empty() {
         return None;
     }
@@ -650,7 +673,7 @@ fn run_environment(
 
 /// Gives a Fabro command hook the run environment's variables (its own `env` wins).
 fn give_environment(spec: &mut HookSpec, vars: &[(String, String)]) {
-    if !dialects::of(spec.dialect).run_config {
+    if dialects::of(spec.dialect).run_config.is_none() {
         return;
     }
     if let Action::Command(c) = &mut spec.action {

@@ -149,6 +149,13 @@ pub const BROKEN_CONFIG_HOOK: &str = "broken-config";
 /// the layer precedence of `hooks_config::merge` (built-in < user < project < local < run <
 /// command line < host, managed above all). Hooks added with [`EngineBuilder::hook`] are
 /// host hooks: they come last and need no trust.
+///
+/// An engine loads only the sources it is given: without [`EngineBuilder::discover`] (or
+/// `discover_in`) it reads no file of its own accord, so a project's `echo-agent.yaml` or
+/// `skills/*/SKILL.md`, which echo-agent loads automatically, is loaded by naming it
+/// ([`EngineBuilder::config_file`], trusted by being named) or by discovery (where, as a
+/// project file, it waits for trust). The [echo-agent guide](crate::echo_agent) shows the
+/// three side by side.
 pub struct EngineBuilder {
     sources: Vec<Source>,
     host_hooks: Vec<HookSpec>,

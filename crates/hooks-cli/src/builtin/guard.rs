@@ -12,9 +12,10 @@
 //! (and `*`, `..`, top-level system directories, `$VAR/` that an empty variable turns into
 //! `/`), `sudo rm`, `chmod 777` (also `-R`), `mkfs`, `dd if=`, `find / -delete`, fork
 //! bombs, a download run as code (`curl … | bash`, `bash <(curl …)`, `sh -c "$(curl …)"`),
-//! and writes to `.env*`, SSH keys and configuration (`id_rsa`, `id_ed25519`, `*.pem`,
-//! `*.key`, `~/.ssh/`, `authorized_keys`) and credentials files (`credentials.json`,
-//! `secrets.json`, `.npmrc`, `.pypirc`, `.netrc`). Writes are caught as file tools
+//! and writes to `.env*`, SSH keys and configuration (`id_rsa*`, `id_ed25519*`, `*.pem`,
+//! `*.key`, `~/.ssh/`, `authorized_keys`) and credentials files (`credentials*`,
+//! `secrets.json`, `.npmrc`, `.pypirc`, `.netrc`): [`SECRET_FILES`], the list the
+//! git-auto-stage script also skips. Writes are caught as file tools
 //! (`file_path`/`path` in the tool input), as redirections (`> .env`, `>> ~/.ssh/..`) and as
 //! the destination of `tee`, `cp`, `mv`, `install`, `ln` and `dd of=`.
 //!
@@ -215,34 +216,73 @@ fn find_deletes_a_root(command: &SimpleCommand) -> bool {
             .take_while(|a| !a.starts_with(['-', '(', '!']))
             .any(|r| is_absolute_danger(r))
 }
-/// File names and paths that hold secrets. Matched against the last path component, and
-/// for `.ssh/` against the whole path.
+const DOTENV: &str = "dotenv files hold secrets";
+const PRIVATE_KEY: &str = "private keys must not be written by an agent";
+const SSH: &str = "SSH configuration must not be written by an agent";
+const CREDENTIALS: &str = "credentials files hold secrets";
+
+/// The files that hold secrets, each with the reason given for refusing to write it: the
+/// one list the guard refuses writes to and the git-auto-stage script does not stage
+/// (its `case` pattern is this list, filled in when the script is installed).
+///
+/// Each pattern is a shell `case` pattern (`*` matches any text, `/` included) over the
+/// path with a `/` put in front, so `*/.env*` is every name starting with `.env`
+/// (`.env`, `.env.local`, `.envrc`, `.env-prod`) in any directory.
+pub const SECRET_FILES: &[(&str, &str)] = &[
+    ("*/.env*", DOTENV),
+    ("*/id_rsa*", PRIVATE_KEY),
+    ("*/id_ed25519*", PRIVATE_KEY),
+    ("*/id_ecdsa*", PRIVATE_KEY),
+    ("*/id_dsa*", PRIVATE_KEY),
+    ("*.pem", PRIVATE_KEY),
+    ("*.key", PRIVATE_KEY),
+    ("*/.ssh", SSH),
+    ("*/.ssh/*", SSH),
+    ("*/authorized_keys*", SSH),
+    ("*/credentials*", CREDENTIALS),
+    ("*/secrets.json", CREDENTIALS),
+    ("*/.npmrc", CREDENTIALS),
+    ("*/.pypirc", CREDENTIALS),
+    ("*/.netrc", CREDENTIALS),
+];
+
+/// [`SECRET_FILES`] as one shell `case` pattern (`*/.env*|*/id_rsa*|..`).
+pub fn secret_files_case_pattern() -> String {
+    SECRET_FILES
+        .iter()
+        .map(|(pattern, _)| *pattern)
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// Whether `text` matches the shell pattern `pattern`, whose only wildcard is `*`.
+fn matches_pattern(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
+}
+
+/// Why a path holds secrets, if it does ([`SECRET_FILES`]).
 fn is_protected_path(path: &str) -> Option<&'static str> {
     let path = path.trim().trim_matches(['"', '\'']);
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if name == ".env" || name.starts_with(".env.") {
-        return Some("dotenv files hold secrets");
-    }
-    if matches!(name, "id_rsa" | "id_ed25519" | "id_ecdsa" | "id_dsa")
-        || name.ends_with(".pem")
-        || name.ends_with(".key")
-    {
-        return Some("private keys must not be written by an agent");
-    }
-    if path.contains("/.ssh/")
-        || path.starts_with(".ssh/")
-        || path.starts_with("~/.ssh")
-        || matches!(name, "authorized_keys" | "authorized_keys2")
-    {
-        return Some("SSH configuration must not be written by an agent");
-    }
-    if matches!(
-        name,
-        "credentials.json" | "secrets.json" | ".npmrc" | ".pypirc" | ".netrc"
-    ) {
-        return Some("credentials files hold secrets");
-    }
-    None
+    let path = format!("/{path}");
+    SECRET_FILES
+        .iter()
+        .find(|(pattern, _)| matches_pattern(pattern, &path))
+        .map(|(_, reason)| *reason)
 }
 
 /// Whether the download `command` is run as code: piped into a shell later in its

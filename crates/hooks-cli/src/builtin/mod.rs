@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-/// The scripts `hooks init` installs, with their contents.
+/// The scripts `hooks init` installs, with their contents as shipped; [`script_text`] is
+/// what is written.
 pub const SCRIPTS: &[(&str, &str)] = &[
     ("log-event.sh", include_str!("../../builtin/log-event.sh")),
     (
@@ -33,6 +34,18 @@ pub const SCRIPTS: &[(&str, &str)] = &[
         include_str!("../../builtin/smart-commit.sh"),
     ),
 ];
+
+/// The placeholder in a script for [`guard::SECRET_FILES`] as a shell `case` pattern.
+const SECRET_FILES_PLACEHOLDER: &str = "__HOOKS_SECRET_FILES__";
+
+/// A script's text as installed: `body` with the list of secret files filled in (the
+/// git-auto-stage script skips the files the security guard refuses to write).
+pub fn script_text(body: &str) -> String {
+    body.replace(
+        SECRET_FILES_PLACEHOLDER,
+        &guard::secret_files_case_pattern(),
+    )
+}
 
 /// The config entries of the built-in hooks (native YAML, every hook disabled), with
 /// `${HOOKS_DIR}` still to be filled in. The security guard runs `{{ vars.HOOKS_BIN }}`,
@@ -95,7 +108,7 @@ pub fn install_autohand(
         .chain([("security-guard.sh", guard.as_str())])
     {
         let path = scripts_dir.join(name);
-        write_atomic(&path, body.as_bytes(), true)?;
+        write_atomic(&path, script_text(body).as_bytes(), true)?;
         scripts.push(path);
     }
     let text = AUTOHAND_TEMPLATE
@@ -165,7 +178,7 @@ pub fn install(dir: &Path, force: bool) -> Result<Installed> {
     let mut scripts = Vec::new();
     for (name, body) in SCRIPTS {
         let path = scripts_dir.join(name);
-        write_atomic(&path, body.as_bytes(), true)?;
+        write_atomic(&path, script_text(body).as_bytes(), true)?;
         scripts.push(path);
     }
     let config = dir.join("hooks.yaml");

@@ -82,22 +82,58 @@ pub fn project_dir(args: &ConfigArgs) -> Result<PathBuf> {
         Some(p) if p.exists() => anyhow::bail!("--project {} is not a directory", p.display()),
         Some(p) => anyhow::bail!("--project {}: no such directory", p.display()),
         None => {
-            // Found once per process: a command asks for it several times (the payload's
-            // default `cwd`, discovery, the notes), and the walk up the directories is the
-            // same each time (the command line never changes its directory).
-            static FOUND: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-            if let Some(found) = FOUND.get() {
-                return Ok(found.clone());
-            }
-            let cwd = std::env::current_dir().context("reading the current directory")?;
-            // Compared with the current directory, which has its symlinks resolved.
-            let home = std::env::var_os("HOME")
-                .map(|h| std::fs::canonicalize(&h).unwrap_or_else(|_| PathBuf::from(h)));
-            Ok(FOUND
-                .get_or_init(|| Locations::project_root(&cwd, home.as_deref()))
-                .clone())
+            let (cwd, found) = current_project()?;
+            Ok(found.unwrap_or(cwd))
         }
     }
+}
+
+/// The current directory and the project it is in, if any
+/// ([`Locations::find_project_root`]).
+fn current_project() -> Result<(PathBuf, Option<PathBuf>)> {
+    // Found once per process: a command asks for it several times (the payload's default
+    // `cwd`, discovery, the notes), and the walk up the directories is the same each time
+    // (the command line never changes its directory).
+    static FOUND: std::sync::OnceLock<(PathBuf, Option<PathBuf>)> = std::sync::OnceLock::new();
+    if let Some(found) = FOUND.get() {
+        return Ok(found.clone());
+    }
+    let cwd = std::env::current_dir().context("reading the current directory")?;
+    let found = Locations::find_project_root(&cwd, home().as_deref());
+    Ok(FOUND.get_or_init(|| (cwd, found)).clone())
+}
+
+/// The home directory, with its symlinks resolved, as the current directory has them.
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").map(|h| std::fs::canonicalize(&h).unwrap_or_else(|_| PathBuf::from(h)))
+}
+
+/// `args` with the project root of the event of `ctx` made explicit, for the commands that
+/// dispatch one event (`hooks run`): `--project` when given; else the project the current
+/// directory is in; else, when the current directory is in none, the project of the
+/// event's `cwd` (an existing directory: its nearest ancestor with a config, else its git
+/// root), as an agent started in that project has it; else the current directory.
+/// `CLAUDE_PROJECT_DIR`, discovery and the default `cwd` follow it, so a hook script that
+/// runs `cd "$CLAUDE_PROJECT_DIR"` acts on the event's project however `hooks run` was
+/// started.
+pub fn for_event(args: &ConfigArgs, ctx: &EventContext) -> Result<ConfigArgs> {
+    if args.project.is_some() {
+        return Ok(args.clone());
+    }
+    let (cwd, found) = current_project()?;
+    if found.is_some() {
+        return Ok(args.clone());
+    }
+    let event_root = ctx
+        .get_str("cwd")
+        .map(|dir| cwd.join(dir))
+        .filter(|dir| dir.is_dir())
+        .and_then(|dir| std::fs::canonicalize(dir).ok())
+        .and_then(|dir| Locations::find_project_root(&dir, home().as_deref()));
+    Ok(ConfigArgs {
+        project: event_root,
+        ..args.clone()
+    })
 }
 
 /// The engine for `args`: the named files (trusted by being named; a directory names
@@ -228,13 +264,26 @@ pub fn interpolation_for(args: &ConfigArgs) -> Result<Interpolation> {
 
 /// The files `-c` names, with each directory replaced by the config files directly in it
 /// (`*.json`, `*.yaml`, `*.yml`, `*.toml` and `SKILL.md`), in name order, so that one
-/// directory can hold a set of configs in several dialects.
+/// directory can hold a set of configs in several dialects; one of Cline's hooks
+/// directories (`.clinerules/hooks`, ...) gives its hook files, those named after Cline's
+/// events, as discovery takes them.
 pub fn config_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         let (_, path) = &split_layer(path);
         if !path.is_dir() {
             files.push(path.clone());
+            continue;
+        }
+        if hooks::config::is_cline_hooks_dir(path) {
+            let hooks = hooks::config::cline_hook_files(path);
+            if hooks.is_empty() {
+                anyhow::bail!(
+                    "{} holds no Cline hook files (executables named after Cline's events: PreToolUse, TaskStart, ...)",
+                    path.display()
+                );
+            }
+            files.extend(hooks);
             continue;
         }
         let mut found: Vec<PathBuf> = std::fs::read_dir(path)

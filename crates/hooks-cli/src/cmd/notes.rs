@@ -105,15 +105,24 @@ impl Why {
         })
     }
 
-    /// Why `ctx` ran no hook, given its outcome and the async hooks it queued; nothing
-    /// when a hook ran.
+    /// Why `ctx` ran no hook, given its outcome and the async hooks it queued. When a hook
+    /// ran, only the matching hooks that wait for trust are named (once per file, with the
+    /// command that trusts it): a project hook that did not run is never silent.
     pub fn notes(&self, ctx: &EventContext, agg: &Aggregate, queued: &[String]) -> Vec<Note> {
-        if !agg.hooks.is_empty() {
+        let loaded = &self.loaded;
+        let ran = !agg.hooks.is_empty();
+        if ran
+            && !loaded
+                .hooks
+                .hooks()
+                .iter()
+                .any(|h| matches!(h.inactive, Some(Inactive::Untrusted)))
+        {
             return Vec::new();
         }
-        let loaded = &self.loaded;
         let mut notes = Vec::new();
-        if let (true, Some(project)) = (
+        if let (false, true, Some(project)) = (
+            ran,
             loaded.files.is_empty() && loaded.broken.is_empty(),
             &self.project,
         ) {
@@ -135,6 +144,9 @@ impl Why {
             let Some(inactive) = &v.hook.inactive else {
                 continue;
             };
+            if ran && !matches!(inactive, Inactive::Untrusted) {
+                continue;
+            }
             let file = match inactive {
                 Inactive::AllHooksDisabled => loaded.hooks.all_hooks_disabled_by(),
                 Inactive::ManagedHooksOnly => loaded.hooks.managed_hooks_only_by(),
@@ -154,6 +166,9 @@ impl Why {
             if let Some(note) = self.inactive_note(event, inactive, file, ids) {
                 notes.push(note);
             }
+        }
+        if ran {
+            return notes;
         }
         if !queued.is_empty() {
             let mut note = Note::new(

@@ -29,9 +29,9 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     if hooks::exec::is_nested() {
         return nested(&ctx, args.json);
     }
-    super::default_cwd(&mut ctx, &super::project_dir(&args.config)?);
-    let mut builder =
-        super::engine_builder(&args.config)?.notification_sink(Arc::new(RewakeToStderr));
+    let config = super::for_event(&args.config, &ctx)?;
+    super::default_cwd(&mut ctx, &super::project_dir(&config)?);
+    let mut builder = super::engine_builder(&config)?.notification_sink(Arc::new(RewakeToStderr));
     // Each `hooks run` is its own process, as each of an agent's hook calls is: the
     // stop-loop counts of a session live in the state store `hooks bridge` keeps them in,
     // so that the cap holds across invocations (and across `run` and `bridge`).
@@ -47,7 +47,7 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     let queued = render::async_matches(&engine, &ctx);
     let runtime = super::runtime()?;
     let agg = runtime.block_on(engine.dispatch(&ctx));
-    let notes = Why::new(&engine, &args.config)?.notes(&ctx, &agg, &queued);
+    let notes = Why::new(&engine, &config)?.notes(&ctx, &agg, &queued);
     let mut out = std::io::stdout().lock();
     if args.json {
         writeln!(
@@ -106,8 +106,8 @@ fn nested(ctx: &EventContext, json: bool) -> Result<u8> {
     Ok(exit_code(&agg))
 }
 
-/// The `--json` object of `agg`, with a `notes` array when nothing ran (see
-/// [`super::notes`]); without notes it is the aggregate alone.
+/// The `--json` object of `agg`, with a `notes` array when nothing ran or a matching hook
+/// waits for trust (see [`super::notes`]); without notes it is the aggregate alone.
 pub fn with_notes(agg: &Aggregate, notes: &[Note]) -> Result<Value> {
     let mut value = serde_json::to_value(agg)?;
     if let (false, Value::Object(map)) = (notes.is_empty(), &mut value) {

@@ -128,6 +128,7 @@ pub fn sample(spec: &HookSpec) -> EventContext {
 pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     let domain = Domain::of(spec.dialect);
     let mut ctx = base_sample(spec, domain).with("session_id", "sample-session");
+    (domain.fields)(&mut ctx);
     super::default_cwd(&mut ctx, cwd);
     ctx.set("permission_mode", "default");
     // Make the matcher fields say what the hook's matcher selects.
@@ -149,6 +150,41 @@ pub fn sample_in(spec: &HookSpec, cwd: &Path) -> EventContext {
     ctx
 }
 
+/// The fields Autohand gives a hook on the sample's event, beyond the event's own, so that
+/// its variables are set as Autohand sets them: `HOOK_TOKENS`, `HOOK_TOOL_CALLS_COUNT`,
+/// `HOOK_TURN_*` and `HOOK_DURATION` on stop; `HOOK_SUCCESS` and `HOOK_DURATION` after a
+/// tool; `HOOK_DURATION` at session end; the subagent's on subagent-stop; `HOOK_ERROR` and
+/// `HOOK_ERROR_CODE` on session-error.
+fn autohand_fields(ctx: &mut EventContext) {
+    let fields: &[(&str, Value)] = match ctx.event().builtin() {
+        Some(E::Stop) => &[
+            ("tokens_used", json!(1520)),
+            ("tool_calls_count", json!(3)),
+            ("turn_tool_calls", json!(2)),
+            ("turn_duration", json!(8200)),
+            ("duration", json!(125_000)),
+        ],
+        Some(E::PostToolUse) => &[("tool_success", json!(true)), ("duration", json!(42))],
+        Some(E::PostToolUseFailure) => &[("tool_success", json!(false)), ("duration", json!(42))],
+        Some(E::SessionEnd) => &[("duration", json!(125_000))],
+        Some(E::SubagentStop) => &[
+            ("subagent_name", json!("explorer")),
+            ("subagent_success", json!(true)),
+            ("subagent_duration", json!(30_500)),
+        ],
+        Some(E::SessionError) => &[
+            ("error", json!("The model provider returned an error")),
+            ("error_code", json!("provider_error")),
+        ],
+        _ => &[],
+    };
+    for (field, value) in fields {
+        if ctx.get(field).is_none() {
+            ctx.set(*field, value.clone());
+        }
+    }
+}
+
 /// The values a sample takes from its hook's dialect: Autohand's tool names
 /// (`run_command`, `write_file`, ...), change types (`create|modify|delete`) and session
 /// end reasons (`quit|clear|exit|error`); Claude Code's for every other dialect.
@@ -162,6 +198,8 @@ struct Domain {
     change_type: &'static str,
     /// Why a session ended.
     end_reason: &'static str,
+    /// Adds the fields the dialect's agent gives a hook on the sample's event.
+    fields: fn(&mut EventContext),
 }
 
 impl Domain {
@@ -181,6 +219,7 @@ impl Domain {
                 ],
                 change_type: "modify",
                 end_reason: "quit",
+                fields: autohand_fields,
             }
         } else {
             Domain {
@@ -188,6 +227,7 @@ impl Domain {
                 tools: &["Bash", "Write", "Edit", "Read", "run_command", "write_file"],
                 change_type: "modified",
                 end_reason: "other",
+                fields: |_| {},
             }
         }
     }

@@ -1,4 +1,4 @@
-//! `hooks validate [-c FILE]... [--json]`: loads the configs as `hooks run` would and reports
+//! `hooks validate [FILE]... [-c FILE]... [--json]`: loads the configs as `hooks run` would and reports
 //! every problem of every file at once, each as `file:line:col: error: ...` with the source
 //! line and a hint.
 
@@ -10,7 +10,7 @@ use hooks::config::{Diagnostic, Severity};
 use serde_json::{Value, json};
 
 use super::render::{Style, plural};
-use crate::cli::ValidateArgs;
+use crate::cli::{ConfigArgs, ValidateArgs};
 
 mod checks;
 
@@ -40,6 +40,21 @@ impl Report {
 /// Validates; exit 0 when every file loads (warnings are printed, and do not fail), 1 when
 /// any has an error.
 pub fn run(args: &ValidateArgs) -> Result<u8> {
+    let config = ConfigArgs {
+        config: args
+            .config
+            .config
+            .iter()
+            .chain(&args.files)
+            .cloned()
+            .collect(),
+        ..args.config.clone()
+    };
+    let args = &ValidateArgs {
+        files: Vec::new(),
+        config,
+        json: args.json,
+    };
     let report = match super::engine(&args.config) {
         Ok(engine) => {
             let loaded = engine.loaded();

@@ -170,6 +170,63 @@ fn git_auto_stage_stages_sources_and_skips_secrets() {
     );
 }
 
+/// Every file the security guard refuses to write is one git-auto-stage does not stage:
+/// every `.env*` name, keys, SSH files and credentials files.
+#[test]
+fn git_auto_stage_skips_every_secret_file_the_guard_protects() {
+    let dir = installed();
+    let repo = repo();
+    let secrets = [
+        ".envrc",
+        ".env-prod",
+        ".env_local",
+        ".env.production",
+        "certs/server.pem",
+        "tls/private.key",
+        "id_rsa",
+        "id_ed25519.pub",
+        ".ssh/config",
+        ".npmrc",
+        ".netrc",
+        ".pypirc",
+        "credentials",
+        "aws/credentials.yml",
+        "secrets.json",
+    ];
+    let ws = repo.path().to_str().unwrap();
+    for name in secrets {
+        let path = repo.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "TOKEN=1\n").unwrap();
+        assert!(
+            matches!(
+                hooks_cli::builtin::guard::check(&serde_json::json!({ "file_path": name })),
+                hooks_cli::builtin::guard::Verdict::Block(_)
+            ),
+            "the guard refuses to write {name}"
+        );
+        let out = run(
+            &script(dir.path(), "git-auto-stage.sh"),
+            repo.path(),
+            &[("HOOK_PATH", name), ("HOOK_WORKSPACE", ws)],
+            "{}",
+        );
+        assert!(out.status.success());
+    }
+    assert_eq!(git(repo.path(), &["diff", "--cached", "--name-only"]), "");
+    std::fs::write(repo.path().join("environment.ts"), "export {}\n").unwrap();
+    run(
+        &script(dir.path(), "git-auto-stage.sh"),
+        repo.path(),
+        &[("HOOK_PATH", "environment.ts"), ("HOOK_WORKSPACE", ws)],
+        "{}",
+    );
+    assert_eq!(
+        git(repo.path(), &["diff", "--cached", "--name-only"]),
+        "environment.ts\n"
+    );
+}
+
 /// A one-shot HTTP server on loopback: answers 200 to one request and hands its body over.
 fn one_shot_server() -> (String, std::thread::JoinHandle<String>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
@@ -230,8 +287,42 @@ fn notify_webhook_posts_a_summary() {
     let body: serde_json::Value = serde_json::from_str(&server.join().unwrap()).unwrap();
     assert_eq!(
         body["text"],
-        "Agent finished in my-app after 65s, 1200 tokens"
+        "Agent finished in my-app after 1m 5s, 1200 tokens"
     );
+}
+
+/// The duration in the notification is human, as Autohand's own `slack-notify` gives it
+/// ("2m 5s"), never a raw count of milliseconds.
+#[test]
+fn notify_webhook_gives_a_human_duration() {
+    let dir = installed();
+    for (ms, human) in [
+        ("900", "0s"),
+        ("5000", "5s"),
+        ("125000", "2m 5s"),
+        ("3600000", "1h 0m"),
+        ("3725000", "1h 2m"),
+    ] {
+        let (url, server) = one_shot_server();
+        let env = [
+            ("SLACK_WEBHOOK_URL", url.as_str()),
+            ("HOOK_WORKSPACE", "/work/my-app"),
+            ("HOOK_DURATION", ms),
+        ];
+        let out = run(
+            &script(dir.path(), "notify-webhook.sh"),
+            dir.path(),
+            &env,
+            "{}",
+        );
+        assert!(out.status.success());
+        let body: serde_json::Value = serde_json::from_str(&server.join().unwrap()).unwrap();
+        assert_eq!(
+            body["text"],
+            format!("Agent finished in my-app after {human}"),
+            "{ms} ms"
+        );
+    }
 }
 
 #[test]

@@ -570,3 +570,47 @@ fn hooks_run_in_the_runs_working_directory() {
         );
     }
 }
+
+/// The full example of Fabro's run configuration documentation, as written there: its run
+/// works in a Daytona sandbox at `working_dir = "/tmp/workdir"`, which is not on this
+/// machine, and its `pre-check` hook runs on the host (`sandbox = false`), so it runs in
+/// the directory the run was started from, where `./scripts/pre-check.sh` is, and the
+/// stage starts; `run_complete`'s `echo done` runs too.
+#[test]
+fn the_documented_full_example_runs_its_host_hook_on_the_host() {
+    let env = Env::new().in_dir("project");
+    let example = crate::support::workspace_root().join("examples/configs/fabro/run.toml");
+    env.write(
+        "project/run.toml",
+        &std::fs::read_to_string(example).unwrap(),
+    );
+    let script = env.write(
+        "project/scripts/pre-check.sh",
+        "#!/bin/sh\necho \"pre-check in $(pwd)\" >> \"$LOG\"\n",
+    );
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    let log = env.path().join("log");
+    let run = env.finish(env.command().env("LOG", &log).args([
+        "run",
+        "stage_start",
+        "--json",
+        "-p",
+        r#"{"node_id": "build", "handler_type": "agent"}"#,
+        "-c",
+        "run.toml",
+    ]));
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        statuses(&run.json()),
+        [("pre-check".to_owned(), "ok".to_owned())]
+    );
+    let project = env.path().join("project").canonicalize().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap().trim(),
+        format!("pre-check in {}", project.display())
+    );
+    let done = env.run(&["run", "run_complete", "-c", "run.toml"]);
+    assert_eq!(done.code, 0, "{done:?}");
+}

@@ -79,3 +79,46 @@ fn disable_all_hooks_is_the_mode() {
     let run = env.run(&["list", "-c", "settings.json"]);
     assert_snapshot!(run.stdout);
 }
+
+/// `-c` names Cline's hooks directory (one executable per event) as discovery loads it:
+/// its files named after Cline's events, for `list` and `run` alike.
+#[test]
+fn a_clines_hooks_directory_can_be_named_with_c() {
+    let env = Env::new();
+    for (event, body) in [
+        ("PreToolUse", "#!/bin/sh\necho '{\"cancel\": false}'\n"),
+        ("TaskStart", "#!/bin/sh\necho '{}'\n"),
+    ] {
+        let path = env.write(&format!(".clinerules/hooks/{event}"), body);
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&path, perms).unwrap();
+    }
+    env.write(".clinerules/hooks/README.md", "notes, not a hook\n");
+    let list = env.run(&["list", "--json", "-c", ".clinerules/hooks"]);
+    assert_eq!(list.code, 0, "{list:?}");
+    let files: Vec<String> = list.json()["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} {}", f["path"].as_str().unwrap(), f["dialect"]))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ".clinerules/hooks/TaskStart \"cline\"",
+            ".clinerules/hooks/PreToolUse \"cline\""
+        ]
+    );
+    let run = env.run(&[
+        "run",
+        "PreToolUse",
+        "--json",
+        "-c",
+        ".clinerules/hooks",
+        "-p",
+        r#"{"tool_name": "Bash", "tool_input": {"command": "ls"}}"#,
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.json()["hooks"][0]["status"], "ok", "{run:?}");
+}

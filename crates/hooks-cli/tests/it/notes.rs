@@ -202,3 +202,22 @@ fn replay_says_once_why_events_ran_nothing() {
         .collect();
     assert_eq!(kinds, ["untrusted", "untrusted", "no_match"]);
 }
+
+/// A matching project hook that waits for trust is named, once, with the command that
+/// trusts it, also when another hook ran.
+#[test]
+fn run_names_a_hook_waiting_for_trust_when_another_hook_ran() {
+    let user = "hooks:\n  - id: log\n    event: PreToolUse\n    command: 'true'\n";
+    check(
+        &[
+            ("home/.config/hooks/hooks.yaml", user),
+            (".hooks/hooks.yaml", GUARD),
+        ],
+        &[],
+        "note: 1 hook for PreToolUse waits for trust in .hooks/hooks.yaml: review it, \
+         then run `hooks trust .hooks/hooks.yaml`\n",
+        &["untrusted"],
+    );
+    // Nothing to say when nothing waits.
+    check(&[("home/.config/hooks/hooks.yaml", user)], &[], "", &[]);
+}

@@ -180,3 +180,40 @@ fn a_payload_without_cwd_runs_in_the_project_root() {
         "{replay:?}"
     );
 }
+
+/// `hooks run` started outside any project, with `-c` naming a project's Claude Code
+/// settings and a payload whose `cwd` is inside that project: the hook's
+/// `CLAUDE_PROJECT_DIR` is that project's root, as Claude Code started there gives it,
+/// not the directory `hooks run` was started in.
+#[test]
+fn claude_project_dir_is_the_root_of_the_events_project_when_run_from_outside_any() {
+    let env = Env::new();
+    env.write(
+        "proj/.claude/settings.json",
+        r#"{"hooks": {"SessionStart": [{"hooks": [{"type": "command",
+            "command": "echo \"$CLAUDE_PROJECT_DIR|$(pwd)\""}]}]}}"#,
+    );
+    std::fs::create_dir_all(env.path().join("proj/sub")).unwrap();
+    std::fs::create_dir_all(env.path().join("other")).unwrap();
+    let sub = env.path().join("proj/sub").display().to_string();
+    let payload = format!(r#"{{"session_id": "s", "source": "startup", "cwd": "{sub}"}}"#);
+    let run = run_in(
+        &env,
+        "other",
+        &[
+            "run",
+            "SessionStart",
+            "-c",
+            "../proj/.claude/settings.json",
+            "-p",
+            &payload,
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.json()["additional_context"],
+        serde_json::json!(["[dir]/proj|[dir]/proj/sub"]),
+        "{run:?}"
+    );
+}

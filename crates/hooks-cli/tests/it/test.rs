@@ -175,3 +175,68 @@ fn an_unknown_handle_says_how_many_hooks_were_searched_and_how_to_name_one() {
         assert_eq!(run.stderr, expect, "{config}");
     }
 }
+
+/// An Autohand hook's sample gives it the variables Autohand documents for its event:
+/// `HOOK_TOKENS`, `HOOK_TOOL_CALLS_COUNT`, `HOOK_DURATION` on stop, `HOOK_SUCCESS`,
+/// `HOOK_OUTPUT`, `HOOK_DURATION` after a tool, the subagent's on subagent-stop.
+#[test]
+fn an_autohand_hooks_sample_has_autohands_variables() {
+    let vars = |event| {
+        let spec = HookSpec::new(event, Action::script("true"))
+            .with_dialect(hooks_core::Dialect::Autohand);
+        let env = hooks_core::env_vars(&sample(&spec), hooks_core::Dialect::Autohand);
+        env.into_iter().map(|(k, _)| k).collect::<Vec<String>>()
+    };
+    let cases: [(BuiltinEvent, &[&str]); 6] = [
+        (
+            BuiltinEvent::Stop,
+            &[
+                "HOOK_TOKENS",
+                "HOOK_TOOL_CALLS_COUNT",
+                "HOOK_TURN_TOOL_CALLS",
+                "HOOK_TURN_DURATION",
+                "HOOK_DURATION",
+            ],
+        ),
+        (
+            BuiltinEvent::PostToolUse,
+            &[
+                "HOOK_SUCCESS",
+                "HOOK_OUTPUT",
+                "HOOK_DURATION",
+                "HOOK_TOOL_CALL_ID",
+            ],
+        ),
+        (
+            BuiltinEvent::PostToolUseFailure,
+            &["HOOK_SUCCESS", "HOOK_DURATION"],
+        ),
+        (
+            BuiltinEvent::SessionEnd,
+            &["HOOK_SESSION_END_REASON", "HOOK_DURATION"],
+        ),
+        (
+            BuiltinEvent::SubagentStop,
+            &[
+                "HOOK_SUBAGENT_ID",
+                "HOOK_SUBAGENT_NAME",
+                "HOOK_SUBAGENT_TYPE",
+                "HOOK_SUBAGENT_SUCCESS",
+                "HOOK_SUBAGENT_DURATION",
+            ],
+        ),
+        (
+            BuiltinEvent::SessionError,
+            &["HOOK_ERROR", "HOOK_ERROR_CODE"],
+        ),
+    ];
+    for (event, want) in cases {
+        let got = vars(event);
+        for var in want {
+            assert!(
+                got.iter().any(|g| g == var),
+                "{event:?}: no {var} in {got:?}"
+            );
+        }
+    }
+}

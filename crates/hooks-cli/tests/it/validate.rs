@@ -321,3 +321,128 @@ fn an_http_hook_outside_the_allow_list_in_force_is_a_warning_with_a_hint() {
     valid: 1 file, 2 hooks, 1 warning
     ");
 }
+
+/// The hint a broken file gets from `hooks run`, "`hooks validate FILE` shows every
+/// problem", is a command that works: run as printed, with the file, it shows every problem.
+#[test]
+fn the_broken_file_hint_names_a_command_that_works() {
+    let env = Env::new();
+    env.write(
+        "a.yaml",
+        "hooks:\n  - event: PreToolUse\n    matchr: Bash\n    command: ./guard.sh\n",
+    );
+    let run = env.run(&["run", "PreToolUse", "-c", "a.yaml", "-p", "{}"]);
+    let hint = run
+        .stderr
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("hint: `"))
+        .unwrap_or_else(|| panic!("no hint: {run:?}"));
+    let command = hint.split('`').next().unwrap().replace("FILE", "a.yaml");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(words[..2], ["hooks", "validate"], "{hint}");
+    let validate = env.run(&words[1..]);
+    assert_eq!(validate.code, 1, "{validate:?}");
+    assert!(
+        validate
+            .stdout
+            .contains("a.yaml:3:5: error: unknown key `matchr` in `hooks[0]`"),
+        "{validate:?}"
+    );
+}
+
+/// Every command a hint or message of the command line names (each backquoted
+/// `hooks ...` in the sources, placeholders filled in) is one the command line takes: no
+/// unknown subcommand, argument or value.
+#[test]
+fn every_hooks_command_a_hint_names_parses() {
+    use clap::Parser;
+    use clap::error::ErrorKind;
+    let root = crate::support::workspace_root().join("crates");
+    let mut files = Vec::new();
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() && !path.ends_with("tests") {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let placeholders = [
+        ("FILE", "a.yaml"),
+        ("HOOK_ID", "guard"),
+        ("TARGET", "guard"),
+        ("AGENT", "claude"),
+        ("EVENT", "PreToolUse"),
+        ("NAME", "ask"),
+        ("SETTINGS", "settings.json"),
+        ("DIALECT", "native"),
+        ("{label}", "guard"),
+        ("SHELL", "bash"),
+    ];
+    // What a format string's `{}` may stand for: a file, an agent, nothing.
+    let fillings = ["a.yaml", "claude", ""];
+    let mut checked = 0;
+    let mut wrong = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for piece in text.split('`').skip(1).step_by(2) {
+            let Some(rest) = piece.strip_prefix("hooks ") else {
+                continue;
+            };
+            // Synopses (`hooks trust [FILE|HOOK_ID] ...`) and alternatives are not commands.
+            let is_word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase());
+            if !rest.split_whitespace().next().is_some_and(is_word)
+                || rest.contains(['[', '|', '<', '\n', '"', '\\', '.'])
+                || rest
+                    .split_whitespace()
+                    .any(|w| w.starts_with('{') && w.len() > 2 && w != "{label}")
+            {
+                continue;
+            }
+            // A flag named on its own (`hooks run --from`) is a mention, not a command.
+            if rest
+                .split_whitespace()
+                .last()
+                .is_some_and(|w| w.starts_with("--"))
+            {
+                continue;
+            }
+            let mut command = rest.to_owned();
+            for (from, to) in placeholders {
+                command = command.replace(from, to);
+            }
+            let parse = |filling: &str| {
+                let command = command.replace("{}", filling);
+                let args = std::iter::once("hooks").chain(command.split_whitespace());
+                match hooks_cli::cli::Cli::try_parse_from(args) {
+                    Ok(_) => Ok(()),
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            ErrorKind::MissingRequiredArgument
+                                | ErrorKind::MissingSubcommand
+                                | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                        ) =>
+                    {
+                        Ok(())
+                    }
+                    Err(e) => Err(e.to_string().lines().next().unwrap_or_default().to_owned()),
+                }
+            };
+            let errors: Vec<String> = fillings.iter().filter_map(|f| parse(f).err()).collect();
+            if errors.len() == fillings.len() {
+                wrong.push(format!(
+                    "`hooks {rest}` in {}: {}",
+                    file.display(),
+                    errors[0]
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked > 100, "only {checked} commands found");
+}

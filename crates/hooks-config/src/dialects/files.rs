@@ -56,9 +56,10 @@ pub(crate) struct DialectFiles {
     /// The names its files give the switches, as an untrusted file's ignored settings are
     /// named.
     pub(crate) switch_names: SwitchNames,
-    /// Whether its files are run configs: the run environment and working directory they
-    /// select apply to its command hooks of the run (Fabro's).
-    pub(crate) run_config: bool,
+    /// Whether its files are run configs, and what it knows of the run (Fabro's): the run
+    /// environment and working directory they select apply to its command hooks of the
+    /// run. `None`: its files are not run configs.
+    pub(crate) run_config: Option<RunConfig>,
     /// The name a file-wide list of disabled hooks knows one of its hooks by (Gemini CLI's
     /// `hooksConfig.disabled`); `None`: no such list turns its hooks off.
     pub(crate) disabled_name: Option<fn(&HookSpec) -> Option<String>>,
@@ -132,6 +133,22 @@ impl EditRules {
 
 /// [`EditRules::new_hook`]: gives a new hook its dialect's defaults.
 pub(crate) type NewHook = fn(&mut HookSpec) -> Result<(), Error>;
+
+/// What a dialect whose files are run configs (Fabro's) knows of the run.
+#[derive(Debug)]
+pub(crate) struct RunConfig {
+    /// Whether a text is one of its run configs by its own keys, though it may have no
+    /// hooks (they can live in a layer above), given the dialect its name or the caller
+    /// gives it (`None`: none): such a file's diagnostics quote it, so that its rename
+    /// hints are seen, where a file that does not look like a config quotes none of its
+    /// text.
+    pub(crate) recognised: fn(Option<Dialect>, &str) -> bool,
+    /// Whether the run's environment, as its trusted run configs select it (lowest layer
+    /// first), is this machine: there the run's working directory is where its command
+    /// hooks run; a container's (`docker`, `daytona`) is inside it, and they run in the
+    /// event's `cwd`.
+    pub(crate) runs_here: fn(&[&ConfigFile]) -> bool,
+}
 
 /// How strongly a path names a dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

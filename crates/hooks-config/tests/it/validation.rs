@@ -82,6 +82,60 @@ run.toml:4:1: error: unknown key `modle` in `run`
     );
 }
 
+/// A run config whose hooks live in a layer above is recognised by its own keys (Fabro's
+/// tables, or an older run config's keys in a file Fabro names so): its legacy keys get
+/// their rename hints, never "does not look like a hook config".
+#[test]
+fn fabro_run_configs_without_hooks_get_rename_hints() {
+    check(
+        "run.toml",
+        "goal = \"ship it\"\nworking_dir = \"/tmp\"\n",
+        r#"
+run.toml:1:1: error: unknown key `goal`
+ 1 | goal = "ship it"
+   | ^
+  hint: `goal` moved to `[run].goal`
+run.toml:2:1: error: unknown key `working_dir`
+ 2 | working_dir = "/tmp"
+   | ^
+  hint: `working_dir` moved to `[run].working_dir`"#,
+    );
+    check(
+        "ci.toml",
+        "[workflow]\ngraph = \"ci.fabro\"\n\n[run]\ngoal = \"ship it\"\nmodle = { name = \"opus\" }\n",
+        r#"
+ci.toml:6:1: error: unknown key `modle` in `run`
+ 6 | modle = { name = "opus" }
+   | ^
+  hint: did you mean `model`?"#,
+    );
+    check(
+        "ci.toml",
+        "[environments.cloud]\nprovider = \"daytona\"\nsandbox = true\n",
+        "
+ci.toml:3:1: error: unknown key `sandbox` in `environments.cloud`
+ 3 | sandbox = true
+   | ^",
+    );
+}
+
+/// A Daytona environment takes its image from a Dockerfile: `image.docker` is refused, as
+/// Fabro refuses it; Docker's takes it.
+#[test]
+fn a_daytona_environment_refuses_image_docker() {
+    check(
+        "run.toml",
+        "_version = 1\n\n[environments.cloud]\nprovider = \"daytona\"\n\n[environments.cloud.image]\ndocker = \"node:20\"\n",
+        r#"
+run.toml:7:1: error: environment `cloud` is a Daytona sandbox, which takes no `image.docker`
+ 7 | docker = "node:20"
+   | ^
+  hint: give Daytona a Dockerfile: `image.dockerfile = "FROM node:20"` (or `{ path = "Dockerfile" }`)"#,
+    );
+    let docker = "_version = 1\n\n[environments.ci]\nprovider = \"docker\"\n\n[environments.ci.image]\ndocker = \"node:20\"\n";
+    load_str(docker, Some(Path::new("run.toml")), &options()).unwrap();
+}
+
 #[test]
 fn several_errors_at_once() {
     check(

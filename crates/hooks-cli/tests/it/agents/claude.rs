@@ -92,3 +92,73 @@ fn session_start_and_prompt_hooks_add_context_the_model_receives() {
 fn a_run_past_its_timeout_is_killed_with_every_process_it_started() {
     assert_a_hung_hook_is_killed(Agent::Claude, "SessionStart");
 }
+
+/// Claude Code discards a ConfigChange hook's `systemMessage`: a settings file changed
+/// mid-session runs the hook (with `source` and `file_path`), and its notice reaches neither
+/// the output nor the model, while a PostToolUse hook's notice in the same run does. The
+/// engine reads the answer the same way (`hooks run ConfigChange` gives no message).
+#[test]
+fn a_config_change_hooks_system_message_is_discarded_as_the_engine_discards_it() {
+    let mut run = AgentRun::new(
+        Agent::Claude,
+        vec![
+            Step::Shell("sh change.sh".to_owned()),
+            Step::Shell("sleep 2 && echo second".to_owned()),
+            Step::Text("Finished.".to_owned()),
+        ],
+    );
+    run.write(
+        "change.sh",
+        "printf '{\"env\": {\"PROBE\": \"1\"}}' > .claude/settings.local.json\nsleep 4\necho changed\n",
+    );
+    let log = run.root().join("config-change.log");
+    let notice = "echo '{\"systemMessage\": \"CONFIG-CHANGE-NOTICE\"}'";
+    run.add_hook(
+        "ConfigChange",
+        None,
+        &format!("cat >> '{}'; {notice}", log.display()),
+    );
+    run.add_hook(
+        "PostToolUse",
+        None,
+        "cat > /dev/null; echo '{\"systemMessage\": \"POST-TOOL-NOTICE\"}'",
+    );
+    run.prompt("Change the settings.");
+    let out = run.run();
+    out.assert_success();
+    let input: Value = serde_json::from_str(
+        std::fs::read_to_string(&log)
+            .unwrap_or_else(|_| panic!("the ConfigChange hook did not run:\n{out}"))
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(input["hook_event_name"], "ConfigChange");
+    assert_eq!(input["source"], "local_settings");
+    let seen = |text: &str| {
+        out.stdout.contains(text)
+            || out.stderr.contains(text)
+            || out
+                .requests
+                .iter()
+                .any(|r| r.body.to_string().contains(text))
+    };
+    assert!(seen("POST-TOOL-NOTICE"), "{out}");
+    assert!(!seen("CONFIG-CHANGE-NOTICE"), "{out}");
+    let engine = run
+        .hooks_command(&[
+            "run",
+            "ConfigChange",
+            "--json",
+            "-c",
+            ".claude/settings.json",
+            "-p",
+            r#"{"source": "local_settings"}"#,
+        ])
+        .output()
+        .unwrap();
+    let outcome: Value = serde_json::from_slice(&engine.stdout).unwrap();
+    assert_eq!(outcome["system_message"], Value::Null, "{outcome}");
+    assert_eq!(outcome["hooks"][0]["status"], "ok", "{outcome}");
+}

@@ -52,7 +52,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ..WriteRules::PLAIN
     },
     switch_names: SwitchNames::NATIVE,
-    run_config: false,
+    run_config: None,
     disabled_name: None,
     editing: EditRules {
         switch_in_hooks: true,

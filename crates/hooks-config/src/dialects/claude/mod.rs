@@ -85,7 +85,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         managed_hooks_only: "allowManagedHooksOnly",
         allowed_http_hook_urls: "allowedHttpHookUrls",
     },
-    run_config: false,
+    run_config: None,
     disabled_name: None,
     editing: EditRules {
         project_settings: Some(".claude/settings.json"),

@@ -53,7 +53,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ..WriteRules::PLAIN
     },
     switch_names: SwitchNames::NATIVE,
-    run_config: false,
+    run_config: None,
     disabled_name: None,
     editing: EditRules {
         refusal: Some(
@@ -138,6 +138,13 @@ pub(crate) fn in_hooks_dir(path: &Path) -> bool {
                 static REAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
                 crate::source::same_dir(home, home_from_env().as_deref(), &REAL)
             }))
+}
+
+/// Whether `dir` is one of Cline's hooks directories (`.clinerules/hooks`, `.cline/hooks`,
+/// `~/Documents/Cline/Hooks`, `$CLINE_DIR/hooks`, ...), whose files are hooks named after
+/// their events.
+pub fn is_hooks_dir(dir: &Path) -> bool {
+    in_hooks_dir(&dir.join("PreToolUse"))
 }
 
 /// Cline's home as `$CLINE_DIR` moves it (Cline's `resolveClineDir`): the variable,

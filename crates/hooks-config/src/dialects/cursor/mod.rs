@@ -66,7 +66,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ..WriteRules::PLAIN
     },
     switch_names: SwitchNames::NATIVE,
-    run_config: false,
+    run_config: None,
     disabled_name: None,
     editing: EditRules {
         refusal: Some(

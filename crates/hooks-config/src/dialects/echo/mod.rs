@@ -46,7 +46,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
     writing: Writing::File(convert::write),
     write_rules: WriteRules::PLAIN,
     switch_names: SwitchNames::NATIVE,
-    run_config: false,
+    run_config: None,
     disabled_name: None,
     editing: EditRules::IN_PLACE,
 };

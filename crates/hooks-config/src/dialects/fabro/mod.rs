@@ -8,7 +8,9 @@
 //! `"60s"`, `"30s"` for prompts); command hooks fail closed (a crash blocks) and the others
 //! fail open, as Fabro documents; `url` must be `https://` unless `tls = "off"`. Command
 //! hooks run in the run's working directory, `[run].working_dir` (relative to the run
-//! config's folder, as Fabro resolves the paths a run config names), when it is set.
+//! config's folder, as Fabro resolves the paths a run config names), when it is set; the
+//! merge takes it away again when the run's environment is a `docker` or `daytona`
+//! container, whose directory it is.
 
 mod convert;
 pub(crate) mod run;
@@ -21,7 +23,9 @@ use hooks_core::{
 };
 
 use crate::check;
-use crate::dialects::files::{Claim, DialectFiles, EditRules, Shape, SwitchNames, Writing};
+use crate::dialects::files::{
+    Claim, DialectFiles, EditRules, RunConfig, Shape, SwitchNames, Writing,
+};
 use crate::error::DiagnosticKind;
 use crate::file::{ConfigFile, Item};
 use crate::interpolate::EnvScope;
@@ -79,7 +83,10 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ..WriteRules::PLAIN
     },
     switch_names: SwitchNames::NATIVE,
-    run_config: true,
+    run_config: Some(RunConfig {
+        recognised: is_run_config,
+        runs_here: run::runs_here,
+    }),
     disabled_name: None,
     editing: EditRules {
         template: Some("_version = 1\n"),
@@ -174,6 +181,43 @@ const TOP_LEVEL_MOVES: [(&str, &str); 14] = [
     ),
     ("artifacts", "`artifacts` moved to `[run.artifacts]`"),
 ];
+
+/// Fabro's own tables: a file that writes one is a run config, hooks or none.
+const RUN_CONFIG_TABLES: [&str; 3] = ["run", "workflow", "environments"];
+
+/// Whether `text` is a Fabro run config by its own keys, though it may have no hooks (they
+/// can live in a layer above): it writes one of Fabro's tables (`[run]`, `[run.model]`,
+/// `[[run.hooks]]`, `[workflow]`, `[environments.<slug>]`), or, when `named` is Fabro (the
+/// dialect the file's name or the caller gives it), a key an older run config had at the
+/// top level (`goal`, `working_dir`, `[sandbox]`, ...; see [`TOP_LEVEL_MOVES`]). Such a
+/// file's diagnostics quote it, so its rename hints are seen.
+fn is_run_config(named: Option<Dialect>, text: &str) -> bool {
+    let fabro = named == Some(Dialect::Fabro);
+    let mut top_level = true;
+    text.lines().any(|line| {
+        let line = line.trim_start();
+        if let Some(header) = line.strip_prefix('[') {
+            let name = header
+                .trim_start_matches('[')
+                .split(['.', ']'])
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .trim_matches(['"', '\'']);
+            let legacy = fabro && TOP_LEVEL_MOVES.iter().any(|(k, _)| *k == name);
+            top_level = false;
+            return RUN_CONFIG_TABLES.contains(&name) || legacy;
+        }
+        let key = line
+            .split('=')
+            .next()
+            .filter(|_| line.contains('='))
+            .unwrap_or_default()
+            .trim()
+            .trim_matches(['"', '\'']);
+        fabro && top_level && TOP_LEVEL_MOVES.iter().any(|(k, _)| *k == key)
+    })
+}
 
 /// Fabro's rename hints for unknown keys.
 pub(crate) fn rename_hint(path: &[String], key: &str) -> Option<String> {

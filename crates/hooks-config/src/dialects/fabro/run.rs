@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use crate::error::{Diagnostic, DiagnosticKind};
-use crate::file::RunEnvironment;
+use crate::file::{ConfigFile, RunEnvironment};
 use crate::interpolate::{self, EnvScope};
 use crate::reader::{Reader, field};
 use crate::tree::{Node, Pos};
@@ -58,7 +58,8 @@ pub(crate) fn check(reader: &mut Reader<'_>, root: &Node) {
     }
 }
 
-/// `[environments.<slug>]`: a provider, and a network allow list of CIDRs.
+/// `[environments.<slug>]`: a provider, no `image.docker` for a Daytona one (Fabro refuses
+/// it: Daytona builds from `image.dockerfile`), and a network allow list of CIDRs.
 fn catalog_entry(reader: &mut Reader<'_>, slug: &str, key_pos: Pos, node: &Node) {
     if node.as_map().is_none() {
         return;
@@ -71,6 +72,21 @@ fn catalog_entry(reader: &mut Reader<'_>, slug: &str, key_pos: Pos, node: &Node)
             Some(format!(
                 "add `provider = \"local\"`, `\"docker\"` or `\"daytona\"` under `[environments.{slug}]`; to change the selected environment of another layer, write the change under `[run.environment]`"
             )),
+        );
+    }
+    if field(node, "provider").and_then(Node::as_str) == Some("daytona")
+        && let Some(docker) = field(node, "image")
+            .and_then(Node::as_map)
+            .and_then(|image| image.iter().find(|e| e.key == "docker"))
+    {
+        reader.error(
+            DiagnosticKind::InvalidValue,
+            docker.key_pos,
+            format!("environment `{slug}` is a Daytona sandbox, which takes no `image.docker`"),
+            Some(
+                "give Daytona a Dockerfile: `image.dockerfile = \"FROM node:20\"` (or `{ path = \"Dockerfile\" }`)"
+                    .to_owned(),
+            ),
         );
     }
     network(reader, node);
@@ -287,6 +303,9 @@ pub(crate) fn run_environment(reader: &mut Reader<'_>, root: &Node) -> RunEnviro
     };
     if let Some(envs) = field(root, "environments").and_then(Node::as_map) {
         for env in envs {
+            if let Some(provider) = field(&env.value, "provider").and_then(Node::as_str) {
+                out.providers.insert(env.key.clone(), provider.to_owned());
+            }
             if let Some(vars) = field(&env.value, "env") {
                 let vars = env_vars(reader, vars);
                 out.catalog.insert(env.key.clone(), vars);
@@ -297,6 +316,24 @@ pub(crate) fn run_environment(reader: &mut Reader<'_>, root: &Node) -> RunEnviro
         out.overrides = env_vars(reader, vars);
     }
     out
+}
+
+/// Whether the run's environment is this machine, as the trusted run configs `files`
+/// (lowest layer first) select it (the highest layer's `[run.environment].id`, else
+/// `default`, as merging selects it): its provider, as the highest layer that defines it
+/// writes it, is `local`, or no file defines it. A `docker` or `daytona` environment's
+/// working directory is inside its container.
+pub(crate) fn runs_here(files: &[&ConfigFile]) -> bool {
+    let id = files
+        .iter()
+        .rev()
+        .find_map(|f| f.settings.run_environment.id.as_deref())
+        .unwrap_or("default");
+    files
+        .iter()
+        .rev()
+        .find_map(|f| f.settings.run_environment.providers.get(id))
+        .is_none_or(|provider| provider == "local")
 }
 
 /// An `env` table, each value interpolated the way Fabro interpolates environment values:

@@ -70,7 +70,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ..WriteRules::PLAIN
     },
     switch_names: SwitchNames::NATIVE,
-    run_config: false,
+    run_config: None,
     disabled_name: Some(hook_name),
     editing: EditRules {
         refusal: Some(
