@@ -9,7 +9,9 @@
 //!
 //! A program that is an agent's hook command answers a call with [`read_event`] and
 //! [`answer`], and writes the [`Reply`] it gets: its stdout, its stderr, its exit code.
-//! What the bridge knows of each agent is in [`agents`].
+//! What the bridge knows of each agent is in [`agents`]; installing the bridge as an
+//! agent's hook command, taking it out again and checking where it is installed are in
+//! [`install`].
 //!
 //! ```no_run
 //! use hooks::bridge::{self, Options};
@@ -28,6 +30,7 @@
 
 pub mod agents;
 pub mod fold;
+pub mod install;
 pub mod state;
 
 use std::io::Write;

@@ -3,7 +3,6 @@
 //! gives its exit code.
 
 pub mod install;
-pub mod install_cline;
 
 use std::io::Write;
 
