@@ -159,7 +159,7 @@ impl Agent {
 /// Every agent the bridge answers, in the order `hooks doctor` lists them. The first
 /// (Claude Code) is the protocol of an event whose agent is not known: its exit 2 is a
 /// deny for Gemini CLI, Codex and Cursor too.
-pub static AGENTS: [&Agent; 5] = [
+pub static AGENTS: &[&Agent] = &[
     &claude::AGENT,
     &gemini::AGENT,
     &codex::AGENT,
