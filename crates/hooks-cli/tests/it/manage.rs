@@ -108,6 +108,26 @@ fn a_session_on_an_autohand_file() {
     );
 }
 
+/// A compact file stays compact: a toggled and an added hook are written in the file's
+/// own style, with no space after a comma or a colon.
+#[test]
+fn a_compact_json_file_keeps_its_style() {
+    let env = Env::new();
+    let config = "{\"hooks\":{\"enabled\":true,\"hooks\":[{\"event\":\"stop\",\"command\":\"./done.sh\"}]}}\n";
+    env.write(".autohand/config.json", config);
+    let (_, code) = session(
+        &env,
+        &["-c", ".autohand/config.json"],
+        "t stop 1\na\npre-tool\n\n./guard.sh\nGuard\nq\n",
+    );
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(env.path().join(".autohand/config.json")).unwrap();
+    assert_eq!(
+        text,
+        "{\"hooks\":{\"enabled\":true,\"hooks\":[{\"event\":\"stop\",\"command\":\"./done.sh\",\"enabled\":false},{\"event\":\"pre-tool\",\"command\":\"./guard.sh\",\"description\":\"Guard\"}]}}\n"
+    );
+}
+
 #[test]
 fn refusals_and_bad_input_keep_the_session_going() {
     let env = Env::new();
