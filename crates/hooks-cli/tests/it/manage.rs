@@ -166,6 +166,34 @@ fn without_config_add_creates_the_project_native_config() {
     );
 }
 
+/// Adding to the project's file, whose hooks wait for trust, says so before the hook is
+/// asked for, with both ways to a hook that runs: trusting the file, or the user's config.
+#[test]
+fn adding_to_an_untrusted_project_file_says_at_once_what_to_do() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("home/.config")).unwrap();
+    let (out, code) = session(&env, &["--project", "."], "a\n");
+    assert_eq!(code, 0);
+    let before = out
+        .split("event: ")
+        .next()
+        .and_then(|s| s.split("adding to ").nth(1))
+        .unwrap_or_default();
+    assert!(
+        before.contains("run once it is trusted")
+            && before.contains("`hooks trust ./.hooks/hooks.yaml`"),
+        "{out}"
+    );
+    assert!(
+        before.contains("`hooks manage -c ") && before.contains("/home/.config/hooks/hooks.yaml`"),
+        "{out}"
+    );
+    // A file named with `-c` needs no trust: nothing to say.
+    env.write("mine.yaml", "hooks: []\n");
+    let (out, _) = session(&env, &["-c", "mine.yaml"], "a\n");
+    assert!(!out.contains("trusted"), "{out}");
+}
+
 #[test]
 fn switching_all_off_and_on_again_gives_the_file_back_byte_for_byte() {
     for (path, text) in [
