@@ -122,7 +122,16 @@ pub fn add(args: &AddArgs) -> Result<u8> {
     }
     let spec = new_hook(args, file.file().dialect)?;
     let change = file.add(&spec)?;
-    report(&mut file, change, |file| {
+    // Without `-c` the hook goes to the project's file; if it waits for trust there, the
+    // other way to a hook that runs is the user's own config.
+    let mine = match (args.config.config.is_empty(), user_config()) {
+        (true, Some(p)) => Some(format!(
+            "  hint: a hook that runs at once, in every project, goes to your own config: `hooks add -c {} ...`",
+            hooks::config::shell_quote(&p.display().to_string())
+        )),
+        _ => None,
+    };
+    report_with(&mut file, change, mine, |file| {
         format!(
             "added `{}` on {} to {}",
             hooks::config::edit::label(&spec),
@@ -169,6 +178,16 @@ fn report(
     change: Change,
     done: impl FnOnce(&ConfigEdit) -> String,
 ) -> Result<u8> {
+    report_with(file, change, None, done)
+}
+
+/// [`report`], with `hint` after the note on trust, when there is one.
+fn report_with(
+    file: &mut ConfigEdit,
+    change: Change,
+    hint: Option<String>,
+    done: impl FnOnce(&ConfigEdit) -> String,
+) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     match change {
         Change::Changed => {
@@ -176,6 +195,9 @@ fn report(
             writeln!(out, "{}", done(file))?;
             if let Some(note) = saved.note() {
                 writeln!(out, "{note}")?;
+                if let Some(hint) = hint {
+                    writeln!(out, "{hint}")?;
+                }
             }
         }
         Change::Unchanged(why) => writeln!(out, "{why}; {} is unchanged", file.path().display())?,
@@ -244,7 +266,19 @@ pub fn target_file(args: &ConfigArgs) -> Result<ConfigEdit> {
 /// The project's native config: the first of `.hooks/hooks.{yaml,yml,toml,json}` that
 /// exists, else `.hooks/hooks.yaml`.
 pub fn project_config(project: &Path) -> PathBuf {
-    let dir = project.join(".hooks");
+    native_config_in(&project.join(".hooks"))
+}
+
+/// The user's own native config, whose hooks need no trust: the first of
+/// `hooks/hooks.{yaml,yml,toml,json}` in the user's config directory that exists, else
+/// `hooks/hooks.yaml` there; `None` when there is no config directory.
+pub fn user_config() -> Option<PathBuf> {
+    let dir = Locations::from_env(None).config_dir?;
+    Some(native_config_in(&dir.join("hooks")))
+}
+
+/// The first of `hooks.{yaml,yml,toml,json}` in `dir` that exists, else `hooks.yaml`.
+fn native_config_in(dir: &Path) -> PathBuf {
     ["yaml", "yml", "toml", "json"]
         .iter()
         .map(|ext| dir.join(format!("hooks.{ext}")))

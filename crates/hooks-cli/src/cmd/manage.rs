@@ -21,7 +21,7 @@ use hooks::core::{
 };
 use hooks::exec::CancellationToken;
 
-use super::edit::{build_hook, open_files, target_file};
+use super::edit::{build_hook, open_files, target_file, user_config};
 use super::render::{self, Style};
 use crate::cli::{ConfigArgs, ManageArgs};
 use hooks::config::edit::{Change, ConfigEdit, Entry, dialect_name, label, waits_for_trust};
@@ -404,6 +404,13 @@ impl Session<'_> {
         }
     }
 
+    /// Whether a hook added to `target` would wait for trust: the file needs it and is not
+    /// trusted as a whole.
+    fn waits_for_trust(&self, target: &ConfigEdit) -> bool {
+        let f = target.file();
+        f.needs_trust() && !self.trust.as_ref().is_some_and(|s| s.is_file_trusted(f))
+    }
+
     /// Whether the listed hook numbered `n` (from 0) runs: enabled and trusted.
     fn runs(&self, n: usize) -> bool {
         self.state(n) == State::Enabled
@@ -629,6 +636,21 @@ impl Session<'_> {
             target.path().display(),
             dialect_name(dialect)
         )?;
+        // Said before the hook is asked for: a hook added here would not run yet.
+        if self.args.config.is_empty() && self.waits_for_trust(&target) {
+            let path = hooks::config::shell_quote(&target.path().display().to_string());
+            let mine = user_config().map_or_else(String::new, |p| {
+                format!(
+                    "; a hook that runs at once, in every project, goes to your own config: `hooks manage -c {}`",
+                    hooks::config::shell_quote(&p.display().to_string())
+                )
+            });
+            writeln!(
+                out,
+                "{} hooks of this project file run once it is trusted: after adding, review it, then `hooks trust {path}`{mine}",
+                self.style.yellow("note:")
+            )?;
+        }
         let Some(event) = self.ask(input, out, "event: ")?.filter(|e| !e.is_empty()) else {
             return writeln!(out, "cancelled").map_err(Into::into);
         };

@@ -539,6 +539,11 @@ fn without_config_add_writes_the_project_native_config() {
     );
     assert!(t.contains("added `done` on Stop to"), "{t}");
     assert!(t.contains("hooks trust"), "a note on trust: {t}");
+    // The other way to a hook that runs: the user's own config.
+    assert!(
+        t.contains("`hooks add -c ") && t.contains("/home/.config/hooks/hooks.yaml ...`"),
+        "{t}"
+    );
     assert_eq!(
         read(&p, ".hooks/hooks.yaml"),
         "hooks:\n  - id: done\n    event: Stop\n    command: ./done.sh\n"

@@ -108,6 +108,26 @@ fn a_session_on_an_autohand_file() {
     );
 }
 
+/// A compact file stays compact: a toggled and an added hook are written in the file's
+/// own style, with no space after a comma or a colon.
+#[test]
+fn a_compact_json_file_keeps_its_style() {
+    let env = Env::new();
+    let config = "{\"hooks\":{\"enabled\":true,\"hooks\":[{\"event\":\"stop\",\"command\":\"./done.sh\"}]}}\n";
+    env.write(".autohand/config.json", config);
+    let (_, code) = session(
+        &env,
+        &["-c", ".autohand/config.json"],
+        "t stop 1\na\npre-tool\n\n./guard.sh\nGuard\nq\n",
+    );
+    assert_eq!(code, 0);
+    let text = std::fs::read_to_string(env.path().join(".autohand/config.json")).unwrap();
+    assert_eq!(
+        text,
+        "{\"hooks\":{\"enabled\":true,\"hooks\":[{\"event\":\"stop\",\"command\":\"./done.sh\",\"enabled\":false},{\"event\":\"pre-tool\",\"command\":\"./guard.sh\",\"description\":\"Guard\"}]}}\n"
+    );
+}
+
 #[test]
 fn refusals_and_bad_input_keep_the_session_going() {
     let env = Env::new();
@@ -144,6 +164,34 @@ fn without_config_add_creates_the_project_native_config() {
         text,
         "hooks:\n  - description: Greet\n    event: SessionStart\n    command: echo hello\n"
     );
+}
+
+/// Adding to the project's file, whose hooks wait for trust, says so before the hook is
+/// asked for, with both ways to a hook that runs: trusting the file, or the user's config.
+#[test]
+fn adding_to_an_untrusted_project_file_says_at_once_what_to_do() {
+    let env = Env::new();
+    std::fs::create_dir_all(env.path().join("home/.config")).unwrap();
+    let (out, code) = session(&env, &["--project", "."], "a\n");
+    assert_eq!(code, 0);
+    let before = out
+        .split("event: ")
+        .next()
+        .and_then(|s| s.split("adding to ").nth(1))
+        .unwrap_or_default();
+    assert!(
+        before.contains("run once it is trusted")
+            && before.contains("`hooks trust ./.hooks/hooks.yaml`"),
+        "{out}"
+    );
+    assert!(
+        before.contains("`hooks manage -c ") && before.contains("/home/.config/hooks/hooks.yaml`"),
+        "{out}"
+    );
+    // A file named with `-c` needs no trust: nothing to say.
+    env.write("mine.yaml", "hooks: []\n");
+    let (out, _) = session(&env, &["-c", "mine.yaml"], "a\n");
+    assert!(!out.contains("trusted"), "{out}");
 }
 
 #[test]

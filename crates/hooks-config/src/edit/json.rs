@@ -1,7 +1,8 @@
 //! JSON config text edited in place: a small scanner records where every value, key and
 //! container starts and ends, and each edit replaces one byte range, so everything outside
 //! the changed entry stays byte for byte as it was. New values take the indentation the
-//! surrounding container already uses.
+//! surrounding container already uses, and the spacing after its commas and around its
+//! colons (none in a compact file).
 
 use super::{Result, bail, err};
 use serde_json::Value;
@@ -32,7 +33,16 @@ enum Kind {
 struct Member {
     key: String,
     key_start: usize,
+    key_end: usize,
     value: Node,
+}
+
+/// How a document spaces what it writes on one line: the text between two siblings (`, `
+/// or `,`) and between a key and its value (`: ` or `:`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Spacing {
+    comma: String,
+    colon: String,
 }
 
 impl Member {
@@ -116,14 +126,69 @@ impl JsonDoc {
         "  ".to_owned()
     }
 
+    /// The spacing for text written into `node`: that of its own children where they show
+    /// it, else the first the document shows, else `, ` and `: `.
+    fn spacing(&self, node: &Node) -> Spacing {
+        let comma = self
+            .comma_of(node)
+            .or_else(|| self.first(&self.root, &|n| self.comma_of(n)))
+            .unwrap_or(", ");
+        let colon = self
+            .colon_of(node)
+            .or_else(|| self.first(&self.root, &|n| self.colon_of(n)))
+            .unwrap_or(": ");
+        Spacing {
+            comma: comma.to_owned(),
+            colon: colon.to_owned(),
+        }
+    }
+
+    /// The text between two of `node`'s children written on one line.
+    fn comma_of(&self, node: &Node) -> Option<&str> {
+        let spans: Vec<(usize, usize)> = match &node.kind {
+            Kind::Object(members) => members.iter().map(|m| (m.start(), m.value.end)).collect(),
+            Kind::Array(items) => items.iter().map(|n| (n.start, n.end)).collect(),
+            Kind::Scalar => return None,
+        };
+        spans
+            .windows(2)
+            .map(|w| &self.text[w[0].1..w[1].0])
+            .find(|between| !between.contains('\n'))
+    }
+
+    /// The text between a key of `node` and its value, when they are on one line.
+    fn colon_of(&self, node: &Node) -> Option<&str> {
+        match &node.kind {
+            Kind::Object(members) => members
+                .iter()
+                .map(|m| &self.text[m.key_end..m.value.start])
+                .find(|between| !between.contains('\n')),
+            _ => None,
+        }
+    }
+
+    /// The first answer `of` gives for `node` or a node inside it, in document order.
+    fn first<'s>(&'s self, node: &Node, of: &dyn Fn(&Node) -> Option<&'s str>) -> Option<&'s str> {
+        if let Some(found) = of(node) {
+            return Some(found);
+        }
+        match &node.kind {
+            Kind::Object(members) => members.iter().find_map(|m| self.first(&m.value, of)),
+            Kind::Array(items) => items.iter().find_map(|n| self.first(n, of)),
+            Kind::Scalar => None,
+        }
+    }
+
     /// Inserts `piece` (one member or item, already rendered without indentation on its
-    /// first line) as the last child of the container `node`.
+    /// first line) as the last child of the container `node`; `comma` joins it to a
+    /// sibling on the same line.
     fn append_child(
         &mut self,
         node_start: usize,
         node_end: usize,
         last_child: Option<(usize, usize)>,
         first_child_start: Option<usize>,
+        comma: &str,
         piece_for: impl Fn(&str, &str) -> String,
     ) -> Result<()> {
         let nl = self.newline();
@@ -150,7 +215,7 @@ impl JsonDoc {
                     self.replace(last_end, last_end, &format!(",{nl}{indent}{piece}"))
                 } else {
                     let piece = piece_for("", "");
-                    self.replace(last_end, last_end, &format!(", {piece}"))
+                    self.replace(last_end, last_end, &format!("{comma}{piece}"))
                 }
             }
             _ if !self.text.trim_end().contains('\n') => {
@@ -186,22 +251,24 @@ impl Doc for JsonDoc {
             bail!("expected an object at `{}`", super::show(map));
         };
         let nl = self.newline();
+        let sp = self.spacing(node);
         if let Some(m) = members.iter().rev().find(|m| m.key == key) {
             let (start, end) = (m.value.start, m.value.end);
             let indent = self.line_indent(m.key_start).to_owned();
             let unit = self.unit();
-            let rendered = pretty(value, &indent, &unit, nl);
+            let rendered = pretty(value, &indent, &unit, nl, &sp);
             return self.replace(start, end, &rendered);
         }
         let (start, end) = (node.start, node.end);
         let last = members.last().map(|m| (m.start(), m.value.end));
         let first = members.first().map(Member::start);
         let key_json = serde_json::to_string(key)?;
-        self.append_child(start, end, last, first, |indent, unit| {
+        let colon = sp.colon.clone();
+        self.append_child(start, end, last, first, &sp.comma, |indent, unit| {
             if unit.is_empty() {
-                format!("{key_json}: {}", inline(value))
+                format!("{key_json}{colon}{}", inline(value, &sp))
             } else {
-                format!("{key_json}: {}", pretty(value, indent, unit, nl))
+                format!("{key_json}{colon}{}", pretty(value, indent, unit, nl, &sp))
             }
         })
     }
@@ -247,11 +314,12 @@ impl Doc for JsonDoc {
         let last = items.last().map(|n| (n.start, n.end));
         let first = items.first().map(|n| n.start);
         let nl = self.newline();
-        self.append_child(start, end, last, first, |indent, unit| {
+        let sp = self.spacing(node);
+        self.append_child(start, end, last, first, &sp.comma, |indent, unit| {
             if unit.is_empty() {
-                inline(value)
+                inline(value, &sp)
             } else {
-                pretty(value, indent, unit, nl)
+                pretty(value, indent, unit, nl, &sp)
             }
         })
     }
@@ -293,32 +361,39 @@ fn find(node: &Node, offset: usize, path: &mut Vec<Seg>) -> bool {
     false
 }
 
-/// A value on one line: `{"a": 1, "b": [true]}`.
-pub(crate) fn inline(value: &Value) -> String {
+/// A value on one line, spaced as `sp` says: `{"a": 1, "b": [true]}`.
+fn inline(value: &Value, sp: &Spacing) -> String {
     match value {
         Value::Object(map) if !map.is_empty() => {
             let members: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", json_string(k), inline(v)))
+                .map(|(k, v)| format!("{}{}{}", json_string(k), sp.colon, inline(v, sp)))
                 .collect();
-            format!("{{{}}}", members.join(", "))
+            format!("{{{}}}", members.join(&sp.comma))
         }
         Value::Array(items) if !items.is_empty() => {
-            let items: Vec<String> = items.iter().map(inline).collect();
-            format!("[{}]", items.join(", "))
+            let items: Vec<String> = items.iter().map(|v| inline(v, sp)).collect();
+            format!("[{}]", items.join(&sp.comma))
         }
         other => other.to_string(),
     }
 }
 
 /// A value over several lines; `indent` is the indentation of the line it starts on.
-pub(crate) fn pretty(value: &Value, indent: &str, unit: &str, nl: &str) -> String {
+fn pretty(value: &Value, indent: &str, unit: &str, nl: &str, sp: &Spacing) -> String {
     let inner = format!("{indent}{unit}");
     match value {
         Value::Object(map) if !map.is_empty() => {
             let members: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{inner}{}: {}", json_string(k), pretty(v, &inner, unit, nl)))
+                .map(|(k, v)| {
+                    format!(
+                        "{inner}{}{}{}",
+                        json_string(k),
+                        sp.colon,
+                        pretty(v, &inner, unit, nl, sp)
+                    )
+                })
                 .collect();
             format!("{{{nl}{}{nl}{indent}}}", members.join(&format!(",{nl}")))
         }
@@ -326,11 +401,11 @@ pub(crate) fn pretty(value: &Value, indent: &str, unit: &str, nl: &str) -> Strin
         Value::Array(items) if items.iter().any(|i| i.is_object() || i.is_array()) => {
             let items: Vec<String> = items
                 .iter()
-                .map(|v| format!("{inner}{}", pretty(v, &inner, unit, nl)))
+                .map(|v| format!("{inner}{}", pretty(v, &inner, unit, nl, sp)))
                 .collect();
             format!("[{nl}{}{nl}{indent}]", items.join(&format!(",{nl}")))
         }
-        other => inline(other),
+        other => inline(other, sp),
     }
 }
 
@@ -439,6 +514,7 @@ impl Scanner<'_> {
                         members.push(Member {
                             key,
                             key_start,
+                            key_end,
                             value,
                         });
                         self.ws();
@@ -512,6 +588,54 @@ impl Scanner<'_> {
                 })
             }
             None => bail!("invalid JSON: the text ends where a value should be"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn key(k: &str) -> Seg {
+        Seg::Key(k.to_owned())
+    }
+
+    /// Each edit writes in the style of the text around it: no spaces in a compact file,
+    /// the file's own spacing after commas and colons otherwise.
+    #[test]
+    fn new_members_and_items_take_the_files_spacing() {
+        let cases = [
+            // (text, after `set(a, "on", false)`, after `push(list, {"x": [1, 2]})`)
+            (
+                r#"{"a":{"k":1},"list":[{"y":0}]}"#,
+                r#"{"a":{"k":1,"on":false},"list":[{"y":0}]}"#,
+                r#"{"a":{"k":1},"list":[{"y":0},{"x":[1,2]}]}"#,
+            ),
+            (
+                r#"{"a": {"k": 1}, "list": [{"y": 0}]}"#,
+                r#"{"a": {"k": 1, "on": false}, "list": [{"y": 0}]}"#,
+                r#"{"a": {"k": 1}, "list": [{"y": 0}, {"x": [1, 2]}]}"#,
+            ),
+            (
+                r#"{"a": {"k": 1},"list": [{"y": 0}]}"#,
+                r#"{"a": {"k": 1,"on": false},"list": [{"y": 0}]}"#,
+                r#"{"a": {"k": 1},"list": [{"y": 0},{"x": [1,2]}]}"#,
+            ),
+            // An empty object in a compact file: the file's style is taken from the rest.
+            (
+                r#"{"a":{},"list":[]}"#,
+                r#"{"a":{"on":false},"list":[]}"#,
+                r#"{"a":{},"list":[{"x":[1,2]}]}"#,
+            ),
+        ];
+        for (text, set, pushed) in cases {
+            let mut doc = JsonDoc::parse(text).unwrap();
+            doc.set(&[key("a")], "on", &json!(false)).unwrap();
+            assert_eq!(doc.text(), set, "set in {text}");
+            let mut doc = JsonDoc::parse(text).unwrap();
+            doc.push(&[key("list")], &json!({"x": [1, 2]})).unwrap();
+            assert_eq!(doc.text(), pushed, "push in {text}");
         }
     }
 }
