@@ -87,6 +87,21 @@ pub(crate) struct Nested {
     pub(crate) sequential_groups: bool,
 }
 
+impl Nested {
+    /// Each hook's handler written by `handler`, in a target that has none of the
+    /// file-wide switches (each is warned about) and no sequential groups: echo-agent's,
+    /// Codex's.
+    pub(crate) fn without_switches(
+        handler: fn(&mut Writer, &HookSpec) -> Option<Map<String, Value>>,
+    ) -> Nested {
+        Nested {
+            handler,
+            settings: |w, settings, _| w.settings_lost(settings),
+            sequential_groups: false,
+        }
+    }
+}
+
 fn has_event(dialect: Dialect, event: &Event) -> bool {
     event
         .builtin()
@@ -191,6 +206,17 @@ impl Writer {
             d = d.at(line, col);
         }
         self.warnings.push(d);
+    }
+
+    /// `Some` for a hook that is on; a disabled hook is left out, with a warning, since
+    /// the targets that call this have no switch of a hook's own.
+    pub(crate) fn enabled(&mut self, spec: &HookSpec) -> Option<()> {
+        if spec.enabled {
+            Some(())
+        } else {
+            self.skip(spec, "a disabled hook");
+            None
+        }
     }
 
     pub(crate) fn skip(&mut self, spec: &HookSpec, why: &str) {

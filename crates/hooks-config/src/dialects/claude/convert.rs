@@ -32,10 +32,7 @@ fn switches(_: &mut Writer, settings: &Settings, root: &mut Map<String, Value>) 
 
 /// A Claude Code handler: a command, HTTP, MCP tool, prompt or agent hook.
 pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
-    if !spec.enabled {
-        w.skip(spec, "a disabled hook");
-        return None;
-    }
+    w.enabled(spec)?;
     let mut h = Map::new();
     match &spec.action {
         Action::Command(c) => {

@@ -9,20 +9,12 @@ use crate::write::{Nested, Writer, own_timeout, secs};
 
 /// Handlers nested by event and matcher; Codex has none of the switches.
 pub(crate) fn write(w: &mut Writer, items: &[Item], settings: &Settings) -> Value {
-    let how = Nested {
-        handler,
-        settings: |w, settings, _| w.settings_lost(settings),
-        sequential_groups: false,
-    };
-    crate::write::nested(w, items, settings, &how)
+    crate::write::nested(w, items, settings, &Nested::without_switches(handler))
 }
 
 /// A Codex handler: a command, its `timeout` in seconds and `statusMessage`.
 pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
-    if !spec.enabled {
-        w.skip(spec, "a disabled hook");
-        return None;
-    }
+    w.enabled(spec)?;
     let Action::Command(c) = &spec.action else {
         let why = format!(
             "`{}` hooks (Codex runs only command hooks)",

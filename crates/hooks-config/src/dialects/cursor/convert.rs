@@ -17,8 +17,7 @@ pub(crate) fn write(w: &mut Writer, items: &[Item], settings: &Settings) -> Valu
     w.settings_lost(settings);
     let mut hooks: Map<String, Value> = Map::new();
     for spec in items.iter().filter_map(Item::hook) {
-        if !spec.enabled {
-            w.skip(spec, "a disabled hook");
+        if w.enabled(spec).is_none() {
             continue;
         }
         let mut h = Map::new();

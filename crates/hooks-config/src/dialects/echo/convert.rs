@@ -9,21 +9,13 @@ use crate::write::{Nested, Writer, headers_value, own_timeout, secs};
 
 /// Handlers nested by event and matcher; echo-agent has none of the switches.
 pub(crate) fn write(w: &mut Writer, items: &[Item], settings: &Settings) -> Value {
-    let how = Nested {
-        handler,
-        settings: |w, settings, _| w.settings_lost(settings),
-        sequential_groups: false,
-    };
-    crate::write::nested(w, items, settings, &how)
+    crate::write::nested(w, items, settings, &Nested::without_switches(handler))
 }
 
 /// An echo-agent handler: a command, an injected prompt, a permission, HTTP or MCP tool
 /// hook.
 pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
-    if !spec.enabled {
-        w.skip(spec, "a disabled hook");
-        return None;
-    }
+    w.enabled(spec)?;
     let mut h = Map::new();
     match &spec.action {
         Action::Command(c) => {

@@ -42,10 +42,7 @@ fn fabro_hook(
     spec: &HookSpec,
     workdir: Option<&std::path::Path>,
 ) -> Option<Map<String, Value>> {
-    if !spec.enabled {
-        w.skip(spec, "a disabled hook");
-        return None;
-    }
+    w.enabled(spec)?;
     let mut h = Map::new();
     if let Some(id) = &spec.id {
         h.insert("id".into(), json!(id));

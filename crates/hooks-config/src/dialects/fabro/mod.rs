@@ -302,6 +302,15 @@ fn working_dir(config: Option<&Path>, dir: &str) -> PathBuf {
     }
 }
 
+/// The keys of other kinds of hook that a command hook (`script` or `command`) refuses.
+const NOT_FOR_COMMANDS: [&str; 5] = [
+    "headers",
+    "allowed_env_vars",
+    "tls",
+    "model",
+    "max_tool_rounds",
+];
+
 fn fabro_hook(reader: &mut Reader<'_>, node: &Node) -> Option<HookSpec> {
     reader.hook_label = reader
         .string(field(node, "id"))
@@ -389,13 +398,7 @@ fn fabro_action(reader: &mut Reader<'_>, node: &Node, key: &str) -> Option<Actio
             let s = value.as_str()?;
             not_for(
                 reader,
-                &[
-                    "headers",
-                    "allowed_env_vars",
-                    "tls",
-                    "model",
-                    "max_tool_rounds",
-                ],
+                &NOT_FOR_COMMANDS,
                 "script",
             );
             reader.check_command_len(s.len(), value.pos).then_some(())?;
@@ -406,13 +409,7 @@ fn fabro_action(reader: &mut Reader<'_>, node: &Node, key: &str) -> Option<Actio
         "command" => {
             not_for(
                 reader,
-                &[
-                    "headers",
-                    "allowed_env_vars",
-                    "tls",
-                    "model",
-                    "max_tool_rounds",
-                ],
+                &NOT_FOR_COMMANDS,
                 "command",
             );
             if value.as_seq().is_none() {

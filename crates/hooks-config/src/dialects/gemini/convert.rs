@@ -36,10 +36,7 @@ fn switches(w: &mut Writer, settings: &Settings, root: &mut Map<String, Value>) 
 /// A Gemini CLI hook: a command, its `name`, `description`, `env` and `timeout` in
 /// milliseconds.
 pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
-    if !spec.enabled {
-        w.skip(spec, "a disabled hook");
-        return None;
-    }
+    w.enabled(spec)?;
     let Action::Command(c) = &spec.action else {
         let why = format!("`{}` hooks", spec.action.type_name());
         w.skip(spec, &why);
