@@ -506,7 +506,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         .flat_map(|f| f.settings.disabled_hooks.iter().map(String::as_str))
         .collect();
     let (mcp_servers, withheld_mcp_servers) = servers(&order, trust);
-    let environment = run_environment(&order, trust);
+    let environment = run_environment(&run_files);
     // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
     let allow_list = allowed_urls.as_ref().map(|patterns| {
         hooks_core::UrlAllowList::from(
@@ -637,15 +637,11 @@ fn run_configs<'a>(order: &[&'a ConfigFile], trust: &TrustPolicy<'_>) -> Vec<&'a
         .collect()
 }
 
-/// Fabro's run environment (rule 11): the selected id and its variables, joined by key
-/// from the lowest layer to the highest (each file's `[environments.<id>.env]`, then its
-/// `[run.environment.env]`); `None` when no Fabro file is merged. Files that are not
-/// trusted as a whole count for nothing.
-fn run_environment(
-    order: &[&ConfigFile],
-    trust: &TrustPolicy<'_>,
-) -> Option<(String, Vec<(String, String)>)> {
-    let fabro = run_configs(order, trust);
+/// Fabro's run environment (rule 11) from its run configs trusted as a whole, lowest
+/// layer first ([`run_configs`]): the selected id and its variables, joined by key from
+/// the lowest layer to the highest (each file's `[environments.<id>.env]`, then its
+/// `[run.environment.env]`); `None` when no Fabro file is merged.
+fn run_environment(fabro: &[&ConfigFile]) -> Option<(String, Vec<(String, String)>)> {
     if fabro.is_empty() {
         return None;
     }
@@ -659,7 +655,7 @@ fn run_environment(
         Some(slot) => slot.1 = v.to_owned(),
         None => vars.push((k.to_owned(), v.to_owned())),
     };
-    for file in &fabro {
+    for file in fabro {
         let env = &file.settings.run_environment;
         for (k, v) in env.catalog.get(&id).into_iter().flatten() {
             set(k, v);
