@@ -32,9 +32,11 @@
 //! `from_path`, its `shapes` with their ranks); this module asks every row.
 
 use std::path::Path;
+use std::sync::LazyLock;
 
 use hooks_core::{Dialect, Layer};
 
+use crate::dialects::files::Shape;
 use crate::dialects::{self, Claim};
 use crate::error::{Diagnostic, DiagnosticKind};
 use crate::parse::Format;
@@ -66,19 +68,25 @@ pub fn layer_from_path(path: &Path, dialect: Option<Dialect>) -> Option<Layer> {
     (dialects::of(dialect).layer_from_path)(path)
 }
 
-/// The dialect a parsed file's shape implies, if it says: the first shape of every
-/// dialect's, by rank, that the file has.
-pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
-    root.as_map()?;
+/// Every dialect's shapes, by rank (on a tie, in [`Dialect::ALL`] order): gathered and
+/// sorted once per process.
+static SHAPES: LazyLock<Vec<(&'static Shape, Dialect)>> = LazyLock::new(|| {
     let mut shapes: Vec<_> = Dialect::ALL
         .into_iter()
         .flat_map(|d| dialects::of(d).shapes.iter().map(move |s| (s, d)))
         .collect();
     shapes.sort_by_key(|(shape, _)| shape.rank);
     shapes
-        .into_iter()
+});
+
+/// The dialect a parsed file's shape implies, if it says: the first shape of every
+/// dialect's, by rank, that the file has.
+pub(crate) fn dialect_from_shape(format: Format, root: &Node) -> Option<Dialect> {
+    root.as_map()?;
+    SHAPES
+        .iter()
         .find(|(shape, _)| (shape.fits)(format, root))
-        .map(|(_, dialect)| dialect)
+        .map(|&(_, dialect)| dialect)
 }
 
 /// The dialect of a file: by name (unless its shape is another's that shares the name),
