@@ -31,11 +31,6 @@ pub struct Converted {
     pub warnings: Vec<Diagnostic>,
 }
 
-/// The syntax a dialect is written in by default (native: YAML).
-pub fn default_format(dialect: Dialect) -> Format {
-    dialects::of(dialect).formats[0]
-}
-
 /// Converts a loaded file to `to`, in the target's own syntax (native: YAML).
 pub fn convert(file: &ConfigFile, to: Dialect) -> Result<Converted, Error> {
     convert_items(&file.items, &file.settings, to, None)

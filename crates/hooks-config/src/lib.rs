@@ -72,7 +72,7 @@ mod trust;
 mod write;
 
 pub use bridge::{MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
-pub use convert::{Converted, convert, convert_items, default_format, equivalent};
+pub use convert::{Converted, convert, convert_items, equivalent};
 pub use detect::{dialect_from_path, layer_from_path};
 pub use dialects::cline::{
     BRIDGE_MARKER as CLINE_BRIDGE_MARKER, hooks_switched_off as cline_hooks_switched_off,
