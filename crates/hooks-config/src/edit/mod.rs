@@ -448,14 +448,19 @@ impl ConfigEdit {
         out
     }
 
-    /// A hook's own switch (an Autohand file switched off turns every hook off; the
-    /// hook's own `enabled` is what `hooks enable` changes).
-    fn own_enabled(&self, spec: &HookSpec) -> bool {
-        if crate::dialects::of(self.file.dialect)
+    /// Whether the file is switched off by a switch that shows in every hook's `enabled`
+    /// (Autohand's `hooks.enabled: false`).
+    fn switched_off_in_hooks(&self) -> bool {
+        crate::dialects::of(self.file.dialect)
             .editing
             .switch_in_hooks
             && switch_value(self.file.dialect, &self.file.settings) == Some(false)
-        {
+    }
+
+    /// A hook's own switch (an Autohand file switched off turns every hook off; the
+    /// hook's own `enabled` is what `hooks enable` changes).
+    fn own_enabled(&self, spec: &HookSpec) -> bool {
+        if self.switched_off_in_hooks() {
             return self
                 .raw_at_spec(spec)
                 .and_then(|v| v.get("enabled").and_then(Value::as_bool))
@@ -577,17 +582,14 @@ impl ConfigEdit {
             _ => bail!("this kind of entry cannot be edited"),
         }
         let before = self.file.items.clone();
-        let autohand_off = crate::dialects::of(self.file.dialect)
-            .editing
-            .switch_in_hooks
-            && switch_value(self.file.dialect, &self.file.settings) == Some(false);
+        let switched_off = self.switched_off_in_hooks();
         self.apply(doc.text(), |new| {
             if new.items.len() != before.len() {
                 bail!("the number of hooks changed");
             }
             for (i, (a, b)) in before.iter().zip(&new.items).enumerate() {
                 let want = if i == index {
-                    flipped(a, on && !autohand_off)
+                    flipped(a, on && !switched_off)
                 } else {
                     a.clone()
                 };
@@ -681,10 +683,10 @@ impl ConfigEdit {
         let before = self.file.items.clone();
         let event = spec.event.clone();
         let enabled_expected = spec.enabled || rules.comments_out;
-        let fabro_disabled = rules.comments_out && !spec.enabled;
+        let commented_out = rules.comments_out && !spec.enabled;
         self.apply(text, |new| {
             let extra = subsequence_extra(&before, &new.items)?;
-            match (fabro_disabled, extra.as_slice()) {
+            match (commented_out, extra.as_slice()) {
                 (true, []) => Ok(()),
                 (false, [Item::Hook(h)]) if h.event == event && h.enabled == enabled_expected => {
                     Ok(())
