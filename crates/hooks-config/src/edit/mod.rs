@@ -1090,7 +1090,7 @@ pub fn dialect_name(d: Dialect) -> &'static str {
 }
 
 /// "a Claude Code config", "an echo-agent config": the dialect's name with its article.
-pub fn a_config(d: Dialect) -> String {
+fn a_config(d: Dialect) -> String {
     d.profile().a_config()
 }
 
