@@ -10,8 +10,6 @@
 //! submodules are not counted either: declaring children and dispatching to them (a
 //! registry's `match`) is the module tree, not a layer; a child's arrow up to its parent is.
 
-#![cfg_attr(not(test), allow(dead_code))]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -23,6 +23,7 @@ mod bench;
 mod codegen;
 mod doccheck;
 mod docgen;
+#[cfg(test)]
 mod imports;
 mod markdown;
 mod peers;
