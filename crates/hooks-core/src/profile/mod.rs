@@ -5,8 +5,9 @@
 //! fields its matchers test where they differ from the catalog's, its tool names, the
 //! shape of its config files, the stdin JSON and environment its hooks are given, how
 //! its hooks' answers are read and how an outcome is written back to its agent.
-//! [`Dialect::profile`] is the one `match` on the dialect enum that these facts hang from;
-//! the rest of the workspace reads the profile.
+//! [`Dialect::profile`] is the one `match` on the dialect enum that these facts hang from,
+//! generated with this module's `mod` lines from the one list of dialects
+//! ([`with_dialects!`](crate::with_dialects)); the rest of the workspace reads the profile.
 //!
 //! Each dialect is a folder here (`native`, `claude`, `echo`, `fabro`, `autohand`,
 //! `gemini`, `codex`, `cursor`, `cline`): its `mod.rs` holds its `PROFILE` row, and the
@@ -17,9 +18,9 @@
 //!
 //! What cannot live here because it needs IO or another crate's types (a file reader with
 //! positioned diagnostics, the JSON Schema types) is in `hooks_config::dialects::<name>`,
-//! one module per dialect too; adding a dialect is a folder here and one there, and the
-//! compiler lists the `match`es left (the workspace matches [`Dialect`] without wildcard
-//! arms).
+//! one module per dialect too; adding a dialect is a line in `with_dialects!`, a folder
+//! here and one there, and the compiler lists the `match`es left (the workspace matches
+//! [`Dialect`] without wildcard arms).
 
 mod row;
 pub(crate) mod shared;
