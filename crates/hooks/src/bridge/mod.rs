@@ -29,7 +29,7 @@
 //! ```
 
 pub mod agents;
-pub mod fold;
+mod fold;
 pub mod install;
 pub mod state;
 
