@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use hooks::config::MergedHook;
-use hooks_core::HookSpec;
-
 use hooks::config::edit::{ConfigEdit, Entry, atomic};
+use hooks_core::HookSpec;
 
 use crate::cmd::render;
 

@@ -28,22 +28,22 @@ use super::state::StateStore;
 
 /// How long a first call's answer is reused for an event with a tool-use id (unique per
 /// call, so a later call with the same id and input is the same call).
-pub const WINDOW_WITH_ID: Duration = Duration::from_secs(60);
+pub(crate) const WINDOW_WITH_ID: Duration = Duration::from_secs(60);
 
 /// The longest a call waits for another call of the same event to answer: past the
 /// longest hook timeout, so that only a call stuck outside its hooks is overtaken.
-pub const WAIT_LIMIT: Duration = Duration::from_secs(310);
+pub(crate) const WAIT_LIMIT: Duration = Duration::from_secs(310);
 
 /// The claim files kept before pruning.
-pub const MAX_CLAIMS: usize = 256;
+pub(crate) const MAX_CLAIMS: usize = 256;
 
 /// A claim untouched this long is past every window and every wait.
-pub const STALE: Duration = Duration::from_secs(600);
+pub(crate) const STALE: Duration = Duration::from_secs(600);
 
 /// An event as a claim: the name of its claim file, and how long a finished call's answer
 /// to it holds (`None`: only a call that was running when this one arrived answers it).
 #[derive(Debug)]
-pub struct Key {
+pub(crate) struct Key {
     name: String,
     window: Option<Duration>,
 }
@@ -54,7 +54,7 @@ pub struct Key {
 /// one, the key is the session, the event and the whole stdin, and only calls that overlap
 /// fold: two events in a row that look the same (two stops of a stop loop) are two events.
 /// `None` without a session (nothing ties two calls together).
-pub fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
+pub(crate) fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
     let session = ctx.get_str("session_id").filter(|s| !s.is_empty())?;
     let mut hash = Sha256::new();
     let mut part = |bytes: &[u8]| {
@@ -92,7 +92,7 @@ pub fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
 
 /// What a claim gave the call.
 #[derive(Debug)]
-pub enum Claim {
+pub(crate) enum Claim {
     /// This call dispatches; it writes its answer with [`Held::answer`].
     Held(Held),
     /// Another call of the same event answered this.
@@ -102,7 +102,7 @@ pub enum Claim {
 /// The lock of a call that dispatches; dropping it without an answer lets the next call
 /// dispatch.
 #[derive(Debug)]
-pub struct Held {
+pub(crate) struct Held {
     file: File,
 }
 
@@ -117,7 +117,7 @@ struct Record {
 /// Claims the event `key` in `store`: waits while another call holds it, then gives its
 /// answer if it holds for this call (see [`key`]), else the lock. `None` when the claim
 /// cannot be made (the call then dispatches on its own).
-pub fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
+pub(crate) fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
     let dir = store.claims_dir();
     let path = dir.join(&key.name);
     let file = match open(&path, false) {
@@ -147,7 +147,7 @@ pub fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
 
 impl Held {
     /// Writes the answer for the calls that wait, and releases the lock.
-    pub fn answer(mut self, effects: &Effects) {
+    pub(crate) fn answer(mut self, effects: &Effects) {
         let record = Record {
             at_ms: now_ms(),
             effects: effects.clone(),

@@ -29,7 +29,7 @@
 //! ```
 
 pub mod agents;
-pub mod fold;
+mod fold;
 pub mod install;
 pub mod state;
 
@@ -281,7 +281,7 @@ pub fn unreadable(e: &Error) -> Reply {
 /// (Gemini CLI's `BeforeTool` is PreToolUse, from its profile; Cursor's
 /// `beforeShellExecution` too, which its profile's reader then reads as PreToolUse on
 /// `Bash`).
-pub fn agent_event(name: &str) -> Option<Event> {
+pub(crate) fn agent_event(name: &str) -> Option<Event> {
     EventCatalog::new().get(name)
 }
 
@@ -305,7 +305,7 @@ fn project_root(agent: &Agent, ctx: &EventContext) -> Result<PathBuf, Error> {
 
 /// The project root of the current directory ([`Locations::project_root`]: the nearest
 /// ancestor with a config, else the git root, else the current directory itself).
-pub fn current_project() -> Result<PathBuf, Error> {
+fn current_project() -> Result<PathBuf, Error> {
     let cwd = std::env::current_dir().context("reading the current directory")?;
     // Compared with the current directory, which has its symlinks resolved.
     let home = std::env::var_os("HOME")

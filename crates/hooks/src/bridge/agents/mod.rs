@@ -172,14 +172,9 @@ pub fn agent(dialect: Dialect) -> Option<&'static Agent> {
     AGENTS.iter().copied().find(|a| a.dialect == dialect)
 }
 
-/// The agent named `name` on the command line (`claude`), if the bridge answers it.
-pub fn by_name(name: &str) -> Option<&'static Agent> {
-    Dialect::from_name(name).and_then(agent)
-}
-
 /// The agent of an event whose agent is not named: the one whose [`Agent::event_key`]
 /// the event has, else the first agent.
-pub fn guess(payload: &Value) -> &'static Agent {
+pub(crate) fn guess(payload: &Value) -> &'static Agent {
     AGENTS
         .iter()
         .copied()
