@@ -26,10 +26,13 @@ use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 /// The hook every matching config runs: reads nothing, answers nothing (allow).
 const HOOK: &str = "true";
 
-/// Claude Code's PreToolUse stdin for `ls`.
-fn payload(dir: &Path) -> String {
+/// Claude Code's PreToolUse stdin for `ls`, the tool call numbered `call`: every call has
+/// a tool-use id of its own, as an agent's do, so the bridge dispatches each one (a call
+/// with the id of one it answered within the minute is answered with that call's decision,
+/// without loading any config).
+fn payload(dir: &Path, call: u64) -> String {
     format!(
-        r#"{{"session_id":"bench","transcript_path":"/dev/null","cwd":"{}","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls","description":"List"}},"tool_use_id":"toolu_01"}}"#,
+        r#"{{"session_id":"bench","transcript_path":"/dev/null","cwd":"{}","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{{"command":"ls","description":"List"}},"tool_use_id":"toolu_{call:08}"}}"#,
         dir.display()
     )
 }
@@ -110,7 +113,8 @@ fn compare(
 ) {
     let dir = home(hooks, matching);
     let path = dir.path();
-    let stdin = payload(&path.join("proj"));
+    let proj = path.join("proj");
+    let stdin = payload(&proj, 0);
     let bin = hooks_bin();
     let answer = run(path, &bin, &["bridge", "claude"], &stdin);
     assert!(
@@ -118,8 +122,15 @@ fn compare(
         "{group}: the bridge did not allow the call: {}",
         String::from_utf8_lossy(&answer)
     );
+    let calls = std::cell::Cell::new(0);
     let engine = || {
-        run(path, &bin, &["bridge", "claude"], &stdin);
+        calls.set(calls.get() + 1);
+        run(
+            path,
+            &bin,
+            &["bridge", "claude"],
+            &payload(&proj, calls.get()),
+        );
     };
     let base = || baseline(path, &stdin);
     let mut g = c.benchmark_group(group);
