@@ -192,7 +192,12 @@ fn lock(file: &File) -> Option<bool> {
     }
 }
 
-/// Removes the claims untouched for [`STALE`] once there are more than [`MAX_CLAIMS`].
+/// Once there are more than [`MAX_CLAIMS`], removes the claims no call can use: an
+/// answered one (a record written) past [`WINDOW_WITH_ID`], and any untouched for
+/// [`STALE`]. A claim still held (empty: no answer yet) is kept within [`STALE`], so a
+/// second call of a slow event still waits for it. Pruning answered claims by the window
+/// keeps a long session's directory below the bound, so a call does not look at every
+/// file's time.
 fn prune(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -205,10 +210,14 @@ fn prune(dir: &Path) {
     }
     let now = SystemTime::now();
     for path in paths {
-        let stale = std::fs::metadata(&path)
-            .and_then(|m| m.modified())
-            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE);
-        if stale {
+        let useless = std::fs::metadata(&path).is_ok_and(|m| {
+            let age = m
+                .modified()
+                .map(|t| now.duration_since(t).unwrap_or_default())
+                .unwrap_or_default();
+            age > STALE || (m.len() > 0 && age > WINDOW_WITH_ID)
+        });
+        if useless {
             let _ = std::fs::remove_file(path);
         }
     }
@@ -225,7 +234,7 @@ fn now_ms() -> u128 {
 mod tests {
     use std::time::{Duration, SystemTime};
 
-    use super::{MAX_CLAIMS, STALE, prune};
+    use super::{MAX_CLAIMS, STALE, WINDOW_WITH_ID, prune};
 
     #[test]
     fn a_full_claims_directory_loses_its_stale_claims_only() {
@@ -247,5 +256,31 @@ mod tests {
             .expect("file");
         prune(small.path());
         assert_eq!(std::fs::read_dir(small.path()).expect("read").count(), 1);
+    }
+
+    #[test]
+    fn a_full_claims_directory_loses_its_answered_claims_past_the_window() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().expect("dir");
+        let past_window = SystemTime::now() - WINDOW_WITH_ID - Duration::from_secs(5);
+        for n in 0..MAX_CLAIMS + 10 {
+            let mut file = std::fs::File::create(dir.path().join(format!("c{n}"))).expect("file");
+            // Every other claim answered; every claim older than the window.
+            if n % 2 == 0 {
+                file.write_all(b"{}").expect("answer");
+            }
+            file.set_modified(past_window).expect("mtime");
+        }
+        prune(dir.path());
+        let left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("read")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        // The held ones (no answer yet) stay: a second call of a slow event still waits.
+        assert_eq!(left.len(), (MAX_CLAIMS + 10) / 2);
+        assert!(left.iter().all(|name| {
+            let n: usize = name[1..].parse().expect("number");
+            n % 2 == 1
+        }));
     }
 }
