@@ -2,9 +2,9 @@
 //!
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
-//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml`, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, Codex's `~/.codex/hooks.json`, `~/.codex/config.toml` and the hooks files of the plugins it enables (`~/.codex/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`), `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*` |
+//! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml`, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json`, `/etc/qwen-code/settings.json`, `/etc/qwen-code/system-defaults.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, Codex's `~/.codex/hooks.json`, `~/.codex/config.toml` and the hooks files of the plugins it enables (`~/.codex/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`), `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*`, `~/.qwen/settings.json`, `~/.factory/settings.json` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*`, `./.qwen/settings.json`, `./.factory/settings.json` |
 //! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills and Gemini CLI
@@ -24,7 +24,7 @@
 //! The project root of a command run in a subdirectory is found by
 //! [`Locations::project_root`]: the nearest ancestor that holds one of the project
 //! locations above (or one of their directories: `.hooks`, `.claude`, `.fabro`,
-//! `.autohand`, `.gemini`, `.codex`, `.cursor`, `.clinerules`, `.cline`), else the root of
+//! `.autohand`, `.gemini`, `.codex`, `.cursor`, `.clinerules`, `.cline`, `.qwen`, `.factory`), else the root of
 //! the git work tree, else the directory itself.
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
@@ -203,6 +203,9 @@ impl Locations {
             // `/Library/Application Support/Cursor/hooks.json` on macOS.
             push(Layer::Managed, dir.join("cursor/hooks.json"));
             push(Layer::Managed, dir.join("Cursor/hooks.json"));
+            // Qwen Code's system settings and their defaults.
+            push(Layer::Managed, dir.join("qwen-code/settings.json"));
+            push(Layer::Managed, dir.join("qwen-code/system-defaults.json"));
         }
         if let Some(config) = &self.config_dir {
             for ext in EXTENSIONS {
@@ -235,6 +238,8 @@ impl Locations {
             if self.cline_dir.is_none() {
                 push(Layer::User, home.join(".cline").join(CLINE_HOOKS));
             }
+            push(Layer::User, home.join(".qwen/settings.json"));
+            push(Layer::User, home.join(".factory/settings.json"));
         }
         // A `$CODEX_HOME` elsewhere than `~/.codex`: Codex's user files are there.
         if let Some(codex) = &self.codex_home {
@@ -265,6 +270,8 @@ impl Locations {
             push(Layer::Project, root.join(".cursor/hooks.json"));
             push(Layer::Project, root.join(".clinerules/hooks/*"));
             push(Layer::Project, root.join(".cline/hooks/*"));
+            push(Layer::Project, root.join(".qwen/settings.json"));
+            push(Layer::Project, root.join(".factory/settings.json"));
             for ext in EXTENSIONS {
                 push(
                     Layer::Local,

@@ -422,6 +422,14 @@ impl Reader<'_> {
             (Value::Int(i), TimeUnit::Seconds { .. }) => seconds(*i as f64),
             (Value::Float(f), TimeUnit::Seconds { .. }) => seconds(*f),
             (Value::Int(i), TimeUnit::Millis) => seconds(*i as f64 / 1000.0),
+            (Value::Int(i), TimeUnit::SecondsOrLegacyMillis) if *i >= 1000 => {
+                seconds(*i as f64 / 1000.0)
+            }
+            (Value::Float(f), TimeUnit::SecondsOrLegacyMillis) if *f >= 1000.0 => {
+                seconds(*f / 1000.0)
+            }
+            (Value::Int(i), TimeUnit::SecondsOrLegacyMillis) => seconds(*i as f64),
+            (Value::Float(f), TimeUnit::SecondsOrLegacyMillis) => seconds(*f),
             (Value::Float(f), TimeUnit::Millis) => seconds(*f / 1000.0),
             (Value::Str(s), TimeUnit::DurationString | TimeUnit::Seconds { strings: true }) => {
                 parse_duration(s).map_err(|why| format!("`{s}` is not a duration: {why}"))
@@ -447,6 +455,9 @@ impl Reader<'_> {
                         "write a number of seconds, or a duration such as `\"30s\"`"
                     }
                     TimeUnit::Millis => "write a number of milliseconds",
+                    TimeUnit::SecondsOrLegacyMillis => {
+                        "write a number of seconds (1000 or more is read as milliseconds)"
+                    }
                 };
                 self.error(
                     DiagnosticKind::Timeout,

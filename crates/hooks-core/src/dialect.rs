@@ -23,6 +23,8 @@ macro_rules! with_dialects {
             Codex => codex: "Codex `hooks.json` and the `[hooks]` of its `config.toml`.",
             Cursor => cursor: "Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).",
             Cline => cline: "Cline hook files: executables named after their event (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`).",
+            Qwen => qwen: "Qwen Code `settings.json` hooks (`.qwen/settings.json`, `~/.qwen/settings.json`, `/etc/qwen-code/settings.json`).",
+            Droid => droid: "Factory Droid `settings.json` hooks (`.factory/settings.json`, `~/.factory/settings.json`).",
         }
     };
 }

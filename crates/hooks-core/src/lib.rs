@@ -108,6 +108,7 @@ pub use spec::{
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
 pub use tools::{
-    CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, CURSOR_TOOLS, GEMINI_TOOLS, McpNaming, ToolNames,
+    CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, CURSOR_TOOLS, DROID_TOOLS, GEMINI_TOOLS, McpNaming,
+    QWEN_TOOLS, ToolNames,
 };
 pub use url_pattern::{UrlAllowList, UrlPattern};

@@ -64,6 +64,9 @@ pub enum TimeUnit {
     },
     /// A number of milliseconds (Autohand).
     Millis,
+    /// A number of seconds, where a number of 1000 or more is milliseconds (Qwen Code,
+    /// which so still reads the milliseconds of the Gemini CLI files it started from).
+    SecondsOrLegacyMillis,
     /// A duration string only, as in `"30s"` (Fabro).
     DurationString,
 }
@@ -87,11 +90,14 @@ impl TimeUnit {
 /// | autohand | 5 s                     | 5 s    | 5 s   | 5 s                |
 /// | cursor   | 60 s                    | 30 s   | 60 s  | 60 s               |
 /// | cline    | 30 s                    | 30 s   | 30 s  | 30 s               |
+/// | qwen     | 60 s                    | 60 s   | 60 s  | 60 s               |
+/// | droid    | 60 s                    | 60 s   | 60 s  | 60 s               |
 ///
 /// Each row is its dialect's profile's (`profile/<dialect>.rs`). The sources: Claude Code's hooks reference (the `timeout` common field, and the
 /// UserPromptSubmit, MessageDisplay and SessionEnd sections), echo-agent's 10 s, Fabro's
 /// `60000` ms with `30000` for prompt hooks, Autohand's 5000 ms, Cline's 30 s
-/// (`HOOK_EXECUTION_TIMEOUT_MS`). Cursor documents a "platform default" without a number:
+/// (`HOOK_EXECUTION_TIMEOUT_MS`), Qwen Code's 60 s (`hook-timeout`), and Factory Droid's 60 s
+/// (not observed; the engine's choice, as for Cursor). Cursor documents a "platform default" without a number:
 /// 60 s, as Fabro's, with Claude Code's 30 s for prompt hooks. Native hooks keep the
 /// format's documented 10 s, and take Claude Code's numbers for model-backed hooks, which a
 /// 10 s budget would often cut short.

@@ -135,6 +135,55 @@ pub static CLINE_TOOLS: ToolNames = ToolNames {
     own_name_matchers: true,
 };
 
+/// Qwen Code's built-in tools (`packages/core/src/tools/tool-names.ts`, observed in
+/// `@qwen-code/qwen-code` 0.24.4). Its matchers see a tool's own name and its aliases
+/// (`run_shell_command`, `Bash` and `Shell` all match the shell tool), as Qwen Code's
+/// `TOOL_NAME_ALIASES` read them; its MCP tools are `mcp__server__tool`.
+pub static QWEN_TOOLS: ToolNames = ToolNames {
+    pairs: &[
+        ("run_shell_command", "Bash"),
+        ("read_file", "Read"),
+        ("write_file", "Write"),
+        ("edit", "Edit"),
+        ("grep_search", "Grep"),
+        ("glob", "Glob"),
+        ("list_directory", "LS"),
+        ("web_fetch", "WebFetch"),
+        ("web_search", "WebSearch"),
+        ("todo_write", "TodoWrite"),
+        ("notebook_edit", "NotebookEdit"),
+        ("agent", "Task"),
+        ("ask_user_question", "AskUserQuestion"),
+        ("exit_plan_mode", "ExitPlanMode"),
+        ("skill", "Skill"),
+    ],
+    aliases: &[
+        ("run_shell_command", &["Bash", "Shell"]),
+        ("read_file", &["Read", "ReadFile"]),
+        ("write_file", &["Write", "WriteFile"]),
+        ("edit", &["Edit"]),
+        ("grep_search", &["Grep"]),
+        ("glob", &["Glob"]),
+        ("list_directory", &["LS", "ListFiles"]),
+        ("web_fetch", &["WebFetch"]),
+        ("todo_write", &["TodoWrite"]),
+        ("agent", &["Task", "Agent"]),
+    ],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: true,
+};
+
+/// Factory Droid's tools, as its hooks see them (observed in `droid` 0.225.2): the shell
+/// tool is `Execute` and a new file is `Create`; `Read`, `LS`, `Edit`, `Grep` and `Glob`
+/// keep the canonical names. Its matchers are written in these names (`Execute` matches
+/// the shell tool, `Bash` does not).
+pub static DROID_TOOLS: ToolNames = ToolNames {
+    pairs: &[("Execute", "Bash"), ("Create", "Write")],
+    aliases: &[],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: true,
+};
+
 impl ToolNames {
     /// Whether this vocabulary is the canonical one (nothing to translate).
     pub fn is_canonical(&self) -> bool {
@@ -239,6 +288,21 @@ mod tests {
         assert_eq!(GEMINI_TOOLS.to_canonical("search_file_content"), "Grep");
         assert_eq!(GEMINI_TOOLS.from_canonical("Grep"), "grep_search");
         assert_eq!(GEMINI_TOOLS.to_canonical("mcp_"), "mcp_");
+    }
+
+    #[test]
+    fn qwen_and_droid_names() {
+        check(&QWEN_TOOLS, "run_shell_command", "Bash");
+        check(&QWEN_TOOLS, "edit", "Edit");
+        assert_eq!(
+            QWEN_TOOLS.matcher_aliases("run_shell_command"),
+            ["Bash", "Shell"]
+        );
+        check(&QWEN_TOOLS, "mcp__fs__read", "mcp__fs__read");
+        check(&DROID_TOOLS, "Execute", "Bash");
+        check(&DROID_TOOLS, "Create", "Write");
+        check(&DROID_TOOLS, "Edit", "Edit");
+        assert!(DROID_TOOLS.translates_matchers());
     }
 
     #[test]

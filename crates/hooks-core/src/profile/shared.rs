@@ -29,6 +29,17 @@ pub(crate) fn claude_stdin(
     out
 }
 
+/// [`claude_stdin`] for an agent that sends Claude Code's fields under its own tool names
+/// (Qwen Code, Factory Droid): the event's tool in `dialect`'s name.
+pub(crate) fn claude_stdin_in(ctx: &EventContext, dialect: Dialect) -> Map<String, Value> {
+    let mut out = claude_stdin(ctx, dialect, None);
+    if let Some(Value::String(name)) = out.get_mut("tool_name") {
+        let own = dialect.profile().tools.from_canonical(name).into_owned();
+        *name = own;
+    }
+    out
+}
+
 /// The argument names of an agent's tools where the canonical tool names them otherwise,
 /// as (the agent's tool, [(its argument, the canonical tool's)]).
 pub(crate) type ArgRenames = &'static [(&'static str, &'static [(&'static str, &'static str)])];

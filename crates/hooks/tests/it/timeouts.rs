@@ -45,8 +45,12 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         Dialect::Autohand => {
             format!(r#"{{"hooks": {{"hooks": [{{"event": "{name}", "command": "true"}}]}}}}"#)
         }
-        Dialect::Gemini | Dialect::Codex => format!(
+        Dialect::Gemini | Dialect::Codex | Dialect::Droid => format!(
             r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "command", "command": "true"}}]}}]}}}}"#
+        ),
+        Dialect::Qwen => format!(
+            r#"{{"hooks": {{"{name}": [{{"hooks": [{{"type": "{ty}", {}}}]}}]}}}}"#,
+            action(r#""command": "true""#, r#""prompt": "ok?""#, "")
         ),
         Dialect::Cursor => format!(
             r#"{{"version": 1, "hooks": {{"{name}": [{{{}}}]}}}}"#,
@@ -65,8 +69,10 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
 fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
-        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
-        Dialect::Cursor => &["command", "prompt"],
+        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex | Dialect::Droid => {
+            &["command"]
+        }
+        Dialect::Cursor | Dialect::Qwen => &["command", "prompt"],
         Dialect::Cline => &[],
     }
 }
@@ -97,9 +103,11 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
                 continue;
             }
-            // Gemini CLI, Codex and Cursor run only their own events.
-            if matches!(dialect, Dialect::Gemini | Dialect::Codex | Dialect::Cursor)
-                && !dialect.profile().has_event(event)
+            // Gemini CLI, Codex, Cursor, Qwen Code and Droid run only their own events.
+            if matches!(
+                dialect,
+                Dialect::Gemini | Dialect::Codex | Dialect::Cursor | Dialect::Qwen | Dialect::Droid
+            ) && !dialect.profile().has_event(event)
             {
                 continue;
             }

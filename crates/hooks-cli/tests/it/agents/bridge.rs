@@ -29,6 +29,8 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
         Agent::Cline => run.project().join(".clinerules/hooks/PreToolUse"),
         Agent::Gemini => run.project().join(".gemini/settings.json"),
         Agent::Codex => run.codex_home().join("hooks.json"),
+        Agent::Qwen => run.project().join(".qwen/settings.json"),
+        Agent::Droid => run.project().join(".factory/settings.json"),
     }
 }
 
@@ -117,6 +119,8 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
+            Agent::Droid => "droid",
         }
     }
 }

@@ -1,4 +1,5 @@
-//! End-to-end runs of the real coding agents (Claude Code, Codex CLI, Gemini CLI, Cline), from the
+//! End-to-end runs of the real coding agents (Claude Code, Codex CLI, Gemini CLI, Cline, Qwen
+//! Code, Factory Droid), from the
 //! npm packages pinned in the workspace's `package.json`, offline: each run gets a temp
 //! `HOME`, `TMPDIR` and (Codex) `CODEX_HOME`, a project directory, the agent's own config
 //! pointing every base URL at a [`ModelServer`] on 127.0.0.1 that follows a script, and a
@@ -28,6 +29,7 @@ mod codex_trust;
 mod gemini;
 mod gemini_bridge;
 pub(crate) mod model_server;
+mod qwen_droid;
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -62,6 +64,10 @@ pub(crate) enum Agent {
     Codex,
     /// Gemini CLI (`@google/gemini-cli`), `gemini -p`.
     Gemini,
+    /// Qwen Code (`@qwen-code/qwen-code`), `qwen --yolo PROMPT`.
+    Qwen,
+    /// Factory Droid (`@factory/cli`), `droid exec`.
+    Droid,
 }
 
 impl Agent {
@@ -72,6 +78,8 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
+            Agent::Droid => "droid",
         }
     }
 
@@ -79,7 +87,7 @@ impl Agent {
     pub(crate) fn api(self) -> Api {
         match self {
             Agent::Claude => Api::Anthropic,
-            Agent::Cline => Api::ChatCompletions,
+            Agent::Cline | Agent::Qwen | Agent::Droid => Api::ChatCompletions,
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
         }
@@ -92,6 +100,8 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "@openai/codex",
             Agent::Gemini => "@google/gemini-cli",
+            Agent::Qwen => "@qwen-code/qwen-code",
+            Agent::Droid => "@factory/cli",
         }
     }
 
@@ -187,6 +197,24 @@ impl AgentRun {
                     "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
                 }),
             ),
+            // The loopback server as Qwen Code's OpenAI provider; telemetry, usage
+            // statistics and update checks off.
+            Agent::Qwen => write_json(
+                &run.home().join(".qwen/settings.json"),
+                &json!({
+                    "security": {"auth": {"selectedType": "openai"}},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "telemetry": {"enabled": false},
+                    "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+                }),
+            ),
+            // The loopback server as a custom model, addressed as `custom:Scripted-0`.
+            Agent::Droid => write_json(
+                &run.home().join(".factory/settings.json"),
+                &json!({"customModels": [{"model": "scripted", "displayName": "Scripted",
+                    "baseUrl": run.server.base_url(), "apiKey": "sk-test-key",
+                    "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}),
+            ),
         }
         run
     }
@@ -222,6 +250,8 @@ impl AgentRun {
             Agent::Cline => self.project().join(".clinerules/hooks"),
             Agent::Codex => self.codex_home().join("hooks.json"),
             Agent::Gemini => self.project().join(".gemini/settings.json"),
+            Agent::Qwen => self.project().join(".qwen/settings.json"),
+            Agent::Droid => self.project().join(".factory/settings.json"),
         }
     }
 
@@ -302,7 +332,9 @@ impl AgentRun {
             .map(|text| serde_json::from_str(&text).expect("the agent's hooks file is JSON"))
             .unwrap_or_else(|| json!({}));
         let timeout = match self.agent {
-            Agent::Claude | Agent::Cline | Agent::Codex => HOOK_TIMEOUT_SECS,
+            Agent::Claude | Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid => {
+                HOOK_TIMEOUT_SECS
+            }
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -370,6 +402,33 @@ impl AgentRun {
                     .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
                     .env("NO_BROWSER", "1");
             }
+            Agent::Qwen => {
+                let system = self.root().join("qwen-system");
+                cmd.env("OPENAI_API_KEY", "sk-test-key")
+                    .env("OPENAI_BASE_URL", self.server.base_url())
+                    .env("OPENAI_MODEL", "scripted")
+                    .env("QWEN_CODE_NO_RELAUNCH", "true")
+                    .env("NO_BROWSER", "1")
+                    // The system settings (`/etc/qwen-code`) of the machine are not read.
+                    .env(
+                        "QWEN_CODE_SYSTEM_SETTINGS_PATH",
+                        system.join("settings.json"),
+                    )
+                    .env(
+                        "QWEN_CODE_SYSTEM_DEFAULTS_PATH",
+                        system.join("system-defaults.json"),
+                    );
+            }
+            // Droid's own service is the loopback server too (it answers 404, which Droid
+            // tolerates).
+            Agent::Droid => {
+                let origin = self.server.base_url().trim_end_matches("/v1").to_owned();
+                cmd.env("FACTORY_API_KEY", "fk-test-key")
+                    .env("FACTORY_API_BASE_URL", &origin)
+                    .env("FACTORY_TELEMETRY_INGEST_BASE_URL", &origin)
+                    .env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false")
+                    .env("FACTORY_DISABLE_KEYRING", "1");
+            }
         }
         for (key, value) in &self.env {
             cmd.env(key, value);
@@ -414,12 +473,20 @@ impl AgentRun {
             Agent::Gemini => {
                 cmd.args(["--yolo", "-o", "json"]);
             }
+            Agent::Qwen => {
+                cmd.args(["--yolo", "-o", "json", "--auth-type", "openai"]);
+            }
+            Agent::Droid => {
+                cmd.args(["exec", "--skip-permissions-unsafe", "-o", "json"])
+                    .args(["-m", "custom:Scripted-0"]);
+            }
         }
         cmd.args(&self.args);
         match self.agent {
             Agent::Claude | Agent::Gemini => cmd.arg("-p").arg(&self.prompt),
-            // Cline's `-p` is its plan mode: the prompt is its argument.
-            Agent::Cline | Agent::Codex => cmd.arg(&self.prompt),
+            // Cline's `-p` is its plan mode, Qwen Code's is deprecated: the prompt is the
+            // argument.
+            Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid => cmd.arg(&self.prompt),
         };
         self.apply_env(&mut cmd);
         cmd
@@ -677,7 +744,9 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
-            Agent::Cline => find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts),
+            Agent::Cline | Agent::Qwen | Agent::Droid => {
+                find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts);
+            }
         }
         assert!(
             !texts.is_empty(),

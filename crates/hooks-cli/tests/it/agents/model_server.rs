@@ -415,10 +415,12 @@ fn openai(script: &[Step], path: &str, body: &Value) -> Answer {
     Answer::sse(events.concat())
 }
 
-/// Chat Completions as Cline's OpenAI-compatible provider calls it: the conversation's tool
-/// results are its `role: "tool"` messages; a shell step is a streamed `tool_calls` delta
-/// (the name and then the arguments) of the shell tool the request offers (the SDK's
-/// `run_commands {commands: [..]}`, else the extension's `execute_command {command}`),
+/// Chat Completions as Cline's OpenAI-compatible provider, Qwen Code and Droid call it: the
+/// conversation's tool results are its `role: "tool"` messages; a shell step is a streamed
+/// `tool_calls` delta (the name and then the arguments) of the shell tool the request offers
+/// (Cline's SDK's `run_commands {commands: [..]}`, Qwen Code's `run_shell_command
+/// {command, description}`, Droid's `Execute {command, summary}`, else Cline's extension's
+/// `execute_command {command}`),
 /// with `finish_reason: "tool_calls"`; a text is a `content` delta. Usage comes in the
 /// last chunk, and `[DONE]` ends the stream.
 fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
@@ -455,6 +457,12 @@ fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
             };
             Ok(if offered("run_commands") {
                 ("run_commands".to_owned(), json!({"commands": [command]}))
+            } else if offered("run_shell_command") {
+                let args = json!({"command": command, "description": "run the command"});
+                ("run_shell_command".to_owned(), args)
+            } else if offered("Execute") {
+                let args = json!({"command": command, "summary": "run the command"});
+                ("Execute".to_owned(), args)
             } else {
                 ("execute_command".to_owned(), json!({"command": command}))
             })

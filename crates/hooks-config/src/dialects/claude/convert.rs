@@ -32,7 +32,33 @@ fn switches(_: &mut Writer, settings: &Settings, root: &mut Map<String, Value>) 
 
 /// A Claude Code handler: a command, HTTP, MCP tool, prompt or agent hook.
 pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
+    handler_in(w, spec, Dialect::Claude, &super::TYPES)
+}
+
+/// A handler of a file of Claude Code's shape in `dialect`, whose agent runs the handler
+/// types `types` (of Claude Code's): a hook of another type is skipped, with a note.
+pub(crate) fn handler_in(
+    w: &mut Writer,
+    spec: &HookSpec,
+    dialect: Dialect,
+    types: &[&str],
+) -> Option<Map<String, Value>> {
     w.enabled(spec)?;
+    let ty = match &spec.action {
+        Action::Command(_) => Some("command"),
+        Action::Http(_) => Some("http"),
+        Action::McpTool(_) => Some("mcp_tool"),
+        Action::Prompt(p) if p.mode == PromptMode::Agent => Some("agent"),
+        Action::Prompt(p) if p.mode != PromptMode::Inject => Some("prompt"),
+        // Left out below, with what it is.
+        _ => None,
+    };
+    if let Some(ty) = ty
+        && !types.contains(&ty)
+    {
+        w.skip(spec, &format!("`{ty}` hooks"));
+        return None;
+    }
     let mut h = Map::new();
     match &spec.action {
         Action::Command(c) => {
@@ -78,7 +104,7 @@ pub(crate) fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Val
             return None;
         }
     };
-    if let Some(t) = own_timeout(spec, Dialect::Claude) {
+    if let Some(t) = own_timeout(spec, dialect) {
         h.insert("timeout".into(), secs(t));
     }
     if spec.is_async {

@@ -3,7 +3,7 @@
 //! Claude Code skips it), unknown handler keys are ignored with a warning, and the handler
 //! types each event runs.
 
-mod convert;
+pub(crate) mod convert;
 
 use std::path::{Path, PathBuf};
 
@@ -101,10 +101,45 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
 /// Claude Code skips it), the rest checked against Claude Code's schema (unknown keys
 /// ignored with a warning) and read with its switches and MCP servers.
 fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
+    read_shaped(reader, root, file, &CLAUDE);
+}
+
+/// What differs between the agents whose files have Claude Code's shape (Claude Code,
+/// Qwen Code, Factory Droid): the handler types each runs, and the keys of its `hooks`
+/// table that are settings, not events.
+#[derive(Debug)]
+pub(crate) struct ClaudeShaped {
+    /// The agent's name in messages (`Claude Code runs only ...`).
+    pub(crate) agent: &'static str,
+    /// Every handler type it runs.
+    pub(crate) types: &'static [&'static str],
+    /// The handler types it runs on an event.
+    pub(crate) types_on: fn(&Event) -> &'static [&'static str],
+    /// The keys of its `hooks` table that are settings, skipped as events.
+    pub(crate) settings_keys: &'static [&'static str],
+}
+
+/// Claude Code's own.
+const CLAUDE: ClaudeShaped = ClaudeShaped {
+    agent: "Claude Code",
+    types: &TYPES,
+    types_on,
+    settings_keys: &[],
+};
+
+/// Reads a file of Claude Code's shape as `how` says the agent reads it: what the engine
+/// does not run is skipped with a warning, the rest checked against Claude Code's schema
+/// (unknown keys ignored with a warning) and read with its switches and MCP servers.
+pub(crate) fn read_shaped(
+    reader: &mut Reader<'_>,
+    root: &Node,
+    file: &mut ConfigFile,
+    how: &ClaudeShaped,
+) {
     if !check::top_table(reader, root) {
         return;
     }
-    let root = prune(reader, root);
+    let root = prune(reader, root, how);
     check::file(reader, FileSchema::Claude, &root, handler::rename_hint);
     soften_unknown_keys(&mut reader.structural);
     super::native::load_nested_file(reader, &root, file, true);
@@ -122,7 +157,7 @@ pub fn plugin_root(path: &Path) -> Option<PathBuf> {
 }
 
 /// Claude Code's handler types.
-const TYPES: [&str; 5] = ["command", "http", "mcp_tool", "prompt", "agent"];
+pub(crate) const TYPES: [&str; 5] = ["command", "http", "mcp_tool", "prompt", "agent"];
 
 /// The handler types Claude Code runs on `event`, where the reference limits them:
 /// SessionStart and Setup run command and mcp_tool hooks; the events of the second list
@@ -159,7 +194,7 @@ fn types_on(event: &Event) -> &'static [&'static str] {
 /// `root` without the events and handlers the engine does not run: an unknown event, a
 /// handler of an unknown type, and a handler of a type its event does not run are each
 /// dropped with a warning at their line and column, and the rest of the file loads.
-pub(crate) fn prune(reader: &mut Reader<'_>, root: &Node) -> Node {
+fn prune(reader: &mut Reader<'_>, root: &Node, how: &ClaudeShaped) -> Node {
     let mut root = root.clone();
     let Value::Map(top) = &mut root.value else {
         return root;
@@ -171,12 +206,15 @@ pub(crate) fn prune(reader: &mut Reader<'_>, root: &Node) -> Node {
         return root;
     };
     events.retain_mut(|entry| {
+        if how.settings_keys.contains(&entry.key.as_str()) {
+            return false;
+        }
         let Some(event) = known_event(reader, entry) else {
             return false;
         };
         if let Value::Seq(groups) = &mut entry.value.value {
             for group in groups {
-                prune_group(reader, &event, group);
+                prune_group(reader, &event, group, how);
             }
         }
         true
@@ -203,7 +241,7 @@ fn known_event(reader: &mut Reader<'_>, entry: &Entry) -> Option<Event> {
     }
 }
 
-fn prune_group(reader: &mut Reader<'_>, event: &Event, group: &mut Node) {
+fn prune_group(reader: &mut Reader<'_>, event: &Event, group: &mut Node, how: &ClaudeShaped) {
     let Value::Map(entries) = &mut group.value else {
         return;
     };
@@ -213,34 +251,36 @@ fn prune_group(reader: &mut Reader<'_>, event: &Event, group: &mut Node) {
     let Value::Seq(handlers) = &mut handlers.value.value else {
         return;
     };
-    handlers.retain(|handler| runs(reader, event, handler));
+    handlers.retain(|handler| runs(reader, event, handler, how));
 }
 
 /// Whether `handler` is of a type the engine runs on `event` (reported when it is not).
 /// A handler without a string `type` stays, for the schema check to report.
-fn runs(reader: &mut Reader<'_>, event: &Event, handler: &Node) -> bool {
+fn runs(reader: &mut Reader<'_>, event: &Event, handler: &Node, how: &ClaudeShaped) -> bool {
     let Some(ty_node) = field(handler, "type") else {
         return true;
     };
     let Some(ty) = ty_node.as_str() else {
         return true;
     };
-    if !TYPES.contains(&ty) {
+    if !how.types.contains(&ty) {
         reader.warn(
             DiagnosticKind::InvalidValue,
             ty_node.pos,
             format!("unknown hook type `{ty}`; this hook is skipped"),
-            hooks_core::did_you_mean(ty, TYPES).map(|s| format!("did you mean `{s}`?")),
+            hooks_core::did_you_mean(ty, how.types.iter().copied())
+                .map(|s| format!("did you mean `{s}`?")),
         );
         return false;
     }
-    let allowed = types_on(event);
+    let allowed = (how.types_on)(event);
     if !allowed.contains(&ty) {
         reader.warn(
             DiagnosticKind::InvalidValue,
             ty_node.pos,
             format!(
-                "Claude Code runs only {} hooks on {}; this {ty} hook is skipped",
+                "{} runs only {} hooks on {}; this {ty} hook is skipped",
+                how.agent,
                 words(allowed),
                 event.name()
             ),

@@ -8,7 +8,9 @@ mod claude;
 mod cline;
 mod codex;
 mod cursor;
+mod droid;
 mod gemini;
+mod qwen;
 
 use std::path::{Path, PathBuf};
 
@@ -165,6 +167,8 @@ pub static AGENTS: &[&Agent] = &[
     &codex::AGENT,
     &cline::AGENT,
     &cursor::AGENT,
+    &qwen::AGENT,
+    &droid::AGENT,
 ];
 
 /// The agent whose dialect is `dialect`, if the bridge answers it.
@@ -180,6 +184,18 @@ pub(crate) fn guess(payload: &Value) -> &'static Agent {
         .copied()
         .find(|a| a.event_key.is_some_and(|k| payload.get(k).is_some()))
         .unwrap_or(AGENTS[0])
+}
+
+/// [`Settings::not_called`] of the agents whose settings switch every hook off with
+/// `disableAllHooks: true` (Qwen Code, Factory Droid).
+pub(crate) fn disabled_all_hooks(
+    settings: &Value,
+    _path: &Path,
+    _text: &str,
+    _command: &str,
+) -> Option<String> {
+    (settings["disableAllHooks"] == Value::Bool(true))
+        .then(|| "not called: `disableAllHooks` is true".to_owned())
 }
 
 /// An existing absolute directory named by the variable `name`.
