@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ColorChoice, Parser, Subcommand};
+use hooks::core::Dialect;
 
 /// Lifecycle hooks for AI agents: validate, inspect, run and replay them.
 #[derive(Debug, Parser)]
@@ -60,10 +61,16 @@ pub struct ConfigArgs {
     pub on_broken_config: Option<String>,
 }
 
-/// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 9] = [
-    "native", "claude", "echo", "fabro", "autohand", "gemini", "codex", "cursor", "cline",
-];
+/// The names `--dialect` and `--to` take: every dialect's, in [`Dialect::ALL`]'s order.
+pub const DIALECTS: [&str; Dialect::ALL.len()] = {
+    let mut names = [""; Dialect::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Dialect::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]

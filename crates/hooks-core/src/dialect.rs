@@ -69,7 +69,7 @@ impl Default for Dialect {
 
 impl Dialect {
     /// The dialect's short name, as used on the command line (`--to fabro`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         self.profile().name
     }
 

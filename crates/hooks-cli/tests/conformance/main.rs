@@ -1,5 +1,6 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
-//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`) is its own test, named
+//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`, `qwen` for Qwen Code,
+//! `droid` for Factory Droid) is its own test, named
 //! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
 //! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
 //! its case. A case is a config in the agent's own form, a payload and the answers of the
@@ -60,8 +61,9 @@
 //! Per agent, the config is made from the answers this way (`hook_event`, default `event`,
 //! is the agent's name of the event the hooks are registered on):
 //!
-//! - `claude`: the settings file above; `gemini` and `codex` the same shape, written to
-//!   `.gemini/settings.json` and `.codex/hooks.json` by default (`settings_text`: the
+//! - `claude`: the settings file above; `gemini`, `codex`, `qwen` and `droid` the same
+//!   shape, written to `.gemini/settings.json`, `.codex/hooks.json`, `.qwen/settings.json`
+//!   and `.factory/settings.json` by default (`settings_text`: the
 //!   file's text as it is, a Codex `config.toml`, with `{{answer N}}` and `{{config}}`, its
 //!   own path, filled in; `from`: the agent that sends the event, `hooks run --from`).
 //! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
@@ -104,6 +106,8 @@ fn main() {
         Agent::Cline,
         Agent::Gemini,
         Agent::Codex,
+        Agent::Qwen,
+        Agent::Droid,
     ]
     .into_iter()
     .flat_map(trials)
@@ -119,6 +123,8 @@ enum Agent {
     Cline,
     Gemini,
     Codex,
+    Qwen,
+    Droid,
 }
 
 impl Agent {
@@ -129,6 +135,8 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Gemini => "gemini",
             Agent::Codex => "codex",
+            Agent::Qwen => "qwen",
+            Agent::Droid => "droid",
         }
     }
 
@@ -139,6 +147,8 @@ impl Agent {
             Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
             Agent::Gemini => ".gemini/settings.json".to_owned(),
             Agent::Codex => ".codex/hooks.json".to_owned(),
+            Agent::Qwen => ".qwen/settings.json".to_owned(),
+            Agent::Droid => ".factory/settings.json".to_owned(),
         }
     }
 }
@@ -411,7 +421,12 @@ fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
 fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[String]) -> Value {
     let extra = case["hook"].as_object().cloned().unwrap_or_default();
     match agent {
-        Agent::Claude | Agent::Cline | Agent::Gemini | Agent::Codex => {
+        Agent::Claude
+        | Agent::Cline
+        | Agent::Gemini
+        | Agent::Codex
+        | Agent::Qwen
+        | Agent::Droid => {
             let mut group = Map::new();
             if let Some(m) = extra.get("matcher") {
                 group.insert("matcher".to_owned(), m.clone());

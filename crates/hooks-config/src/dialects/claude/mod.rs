@@ -263,6 +263,19 @@ fn runs(reader: &mut Reader<'_>, event: &Event, handler: &Node, how: &ClaudeShap
     let Some(ty) = ty_node.as_str() else {
         return true;
     };
+    if !how.types.contains(&ty) && TYPES.contains(&ty) {
+        reader.warn(
+            DiagnosticKind::InvalidValue,
+            ty_node.pos,
+            format!(
+                "{} runs only {} hooks; this {ty} hook is skipped",
+                how.agent,
+                words(how.types)
+            ),
+            None,
+        );
+        return false;
+    }
     if !how.types.contains(&ty) {
         reader.warn(
             DiagnosticKind::InvalidValue,
