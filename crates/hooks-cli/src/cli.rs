@@ -370,7 +370,7 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
     pub dialect: Option<String>,
     /// The target dialect.
-    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native", "cursor", "cline"])]
+    #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
     pub to: String,
     /// Write here instead of stdout.
     #[arg(short = 'o', long)]

@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used)]
 
 mod agent_scripts;
+mod agent_settings;
 mod agents;
 mod autohand;
 mod bridge;

@@ -379,3 +379,43 @@ fn nothing_converts_to_cline() {
     let err = convert(&native, Dialect::Cline).unwrap_err().to_string();
     assert!(err.contains("Cline has no config file to write"), "{err}");
 }
+
+/// Qwen Code's and Droid's files are Claude Code's shape in their own tool names: a
+/// matcher is written in the agent's names (`run_shell_command|edit`, `Execute|Edit`) and
+/// keeps matching the same tools once read back, a timeout stays in seconds, and what the
+/// agent does not run (Droid's HTTP hooks) is left out with a warning.
+#[test]
+fn qwen_code_and_droid_get_their_tool_names_and_handler_types() {
+    let claude = load_str(
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash|Edit", "hooks": [{"type": "command", "command": "a", "timeout": 30}]}],
+            "PostToolUse": [{"matcher": "Write", "hooks": [{"type": "http", "url": "http://127.0.0.1:1/"}]}]}}"#,
+        Some(Path::new("settings.json")),
+        &options(),
+    )
+    .unwrap();
+    let (qwen, warnings) = round(&claude, Dialect::Qwen, None);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let hooks: Vec<_> = qwen.hooks().collect();
+    assert_eq!(hooks.len(), 2);
+    assert!(hooks[0].matcher.is_match("run_shell_command") && hooks[0].matcher.is_match("edit"));
+    assert!(!hooks[0].matcher.is_match("read_file"));
+    let text = convert(&claude, Dialect::Qwen).unwrap().text;
+    assert!(
+        text.contains("\"matcher\": \"run_shell_command|edit\"")
+            && text.contains("\"timeout\": 30"),
+        "{text}"
+    );
+    let (droid, warnings) = round(&claude, Dialect::Droid, None);
+    let hooks: Vec<_> = droid.hooks().collect();
+    assert_eq!(hooks.len(), 1, "the http hook is left out: {warnings:?}");
+    assert_eq!(hooks[0].matcher.as_str(), "Execute|Edit");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("left out: droid cannot express `http` hooks")),
+        "{warnings:?}"
+    );
+    // Back in Claude Code's names.
+    let (back, _) = round(&droid, Dialect::Claude, None);
+    assert_eq!(back.hooks().next().unwrap().matcher.as_str(), "Bash|Edit");
+}
