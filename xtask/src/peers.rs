@@ -21,8 +21,9 @@ pub(crate) fn ensure(root: &Path) -> Result<()> {
 /// Where a successful install leaves a copy of the `package-lock.json` it installed.
 const INSTALLED_LOCK: &str = "node_modules/.hooks-installed-lock.json";
 
-/// `npm ci` unless `node_modules` was installed by this function from the current
-/// `package-lock.json`: the copy of the lock file it leaves after a successful install must
+/// `npm ci` (from npm's cache where it holds a package: `--prefer-offline`, as the agents'
+/// packages are a few hundred MB each) unless `node_modules` was installed by this function
+/// from the current `package-lock.json`: the copy of the lock file it leaves after a successful install must
 /// equal the lock file byte for byte. Comparing contents, not times, also re-installs a
 /// `node_modules` that a cache restored, a branch switch left behind, or an interrupted
 /// install half wrote.
@@ -34,9 +35,9 @@ fn npm_packages(root: &Path) -> Result<()> {
     if installed_from(root, &wanted) {
         return Ok(());
     }
-    eprintln!("$ npm ci --no-audit --no-fund");
+    eprintln!("$ npm ci --prefer-offline --no-audit --no-fund");
     let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
+        .args(["ci", "--prefer-offline", "--no-audit", "--no-fund"])
         .current_dir(root)
         .status()
         .context(
