@@ -17,6 +17,26 @@ pub(crate) fn write(w: &mut Writer, items: &[Item], settings: &Settings) -> Valu
     crate::write::nested(w, items, settings, &how)
 }
 
+/// Hooks nested by event and matcher in a file of Claude Code's shape whose only switch is
+/// `disableAllHooks` (Qwen Code's, Droid's), each written by `handler`.
+pub(crate) fn write_shaped(
+    w: &mut Writer,
+    items: &[Item],
+    settings: &Settings,
+    handler: fn(&mut Writer, &HookSpec) -> Option<Map<String, Value>>,
+) -> Value {
+    let how = Nested {
+        handler,
+        settings: |_, settings, root| {
+            if let Some(v) = settings.disable_all_hooks {
+                root.insert("disableAllHooks".into(), json!(v));
+            }
+        },
+        sequential_groups: false,
+    };
+    crate::write::nested(w, items, settings, &how)
+}
+
 /// The switches: `disableAllHooks`, `allowManagedHooksOnly`, `allowedHttpHookUrls`.
 fn switches(_: &mut Writer, settings: &Settings, root: &mut Map<String, Value>) {
     if let Some(v) = settings.disable_all_hooks {

@@ -4,19 +4,19 @@
 //! event is skipped with a warning and the rest of the file loads; `disableAllHooks: true`
 //! turns every hook off; timeouts are in seconds; the hooks are command hooks.
 
-mod convert;
-
 use std::path::Path;
 
-use hooks_core::{Dialect, Event};
+use hooks_core::{Dialect, Event, HookSpec};
+use serde_json::{Map, Value};
 
+use crate::dialects::claude::convert::{handler_in, write_shaped};
 use crate::dialects::claude::{ClaudeShaped, read_shaped};
 use crate::dialects::files::{Claim, DialectFiles, EditRules, SwitchNames, Writing};
 use crate::file::ConfigFile;
 use crate::parse::Format;
 use crate::reader::{ReadRules, Reader};
 use crate::tree::Node;
-use crate::write::WriteRules;
+use crate::write::{WriteRules, Writer};
 
 /// Factory Droid's row.
 pub(crate) static FILES: DialectFiles = DialectFiles {
@@ -34,7 +34,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
         ignores_inapplicable_keys: true,
         ..ReadRules::PLAIN
     },
-    writing: Writing::File(convert::write),
+    writing: Writing::File(|w, items, settings| write_shaped(w, items, settings, handler)),
     write_rules: WriteRules::PLAIN,
     switch_names: SwitchNames {
         disable_all_hooks: "disableAllHooks",
@@ -62,6 +62,11 @@ const DROID: ClaudeShaped = ClaudeShaped {
 
 /// The handler types of Droid's files, on every event.
 const TYPES: &[&str] = &["command"];
+
+/// A hook written in its file: Claude Code's handler, of a type the agent runs.
+fn handler(w: &mut Writer, spec: &HookSpec) -> Option<Map<String, Value>> {
+    handler_in(w, spec, Dialect::Droid, TYPES)
+}
 
 fn read(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) {
     read_shaped(reader, root, file, &DROID);
