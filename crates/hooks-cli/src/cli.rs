@@ -61,8 +61,9 @@ pub struct ConfigArgs {
 }
 
 /// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 9] = [
+pub const DIALECTS: [&str; 10] = [
     "native", "claude", "echo", "fabro", "autohand", "gemini", "codex", "cursor", "cline",
+    "copilot",
 ];
 
 /// The subcommands.

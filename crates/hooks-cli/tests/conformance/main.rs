@@ -1,5 +1,6 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
-//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`) is its own test, named
+//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`, `copilot` for GitHub
+//! Copilot CLI) is its own test, named
 //! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
 //! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
 //! its case. A case is a config in the agent's own form, a payload and the answers of the
@@ -67,6 +68,10 @@
 //! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
 //!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
 //!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
+//! - `copilot`: `{"version": 1, "hooks": {HOOK_EVENT: [..]}}` written to
+//!   `.github/hooks/guard.json`: under a camelCase HOOK_EVENT an entry per answer, a
+//!   `bash` command with the keys of `hook`; under a PascalCase one Claude Code's matcher
+//!   group.
 //! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
 //!   `.clinerules/hooks/` (or at `config`), the second in the global
 //!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
@@ -104,6 +109,7 @@ fn main() {
         Agent::Cline,
         Agent::Gemini,
         Agent::Codex,
+        Agent::Copilot,
     ]
     .into_iter()
     .flat_map(trials)
@@ -119,6 +125,7 @@ enum Agent {
     Cline,
     Gemini,
     Codex,
+    Copilot,
 }
 
 impl Agent {
@@ -129,6 +136,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Gemini => "gemini",
             Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -139,6 +147,7 @@ impl Agent {
             Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
             Agent::Gemini => ".gemini/settings.json".to_owned(),
             Agent::Codex => ".codex/hooks.json".to_owned(),
+            Agent::Copilot => ".github/hooks/guard.json".to_owned(),
         }
     }
 }
@@ -439,6 +448,26 @@ fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[St
                 .map(|c| {
                     let mut entry = extra.clone();
                     entry.insert("command".to_owned(), json!(c));
+                    Value::Object(entry)
+                })
+                .collect();
+            json!({ "version": 1, "hooks": { hook_event: entries } })
+        }
+        // A PascalCase event holds Claude Code's matcher groups; a camelCase one hooks
+        // with `bash`.
+        Agent::Copilot if hook_event.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            let mut settings = default_settings(Agent::Claude, hook_event, case, commands);
+            settings["version"] = json!(1);
+            settings
+        }
+        Agent::Copilot => {
+            let entries: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut entry = Map::new();
+                    entry.insert("type".to_owned(), json!("command"));
+                    entry.insert("bash".to_owned(), json!(c));
+                    entry.extend(extra.clone());
                     Value::Object(entry)
                 })
                 .collect();

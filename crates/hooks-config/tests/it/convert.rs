@@ -19,6 +19,7 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Codex, _) => "hooks.json",
         (Dialect::Cursor, _) => ".cursor/hooks.json",
         (Dialect::Cline, _) => ".clinerules/hooks/PreToolUse",
+        (Dialect::Copilot, _) => ".github/hooks/guard.json",
         (Dialect::Native, Format::Toml) => "hooks.toml",
         (Dialect::Native, Format::Json) => "hooks.json",
         (Dialect::Native, Format::Yaml | _) => "hooks.yaml",

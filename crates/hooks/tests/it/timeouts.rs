@@ -58,6 +58,11 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         ),
         // Cline hooks are files, not text: none is loaded from a string.
         Dialect::Cline => String::new(),
+        Dialect::Copilot => {
+            format!(
+                r#"{{"version": 1, "hooks": {{"{name}": [{{"type": "command", "bash": "true"}}]}}}}"#
+            )
+        }
     }
 }
 
@@ -65,7 +70,9 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
 fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
-        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
+        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex | Dialect::Copilot => {
+            &["command"]
+        }
         Dialect::Cursor => &["command", "prompt"],
         Dialect::Cline => &[],
     }
@@ -97,9 +104,11 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
                 continue;
             }
-            // Gemini CLI, Codex and Cursor run only their own events.
-            if matches!(dialect, Dialect::Gemini | Dialect::Codex | Dialect::Cursor)
-                && !dialect.profile().has_event(event)
+            // Gemini CLI, Codex, Cursor and Copilot run only their own events.
+            if matches!(
+                dialect,
+                Dialect::Gemini | Dialect::Codex | Dialect::Cursor | Dialect::Copilot
+            ) && !dialect.profile().has_event(event)
             {
                 continue;
             }
