@@ -17,6 +17,8 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Dialect,
     event_key: None,
     env_file: None,
+    runs_files_of: &[],
+    is_calling: |_| false,
     events: || {
         let claude = Dialect::Claude.profile();
         let own = Dialect::Cursor
