@@ -25,6 +25,7 @@ mod cline;
 mod codex;
 mod codex_bridge;
 mod codex_trust;
+mod copilot;
 mod gemini;
 mod gemini_bridge;
 pub(crate) mod model_server;
@@ -62,6 +63,8 @@ pub(crate) enum Agent {
     Codex,
     /// Gemini CLI (`@google/gemini-cli`), `gemini -p`.
     Gemini,
+    /// GitHub Copilot CLI (`@github/copilot`), `copilot -p`.
+    Copilot,
 }
 
 impl Agent {
@@ -72,6 +75,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -82,6 +86,7 @@ impl Agent {
             Agent::Cline => Api::ChatCompletions,
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
+            Agent::Copilot => Api::ChatCompletions,
         }
     }
 
@@ -92,6 +97,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "@openai/codex",
             Agent::Gemini => "@google/gemini-cli",
+            Agent::Copilot => "@github/copilot",
         }
     }
 
@@ -187,6 +193,10 @@ impl AgentRun {
                     "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
                 }),
             ),
+            // Copilot's home (`$COPILOT_HOME`), outside `HOME`, holds its user hooks.
+            Agent::Copilot => {
+                std::fs::create_dir_all(run.copilot_home()).expect("creating Copilot's home")
+            }
         }
         run
     }
@@ -206,6 +216,11 @@ impl AgentRun {
         self.dir.path().join("codex-home")
     }
 
+    /// The temp `COPILOT_HOME` (set for every agent; only GitHub Copilot CLI reads it).
+    pub(crate) fn copilot_home(&self) -> PathBuf {
+        self.dir.path().join("copilot-home")
+    }
+
     /// The run's temp directory (holding `home/`, `tmp/`, `codex-home/`, `project/`), a
     /// place for hook scripts and logs outside the project.
     pub(crate) fn root(&self) -> &Path {
@@ -222,6 +237,7 @@ impl AgentRun {
             Agent::Cline => self.project().join(".clinerules/hooks"),
             Agent::Codex => self.codex_home().join("hooks.json"),
             Agent::Gemini => self.project().join(".gemini/settings.json"),
+            Agent::Copilot => self.copilot_home().join("hooks/test.json"),
         }
     }
 
@@ -302,7 +318,7 @@ impl AgentRun {
             .map(|text| serde_json::from_str(&text).expect("the agent's hooks file is JSON"))
             .unwrap_or_else(|| json!({}));
         let timeout = match self.agent {
-            Agent::Claude | Agent::Cline | Agent::Codex => HOOK_TIMEOUT_SECS,
+            Agent::Claude | Agent::Cline | Agent::Codex | Agent::Copilot => HOOK_TIMEOUT_SECS,
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -312,6 +328,10 @@ impl AgentRun {
         }
         if self.agent == Agent::Gemini {
             config["hooksConfig"]["enabled"] = json!(true);
+        }
+        // Copilot reads Claude Code's form under PascalCase events, in a versioned file.
+        if self.agent == Agent::Copilot {
+            config["version"] = json!(1);
         }
         let groups = &mut config["hooks"][event];
         if !groups.is_array() {
@@ -337,6 +357,7 @@ impl AgentRun {
             .env("HOME", &home)
             .env("TMPDIR", self.root().join("tmp"))
             .env("CODEX_HOME", self.codex_home())
+            .env("COPILOT_HOME", self.copilot_home())
             .env("XDG_CONFIG_HOME", home.join(".config"))
             .env("XDG_DATA_HOME", home.join(".local/share"))
             .env("XDG_STATE_HOME", home.join(".local/state"))
@@ -369,6 +390,16 @@ impl AgentRun {
                     .env("GOOGLE_GEMINI_BASE_URL", self.server.base_url())
                     .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
                     .env("NO_BROWSER", "1");
+            }
+            // Offline: the loopback server as a BYOK OpenAI provider, no GitHub sign-in,
+            // telemetry or update check.
+            Agent::Copilot => {
+                cmd.env("COPILOT_OFFLINE", "true")
+                    .env("COPILOT_PROVIDER_BASE_URL", self.server.base_url())
+                    .env("COPILOT_PROVIDER_TYPE", "openai")
+                    .env("COPILOT_PROVIDER_API_KEY", "sk-test-key")
+                    .env("COPILOT_MODEL", "scripted")
+                    .env("COPILOT_AUTO_UPDATE", "false");
             }
         }
         for (key, value) in &self.env {
@@ -414,10 +445,17 @@ impl AgentRun {
             Agent::Gemini => {
                 cmd.args(["--yolo", "-o", "json"]);
             }
+            Agent::Copilot => {
+                cmd.args(["--allow-all-tools", "--no-auto-update"]).args([
+                    "--disable-client-telemetry",
+                    "--output-format",
+                    "json",
+                ]);
+            }
         }
         cmd.args(&self.args);
         match self.agent {
-            Agent::Claude | Agent::Gemini => cmd.arg("-p").arg(&self.prompt),
+            Agent::Claude | Agent::Gemini | Agent::Copilot => cmd.arg("-p").arg(&self.prompt),
             // Cline's `-p` is its plan mode: the prompt is its argument.
             Agent::Cline | Agent::Codex => cmd.arg(&self.prompt),
         };
@@ -677,7 +715,9 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
-            Agent::Cline => find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts),
+            Agent::Cline | Agent::Copilot => {
+                find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts);
+            }
         }
         assert!(
             !texts.is_empty(),
