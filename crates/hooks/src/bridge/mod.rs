@@ -455,7 +455,7 @@ fn dispatch(
     // answers with the first's decision, before any config is loaded for it.
     let claim = store
         .as_ref()
-        .zip(fold::key(ctx, stdin))
+        .zip(fold::key(ctx, stdin, !agent.runs_files_of.is_empty()))
         .and_then(|(store, key)| fold::claim(store, &key));
     let held = match claim {
         Some(fold::Claim::Answered(effects)) => {

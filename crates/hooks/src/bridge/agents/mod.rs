@@ -45,7 +45,9 @@ pub struct Agent {
     pub events: fn() -> Vec<(Vec<BuiltinEvent>, &'static str)>,
     /// The other agents whose settings files this agent runs the hooks of too (GitHub
     /// Copilot CLI runs Claude Code's `.claude/settings.json`): a call through one of
-    /// their bridge entries may be this agent's ([`Agent::is_calling`]).
+    /// their bridge entries may be this agent's ([`Agent::is_calling`]). Such an agent
+    /// gives each of its calls of one event the same time of the event (`timestamp`), by
+    /// which the calls are folded into one dispatch when it has no tool-use id.
     pub runs_files_of: &'static [Dialect],
     /// Whether the agent making the call is this one, by its environment or its event
     /// (Copilot sets `COPILOT_CLI=1` for its hooks): asked of a call through the bridge
