@@ -7,7 +7,7 @@
 
 use serde_json::json;
 
-use super::bridge::{bridged_script, hooks, install_run_uninstall};
+use super::bridge::{bridged_script, hooks};
 use super::{Agent, AgentRun, GUARD_REASON, Step, guard};
 
 /// Copilot's script: one call of its shell tool `bash` running `command`, then a text.
@@ -60,8 +60,123 @@ fn copilot_runs_the_engines_guard_through_the_bridge() {
     eprintln!("copilot run: {:?}", out.elapsed);
 }
 
-#[allow(dead_code)]
-fn unused(run: &AgentRun) {
-    hooks(run, &["doctor"]);
-    let _ = install_run_uninstall;
+/// The events whose calls are counted.
+const COUNTED: [&str; 6] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionEnd",
+];
+
+/// The events the guard's log saw, one line each: `event session tool command`.
+fn guard_calls(run: &AgentRun) -> Vec<String> {
+    std::fs::read_to_string(run.root().join("calls.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Claude Code's bridge in the project's `.claude/settings.json` and Copilot's in its user
+/// hooks: Copilot runs both (the folder trusted, so its repository hooks load), the first
+/// call of each event dispatches and the second answers with its decision, so a hook of the
+/// engine runs once per event, and the guard still denies. Under a process cap.
+#[test]
+fn with_claude_codes_bridge_too_each_event_runs_the_hooks_once() {
+    let mut run = AgentRun::new(Agent::Copilot, shell("rm -r victim"));
+    run.arg("--trust-folder");
+    run.caged(512);
+    run.write("victim/keep.txt", "precious");
+    let log = run.root().join("calls.log");
+    let count = run.script(
+        "count.sh",
+        &format!(
+            "tr -d '\\n' >> '{}'\necho >> '{}'\n",
+            log.display(),
+            log.display()
+        ),
+    );
+    let mut config = format!(
+        "hooks:\n  - id: no-rm-r\n    event: PreToolUse\n    matcher: Bash\n    on_failure: block\n    command: {}\n",
+        guard(&run)
+    );
+    for event in COUNTED {
+        config.push_str(&format!(
+            "  - id: count-{event}\n    event: {event}\n    command: {}\n",
+            count.display()
+        ));
+    }
+    super::bridge::home_file(&run, ".config/hooks/hooks.yaml", &config);
+    hooks(&run, &["install", "claude"]);
+    hooks(&run, &["install", "copilot"]);
+    let out = run.run();
+    out.assert_success();
+    assert_eq!(run.refused_forks().unwrap_or(0), 0, "forks refused:\n{out}");
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(
+        out.tool_result()
+            .contains(&format!("Denied by preToolUse hook: {GUARD_REASON}")),
+        "{out}"
+    );
+    let guard_runs = std::fs::read_to_string(run.root().join("guard.log"))
+        .unwrap_or_default()
+        .lines()
+        .count();
+    assert_eq!(guard_runs, 1, "the guard ran other than once:\n{out}");
+    // Copilot called both bridges on every event but the denied one (a deny ends its
+    // PreToolUse hooks): each of the engine's counting hooks ran once.
+    let calls = guard_calls(&run);
+    for event in [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "Stop",
+        "SessionEnd",
+    ] {
+        let n = calls
+            .iter()
+            .filter(|c| c.contains(&format!("\"hook_event_name\":\"{event}\"")))
+            .count();
+        assert_eq!(n, 1, "{event} ran {n} times: {calls:#?}\n{out}");
+    }
+    let audit = std::fs::read_to_string(run.home().join(".local/state/hooks/audit.jsonl"))
+        .unwrap_or_default();
+    let folded = audit
+        .lines()
+        .filter(|l| l.contains("answered with the decision of another call of the same event"))
+        .count();
+    assert_eq!(folded, 4, "{audit}");
+    eprintln!("copilot run with both bridges: {:?}", out.elapsed);
+}
+
+/// Claude Code's bridge alone, in the project's `.claude/settings.json`: Copilot (the
+/// folder trusted) calls it with Claude Code's PascalCase event and `COPILOT_CLI=1`, the
+/// bridge answers as Copilot's, in the PascalCase form Copilot reads there, and the guard
+/// stops `rm -r` with its reason.
+#[test]
+fn claude_codes_bridge_called_by_copilot_answers_as_copilots() {
+    let mut run = AgentRun::new(Agent::Copilot, shell("rm -r victim"));
+    run.arg("--trust-folder");
+    run.write("victim/keep.txt", "precious");
+    guard_config(&run);
+    hooks(&run, &["install", "claude"]);
+    let out = run.run();
+    out.assert_success();
+    assert!(
+        run.project().join("victim/keep.txt").exists(),
+        "rm -r ran:\n{out}"
+    );
+    assert!(
+        out.tool_result()
+            .contains(&format!("Denied by preToolUse hook: {GUARD_REASON}")),
+        "{out}"
+    );
+    let audit = std::fs::read_to_string(run.home().join(".local/state/hooks/audit.jsonl"))
+        .unwrap_or_default();
+    assert!(audit.contains("\"agent\":\"copilot\""), "{audit}");
 }

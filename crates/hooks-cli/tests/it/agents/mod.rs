@@ -128,6 +128,7 @@ pub(crate) struct AgentRun {
     env: Vec<(String, String)>,
     args: Vec<String>,
     timeout: Duration,
+    cage: Option<crate::cage::Cage>,
 }
 
 /// What one run gave.
@@ -166,6 +167,7 @@ impl AgentRun {
             env: Vec::new(),
             args: Vec::new(),
             timeout: RUN_TIMEOUT,
+            cage: None,
         };
         match agent {
             Agent::Claude => {}
@@ -265,6 +267,19 @@ impl AgentRun {
     pub(crate) fn codex_bypass_hook_trust(&mut self) -> &mut AgentRun {
         assert_eq!(self.agent, Agent::Codex, "only Codex has hook trust");
         self.arg("--dangerously-bypass-hook-trust")
+    }
+
+    /// Runs the agent, and every process it starts, under a cap of `max` processes
+    /// ([`Cage`](crate::cage::Cage)), for a run whose hooks could fork without bound (a
+    /// bridge installed in several agents' files).
+    pub(crate) fn caged(&mut self, max: u64) -> &mut AgentRun {
+        self.cage = Some(crate::cage::Cage::new(max));
+        self
+    }
+
+    /// How many forks the run's cap refused (`None`: no cap, or no cgroup to count in).
+    pub(crate) fn refused_forks(&self) -> Option<u64> {
+        self.cage.as_ref().and_then(crate::cage::Cage::refused)
     }
 
     /// Sets the hard timeout of the run (default [`RUN_TIMEOUT`]).
@@ -429,7 +444,10 @@ impl AgentRun {
     fn command(&self) -> Command {
         // The test starts the real agent, as a real child process.
         #[allow(clippy::disallowed_methods)]
-        let mut cmd = Command::new(self.agent.bin());
+        let mut cmd = match &self.cage {
+            Some(cage) => cage.command(&self.agent.bin(), &[]),
+            None => Command::new(self.agent.bin()),
+        };
         match self.agent {
             Agent::Claude => {
                 cmd.args(["--output-format", "stream-json", "--verbose"])
