@@ -530,6 +530,10 @@ pub struct BridgeArgs {
     /// The agent calling: its stdin, project root and answer protocol.
     #[arg(value_enum)]
     pub agent: Agent,
+    /// The event, as the agent names it, for an agent whose event on stdin does not name
+    /// itself (GitHub Copilot CLI's camelCase hooks: `hooks bridge copilot preToolUse`).
+    #[arg(value_name = "EVENT")]
+    pub event: Option<String>,
     /// Run the event's async hooks (the detached background process the bridge starts).
     #[arg(long, hide = true)]
     pub async_worker: bool,
@@ -551,9 +555,10 @@ pub struct InstallArgs {
     /// The agent whose settings file is edited.
     #[arg(value_enum)]
     pub agent: Agent,
-    /// The user's or the project's settings file.
-    #[arg(long, value_enum, default_value_t = Scope::Project)]
-    pub scope: Scope,
+    /// The user's or the project's settings file (default: the project's; GitHub Copilot
+    /// CLI's: the user's, which it reads in every mode).
+    #[arg(long, value_enum)]
+    pub scope: Option<Scope>,
     /// Install: also move the file's own hooks into the engine's config (uninstall puts
     /// them back).
     #[arg(long)]

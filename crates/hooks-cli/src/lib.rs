@@ -40,12 +40,15 @@ pub fn run(args: &[String]) -> u8 {
     finish(cmd::dispatch(cli.command))
 }
 
-/// `hooks bridge AGENT` as agents call it, with nothing else on the line: read without
-/// building the whole command line's parser, which an agent's every tool call would pay
-/// for. Anything else (a flag, `--help`, an unknown agent) goes through the parser.
+/// `hooks bridge AGENT [EVENT]` as agents call it, with nothing else on the line: read
+/// without building the whole command line's parser, which an agent's every tool call
+/// would pay for. Anything else (a flag, `--help`, an unknown agent) goes through the
+/// parser.
 fn bridge_call(args: &[String]) -> Option<cli::BridgeArgs> {
-    let [command, agent] = args else {
-        return None;
+    let (command, agent, event) = match args {
+        [command, agent] => (command, agent, None),
+        [command, agent, event] if !event.starts_with('-') => (command, agent, Some(event)),
+        _ => return None,
     };
     if command != "bridge" {
         return None;
@@ -53,6 +56,7 @@ fn bridge_call(args: &[String]) -> Option<cli::BridgeArgs> {
     let agent = <cli::Agent as clap::ValueEnum>::from_str(agent, false).ok()?;
     Some(cli::BridgeArgs {
         agent,
+        event: event.cloned(),
         async_worker: false,
     })
 }

@@ -3,14 +3,16 @@
 //! | Layer   | Where (`~` is the home directory, `.` the project root) |
 //! |---------|-----------------------------------------------------------|
 //! | managed | `/etc/hooks/managed.{yaml,yml,toml,json}`, `/etc/claude-code/managed-settings.json`, `/Library/Application Support/ClaudeCode/managed-settings.json`, `managed-mcp.json` beside each, `/etc/gemini-cli/settings.json`, `/etc/codex/requirements.toml`, `/etc/cursor/hooks.json`, `/Library/Application Support/Cursor/hooks.json`, `/etc/qwen-code/settings.json`, `/etc/qwen-code/system-defaults.json` |
-//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, Codex's `~/.codex/hooks.json`, `~/.codex/config.toml` and the hooks files of the plugins it enables (`~/.codex/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`), `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*`, `~/.qwen/settings.json`, `~/.factory/settings.json` |
-//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*`, `./.qwen/settings.json`, `./.factory/settings.json` |
-//! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json` |
+//! | user    | `$XDG_CONFIG_HOME/hooks/hooks.{yaml,yml,toml,json}` (`~/.config/hooks/...`), `~/.claude/settings.json`, `~/.claude.json` (MCP servers), `~/.fabro/settings.toml`, `~/.autohand/config.json`, `~/.echo-agent/echo-agent.yaml`, `~/.gemini/settings.json`, `~/.gemini/extensions/*/hooks/hooks.json`, Codex's `~/.codex/hooks.json`, `~/.codex/config.toml` and the hooks files of the plugins it enables (`~/.codex/plugins/cache/<marketplace>/<plugin>/<version>/hooks/hooks.json`), `~/.cursor/hooks.json`, Cline's `~/Documents/Cline/Hooks/*` and `~/.cline/hooks/*`, `~/.qwen/settings.json`, `~/.factory/settings.json`, GitHub Copilot CLI's `~/.copilot/hooks/*.json` and `~/.copilot/settings.json` |
+//! | project | `./.hooks/hooks.{yaml,yml,toml,json}`, `./.claude/settings.json`, `./.mcp.json` (MCP servers), `./.fabro/project.toml`, `./echo-agent.yaml`, `./skills/*/SKILL.md`, `./.autohand/config.json`, `./.gemini/settings.json`, `./.codex/hooks.json`, `./.codex/config.toml`, `./.cursor/hooks.json`, Cline's `./.clinerules/hooks/*` and `./.cline/hooks/*`, `./.qwen/settings.json`, `./.factory/settings.json`, GitHub Copilot CLI's `./.github/hooks/*.json` and `./.github/copilot/settings.json` |
+//! | local   | `./.hooks/hooks.local.{yaml,yml,toml,json}`, `./.claude/settings.local.json`, `./.github/copilot/settings.local.json` |
 //!
 //! Within a layer, files are listed in the order of the table (skills and Gemini CLI
-//! extensions sorted by folder name). `$CODEX_HOME` and `$CLINE_DIR`, when set to an
-//! absolute path, take the place of `~/.codex` and `~/.cline` (Codex's files and plugins,
-//! Cline's `hooks/*`), listed last in the user layer, in that order.
+//! extensions sorted by folder name, a `*.json` folder's files by name). `$CODEX_HOME`,
+//! `$CLINE_DIR` and `$COPILOT_HOME`, when set to an absolute path, take the place of
+//! `~/.codex`, `~/.cline` and `~/.copilot` (Codex's files and plugins, Cline's `hooks/*`,
+//! Copilot's `hooks/*.json` and `settings.json`), listed last in the user layer, in that
+//! order.
 //!
 //! In Cline's hooks directories (`*`), each file named after a Cline event (`PreToolUse`,
 //! `TaskStart`, ...) is found, in the order of Cline's events; other files there are not
@@ -29,7 +31,7 @@
 //!
 //! A discovered file is read only if it is a regular file that stays inside the place it
 //! was found in once symlinks are resolved: the project root for project and local files,
-//! the home directory (or the config directory, `$CODEX_HOME` or `$CLINE_DIR`, when that
+//! the home directory (or the config directory, `$CODEX_HOME`, `$CLINE_DIR` or `$COPILOT_HOME`, when that
 //! is outside home) for user files, and its plugin's folder for a Codex plugin's hooks
 //! file. A project's `.claude/settings.json` that links to `~/.aws/credentials`, to
 //! `/proc/kmsg` or to a FIFO is refused with a diagnostic, and none of it is read.
@@ -60,6 +62,9 @@ pub struct Locations {
     /// whose `data/globalState.json` may switch Cline's hooks off); `None`: `~/.cline`,
     /// Cline's default.
     pub cline_dir: Option<PathBuf>,
+    /// GitHub Copilot CLI's home (`$COPILOT_HOME`), whose `hooks/*.json` and
+    /// `settings.json` are Copilot's user files; `None`: `~/.copilot`, Copilot's default.
+    pub copilot_home: Option<PathBuf>,
     /// Directories whose managed files are looked for, in order (default `/etc` and, on
     /// macOS, `/Library/Application Support`).
     pub system_dirs: Vec<PathBuf>,
@@ -95,6 +100,10 @@ const CODEX_USER_FILES: [&str; 3] = [
     "plugins/cache/*/*/*/hooks/hooks.json",
 ];
 
+/// GitHub Copilot CLI's user files in its home: its hooks files (every JSON file of
+/// `hooks/`, a pattern [`Locations::discover`] expands), then its settings.
+const COPILOT_USER_FILES: [&str; 2] = ["hooks/*.json", "settings.json"];
+
 /// The SDK's hooks directory in Cline's home, each file named after a Cline event a hook.
 const CLINE_HOOKS: &str = "hooks/*";
 
@@ -118,6 +127,7 @@ impl Locations {
             project: project.map(Path::to_path_buf),
             codex_home: crate::dialects::codex::home_from_env(),
             cline_dir: crate::dialects::cline::home_from_env(),
+            copilot_home: crate::dialects::copilot::home_from_env(),
             system_dirs,
         }
     }
@@ -157,7 +167,11 @@ impl Locations {
         let config = self.config_dir.as_deref();
         let project = self.project.as_deref();
         // `$CODEX_HOME`'s and `$CLINE_DIR`'s files stay inside it, when it is outside home.
-        let agent_homes = [self.codex_home.as_deref(), self.cline_dir.as_deref()];
+        let agent_homes = [
+            self.codex_home.as_deref(),
+            self.cline_dir.as_deref(),
+            self.copilot_home.as_deref(),
+        ];
         let mut push = |layer: Layer, path: PathBuf| {
             let own_home = agent_homes
                 .into_iter()
@@ -240,6 +254,11 @@ impl Locations {
             }
             push(Layer::User, home.join(".qwen/settings.json"));
             push(Layer::User, home.join(".factory/settings.json"));
+            if self.copilot_home.is_none() {
+                for file in COPILOT_USER_FILES {
+                    push(Layer::User, home.join(".copilot").join(file));
+                }
+            }
         }
         // A `$CODEX_HOME` elsewhere than `~/.codex`: Codex's user files are there.
         if let Some(codex) = &self.codex_home {
@@ -250,6 +269,12 @@ impl Locations {
         // A `$CLINE_DIR` elsewhere than `~/.cline`: the SDK's hooks directory is there.
         if let Some(cline) = &self.cline_dir {
             push(Layer::User, cline.join(CLINE_HOOKS));
+        }
+        // A `$COPILOT_HOME` elsewhere than `~/.copilot`: Copilot's user files are there.
+        if let Some(copilot) = &self.copilot_home {
+            for file in COPILOT_USER_FILES {
+                push(Layer::User, copilot.join(file));
+            }
         }
         if let Some(root) = &self.project {
             for ext in EXTENSIONS {
@@ -272,6 +297,8 @@ impl Locations {
             push(Layer::Project, root.join(".cline/hooks/*"));
             push(Layer::Project, root.join(".qwen/settings.json"));
             push(Layer::Project, root.join(".factory/settings.json"));
+            push(Layer::Project, root.join(".github/hooks/*.json"));
+            push(Layer::Project, root.join(".github/copilot/settings.json"));
             for ext in EXTENSIONS {
                 push(
                     Layer::Local,
@@ -279,6 +306,10 @@ impl Locations {
                 );
             }
             push(Layer::Local, root.join(".claude/settings.local.json"));
+            push(
+                Layer::Local,
+                root.join(".github/copilot/settings.local.json"),
+            );
         }
         out
     }
@@ -296,6 +327,7 @@ impl Locations {
             project: real(&self.project),
             codex_home: real(&self.codex_home),
             cline_dir: real(&self.cline_dir),
+            copilot_home: real(&self.copilot_home),
             system_dirs: self.system_dirs.clone(),
         }
     }
@@ -318,12 +350,14 @@ impl Locations {
         let mut out = Vec::new();
         for candidate in self.resolved().candidates() {
             let is_hook_files = candidate.path.file_name().is_some_and(|n| n == "*");
+            // `*.json`: every JSON file of a folder (Copilot's hooks folders).
+            let json_files = candidate.path.file_name().is_some_and(|n| n == "*.json");
             // One other `*` component stands for every folder there (`skills/*/SKILL.md`,
             // `.gemini/extensions/*/hooks/hooks.json`).
             let star = candidate.path.iter().position(|c| c == "*");
             let codex = codex_plugins_home(&candidate.path);
             // A single file is asked once it is found; a pattern before it is looked into.
-            let pattern = is_hook_files || star.is_some() || codex.is_some();
+            let pattern = is_hook_files || json_files || star.is_some() || codex.is_some();
             if pattern && !keep(&candidate.path) {
                 continue;
             }
@@ -339,6 +373,23 @@ impl Locations {
                             within: Some(p.root),
                         }),
                 );
+            } else if json_files {
+                let Some(dir) = candidate.path.parent() else {
+                    continue;
+                };
+                let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                    .filter(|p| exists(p) && keep(p))
+                    .collect();
+                found.sort();
+                out.extend(found.into_iter().map(|path| Discovered {
+                    path,
+                    ..candidate.clone()
+                }));
             } else if is_hook_files {
                 // Cline's hooks directories: the files named after a Cline event, in the
                 // order of its events.

@@ -25,6 +25,9 @@ pub struct EventContext {
     /// Whether the emitter bounds this stop's loop itself (see
     /// [`EventContext::set_stop_loop_owned`]); not a field, so no hook sees it.
     stop_loop_owned: bool,
+    /// The event's name as the agent that sent it spelled it (see
+    /// [`EventContext::set_sent_as`]); not a field, so no hook sees it.
+    sent_as: Option<Arc<str>>,
 }
 
 /// Keys the engine writes itself; a payload's own values for them are replaced.
@@ -38,6 +41,7 @@ impl EventContext {
             fields: Map::new(),
             dispatched_at: None,
             stop_loop_owned: false,
+            sent_as: None,
         }
     }
 
@@ -52,6 +56,7 @@ impl EventContext {
             fields,
             dispatched_at: None,
             stop_loop_owned: false,
+            sent_as: None,
         }
     }
 
@@ -154,6 +159,19 @@ impl EventContext {
     /// When the event was dispatched, if the dispatcher recorded it.
     pub fn dispatched_at(&self) -> Option<&str> {
         self.dispatched_at.as_deref()
+    }
+
+    /// Records the event's name as the agent that sent it spelled it: an agent with two
+    /// spellings of its events (GitHub Copilot CLI's `preToolUse` and `PreToolUse`) reads
+    /// the answer in the form of the spelling it called with.
+    pub fn set_sent_as(&mut self, name: impl Into<Arc<str>>) {
+        self.sent_as = Some(name.into());
+    }
+
+    /// The event's name as the agent spelled it, if recorded
+    /// ([`EventContext::set_sent_as`]).
+    pub fn sent_as(&self) -> Option<&str> {
+        self.sent_as.as_deref()
     }
 
     /// Marks a `Stop` or `SubagentStop` whose emitter keeps the agent going on a block and

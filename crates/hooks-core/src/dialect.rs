@@ -25,6 +25,7 @@ macro_rules! with_dialects {
             Cline => cline: "Cline hook files: executables named after their event (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`).",
             Qwen => qwen: "Qwen Code `settings.json` hooks (`.qwen/settings.json`, `~/.qwen/settings.json`, `/etc/qwen-code/settings.json`).",
             Droid => droid: "Factory Droid `settings.json` hooks (`.factory/settings.json`, `~/.factory/settings.json`).",
+            Copilot => copilot: "GitHub Copilot CLI hooks files (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`, `hooks` in its settings), camelCase or Claude Code's PascalCase.",
         }
     };
 }

@@ -97,7 +97,8 @@ pub use outcome::{
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
 pub use profile::{
-    EventReader, Events, FileShape, HookList, Profile, Switch, claude, cline, codex, cursor, gemini,
+    EventReader, Events, FileShape, HookList, Profile, Switch, claude, cline, codex, copilot,
+    cursor, gemini,
 };
 pub use redact::Redactor;
 pub use sink::{BoxError, BoxFuture, EventSink, NoopSink};
@@ -108,7 +109,7 @@ pub use spec::{
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
 pub use tools::{
-    CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, CURSOR_TOOLS, DROID_TOOLS, GEMINI_TOOLS, McpNaming,
-    QWEN_TOOLS, ToolNames,
+    CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, COPILOT_TOOLS, CURSOR_TOOLS, DROID_TOOLS, GEMINI_TOOLS,
+    McpNaming, QWEN_TOOLS, ToolNames,
 };
 pub use url_pattern::{UrlAllowList, UrlPattern};

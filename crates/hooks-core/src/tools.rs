@@ -104,6 +104,16 @@ pub static CURSOR_TOOLS: ToolNames = ToolNames {
     own_name_matchers: false,
 };
 
+/// GitHub Copilot CLI's tools, as far as observed (`bash`, its shell tool, given to a
+/// PascalCase hook as `Bash`); its other tools keep their own names. A camelCase matcher
+/// is a regular expression over these names; a PascalCase one also sees `Bash`.
+pub static COPILOT_TOOLS: ToolNames = ToolNames {
+    pairs: &[("bash", "Bash")],
+    aliases: &[("bash", &["Bash"])],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: true,
+};
+
 /// Cline's tools: the extension's (`execute_command`, `read_file`, `write_to_file`,
 /// `replace_in_file`, ...), then the SDK's that the `cline` CLI calls (`run_commands`,
 /// `read_files`, `editor`, `search_codebase`, `fetch_web_content`, observed in `cline`

@@ -1,6 +1,6 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
 //! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`, `qwen` for Qwen Code,
-//! `droid` for Factory Droid) is its own test, named
+//! `droid` for Factory Droid, `copilot` for GitHub Copilot CLI) is its own test, named
 //! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
 //! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
 //! its case. A case is a config in the agent's own form, a payload and the answers of the
@@ -69,6 +69,10 @@
 //! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
 //!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
 //!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
+//! - `copilot`: `{"version": 1, "hooks": {HOOK_EVENT: [..]}}` written to
+//!   `.github/hooks/guard.json`: under a camelCase HOOK_EVENT an entry per answer, a
+//!   `bash` command with the keys of `hook`; under a PascalCase one Claude Code's matcher
+//!   group.
 //! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
 //!   `.clinerules/hooks/` (or at `config`), the second in the global
 //!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
@@ -108,6 +112,7 @@ fn main() {
         Agent::Codex,
         Agent::Qwen,
         Agent::Droid,
+        Agent::Copilot,
     ]
     .into_iter()
     .flat_map(trials)
@@ -125,6 +130,7 @@ enum Agent {
     Codex,
     Qwen,
     Droid,
+    Copilot,
 }
 
 impl Agent {
@@ -137,6 +143,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -149,6 +156,7 @@ impl Agent {
             Agent::Codex => ".codex/hooks.json".to_owned(),
             Agent::Qwen => ".qwen/settings.json".to_owned(),
             Agent::Droid => ".factory/settings.json".to_owned(),
+            Agent::Copilot => ".github/hooks/guard.json".to_owned(),
         }
     }
 }
@@ -454,6 +462,26 @@ fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[St
                 .map(|c| {
                     let mut entry = extra.clone();
                     entry.insert("command".to_owned(), json!(c));
+                    Value::Object(entry)
+                })
+                .collect();
+            json!({ "version": 1, "hooks": { hook_event: entries } })
+        }
+        // A PascalCase event holds Claude Code's matcher groups; a camelCase one hooks
+        // with `bash`.
+        Agent::Copilot if hook_event.starts_with(|c: char| c.is_ascii_uppercase()) => {
+            let mut settings = default_settings(Agent::Claude, hook_event, case, commands);
+            settings["version"] = json!(1);
+            settings
+        }
+        Agent::Copilot => {
+            let entries: Vec<Value> = commands
+                .iter()
+                .map(|c| {
+                    let mut entry = Map::new();
+                    entry.insert("type".to_owned(), json!("command"));
+                    entry.insert("bash".to_owned(), json!(c));
+                    entry.extend(extra.clone());
                     Value::Object(entry)
                 })
                 .collect();

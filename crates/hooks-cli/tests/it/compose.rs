@@ -458,6 +458,95 @@ fn two_bridges_for_one_event_run_the_hooks_once() {
     assert_eq!(guard_runs(&env), 2);
 }
 
+/// Cursor also runs Claude Code's settings: its event through Claude Code's bridge entry
+/// (told by its `cursor_version`) is read as Cursor's (its `Shell` tool is `Bash`) and
+/// answered in Cursor's form, and the same event through Cursor's own entry (the same
+/// tool-use id) is answered with that decision, the guard having run once.
+#[test]
+fn cursors_call_through_claude_codes_entry_is_cursors_and_runs_once() {
+    let env = env_with("");
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    let root = env.path().join("proj").display().to_string();
+    let event = json!({"conversation_id": "c-1", "generation_id": "g-1", "cursor_version": "2.1.0",
+        "workspace_roots": [root], "hook_event_name": "preToolUse", "tool_name": "Shell",
+        "tool_input": {"command": "rm -r victim"}, "tool_use_id": "tu-1", "cwd": root})
+    .to_string();
+    for agent in ["claude", "cursor"] {
+        let run = env.run_with_stdin(&["bridge", agent], &event);
+        assert_denied("cursor", Some(run.code), &run.stdout, &run.stderr);
+    }
+    assert_eq!(guard_runs(&env), 1);
+}
+
+/// GitHub Copilot CLI calls its own bridge entry with its camelCase event (the event named
+/// on the line) and Claude Code's with the PascalCase one (`COPILOT_CLI=1`), one after the
+/// other, with the same time of the event and no tool-use id: the hooks run once, each
+/// call answered in its own form.
+#[test]
+fn copilots_two_calls_of_one_event_run_the_hooks_once() {
+    let env = env_with("");
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    let root = env.path().join("proj").display().to_string();
+    let camel = json!({"sessionId": "cp-1", "timestamp": 1_796_609_036_951_i64, "cwd": root,
+        "toolName": "bash", "toolArgs": {"command": "ls"}});
+    let pascal = json!({"hook_event_name": "PreToolUse", "session_id": "cp-1",
+        "timestamp": "2026-12-07T02:03:56.951Z", "cwd": root, "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let call = |args: &[&str], stdin: &Value| {
+        let out = env
+            .std_command()
+            .args(args)
+            .env("COPILOT_CLI", "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(stdin.to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(call(&["bridge", "copilot", "preToolUse"], &camel), "");
+    assert_eq!(call(&["bridge", "claude"], &pascal), "");
+    assert_eq!(guard_runs(&env), 1);
+    // Another event (another time) runs them again; a deny comes in each call's form.
+    let deny = |v: &Value, at: Value| {
+        let mut v = v.clone();
+        v["timestamp"] = at;
+        let input = if v.get("toolArgs").is_some() {
+            "toolArgs"
+        } else {
+            "tool_input"
+        };
+        v[input]["command"] = json!("rm -r victim");
+        v
+    };
+    let camel_out = call(
+        &["bridge", "copilot", "preToolUse"],
+        &deny(&camel, json!(1_796_609_040_000_i64)),
+    );
+    let pascal_out = call(
+        &["bridge", "claude"],
+        &deny(&pascal, json!("2026-12-07T02:04:00.000Z")),
+    );
+    assert_eq!(guard_runs(&env), 2);
+    let camel_out: Value = serde_json::from_str(&camel_out).unwrap();
+    assert_eq!(camel_out["permissionDecision"], "deny", "{camel_out}");
+    assert_eq!(camel_out["permissionDecisionReason"], "refusing rm -r");
+    let pascal_out: Value = serde_json::from_str(&pascal_out).unwrap();
+    assert_eq!(
+        pascal_out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{pascal_out}"
+    );
+}
+
 /// A first call that dies while it holds the event does not wedge the second: the lock
 /// goes with it, and the second runs the hooks itself.
 #[test]

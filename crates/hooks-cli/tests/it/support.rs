@@ -115,6 +115,9 @@ impl Env {
             .env_remove("CODEX_HOME")
             .env_remove("CLINE_DIR")
             .env_remove("CLINE_DATA_DIR")
+            .env_remove("COPILOT_HOME")
+            // A test run inside GitHub Copilot CLI must not look like Copilot's call.
+            .env_remove("COPILOT_CLI")
             .env_remove("HOOKS_DEPTH");
     }
 

@@ -21,6 +21,7 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Cline, _) => ".clinerules/hooks/PreToolUse",
         (Dialect::Qwen, _) => ".qwen/settings.json",
         (Dialect::Droid, _) => ".factory/settings.json",
+        (Dialect::Copilot, _) => ".github/hooks/guard.json",
         (Dialect::Native, Format::Toml) => "hooks.toml",
         (Dialect::Native, Format::Json) => "hooks.json",
         (Dialect::Native, Format::Yaml | _) => "hooks.yaml",

@@ -54,6 +54,7 @@ fn standard_locations_by_layer() {
         project: Some(project.clone()),
         codex_home: None,
         cline_dir: None,
+        copilot_home: None,
         system_dirs: vec![etc],
     };
     let found = locations.discover();
@@ -290,6 +291,7 @@ fn discovery_reads_only_regular_files_inside_the_places_it_searches() {
         project: Some(root.join("repo")),
         codex_home: None,
         cline_dir: None,
+        copilot_home: None,
         system_dirs: vec![],
     };
     let found = bounded(move || locations.discover());
@@ -325,6 +327,7 @@ fn homes(dir: &Dir, codex: Option<&str>, cline: Option<&str>) -> Locations {
         config_dir: Some(dir.path().join("home/.config")),
         codex_home: codex.map(|c| dir.path().join(c)),
         cline_dir: cline.map(|c| dir.path().join(c)),
+        copilot_home: None,
         ..Locations::default()
     }
 }

@@ -447,6 +447,7 @@ fn an_untrusted_file_changes_no_setting() {
             project: Some(dir.path().join("repo")),
             codex_home: None,
             cline_dir: None,
+            copilot_home: None,
             system_dirs: Vec::new(),
         };
         let (files, broken) = hooks_config::load_discovered(&locations.discover(), &options());

@@ -226,6 +226,7 @@ async fn each_dialect_gets_its_stdin_environment_and_working_directory() {
         Dialect::Native,
         Dialect::Qwen,
         Dialect::Droid,
+        Dialect::Copilot,
     ] {
         let name = dialect.as_str();
         let mut action = CommandAction::new(CommandLine::Script(format!(
@@ -257,9 +258,12 @@ async fn each_dialect_gets_its_stdin_environment_and_working_directory() {
             Dialect::Autohand => (true, false, false),
             Dialect::Fabro => (false, true, false),
             Dialect::Native => (true, true, true),
-            Dialect::Claude | Dialect::Echo | Dialect::Cursor | Dialect::Qwen | Dialect::Droid => {
-                (false, false, true)
-            }
+            Dialect::Claude
+            | Dialect::Echo
+            | Dialect::Cursor
+            | Dialect::Qwen
+            | Dialect::Droid
+            | Dialect::Copilot => (false, false, true),
             // Gemini CLI's CLAUDE_PROJECT_DIR is the event's `cwd`; Codex gives none.
             Dialect::Gemini | Dialect::Codex | Dialect::Cline => (false, false, false),
         };

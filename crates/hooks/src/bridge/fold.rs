@@ -1,8 +1,8 @@
 //! One event, one dispatch: when an agent calls two of this engine's bridges for the same
 //! event (Cursor and GitHub Copilot CLI also run the hooks of `.claude/settings.json`, so
-//! `hooks bridge claude` and `hooks bridge cursor` may both be called), the engine's hooks
-//! run once and the second call answers with the first's decision, in its own agent's
-//! protocol.
+//! `hooks bridge claude` and `hooks bridge cursor` or `hooks bridge copilot` may both be
+//! called), the engine's hooks run once and the second call answers with the first's
+//! decision, in its own agent's protocol.
 //!
 //! The calls meet at a claim: a file in the state store's `claims/` directory named by the
 //! event's [`key`], locked with `flock`. The first call holds the lock while it
@@ -51,10 +51,15 @@ pub(crate) struct Key {
 /// The event of `ctx` as a claim. With a tool-use id, the key is the session, the event,
 /// the id and the tool's name and input (an agent that reused an id for another call would
 /// not fold two calls), and a finished call's answer holds for [`WINDOW_WITH_ID`]. Without
-/// one, the key is the session, the event and the whole stdin, and only calls that overlap
-/// fold: two events in a row that look the same (two stops of a stop loop) are two events.
-/// `None` without a session (nothing ties two calls together).
-pub(crate) fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
+/// one, for an agent whose calls of one event carry the same time of the event (`timed`:
+/// GitHub Copilot CLI gives its camelCase and PascalCase calls of one event the same
+/// `timestamp`, milliseconds in one and an RFC 3339 time in UTC in the other, and makes
+/// them one after the other), the key is the session, the event, that time and the tool's
+/// name and input, and the answer holds for [`WINDOW_WITH_ID`] too. Otherwise the key is the session, the event and
+/// the whole stdin, and only calls that overlap fold: two events in a row that look the
+/// same (two stops of a stop loop) are two events. `None` without a session (nothing ties
+/// two calls together).
+pub(crate) fn key(ctx: &EventContext, stdin: &[u8], timed: bool) -> Option<Key> {
     let session = ctx.get_str("session_id").filter(|s| !s.is_empty())?;
     let mut hash = Sha256::new();
     let mut part = |bytes: &[u8]| {
@@ -63,20 +68,34 @@ pub(crate) fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
     };
     part(session.as_bytes());
     part(ctx.event().name().as_bytes());
-    let window = match ctx.get_str("tool_use_id").filter(|s| !s.is_empty()) {
-        Some(id) => {
+    let tool = |part: &mut dyn FnMut(&[u8])| {
+        part(ctx.get_str("tool_name").unwrap_or_default().as_bytes());
+        part(
+            ctx.get("tool_input")
+                .map(Value::to_string)
+                .unwrap_or_default()
+                .as_bytes(),
+        );
+    };
+    let id = ctx.get_str("tool_use_id").filter(|s| !s.is_empty());
+    let time = ctx
+        .get("timestamp")
+        .filter(|_| timed)
+        .and_then(event_time_ms);
+    let window = match (id, time) {
+        (Some(id), _) => {
             part(b"id");
             part(id.as_bytes());
-            part(ctx.get_str("tool_name").unwrap_or_default().as_bytes());
-            part(
-                ctx.get("tool_input")
-                    .map(Value::to_string)
-                    .unwrap_or_default()
-                    .as_bytes(),
-            );
+            tool(&mut part);
             Some(WINDOW_WITH_ID)
         }
-        None => {
+        (None, Some(ms)) => {
+            part(b"time");
+            part(&ms.to_le_bytes());
+            tool(&mut part);
+            Some(WINDOW_WITH_ID)
+        }
+        (None, None) => {
             part(b"stdin");
             part(stdin);
             None
@@ -88,6 +107,52 @@ pub(crate) fn key(ctx: &EventContext, stdin: &[u8]) -> Option<Key> {
         .map(|b| format!("{b:02x}"))
         .collect::<String>();
     Some(Key { name, window })
+}
+
+/// An event's time as an agent gives it, in milliseconds since the Unix epoch: a number of
+/// milliseconds, or an RFC 3339 time in UTC (`2026-12-06T21:29:17.734Z`). `None` for
+/// anything else (another offset, a time in seconds given as text).
+pub(crate) fn event_time_ms(value: &Value) -> Option<i64> {
+    match value {
+        Value::Number(n) => n.as_i64().filter(|ms| *ms > 0),
+        Value::String(s) => rfc3339_utc_ms(s),
+        _ => None,
+    }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` in milliseconds since the Unix epoch.
+fn rfc3339_utc_ms(text: &str) -> Option<i64> {
+    let body = text.strip_suffix('Z').or_else(|| text.strip_suffix('z'))?;
+    let (date, time) = body.split_once(['T', 't'])?;
+    let num = |s: &str| -> Option<i64> {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse().ok())
+            .flatten()
+    };
+    let mut d = date.splitn(3, '-');
+    let (y, m, day) = (num(d.next()?)?, num(d.next()?)?, num(d.next()?)?);
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, ""));
+    let mut t = clock.splitn(3, ':');
+    let (h, min, sec) = (num(t.next()?)?, num(t.next()?)?, num(t.next()?)?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&day) || h > 23 || min > 59 || sec > 60 {
+        return None;
+    }
+    let millis = match fraction {
+        "" => 0,
+        f => {
+            let digits: String = f.chars().chain("000".chars()).take(3).collect();
+            num(&digits)?
+        }
+    };
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 24 + h) * 60 + min) * 60_000 + sec * 1000 + millis)
 }
 
 /// What a claim gave the call.
@@ -234,7 +299,35 @@ fn now_ms() -> u128 {
 mod tests {
     use std::time::{Duration, SystemTime};
 
-    use super::{MAX_CLAIMS, STALE, WINDOW_WITH_ID, prune};
+    use serde_json::json;
+
+    use super::{MAX_CLAIMS, STALE, WINDOW_WITH_ID, event_time_ms, prune};
+
+    #[test]
+    fn an_event_time_in_either_of_copilots_forms() {
+        // The two forms of one Copilot event, observed side by side.
+        assert_eq!(
+            event_time_ms(&json!("2026-12-07T02:03:56.951Z")),
+            Some(1_796_609_036_951)
+        );
+        assert_eq!(
+            event_time_ms(&json!(1_796_609_036_951_i64)),
+            Some(1_796_609_036_951)
+        );
+        assert_eq!(event_time_ms(&json!("1970-01-01T00:00:00Z")), Some(0));
+        assert_eq!(
+            event_time_ms(&json!("2000-03-01T00:00:00.5Z")),
+            Some(951_868_800_500)
+        );
+        for other in [
+            json!("2026-12-07T02:03:56.951+01:00"),
+            json!("yesterday"),
+            json!(true),
+            json!("2026-13-07T02:03:56Z"),
+        ] {
+            assert_eq!(event_time_ms(&other), None, "{other}");
+        }
+    }
 
     #[test]
     fn a_full_claims_directory_loses_its_stale_claims_only() {

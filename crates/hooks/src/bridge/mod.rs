@@ -68,12 +68,26 @@ pub struct Options {
     /// into the agent's settings (`PROGRAM bridge AGENT`). `None`: unknown, so async hooks
     /// do not run and nothing can be installed.
     pub program: Option<PathBuf>,
+    /// The event's name as the call's command line gives it (`hooks bridge copilot
+    /// preToolUse`), for an agent whose event does not name itself (GitHub Copilot
+    /// CLI's camelCase events); an event that names itself (`hook_event_name`) is that.
+    pub event: Option<String>,
 }
 
 impl Options {
     /// The options of a bridge whose `hooks` program is `program`.
     pub fn new(program: Option<PathBuf>) -> Options {
-        Options { program }
+        Options {
+            program,
+            event: None,
+        }
+    }
+
+    /// These options for a call whose command line names the event `event`.
+    #[must_use]
+    pub fn with_event(mut self, event: Option<String>) -> Options {
+        self.event = event;
+        self
     }
 }
 
@@ -89,10 +103,10 @@ fn agent_of(dialect: Dialect) -> Result<&'static Agent, Error> {
 /// block of a tool event when the engine fails (see [`on_error`]).
 pub fn answer(dialect: Dialect, stdin: &[u8], payload: Value, options: &Options) -> Reply {
     let agent = match agent_of(dialect) {
-        Ok(agent) => agent,
+        Ok(agent) => agents::caller(agent, &payload),
         Err(e) => return unreadable(&e),
     };
-    let mut ctx = match event_of(agent, payload) {
+    let mut ctx = match event_of(agent, payload, options.event.as_deref()) {
         Ok(Some(ctx)) => ctx,
         // An event this engine does not know (a newer agent's): no hook can be for it.
         Ok(None) => return Reply::proceed(),
@@ -155,8 +169,9 @@ pub fn refused(named: Option<Dialect>, call: &str, error: &str) -> Reply {
         let agent = named
             .and_then(agents::agent)
             .unwrap_or_else(|| agents::guess(&payload));
-        let ctx =
-            event_of(agent, payload)?.context("the event on stdin is not one this engine knows")?;
+        let agent = agents::caller(agent, &payload);
+        let ctx = event_of(agent, payload, None)?
+            .context("the event on stdin is not one this engine knows")?;
         Ok((agent, ctx))
     });
     match read {
@@ -171,20 +186,28 @@ pub fn refused(named: Option<Dialect>, call: &str, error: &str) -> Reply {
 }
 
 /// The agent's event, from the JSON it wrote on stdin: reshaped first where the agent's
-/// events have a shape of their own (Cline's `hookName`, `taskId`, `preToolUse`), then read
-/// through its profile ([`read_context`]). `None` for an event this engine does not know.
-fn event_of(agent: &Agent, payload: Value) -> Result<Option<EventContext>, Error> {
+/// events have a shape of their own (Cline's `hookName`, `taskId`, `preToolUse`; Copilot's
+/// `sessionId`, `toolArgs`), named by its `hook_event_name`, else by `named` (the event the
+/// call's command line names), then read through its profile ([`read_context`]), with the
+/// name as the agent spelled it recorded. `None` for an event this engine does not know.
+fn event_of(
+    agent: &Agent,
+    payload: Value,
+    named: Option<&str>,
+) -> Result<Option<EventContext>, Error> {
     let payload = agent.dialect.profile().reshape_to_claude(payload);
-    let event = {
-        let name = payload
-            .get("hook_event_name")
-            .and_then(Value::as_str)
-            .context("the event on stdin has no `hook_event_name`")?;
-        agent_event(name)
+    let name = payload
+        .get("hook_event_name")
+        .and_then(Value::as_str)
+        .or(named)
+        .context("the event on stdin has no `hook_event_name`, and the call names no event")?
+        .to_owned();
+    let Some(event) = agent_event(&name) else {
+        return Ok(None);
     };
-    event
-        .map(|event| read_context(agent, event, payload))
-        .transpose()
+    let mut ctx = read_context(agent, event, payload)?;
+    ctx.set_sent_as(name);
+    Ok(Some(ctx))
 }
 
 /// The event as the agent sent it, read into the engine's context through the agent's
@@ -432,7 +455,7 @@ fn dispatch(
     // answers with the first's decision, before any config is loaded for it.
     let claim = store
         .as_ref()
-        .zip(fold::key(ctx, stdin))
+        .zip(fold::key(ctx, stdin, !agent.runs_files_of.is_empty()))
         .and_then(|(store, key)| fold::claim(store, &key));
     let held = match claim {
         Some(fold::Claim::Answered(effects)) => {
@@ -495,12 +518,15 @@ fn start_worker(agent: &Agent, stdin: &[u8], options: &Options, agg: &mut Aggreg
             .push("hooks bridge: async hooks not run: the hooks program is unknown".to_owned());
         return;
     };
-    let argv = [
+    let mut argv = vec![
         exe.clone().into_os_string(),
         "bridge".into(),
         agent.name().into(),
-        "--async-worker".into(),
     ];
+    if let Some(event) = &options.event {
+        argv.push(event.into());
+    }
+    argv.push("--async-worker".into());
     if let Err(e) = crate::exec::spawn_detached(&argv, stdin) {
         agg.effects
             .messages
@@ -514,8 +540,8 @@ fn start_worker(agent: &Agent, stdin: &[u8], options: &Options, agg: &mut Aggreg
 /// messages in the store for the session's next event. `false`: the event is not one this
 /// engine knows.
 pub fn run_async(dialect: Dialect, payload: Value, options: &Options) -> Result<bool, Error> {
-    let agent = agent_of(dialect)?;
-    let Some(mut ctx) = event_of(agent, payload)? else {
+    let agent = agents::caller(agent_of(dialect)?, &payload);
+    let Some(mut ctx) = event_of(agent, payload, options.event.as_deref())? else {
         return Ok(false);
     };
     let event = ctx.event().clone();

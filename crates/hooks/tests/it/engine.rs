@@ -181,6 +181,7 @@ async fn discovered_project_hooks_wait_for_trust() {
         project: Some(project.path().to_path_buf()),
         codex_home: None,
         cline_dir: None,
+        copilot_home: None,
         system_dirs: Vec::new(),
     };
     let untrusted = Engine::builder()
@@ -375,6 +376,7 @@ fn locations(home: &Path, project: &Path) -> Locations {
         project: Some(project.to_path_buf()),
         codex_home: None,
         cline_dir: None,
+        copilot_home: None,
         system_dirs: Vec::new(),
     }
 }

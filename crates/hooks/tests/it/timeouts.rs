@@ -62,6 +62,11 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         ),
         // Cline hooks are files, not text: none is loaded from a string.
         Dialect::Cline => String::new(),
+        Dialect::Copilot => {
+            format!(
+                r#"{{"version": 1, "hooks": {{"{name}": [{{"type": "command", "bash": "true"}}]}}}}"#
+            )
+        }
     }
 }
 
@@ -69,9 +74,12 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
 fn types(dialect: Dialect) -> &'static [&'static str] {
     match dialect {
         Dialect::Native | Dialect::Claude | Dialect::Fabro => &["command", "prompt", "agent"],
-        Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex | Dialect::Droid => {
-            &["command"]
-        }
+        Dialect::Echo
+        | Dialect::Autohand
+        | Dialect::Gemini
+        | Dialect::Codex
+        | Dialect::Droid
+        | Dialect::Copilot => &["command"],
         Dialect::Cursor | Dialect::Qwen => &["command", "prompt"],
         Dialect::Cline => &[],
     }
@@ -103,10 +111,16 @@ fn loaded_and_built_hooks_get_the_one_tables_default() {
             if dialect == Dialect::Autohand && event.info().name_in(dialect) == event.name() {
                 continue;
             }
-            // Gemini CLI, Codex, Cursor, Qwen Code and Droid run only their own events.
+            // Gemini CLI, Codex, Cursor, Qwen Code, Droid and Copilot run only their own
+            // events.
             if matches!(
                 dialect,
-                Dialect::Gemini | Dialect::Codex | Dialect::Cursor | Dialect::Qwen | Dialect::Droid
+                Dialect::Gemini
+                    | Dialect::Codex
+                    | Dialect::Cursor
+                    | Dialect::Qwen
+                    | Dialect::Droid
+                    | Dialect::Copilot
             ) && !dialect.profile().has_event(event)
             {
                 continue;

@@ -20,11 +20,14 @@ fn row(agent: Agent) -> Result<&'static Row> {
         .with_context(|| format!("the bridge does not install {}", agent.as_str()))
 }
 
-/// The bridge's scope for the command line's.
-fn scope_of(scope: Scope) -> agents::Scope {
+/// The bridge's scope for the command line's, else the agent's default.
+fn scope_of(scope: Option<Scope>, agent: &Row) -> agents::Scope {
     match scope {
-        Scope::User => agents::Scope::User,
-        Scope::Project => agents::Scope::Project,
+        Some(Scope::User) => agents::Scope::User,
+        Some(Scope::Project) => agents::Scope::Project,
+        None => agent
+            .settings
+            .map_or(agents::Scope::Project, |s| s.default_scope),
     }
 }
 
@@ -51,12 +54,9 @@ fn migrate(migration: &Migration<'_>) -> Result<()> {
 /// `hooks install AGENT`.
 pub fn install(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
-    let plan = install::plan(
-        row(args.agent)?,
-        scope_of(args.scope),
-        &project,
-        &super::options(),
-    )?;
+    let agent = row(args.agent)?;
+    let scope = scope_of(args.scope, agent);
+    let plan = install::plan(agent, scope, &project, &super::options())?;
     if let Some(why) = plan.note() {
         writeln!(std::io::stdout().lock(), "note: {why}")?;
     }
@@ -115,15 +115,20 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         out,
         "undo: `hooks uninstall {}{}`",
         args.agent.as_str(),
-        scope_flag(args.scope)
+        scope_flag(scope, agent)
     )?;
     Ok(0)
 }
 
-fn scope_flag(scope: Scope) -> &'static str {
+/// The `--scope` that names `scope` for `agent` (none for its default).
+fn scope_flag(scope: agents::Scope, agent: &Row) -> &'static str {
+    let default = agent
+        .settings
+        .map_or(agents::Scope::Project, |s| s.default_scope);
     match scope {
-        Scope::User => " --scope user",
-        Scope::Project => "",
+        _ if scope == default => "",
+        agents::Scope::User => " --scope user",
+        agents::Scope::Project => " --scope project",
     }
 }
 
@@ -132,9 +137,10 @@ fn scope_flag(scope: Scope) -> &'static str {
 /// entries are taken out.
 pub fn uninstall(args: &InstallArgs) -> Result<u8> {
     let project = project_of(args.project.as_ref())?;
+    let agent = row(args.agent)?;
     let mut plan = install::uninstall(
-        row(args.agent)?,
-        scope_of(args.scope),
+        agent,
+        scope_of(args.scope, agent),
         &project,
         &super::options(),
     )?;

@@ -20,18 +20,19 @@ pub fn options() -> Options {
 /// Answers one hook call of `args.agent`; the exit code is the answer's.
 pub fn run(args: &BridgeArgs) -> Result<u8> {
     let dialect = args.agent.dialect();
+    let options = options().with_event(args.event.clone());
     let (stdin, payload) = match bridge::read_event() {
         Ok(read) => read,
         Err(e) => return Ok(write(&bridge::unreadable(&e))),
     };
     if args.async_worker {
-        return Ok(if bridge::run_async(dialect, payload, &options())? {
+        return Ok(if bridge::run_async(dialect, payload, &options)? {
             0
         } else {
             1
         });
     }
-    Ok(write(&bridge::answer(dialect, &stdin, payload, &options())))
+    Ok(write(&bridge::answer(dialect, &stdin, payload, &options)))
 }
 
 /// The answer to a call whose arguments the command line refused (see

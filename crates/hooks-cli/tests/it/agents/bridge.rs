@@ -31,6 +31,8 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
         Agent::Codex => run.codex_home().join("hooks.json"),
         Agent::Qwen => run.project().join(".qwen/settings.json"),
         Agent::Droid => run.project().join(".factory/settings.json"),
+        // Its user hooks, the default scope of its install.
+        Agent::Copilot => run.copilot_home().join("hooks/agentic-hooks.json"),
     }
 }
 
@@ -121,6 +123,7 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
+            Agent::Copilot => "copilot",
         }
     }
 }

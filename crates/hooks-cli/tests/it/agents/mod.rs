@@ -26,6 +26,7 @@ mod cline;
 mod codex;
 mod codex_bridge;
 mod codex_trust;
+mod copilot;
 mod gemini;
 mod gemini_bridge;
 pub(crate) mod model_server;
@@ -68,6 +69,8 @@ pub(crate) enum Agent {
     Qwen,
     /// Factory Droid (`@factory/cli`), `droid exec`.
     Droid,
+    /// GitHub Copilot CLI (`@github/copilot`), `copilot -p`.
+    Copilot,
 }
 
 impl Agent {
@@ -80,6 +83,7 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
+            Agent::Copilot => "copilot",
         }
     }
 
@@ -87,7 +91,7 @@ impl Agent {
     pub(crate) fn api(self) -> Api {
         match self {
             Agent::Claude => Api::Anthropic,
-            Agent::Cline | Agent::Qwen | Agent::Droid => Api::ChatCompletions,
+            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot => Api::ChatCompletions,
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
         }
@@ -102,6 +106,7 @@ impl Agent {
             Agent::Gemini => "@google/gemini-cli",
             Agent::Qwen => "@qwen-code/qwen-code",
             Agent::Droid => "@factory/cli",
+            Agent::Copilot => "@github/copilot",
         }
     }
 
@@ -132,6 +137,7 @@ pub(crate) struct AgentRun {
     env: Vec<(String, String)>,
     args: Vec<String>,
     timeout: Duration,
+    cage: Option<crate::cage::Cage>,
 }
 
 /// What one run gave.
@@ -170,6 +176,7 @@ impl AgentRun {
             env: Vec::new(),
             args: Vec::new(),
             timeout: RUN_TIMEOUT,
+            cage: None,
         };
         match agent {
             Agent::Claude => {}
@@ -215,6 +222,10 @@ impl AgentRun {
                     "baseUrl": run.server.base_url(), "apiKey": "sk-test-key",
                     "provider": "generic-chat-completion-api", "maxOutputTokens": 4096}]}),
             ),
+            // Copilot's home (`$COPILOT_HOME`), outside `HOME`, holds its user hooks.
+            Agent::Copilot => {
+                std::fs::create_dir_all(run.copilot_home()).expect("creating Copilot's home")
+            }
         }
         run
     }
@@ -232,6 +243,11 @@ impl AgentRun {
     /// The temp `CODEX_HOME` (set for every agent; only Codex reads it).
     pub(crate) fn codex_home(&self) -> PathBuf {
         self.dir.path().join("codex-home")
+    }
+
+    /// The temp `COPILOT_HOME` (set for every agent; only GitHub Copilot CLI reads it).
+    pub(crate) fn copilot_home(&self) -> PathBuf {
+        self.dir.path().join("copilot-home")
     }
 
     /// The run's temp directory (holding `home/`, `tmp/`, `codex-home/`, `project/`), a
@@ -252,6 +268,7 @@ impl AgentRun {
             Agent::Gemini => self.project().join(".gemini/settings.json"),
             Agent::Qwen => self.project().join(".qwen/settings.json"),
             Agent::Droid => self.project().join(".factory/settings.json"),
+            Agent::Copilot => self.copilot_home().join("hooks/test.json"),
         }
     }
 
@@ -279,6 +296,19 @@ impl AgentRun {
     pub(crate) fn codex_bypass_hook_trust(&mut self) -> &mut AgentRun {
         assert_eq!(self.agent, Agent::Codex, "only Codex has hook trust");
         self.arg("--dangerously-bypass-hook-trust")
+    }
+
+    /// Runs the agent, and every process it starts, under a cap of `max` processes
+    /// ([`Cage`](crate::cage::Cage)), for a run whose hooks could fork without bound (a
+    /// bridge installed in several agents' files).
+    pub(crate) fn caged(&mut self, max: u64) -> &mut AgentRun {
+        self.cage = Some(crate::cage::Cage::new(max));
+        self
+    }
+
+    /// How many forks the run's cap refused (`None`: no cap, or no cgroup to count in).
+    pub(crate) fn refused_forks(&self) -> Option<u64> {
+        self.cage.as_ref().and_then(crate::cage::Cage::refused)
     }
 
     /// Sets the hard timeout of the run (default [`RUN_TIMEOUT`]).
@@ -332,9 +362,12 @@ impl AgentRun {
             .map(|text| serde_json::from_str(&text).expect("the agent's hooks file is JSON"))
             .unwrap_or_else(|| json!({}));
         let timeout = match self.agent {
-            Agent::Claude | Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid => {
-                HOOK_TIMEOUT_SECS
-            }
+            Agent::Claude
+            | Agent::Cline
+            | Agent::Codex
+            | Agent::Qwen
+            | Agent::Droid
+            | Agent::Copilot => HOOK_TIMEOUT_SECS,
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -344,6 +377,10 @@ impl AgentRun {
         }
         if self.agent == Agent::Gemini {
             config["hooksConfig"]["enabled"] = json!(true);
+        }
+        // Copilot reads Claude Code's form under PascalCase events, in a versioned file.
+        if self.agent == Agent::Copilot {
+            config["version"] = json!(1);
         }
         let groups = &mut config["hooks"][event];
         if !groups.is_array() {
@@ -369,6 +406,7 @@ impl AgentRun {
             .env("HOME", &home)
             .env("TMPDIR", self.root().join("tmp"))
             .env("CODEX_HOME", self.codex_home())
+            .env("COPILOT_HOME", self.copilot_home())
             .env("XDG_CONFIG_HOME", home.join(".config"))
             .env("XDG_DATA_HOME", home.join(".local/share"))
             .env("XDG_STATE_HOME", home.join(".local/state"))
@@ -429,6 +467,16 @@ impl AgentRun {
                     .env("FACTORY_DROID_AUTO_UPDATE_ENABLED", "false")
                     .env("FACTORY_DISABLE_KEYRING", "1");
             }
+            // Offline: the loopback server as a BYOK OpenAI provider, no GitHub sign-in,
+            // telemetry or update check.
+            Agent::Copilot => {
+                cmd.env("COPILOT_OFFLINE", "true")
+                    .env("COPILOT_PROVIDER_BASE_URL", self.server.base_url())
+                    .env("COPILOT_PROVIDER_TYPE", "openai")
+                    .env("COPILOT_PROVIDER_API_KEY", "sk-test-key")
+                    .env("COPILOT_MODEL", "scripted")
+                    .env("COPILOT_AUTO_UPDATE", "false");
+            }
         }
         for (key, value) in &self.env {
             cmd.env(key, value);
@@ -457,7 +505,10 @@ impl AgentRun {
     fn command(&self) -> Command {
         // The test starts the real agent, as a real child process.
         #[allow(clippy::disallowed_methods)]
-        let mut cmd = Command::new(self.agent.bin());
+        let mut cmd = match &self.cage {
+            Some(cage) => cage.command(&self.agent.bin(), &[]),
+            None => Command::new(self.agent.bin()),
+        };
         match self.agent {
             Agent::Claude => {
                 cmd.args(["--output-format", "stream-json", "--verbose"])
@@ -480,10 +531,17 @@ impl AgentRun {
                 cmd.args(["exec", "--skip-permissions-unsafe", "-o", "json"])
                     .args(["-m", "custom:Scripted-0"]);
             }
+            Agent::Copilot => {
+                cmd.args(["--allow-all-tools", "--no-auto-update"]).args([
+                    "--disable-client-telemetry",
+                    "--output-format",
+                    "json",
+                ]);
+            }
         }
         cmd.args(&self.args);
         match self.agent {
-            Agent::Claude | Agent::Gemini => cmd.arg("-p").arg(&self.prompt),
+            Agent::Claude | Agent::Gemini | Agent::Copilot => cmd.arg("-p").arg(&self.prompt),
             // Cline's `-p` is its plan mode, Qwen Code's is deprecated: the prompt is the
             // argument.
             Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid => cmd.arg(&self.prompt),
@@ -744,7 +802,7 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
-            Agent::Cline | Agent::Qwen | Agent::Droid => {
+            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot => {
                 find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts);
             }
         }

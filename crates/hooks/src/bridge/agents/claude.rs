@@ -16,6 +16,8 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Named(is_settings),
     event_key: None,
     env_file: Some("CLAUDE_ENV_FILE"),
+    runs_files_of: &[],
+    is_calling: |_| false,
     events: || named(canonical(), |e| Some(e.name())),
     settings: Some(Settings::new(|scope, project| {
         Ok(match scope {

@@ -13,6 +13,8 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Dialect,
     env_file: None,
     event_key: Some("hookName"),
+    runs_files_of: &[],
+    is_calling: |_| false,
     events: || {
         named(
             Dialect::Cline.profile().builtin_events(),

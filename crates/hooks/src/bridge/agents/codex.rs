@@ -22,6 +22,8 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Dialect,
     event_key: None,
     env_file: None,
+    runs_files_of: &[],
+    is_calling: |_| false,
     events: || {
         named(super::claude::canonical(), |e| {
             Some(e.name()).filter(|n| codex_trust::event_label(n).is_some())

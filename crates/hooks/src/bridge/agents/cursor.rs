@@ -1,6 +1,8 @@
 //! Cursor: its project root is its first workspace root (`workspace_roots[0]`), else
 //! `CURSOR_PROJECT_DIR`; it runs the hooks of its `hooks.json` files (the project's, the
-//! user's, the enterprise one) itself. The bridge is installed into `.cursor/hooks.json`
+//! user's, the enterprise one) itself, and, with its third-party hooks on, those of Claude
+//! Code's settings files: a call through Claude Code's bridge entry whose event carries
+//! `cursor_version` (Cursor's common input) is Cursor's, read and answered as Cursor's. The bridge is installed into `.cursor/hooks.json`
 //! (`version: 1`), whose events' lists hold hooks themselves, under Cursor's event names:
 //! the canonical events and Cursor's own.
 
@@ -17,6 +19,9 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Dialect,
     event_key: None,
     env_file: None,
+    runs_files_of: &[Dialect::Claude],
+    // Cursor's common input has its version: no other agent's event does.
+    is_calling: |payload| payload.get("cursor_version").is_some(),
     events: || {
         let claude = Dialect::Claude.profile();
         let own = Dialect::Cursor

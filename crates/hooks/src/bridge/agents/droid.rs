@@ -19,6 +19,8 @@ pub(super) static AGENT: Agent = Agent {
     },
     own_files: OwnFiles::Dialect,
     event_key: None,
+    runs_files_of: &[],
+    is_calling: |_| false,
     env_file: None,
     events: || {
         named(Dialect::Droid.profile().builtin_events(), |e| {

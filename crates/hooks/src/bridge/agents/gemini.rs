@@ -19,6 +19,8 @@ pub(super) static AGENT: Agent = Agent {
     own_files: OwnFiles::Dialect,
     event_key: None,
     env_file: None,
+    runs_files_of: &[],
+    is_calling: |_| false,
     events: || {
         named(
             super::claude::canonical(),

@@ -7,6 +7,7 @@
 mod claude;
 mod cline;
 mod codex;
+mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
@@ -44,6 +45,17 @@ pub struct Agent {
     /// The agent's events, each under its own name with the canonical events it stands
     /// for, in catalog order.
     pub events: fn() -> Vec<(Vec<BuiltinEvent>, &'static str)>,
+    /// The other agents whose settings files this agent runs the hooks of too (GitHub
+    /// Copilot CLI runs Claude Code's `.claude/settings.json`): a call through one of
+    /// their bridge entries may be this agent's ([`Agent::is_calling`]). Such an agent
+    /// gives each of its calls of one event the same time of the event (`timestamp`), by
+    /// which the calls are folded into one dispatch when it has no tool-use id.
+    pub runs_files_of: &'static [Dialect],
+    /// Whether the agent making the call is this one, by its environment or its event
+    /// (Copilot sets `COPILOT_CLI=1` for its hooks): asked of a call through the bridge
+    /// entry of an agent in its [`Agent::runs_files_of`].
+    pub is_calling: fn(&Value) -> bool,
+
     /// Its settings file, where the bridge is installed as one entry per event; `None`
     /// for an agent whose hooks are files of their own (Cline's hook scripts).
     pub settings: Option<Settings>,
@@ -79,6 +91,14 @@ pub struct Settings {
     pub flat: bool,
     /// The `version` a new file must have (Cursor's `1`).
     pub version: Option<u64>,
+    /// The key of an entry's hook that holds its command (`command`; Copilot's `bash`).
+    pub command_key: &'static str,
+    /// The scope `hooks install` writes to when none is asked for (the project's, but
+    /// GitHub Copilot CLI's user hooks, which it runs in every mode).
+    pub default_scope: Scope,
+    /// Whether the bridge's command line names the event after the agent (`hooks bridge
+    /// copilot preToolUse`), for an agent whose events do not name themselves.
+    pub names_event: bool,
     /// Why the agent does not call an installed entry running `command`, if it does not
     /// (a switch in `settings`, whose text at `path` is `text`, that turns hooks off; an
     /// entry the agent does not trust).
@@ -92,7 +112,8 @@ pub struct Settings {
 impl Settings {
     /// A settings file at `path` with matcher-group entries (`{"hooks": [{"type":
     /// "command", "command": ..}]}`), no `version`, nothing that stops the agent calling
-    /// an entry, and no trust file.
+    /// an entry, no trust file, installed in the project by default, the bridge's command
+    /// line naming no event.
     pub const fn new(path: fn(Scope, &Path) -> Result<PathBuf, Error>) -> Settings {
         Settings {
             path,
@@ -101,9 +122,40 @@ impl Settings {
             entry: group_entry,
             flat: false,
             version: None,
+            default_scope: Scope::Project,
+            command_key: "command",
+            names_event: false,
             not_called: |_, _, _, _| None,
             trust_file: None,
         }
+    }
+}
+
+impl Settings {
+    /// The command of a hook of one of the file's entries.
+    pub fn command_of<'v>(&self, hook: &'v Value) -> &'v str {
+        hook[self.command_key].as_str().unwrap_or_default()
+    }
+
+    /// The command line that calls the bridge `command` on the agent's event `event`:
+    /// `command` itself, or, where the line names the event, `command` and the event.
+    pub fn command_for(&self, command: &str, event: &str) -> String {
+        if self.names_event {
+            format!("{command} {event}")
+        } else {
+            command.to_owned()
+        }
+    }
+
+    /// Whether a hook's command `cmd` is a call of the bridge `command` (on some event,
+    /// where the line names the event).
+    pub fn is_bridge_command(&self, cmd: &str, command: &str) -> bool {
+        cmd == command
+            || (self.names_event
+                && cmd
+                    .strip_prefix(command)
+                    .and_then(|rest| rest.strip_prefix(' '))
+                    .is_some_and(|event| !event.is_empty() && !event.contains(' ')))
     }
 }
 
@@ -169,11 +221,24 @@ pub static AGENTS: &[&Agent] = &[
     &cursor::AGENT,
     &qwen::AGENT,
     &droid::AGENT,
+    &copilot::AGENT,
 ];
 
 /// The agent whose dialect is `dialect`, if the bridge answers it.
 pub fn agent(dialect: Dialect) -> Option<&'static Agent> {
     AGENTS.iter().copied().find(|a| a.dialect == dialect)
+}
+
+/// The agent making a call of `named`'s bridge: an agent that runs `named`'s files too and
+/// says it is calling ([`Agent::is_calling`]: Copilot through Claude Code's
+/// `.claude/settings.json`), else `named`. Its protocol answers, its project root and own
+/// files decide what runs.
+pub fn caller(named: &'static Agent, payload: &Value) -> &'static Agent {
+    AGENTS
+        .iter()
+        .copied()
+        .find(|a| a.runs_files_of.contains(&named.dialect) && (a.is_calling)(payload))
+        .unwrap_or(named)
 }
 
 /// The agent of an event whose agent is not named: the one whose [`Agent::event_key`]

@@ -18,6 +18,8 @@ pub(super) static AGENT: Agent = Agent {
     project_dir: |_| dir_var("QWEN_PROJECT_DIR").or_else(|| dir_var("CLAUDE_PROJECT_DIR")),
     own_files: OwnFiles::Dialect,
     event_key: None,
+    runs_files_of: &[],
+    is_calling: |_| false,
     env_file: None,
     events: || named(Dialect::Qwen.profile().builtin_events(), |e| Some(e.name())),
     settings: Some(Settings {

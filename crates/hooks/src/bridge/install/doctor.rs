@@ -151,7 +151,7 @@ fn doctor_agent(
                     let mut bridged = Vec::new();
                     let mut other = 0;
                     for (event, h) in all_handlers(&settings, &value) {
-                        let cmd = h["command"].as_str().unwrap_or_default();
+                        let cmd = settings.command_of(h);
                         if cmd.contains(&marker) {
                             bridged.push((event.to_owned(), cmd.to_owned()));
                         } else {
@@ -162,8 +162,10 @@ fn doctor_agent(
                         .iter()
                         .map(|(event, cmd)| EventReport {
                             event: event.clone(),
-                            calls: (settings.not_called)(&value, &path, &text, cmd)
-                                .map_or_else(|| calls(cmd, &command), Calls::NotCalled),
+                            calls: (settings.not_called)(&value, &path, &text, cmd).map_or_else(
+                                || calls(cmd, &settings.command_for(&command, event)),
+                                Calls::NotCalled,
+                            ),
                             runs: runs(&loaded, event),
                         })
                         .collect();

@@ -412,14 +412,16 @@ fn all_handlers<'a>(settings: &Settings, value: &'a Value) -> Vec<(&'a str, &'a 
         .collect()
 }
 
-/// Whether the entries of `event` in `settings` already call `command`.
+/// Whether the entries of `event` in `settings` already call `command` (on that event,
+/// where the line names it).
 fn calls_bridge(row: &Settings, settings: &Value, event: &str, command: &str) -> bool {
+    let line = row.command_for(command, event);
     settings["hooks"][event]
         .as_array()
         .into_iter()
         .flatten()
         .flat_map(|entry| handlers(row, entry))
-        .any(|h| h["command"] == command)
+        .any(|h| row.command_of(h) == line)
 }
 
 /// An uninstall of the bridge from one agent's settings, found by [`uninstall`]; run it
@@ -702,7 +704,7 @@ fn has_own_hooks(settings: &Settings, text: &str, command: &str) -> bool {
     };
     all_handlers(settings, &value)
         .iter()
-        .any(|(_, h)| h["command"] != command)
+        .any(|(_, h)| !settings.is_bridge_command(settings.command_of(h), command))
 }
 
 /// `text` without the entries (matcher groups, Cursor's hooks) whose only hooks call
@@ -719,7 +721,10 @@ fn remove_bridge(settings: &Settings, text: &str, command: &str) -> Result<Strin
         };
         for (i, group) in groups.iter().enumerate().rev() {
             let hs = handlers(settings, group);
-            let only_bridge = !hs.is_empty() && hs.iter().all(|h| h["command"] == command);
+            let only_bridge = !hs.is_empty()
+                && hs
+                    .iter()
+                    .all(|h| settings.is_bridge_command(settings.command_of(h), command));
             if only_bridge {
                 doc.remove(&[
                     Seg::Key("hooks".to_owned()),
