@@ -23,6 +23,7 @@ macro_rules! with_dialects {
             Codex => codex: "Codex `hooks.json` and the `[hooks]` of its `config.toml`.",
             Cursor => cursor: "Cursor `hooks.json` hooks (`.cursor/hooks.json`, `~/.cursor/hooks.json`).",
             Cline => cline: "Cline hook files: executables named after their event (`.clinerules/hooks/`, `~/Documents/Cline/Hooks/`).",
+            Opencode => opencode: "OpenCode: no hook files of its own; its JavaScript plugin hooks reach the engine through the bridge's plugin.",
         }
     };
 }

@@ -19,6 +19,8 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Codex, _) => "hooks.json",
         (Dialect::Cursor, _) => ".cursor/hooks.json",
         (Dialect::Cline, _) => ".clinerules/hooks/PreToolUse",
+        // OpenCode has no hooks file: nothing converts to it (below).
+        (Dialect::Opencode, _) => "opencode.json",
         (Dialect::Native, Format::Toml) => "hooks.toml",
         (Dialect::Native, Format::Json) => "hooks.json",
         (Dialect::Native, Format::Yaml | _) => "hooks.yaml",
@@ -376,4 +378,20 @@ fn nothing_converts_to_cline() {
     .unwrap();
     let err = convert(&native, Dialect::Cline).unwrap_err().to_string();
     assert!(err.contains("Cline has no config file to write"), "{err}");
+}
+
+#[test]
+fn nothing_converts_to_opencode() {
+    let native = load_str(
+        "hooks:\n  - event: PreToolUse\n    command: ./check.sh\n",
+        Some(Path::new("hooks.yaml")),
+        &options(),
+    )
+    .unwrap();
+    let err = convert(&native, Dialect::Opencode).unwrap_err().to_string();
+    assert!(
+        err.contains("OpenCode has no hooks config file to write"),
+        "{err}"
+    );
+    assert!(err.contains("hooks install opencode"), "{err}");
 }

@@ -58,6 +58,8 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
         ),
         // Cline hooks are files, not text: none is loaded from a string.
         Dialect::Cline => String::new(),
+        // OpenCode has no hooks file: none is loaded.
+        Dialect::Opencode => String::new(),
     }
 }
 
@@ -68,6 +70,7 @@ fn types(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Echo | Dialect::Autohand | Dialect::Gemini | Dialect::Codex => &["command"],
         Dialect::Cursor => &["command", "prompt"],
         Dialect::Cline => &[],
+        Dialect::Opencode => &[],
     }
 }
 
