@@ -20,4 +20,5 @@ pub(super) static AGENT: Agent = Agent {
         )
     },
     settings: None,
+    plugin: None,
 };
