@@ -29,6 +29,8 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
         Agent::Cline => run.project().join(".clinerules/hooks/PreToolUse"),
         Agent::Gemini => run.project().join(".gemini/settings.json"),
         Agent::Codex => run.codex_home().join("hooks.json"),
+        // OpenCode's hooks are plugins; install writes the bridge's.
+        Agent::Opencode => run.project().join(".opencode/plugin/agentic-hooks.js"),
     }
 }
 
@@ -117,6 +119,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Opencode => "opencode",
         }
     }
 }

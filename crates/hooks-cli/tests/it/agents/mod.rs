@@ -28,6 +28,7 @@ mod codex_trust;
 mod gemini;
 mod gemini_bridge;
 pub(crate) mod model_server;
+mod opencode;
 
 use std::io::Read;
 use std::os::unix::process::CommandExt;
@@ -62,6 +63,8 @@ pub(crate) enum Agent {
     Codex,
     /// Gemini CLI (`@google/gemini-cli`), `gemini -p`.
     Gemini,
+    /// OpenCode (`opencode-ai`), `opencode run --format json`.
+    Opencode,
 }
 
 impl Agent {
@@ -72,6 +75,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -82,6 +86,7 @@ impl Agent {
             Agent::Cline => Api::ChatCompletions,
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
+            Agent::Opencode => Api::ChatCompletions,
         }
     }
 
@@ -92,14 +97,22 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Codex => "@openai/codex",
             Agent::Gemini => "@google/gemini-cli",
+            Agent::Opencode => "opencode-ai",
         }
     }
 
     /// Its installed binary; a missing one fails the test, saying how to install it.
     pub(crate) fn bin(self) -> PathBuf {
-        let bin = workspace_root()
-            .join("node_modules/.bin")
-            .join(self.bin_name());
+        let bin = match self {
+            // The platform package's binary itself: the launcher's is a placeholder until
+            // its postinstall script has run.
+            Agent::Opencode => {
+                workspace_root().join("node_modules/opencode-linux-x64/bin/opencode")
+            }
+            _ => workspace_root()
+                .join("node_modules/.bin")
+                .join(self.bin_name()),
+        };
         assert!(
             bin.exists(),
             "{} is not installed ({} is missing): run `npm ci` (or `cargo xtask peers`) in \
@@ -187,6 +200,7 @@ impl AgentRun {
                     "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
                 }),
             ),
+            Agent::Opencode => opencode_config(&run),
         }
         run
     }
@@ -222,6 +236,8 @@ impl AgentRun {
             Agent::Cline => self.project().join(".clinerules/hooks"),
             Agent::Codex => self.codex_home().join("hooks.json"),
             Agent::Gemini => self.project().join(".gemini/settings.json"),
+            // OpenCode's hooks are plugins, in its plugin directory.
+            Agent::Opencode => self.project().join(".opencode/plugin"),
         }
     }
 
@@ -286,6 +302,11 @@ impl AgentRun {
     /// `matcher` its matcher (`None`: every tool), `command` a shell command line.
     /// Other keys of the file are kept.
     pub(crate) fn add_hook(&self, event: &str, matcher: Option<&str>, command: &str) {
+        assert_ne!(
+            self.agent,
+            Agent::Opencode,
+            "OpenCode's hooks are JavaScript plugins, not command hooks"
+        );
         if self.agent == Agent::Cline {
             // A Cline hook is an executable file named after its event; it has no matcher.
             assert!(matcher.is_none(), "Cline's hooks have no matcher");
@@ -302,7 +323,7 @@ impl AgentRun {
             .map(|text| serde_json::from_str(&text).expect("the agent's hooks file is JSON"))
             .unwrap_or_else(|| json!({}));
         let timeout = match self.agent {
-            Agent::Claude | Agent::Cline | Agent::Codex => HOOK_TIMEOUT_SECS,
+            Agent::Claude | Agent::Cline | Agent::Codex | Agent::Opencode => HOOK_TIMEOUT_SECS,
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -370,6 +391,18 @@ impl AgentRun {
                     .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
                     .env("NO_BROWSER", "1");
             }
+            // No models.dev fetch, update check, sharing, LSP download or built-in plugin.
+            Agent::Opencode => {
+                for name in [
+                    "OPENCODE_DISABLE_MODELS_FETCH",
+                    "OPENCODE_DISABLE_AUTOUPDATE",
+                    "OPENCODE_DISABLE_SHARE",
+                    "OPENCODE_DISABLE_LSP_DOWNLOAD",
+                    "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+                ] {
+                    cmd.env(name, "1");
+                }
+            }
         }
         for (key, value) in &self.env {
             cmd.env(key, value);
@@ -414,12 +447,15 @@ impl AgentRun {
             Agent::Gemini => {
                 cmd.args(["--yolo", "-o", "json"]);
             }
+            Agent::Opencode => {
+                cmd.args(["run", "--format", "json"]);
+            }
         }
         cmd.args(&self.args);
         match self.agent {
             Agent::Claude | Agent::Gemini => cmd.arg("-p").arg(&self.prompt),
             // Cline's `-p` is its plan mode: the prompt is its argument.
-            Agent::Cline | Agent::Codex => cmd.arg(&self.prompt),
+            Agent::Cline | Agent::Codex | Agent::Opencode => cmd.arg(&self.prompt),
         };
         self.apply_env(&mut cmd);
         cmd
@@ -601,6 +637,38 @@ fn write_json(path: &Path, value: &Value) {
     std::fs::write(path, text + "\n").expect("writing a JSON file of the run");
 }
 
+/// OpenCode's config for a run: the project's `opencode.json` with the model server as an
+/// OpenAI-compatible provider (bundled in OpenCode: nothing fetched), and its config
+/// directories (the project's `.opencode/`, the user's `$XDG_CONFIG_HOME/opencode/`)
+/// seeded with the dependency OpenCode installs into each (`@opencode-ai/plugin`) as
+/// already installed, which it otherwise fetches from npm before the first step.
+fn opencode_config(run: &AgentRun) {
+    write_json(
+        &run.project().join("opencode.json"),
+        &json!({"$schema": "https://opencode.ai/config.json", "autoupdate": false,
+            "share": "disabled",
+            "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
+                "options": {"baseURL": run.server.base_url(), "apiKey": "sk-test-key"},
+                "models": {"m1": {"name": "Scripted m1", "tool_call": true}}}},
+            "model": "scripted/m1", "small_model": "scripted/m1"}),
+    );
+    let dependency = json!({"@opencode-ai/plugin": "1.18.33"});
+    for dir in [
+        run.project().join(".opencode"),
+        run.home().join(".config/opencode"),
+    ] {
+        std::fs::create_dir_all(dir.join("node_modules")).expect("creating node_modules");
+        write_json(
+            &dir.join("package.json"),
+            &json!({"dependencies": dependency}),
+        );
+        write_json(
+            &dir.join("package-lock.json"),
+            &json!({"lockfileVersion": 3, "packages": {"": {"dependencies": dependency}}}),
+        );
+    }
+}
+
 /// Codex's `config.toml`: the loopback provider, no retries, no approvals or sandbox, no
 /// update check, analytics or plugin fetch.
 fn codex_config(base_url: &str) -> String {
@@ -677,7 +745,9 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
-            Agent::Cline => find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts),
+            Agent::Cline | Agent::Opencode => {
+                find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts);
+            }
         }
         assert!(
             !texts.is_empty(),
