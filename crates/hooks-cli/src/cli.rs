@@ -61,8 +61,9 @@ pub struct ConfigArgs {
 }
 
 /// The names `--dialect` and `--to` take.
-pub const DIALECTS: [&str; 9] = [
+pub const DIALECTS: [&str; 10] = [
     "native", "claude", "echo", "fabro", "autohand", "gemini", "codex", "cursor", "cline",
+    "opencode",
 ];
 
 /// The subcommands.
@@ -363,7 +364,7 @@ pub struct ConvertArgs {
     #[arg(long, value_name = "DIALECT", value_parser = DIALECTS)]
     pub dialect: Option<String>,
     /// The target dialect.
-    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native", "cursor", "cline"])]
+    #[arg(long, value_parser = ["echo", "fabro", "autohand", "claude", "native", "cursor", "cline", "opencode"])]
     pub to: String,
     /// Write here instead of stdout.
     #[arg(short = 'o', long)]
