@@ -1,5 +1,5 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
-//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`) is its own test, named
+//! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`, `opencode`) is its own test, named
 //! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
 //! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
 //! its case. A case is a config in the agent's own form, a payload and the answers of the
@@ -67,6 +67,10 @@
 //! - `cursor`: `{"version": 1, "hooks": {HOOK_EVENT: [entry per answer]}}`, each entry a
 //!   `command` with the keys of `hook` (`matcher`, `timeout`, `failClosed`, ...), written to
 //!   `.cursor/hooks.json` by default; `settings` replaces it as for Claude Code.
+//! - `opencode`: no config file of its own (its hooks are plugins): the hooks are Claude
+//!   Code's settings file above, and the payload is what the bridge's OpenCode plugin
+//!   sends (`from: "opencode"`, the event under OpenCode's name, its `hook_event` the
+//!   canonical one).
 //! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
 //!   `.clinerules/hooks/` (or at `config`), the second in the global
 //!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
@@ -104,6 +108,7 @@ fn main() {
         Agent::Cline,
         Agent::Gemini,
         Agent::Codex,
+        Agent::Opencode,
     ]
     .into_iter()
     .flat_map(trials)
@@ -119,6 +124,7 @@ enum Agent {
     Cline,
     Gemini,
     Codex,
+    Opencode,
 }
 
 impl Agent {
@@ -129,6 +135,7 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::Gemini => "gemini",
             Agent::Codex => "codex",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -139,6 +146,8 @@ impl Agent {
             Agent::Cline => format!(".clinerules/hooks/{hook_event}"),
             Agent::Gemini => ".gemini/settings.json".to_owned(),
             Agent::Codex => ".codex/hooks.json".to_owned(),
+            // OpenCode has no hooks file: its events reach hooks of Claude Code's form.
+            Agent::Opencode => ".claude/settings.json".to_owned(),
         }
     }
 }
@@ -411,7 +420,7 @@ fn run_case(agent: Agent, case: &Value) -> Result<(), String> {
 fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[String]) -> Value {
     let extra = case["hook"].as_object().cloned().unwrap_or_default();
     match agent {
-        Agent::Claude | Agent::Cline | Agent::Gemini | Agent::Codex => {
+        Agent::Claude | Agent::Cline | Agent::Gemini | Agent::Codex | Agent::Opencode => {
             let mut group = Map::new();
             if let Some(m) = extra.get("matcher") {
                 group.insert("matcher".to_owned(), m.clone());
