@@ -235,20 +235,30 @@ fn a_bridge_that_does_not_answer_in_time_blocks_the_call() {
 
 /// `hooks install opencode --scope user` writes the plugin into the user's config
 /// directory (`$XDG_CONFIG_HOME/opencode/plugin/`), which OpenCode loads for every project:
-/// the engine's guard refuses `rm -r` from there.
+/// the engine's guard refuses `rm -r` from there. Installed in the project too, OpenCode
+/// loads both plugins and calls the bridge twice for the call: the guard still runs once
+/// (the second call gets the first's answer).
 #[test]
 fn the_plugin_installed_for_the_user_guards_the_project() {
     let run = AgentRun::new(Agent::Opencode, shell_then_done("rm -r victim"));
     run.write("victim/keep.txt", "precious");
+    let log = run.root().join("runs.log");
     guard_config(
         &run,
-        "case \"$(cat)\" in *'rm -r'*) echo 'refused for the user' >&2; exit 2;; esac\n",
+        &format!(
+            "echo ran >> '{}'\ncase \"$(cat)\" in *'rm -r'*) echo 'refused for the user' >&2; exit 2;; esac\n",
+            log.display()
+        ),
     );
     hooks(&run, &["install", "opencode", "--scope", "user"]);
-    let plugin = run.home().join(".config/opencode/plugin/agentic-hooks.js");
+    let plugin = run
+        .home()
+        .join(".config/opencode/plugin/agentic-hooks.js");
     assert!(plugin.exists(), "install wrote no {}", plugin.display());
+    hooks(&run, &["install", "opencode"]);
     let out = run.run();
     hooks(&run, &["uninstall", "opencode", "--scope", "user"]);
+    hooks(&run, &["uninstall", "opencode"]);
     assert!(!plugin.exists(), "uninstall left {}", plugin.display());
     out.assert_success();
     assert!(
@@ -256,6 +266,8 @@ fn the_plugin_installed_for_the_user_guards_the_project() {
         "rm -r ran:\n{out}"
     );
     assert_eq!(tool_messages(&out, 1), ["refused for the user"], "{out}");
+    let runs = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(runs.lines().count(), 1, "the guard ran {runs:?}\n{out}");
 }
 
 /// `OPENCODE_PURE=1` runs OpenCode without plugins: the bridge's plugin is not loaded and
