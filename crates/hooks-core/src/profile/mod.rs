@@ -10,7 +10,7 @@
 //! ([`with_dialects!`](crate::with_dialects)); the rest of the workspace reads the profile.
 //!
 //! Each dialect is a folder here (`native`, `claude`, `echo`, `fabro`, `autohand`,
-//! `gemini`, `codex`, `cursor`, `cline`): its `mod.rs` holds its `PROFILE` row, and the
+//! `gemini`, `codex`, `cursor`, `cline`, `opencode`): its `mod.rs` holds its `PROFILE` row, and the
 //! files beside it its own knowledge (`answers.rs`: how its hooks' answers are read;
 //! `input.rs`: the stdin its agent writes; `reply.rs`: the answer written back to its
 //! agent). The row's type is in `row.rs`, the helpers several rows share in `shared.rs`;
