@@ -251,9 +251,7 @@ fn the_plugin_installed_for_the_user_guards_the_project() {
         ),
     );
     hooks(&run, &["install", "opencode", "--scope", "user"]);
-    let plugin = run
-        .home()
-        .join(".config/opencode/plugin/agentic-hooks.js");
+    let plugin = run.home().join(".config/opencode/plugin/agentic-hooks.js");
     assert!(plugin.exists(), "install wrote no {}", plugin.display());
     hooks(&run, &["install", "opencode"]);
     let out = run.run();
