@@ -26,6 +26,7 @@ macro_rules! with_dialects {
             Qwen => qwen: "Qwen Code `settings.json` hooks (`.qwen/settings.json`, `~/.qwen/settings.json`, `/etc/qwen-code/settings.json`).",
             Droid => droid: "Factory Droid `settings.json` hooks (`.factory/settings.json`, `~/.factory/settings.json`).",
             Copilot => copilot: "GitHub Copilot CLI hooks files (`.github/hooks/*.json`, `~/.copilot/hooks/*.json`, `hooks` in its settings), camelCase or Claude Code's PascalCase.",
+            Opencode => opencode: "OpenCode: no hook files of its own; its JavaScript plugin hooks reach the engine through the bridge's plugin.",
         }
     };
 }

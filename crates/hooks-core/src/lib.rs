@@ -96,6 +96,7 @@ pub use outcome::{
     FailurePolicy, HookOutcome, HookStatus, OutputField, RunInfo,
 };
 pub use output::{merge_updated_input, parse_output, parse_output_in, parse_response_body};
+pub use profile::opencode;
 pub use profile::{
     EventReader, Events, FileShape, HookList, Profile, Switch, claude, cline, codex, copilot,
     cursor, gemini,
@@ -108,6 +109,7 @@ pub use spec::{
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
+pub use tools::OPENCODE_TOOLS;
 pub use tools::{
     CLAUDE_TOOLS, CLINE_TOOLS, CODEX_TOOLS, COPILOT_TOOLS, CURSOR_TOOLS, DROID_TOOLS, GEMINI_TOOLS,
     McpNaming, QWEN_TOOLS, ToolNames,

@@ -85,6 +85,26 @@ pub static CODEX_TOOLS: ToolNames = ToolNames {
     own_name_matchers: true,
 };
 
+/// OpenCode's built-in tools (the tool list it sends its model, 1.18.33). Its MCP tools are
+/// `<server>_<tool>`, which no name tells from a built-in one, so they pass through as
+/// they are; no hook file is written in its names, so no matcher is translated for it.
+pub static OPENCODE_TOOLS: ToolNames = ToolNames {
+    pairs: &[
+        ("bash", "Bash"),
+        ("read", "Read"),
+        ("write", "Write"),
+        ("edit", "Edit"),
+        ("glob", "Glob"),
+        ("grep", "Grep"),
+        ("task", "Task"),
+        ("webfetch", "WebFetch"),
+        ("todowrite", "TodoWrite"),
+    ],
+    aliases: &[],
+    mcp: McpNaming::DoubleUnderscore,
+    own_name_matchers: false,
+};
+
 /// Cursor's tool types (`Shell`, `Write`, `Grep`, `Task`, ...), each covering the canonical
 /// tools listed; its matchers are rewritten into canonical names when a file loads.
 pub static CURSOR_TOOLS: ToolNames = ToolNames {

@@ -1,6 +1,7 @@
 //! Each agent's hook protocol, case by case: each case of `tests/conformance/<agent>/*.json`
 //! (`claude` for Claude Code, `cursor`, `cline`, `gemini`, `codex`, `qwen` for Qwen Code,
-//! `droid` for Factory Droid, `copilot` for GitHub Copilot CLI) is its own test, named
+//! `droid` for Factory Droid, `copilot` for GitHub Copilot CLI, `opencode`) is its own test,
+//! named
 //! `<agent>::<file stem>::<case name>`, so that `cargo test -p agentic-hooks-cli --test
 //! conformance -- <name>` runs the cases whose names contain `<name>` and a failure names
 //! its case. A case is a config in the agent's own form, a payload and the answers of the
@@ -73,6 +74,10 @@
 //!   `.github/hooks/guard.json`: under a camelCase HOOK_EVENT an entry per answer, a
 //!   `bash` command with the keys of `hook`; under a PascalCase one Claude Code's matcher
 //!   group.
+//! - `opencode`: no config file of its own (its hooks are plugins): the hooks are Claude
+//!   Code's settings file above, and the payload is what the bridge's OpenCode plugin
+//!   sends (`from: "opencode"`, the event under OpenCode's name, its `hook_event` the
+//!   canonical one).
 //! - `cline`: no config file: each answer is a hook file named HOOK_EVENT, the first in
 //!   `.clinerules/hooks/` (or at `config`), the second in the global
 //!   `home/Documents/Cline/Hooks/`, with the mode `mode` (default `755`); every file is
@@ -113,6 +118,7 @@ fn main() {
         Agent::Qwen,
         Agent::Droid,
         Agent::Copilot,
+        Agent::Opencode,
     ]
     .into_iter()
     .flat_map(trials)
@@ -131,6 +137,7 @@ enum Agent {
     Qwen,
     Droid,
     Copilot,
+    Opencode,
 }
 
 impl Agent {
@@ -144,6 +151,7 @@ impl Agent {
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
             Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -157,6 +165,8 @@ impl Agent {
             Agent::Qwen => ".qwen/settings.json".to_owned(),
             Agent::Droid => ".factory/settings.json".to_owned(),
             Agent::Copilot => ".github/hooks/guard.json".to_owned(),
+            // OpenCode has no hooks file: its events reach hooks of Claude Code's form.
+            Agent::Opencode => ".claude/settings.json".to_owned(),
         }
     }
 }
@@ -434,7 +444,8 @@ fn default_settings(agent: Agent, hook_event: &str, case: &Value, commands: &[St
         | Agent::Gemini
         | Agent::Codex
         | Agent::Qwen
-        | Agent::Droid => {
+        | Agent::Droid
+        | Agent::Opencode => {
             let mut group = Map::new();
             if let Some(m) = extra.get("matcher") {
                 group.insert("matcher".to_owned(), m.clone());

@@ -17,7 +17,7 @@ use crate::cage::{Cage, run_within};
 use crate::support::{Env, env_with, mkfifo};
 
 /// The agents' bridges.
-const AGENTS: [&str; 5] = ["claude", "cline", "codex", "cursor", "gemini"];
+const AGENTS: [&str; 6] = ["claude", "cline", "codex", "cursor", "gemini", "opencode"];
 
 /// How long one caged bridge call may take before the test calls it hung.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -65,6 +65,10 @@ fn pre_tool(env: &Env, agent: &str, session: &str) -> String {
                 "input": {"commands": ["rm -r victim"]}},
             "preToolUse": {"toolName": "run_commands",
                 "parameters": {"commands": "[\"rm -r victim\"]"}}}),
+        // What the bridge's OpenCode plugin writes for OpenCode's `bash`.
+        "opencode" => json!({"hook_event_name": "tool.execute.before", "session_id": session,
+            "cwd": root, "tool_name": "bash", "tool_input": {"command": "rm -r victim"},
+            "tool_use_id": format!("{session}-t1")}),
         other => panic!("no payload for {other}"),
     }
     .to_string()
@@ -87,6 +91,7 @@ fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
         "gemini" => assert_eq!(json()["decision"], "deny", "{stderr}"),
         "cursor" => assert_eq!(json()["permission"], "deny", "{stderr}"),
         "cline" => assert_eq!(json()["cancel"], true, "{stderr}"),
+        "opencode" => assert_eq!(json()["decision"], "deny", "{stderr}"),
         other => panic!("no deny form for {other}"),
     }
     if agent != "codex" {

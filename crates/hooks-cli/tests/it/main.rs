@@ -8,6 +8,7 @@ mod agents;
 mod autohand;
 mod bridge;
 mod bridge_cline;
+mod bridge_opencode;
 mod builtins;
 mod cage;
 mod codex_home;

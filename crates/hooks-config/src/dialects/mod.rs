@@ -1,6 +1,6 @@
 //! The dialects' files, one folder per dialect (`native/`, `claude/`, `echo/`, `fabro/`,
-//! `autohand/`, `gemini/`, `codex/`, `cursor/`, `cline/`, `qwen/`, `droid/`, `copilot/`): where
-//! its files are found and
+//! `autohand/`, `gemini/`, `codex/`, `cursor/`, `cline/`, `qwen/`, `droid/`, `copilot/`,
+//! `opencode/`): where its files are found and
 //! their shape, its reader (a parsed file checked against its schema, then its hooks read
 //! into [`hooks_core::HookSpec`]s with provenance), its writer, its switches. Each folder's
 //! `FILES` is its row ([`DialectFiles`]); [`of`] is the registry, the one `match` on the

@@ -22,6 +22,8 @@ fn file_name(dialect: Dialect, format: Format) -> &'static str {
         (Dialect::Qwen, _) => ".qwen/settings.json",
         (Dialect::Droid, _) => ".factory/settings.json",
         (Dialect::Copilot, _) => ".github/hooks/guard.json",
+        // OpenCode has no hooks file: nothing converts to it (below).
+        (Dialect::Opencode, _) => "opencode.json",
         (Dialect::Native, Format::Toml) => "hooks.toml",
         (Dialect::Native, Format::Json) => "hooks.json",
         (Dialect::Native, Format::Yaml | _) => "hooks.yaml",
@@ -419,4 +421,20 @@ fn qwen_code_and_droid_get_their_tool_names_and_handler_types() {
     // Back in Claude Code's names.
     let (back, _) = round(&droid, Dialect::Claude, None);
     assert_eq!(back.hooks().next().unwrap().matcher.as_str(), "Bash|Edit");
+}
+
+#[test]
+fn nothing_converts_to_opencode() {
+    let native = load_str(
+        "hooks:\n  - event: PreToolUse\n    command: ./check.sh\n",
+        Some(Path::new("hooks.yaml")),
+        &options(),
+    )
+    .unwrap();
+    let err = convert(&native, Dialect::Opencode).unwrap_err().to_string();
+    assert!(
+        err.contains("OpenCode has no hooks config file to write"),
+        "{err}"
+    );
+    assert!(err.contains("hooks install opencode"), "{err}");
 }

@@ -10,8 +10,8 @@
 //! ([`with_dialects!`](crate::with_dialects)); the rest of the workspace reads the profile.
 //!
 //! Each dialect is a folder here (`native`, `claude`, `echo`, `fabro`, `autohand`,
-//! `gemini`, `codex`, `cursor`, `cline`, `qwen`, `droid`, `copilot`): its `mod.rs` holds its
-//! `PROFILE` row, and the
+//! `gemini`, `codex`, `cursor`, `cline`, `qwen`, `droid`, `copilot`, `opencode`): its `mod.rs`
+//! holds its `PROFILE` row, and the
 //! files beside it its own knowledge (`answers.rs`: how its hooks' answers are read;
 //! `input.rs`: the stdin its agent writes; `reply.rs`: the answer written back to its
 //! agent). The row's type is in `row.rs`, the helpers several rows share in `shared.rs`;

@@ -266,6 +266,8 @@ async fn each_dialect_gets_its_stdin_environment_and_working_directory() {
             | Dialect::Copilot => (false, false, true),
             // Gemini CLI's CLAUDE_PROJECT_DIR is the event's `cwd`; Codex gives none.
             Dialect::Gemini | Dialect::Codex | Dialect::Cline => (false, false, false),
+            // OpenCode's plugin hooks get no variables of their own.
+            Dialect::Opencode => (false, false, false),
         };
         assert_eq!((autohand, fabro, claude), expected, "{name}: {env}");
         let pwd = fx.read(&format!("pwd-{name}.txt"));

@@ -67,6 +67,8 @@ fn file(dialect: Dialect, event: BuiltinEvent, ty: &str) -> String {
                 r#"{{"version": 1, "hooks": {{"{name}": [{{"type": "command", "bash": "true"}}]}}}}"#
             )
         }
+        // OpenCode has no hooks file: none is loaded.
+        Dialect::Opencode => String::new(),
     }
 }
 
@@ -82,6 +84,7 @@ fn types(dialect: Dialect) -> &'static [&'static str] {
         | Dialect::Copilot => &["command"],
         Dialect::Cursor | Dialect::Qwen => &["command", "prompt"],
         Dialect::Cline => &[],
+        Dialect::Opencode => &[],
     }
 }
 

@@ -33,6 +33,8 @@ fn settings(run: &AgentRun, agent: Agent) -> PathBuf {
         Agent::Droid => run.project().join(".factory/settings.json"),
         // Its user hooks, the default scope of its install.
         Agent::Copilot => run.copilot_home().join("hooks/agentic-hooks.json"),
+        // OpenCode's hooks are plugins; install writes the bridge's.
+        Agent::Opencode => run.project().join(".opencode/plugin/agentic-hooks.js"),
     }
 }
 
@@ -124,6 +126,7 @@ impl Agent {
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
             Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 }

@@ -30,6 +30,7 @@ mod copilot;
 mod gemini;
 mod gemini_bridge;
 pub(crate) mod model_server;
+mod opencode;
 mod qwen_droid;
 
 use std::io::Read;
@@ -71,6 +72,8 @@ pub(crate) enum Agent {
     Droid,
     /// GitHub Copilot CLI (`@github/copilot`), `copilot -p`.
     Copilot,
+    /// OpenCode (`opencode-ai`), `opencode run --format json`.
+    Opencode,
 }
 
 impl Agent {
@@ -84,6 +87,7 @@ impl Agent {
             Agent::Qwen => "qwen",
             Agent::Droid => "droid",
             Agent::Copilot => "copilot",
+            Agent::Opencode => "opencode",
         }
     }
 
@@ -91,7 +95,9 @@ impl Agent {
     pub(crate) fn api(self) -> Api {
         match self {
             Agent::Claude => Api::Anthropic,
-            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot => Api::ChatCompletions,
+            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot | Agent::Opencode => {
+                Api::ChatCompletions
+            }
             Agent::Codex => Api::OpenAi,
             Agent::Gemini => Api::Gemini,
         }
@@ -107,14 +113,22 @@ impl Agent {
             Agent::Qwen => "@qwen-code/qwen-code",
             Agent::Droid => "@factory/cli",
             Agent::Copilot => "@github/copilot",
+            Agent::Opencode => "opencode-ai",
         }
     }
 
     /// Its installed binary; a missing one fails the test, saying how to install it.
     pub(crate) fn bin(self) -> PathBuf {
-        let bin = workspace_root()
-            .join("node_modules/.bin")
-            .join(self.bin_name());
+        let bin = match self {
+            // The platform package's binary itself: the launcher's is a placeholder until
+            // its postinstall script has run.
+            Agent::Opencode => {
+                workspace_root().join("node_modules/opencode-linux-x64/bin/opencode")
+            }
+            _ => workspace_root()
+                .join("node_modules/.bin")
+                .join(self.bin_name()),
+        };
         assert!(
             bin.exists(),
             "{} is not installed ({} is missing): run `npm ci` (or `cargo xtask peers`) in \
@@ -226,6 +240,7 @@ impl AgentRun {
             Agent::Copilot => {
                 std::fs::create_dir_all(run.copilot_home()).expect("creating Copilot's home")
             }
+            Agent::Opencode => opencode_config(&run),
         }
         run
     }
@@ -269,6 +284,8 @@ impl AgentRun {
             Agent::Qwen => self.project().join(".qwen/settings.json"),
             Agent::Droid => self.project().join(".factory/settings.json"),
             Agent::Copilot => self.copilot_home().join("hooks/test.json"),
+            // OpenCode's hooks are plugins, in its plugin directory.
+            Agent::Opencode => self.project().join(".opencode/plugin"),
         }
     }
 
@@ -346,6 +363,11 @@ impl AgentRun {
     /// `matcher` its matcher (`None`: every tool), `command` a shell command line.
     /// Other keys of the file are kept.
     pub(crate) fn add_hook(&self, event: &str, matcher: Option<&str>, command: &str) {
+        assert_ne!(
+            self.agent,
+            Agent::Opencode,
+            "OpenCode's hooks are JavaScript plugins, not command hooks"
+        );
         if self.agent == Agent::Cline {
             // A Cline hook is an executable file named after its event; it has no matcher.
             assert!(matcher.is_none(), "Cline's hooks have no matcher");
@@ -367,7 +389,8 @@ impl AgentRun {
             | Agent::Codex
             | Agent::Qwen
             | Agent::Droid
-            | Agent::Copilot => HOOK_TIMEOUT_SECS,
+            | Agent::Copilot
+            | Agent::Opencode => HOOK_TIMEOUT_SECS,
             Agent::Gemini => HOOK_TIMEOUT_SECS * 1000,
         };
         let mut group =
@@ -477,6 +500,18 @@ impl AgentRun {
                     .env("COPILOT_MODEL", "scripted")
                     .env("COPILOT_AUTO_UPDATE", "false");
             }
+            // No models.dev fetch, update check, sharing, LSP download or built-in plugin.
+            Agent::Opencode => {
+                for name in [
+                    "OPENCODE_DISABLE_MODELS_FETCH",
+                    "OPENCODE_DISABLE_AUTOUPDATE",
+                    "OPENCODE_DISABLE_SHARE",
+                    "OPENCODE_DISABLE_LSP_DOWNLOAD",
+                    "OPENCODE_DISABLE_DEFAULT_PLUGINS",
+                ] {
+                    cmd.env(name, "1");
+                }
+            }
         }
         for (key, value) in &self.env {
             cmd.env(key, value);
@@ -538,13 +573,18 @@ impl AgentRun {
                     "json",
                 ]);
             }
+            Agent::Opencode => {
+                cmd.args(["run", "--format", "json"]);
+            }
         }
         cmd.args(&self.args);
         match self.agent {
             Agent::Claude | Agent::Gemini | Agent::Copilot => cmd.arg("-p").arg(&self.prompt),
             // Cline's `-p` is its plan mode, Qwen Code's is deprecated: the prompt is the
             // argument.
-            Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid => cmd.arg(&self.prompt),
+            Agent::Cline | Agent::Codex | Agent::Qwen | Agent::Droid | Agent::Opencode => {
+                cmd.arg(&self.prompt)
+            }
         };
         self.apply_env(&mut cmd);
         cmd
@@ -726,6 +766,38 @@ fn write_json(path: &Path, value: &Value) {
     std::fs::write(path, text + "\n").expect("writing a JSON file of the run");
 }
 
+/// OpenCode's config for a run: the project's `opencode.json` with the model server as an
+/// OpenAI-compatible provider (bundled in OpenCode: nothing fetched), and its config
+/// directories (the project's `.opencode/`, the user's `$XDG_CONFIG_HOME/opencode/`)
+/// seeded with the dependency OpenCode installs into each (`@opencode-ai/plugin`) as
+/// already installed, which it otherwise fetches from npm before the first step.
+fn opencode_config(run: &AgentRun) {
+    write_json(
+        &run.project().join("opencode.json"),
+        &json!({"$schema": "https://opencode.ai/config.json", "autoupdate": false,
+            "share": "disabled",
+            "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
+                "options": {"baseURL": run.server.base_url(), "apiKey": "sk-test-key"},
+                "models": {"m1": {"name": "Scripted m1", "tool_call": true}}}},
+            "model": "scripted/m1", "small_model": "scripted/m1"}),
+    );
+    let dependency = json!({"@opencode-ai/plugin": "1.18.33"});
+    for dir in [
+        run.project().join(".opencode"),
+        run.home().join(".config/opencode"),
+    ] {
+        std::fs::create_dir_all(dir.join("node_modules")).expect("creating node_modules");
+        write_json(
+            &dir.join("package.json"),
+            &json!({"dependencies": dependency}),
+        );
+        write_json(
+            &dir.join("package-lock.json"),
+            &json!({"lockfileVersion": 3, "packages": {"": {"dependencies": dependency}}}),
+        );
+    }
+}
+
 /// Codex's `config.toml`: the loopback provider, no retries, no approvals or sandbox, no
 /// update check, analytics or plugin fetch.
 fn codex_config(base_url: &str) -> String {
@@ -802,7 +874,7 @@ impl AgentOutput {
                 &mut texts,
             ),
             Agent::Gemini => find(turn, &|m| m.contains_key("functionResponse"), &mut texts),
-            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot => {
+            Agent::Cline | Agent::Qwen | Agent::Droid | Agent::Copilot | Agent::Opencode => {
                 find(turn, &|m| m.get("role") == Some(&json!("tool")), &mut texts);
             }
         }

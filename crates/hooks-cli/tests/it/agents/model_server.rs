@@ -422,7 +422,9 @@ fn openai(script: &[Step], path: &str, body: &Value) -> Answer {
 /// {command, description}`, Droid's `Execute {command, summary}`, else Cline's extension's
 /// `execute_command {command}`),
 /// with `finish_reason: "tool_calls"`; a text is a `content` delta. Usage comes in the
-/// last chunk, and `[DONE]` ends the stream.
+/// last chunk, and `[DONE]` ends the stream. OpenCode's shell tool is `bash {command,
+/// description}`; a request that offers no tool (OpenCode's title of the session) is a
+/// side request, answered with a text and not moving the script on.
 fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
     if path == "/v1/models" {
         return Answer::json(
@@ -446,7 +448,17 @@ fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
             "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
     };
     let mut chunks = Vec::new();
-    let call = match step(script, results) {
+    let side = body["tools"].as_array().is_none_or(Vec::is_empty);
+    let this = if side {
+        Step::Text("Scripted title".to_owned())
+    } else {
+        step(script, results)
+    };
+    let call = match this {
+        Step::Shell(command) if offered_chat_tool(body, "bash") => Ok((
+            "bash".to_owned(),
+            json!({"command": command, "description": "run command"}),
+        )),
         Step::Shell(command) => {
             let offered = |name: &str| {
                 body["tools"]
@@ -497,7 +509,18 @@ fn chat_completions(script: &[Step], path: &str, body: &Value) -> Answer {
     chunks.push(last);
     let mut text: String = chunks.iter().map(|c| event(None, c)).collect();
     text.push_str("data: [DONE]\n\n");
-    Answer::sse(text)
+    let mut answer = Answer::sse(text);
+    answer.turn = !side;
+    answer
+}
+
+/// Whether a Chat Completions request offers the tool `name`.
+fn offered_chat_tool(body: &Value, name: &str) -> bool {
+    body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|t| t["function"]["name"] == name)
 }
 
 /// The shell tool the request offers and the arguments that run `command` with it.

@@ -25,6 +25,7 @@ pub(super) static AGENT: Agent = Agent {
             Scope::Project => project.join(".claude/settings.json"),
         })
     })),
+    plugin: None,
 };
 
 /// The canonical events, Claude Code's, in catalog order: the events of every agent

@@ -22,4 +22,5 @@ pub(super) static AGENT: Agent = Agent {
         )
     },
     settings: None,
+    plugin: None,
 };

@@ -36,6 +36,7 @@ pub(super) static AGENT: Agent = Agent {
         trust_file: Some(|| Ok(home()?.join("config.toml"))),
         ..Settings::new(path)
     }),
+    plugin: None,
 };
 
 /// The `hooks.json` of a scope: the user's in `$CODEX_HOME`; the project's `.codex/`

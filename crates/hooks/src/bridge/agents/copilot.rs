@@ -40,6 +40,7 @@ pub(super) static AGENT: Agent = Agent {
     },
     runs_files_of: &[Dialect::Claude],
     is_calling: |_| std::env::var_os("COPILOT_CLI").is_some_and(|v| v == "1"),
+    plugin: None,
     settings: Some(Settings {
         entry,
         flat: true,

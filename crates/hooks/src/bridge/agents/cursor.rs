@@ -43,6 +43,7 @@ pub(super) static AGENT: Agent = Agent {
             })
         })
     }),
+    plugin: None,
 };
 
 /// The entry that runs `command` on `event`: one hook with a timeout in seconds (Claude

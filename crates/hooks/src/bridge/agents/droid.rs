@@ -21,6 +21,7 @@ pub(super) static AGENT: Agent = Agent {
     event_key: None,
     runs_files_of: &[],
     is_calling: |_| false,
+    plugin: None,
     env_file: None,
     events: || {
         named(Dialect::Droid.profile().builtin_events(), |e| {

@@ -37,6 +37,7 @@ pub(super) static AGENT: Agent = Agent {
             })
         })
     }),
+    plugin: None,
 };
 
 /// The entry that runs `command`: a matcher group matching everything, whose timeout is

@@ -11,6 +11,7 @@ mod copilot;
 mod cursor;
 mod droid;
 mod gemini;
+mod opencode;
 mod qwen;
 
 use std::path::{Path, PathBuf};
@@ -57,8 +58,40 @@ pub struct Agent {
     pub is_calling: fn(&Value) -> bool,
 
     /// Its settings file, where the bridge is installed as one entry per event; `None`
-    /// for an agent whose hooks are files of their own (Cline's hook scripts).
+    /// for an agent whose hooks are files of their own (Cline's hook scripts, OpenCode's
+    /// plugins).
     pub settings: Option<Settings>,
+    /// The plugin through which the agent calls the bridge, for an agent whose hooks are
+    /// plugins (OpenCode's): install writes it, once for every event.
+    pub plugin: Option<Plugin>,
+}
+
+/// A plugin file of the agent's that calls the bridge on each of its events (OpenCode's
+/// `agentic-hooks.js`), written with the `hooks` program in it.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy)]
+pub struct Plugin {
+    /// The agent's plugin directory for a scope, in the project given.
+    pub dir: fn(Scope, &Path) -> Result<PathBuf, Error>,
+    /// The plugin's file name in it.
+    pub file: &'static str,
+    /// The plugin's text, calling the `hooks` program at the absolute path given.
+    pub text: fn(&str) -> String,
+    /// The `hooks` program a plugin's text calls, if it names one.
+    pub program: fn(&str) -> Option<String>,
+    /// A line only the bridge's plugin has, whatever program it calls.
+    pub marker: &'static str,
+    /// Why the agent loads no plugin in this environment, if it does not (OpenCode's
+    /// `OPENCODE_PURE`).
+    pub off: fn(&Path) -> Option<String>,
+}
+
+impl Plugin {
+    /// Whether `text` is the bridge's plugin (by any `hooks` program): one of its lines is
+    /// [`Plugin::marker`].
+    pub fn is_bridge(&self, text: &str) -> bool {
+        text.lines().any(|l| l.trim_end() == self.marker)
+    }
 }
 
 /// Where the bridge is installed: the user's settings or the project's.
@@ -222,6 +255,7 @@ pub static AGENTS: &[&Agent] = &[
     &qwen::AGENT,
     &droid::AGENT,
     &copilot::AGENT,
+    &opencode::AGENT,
 ];
 
 /// The agent whose dialect is `dialect`, if the bridge answers it.

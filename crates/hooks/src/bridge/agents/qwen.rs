@@ -20,6 +20,7 @@ pub(super) static AGENT: Agent = Agent {
     event_key: None,
     runs_files_of: &[],
     is_calling: |_| false,
+    plugin: None,
     env_file: None,
     events: || named(Dialect::Qwen.profile().builtin_events(), |e| Some(e.name())),
     settings: Some(Settings {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::{Options, all_handlers, bridge_command, cline};
 use crate::Error;
-use crate::bridge::agents::{AGENTS, Agent, Scope};
+use crate::bridge::agents::{AGENTS, Agent, Plugin, Scope};
 use crate::config::{Inactive, cline_is_bridge_script, cline_is_executable};
 use crate::core::Dialect;
 
@@ -134,7 +134,10 @@ fn doctor_agent(
         events: Vec::new(),
     };
     let Some(settings) = agent.settings else {
-        hook_files(&mut report, project, &command, &loaded)?;
+        match agent.plugin {
+            Some(plugin) => plugin_files(&mut report, &plugin, project, options, &loaded)?,
+            None => hook_files(&mut report, project, &command, &loaded)?,
+        }
         return Ok(report);
     };
     let mut seen = BTreeSet::new();
@@ -239,6 +242,62 @@ fn hook_files(
                 runs: runs(loaded, name),
             });
         }
+    }
+    Ok(())
+}
+
+/// The doctor's findings for an agent whose hooks are plugins (OpenCode's): per scope, its
+/// plugin file (the bridge's, or a file of the user's of that name) and, for the bridge's,
+/// the events it forwards, with what it calls (this program, another that is there, one
+/// that is missing; not called when the agent loads no plugin) and what each would run.
+fn plugin_files(
+    report: &mut AgentReport,
+    plugin: &Plugin,
+    project: &Path,
+    options: &Options,
+    loaded: &crate::Loaded,
+) -> Result<(), Error> {
+    let this = options
+        .program
+        .as_deref()
+        .and_then(|p| std::path::absolute(p).ok());
+    let mut seen = BTreeSet::new();
+    for scope in [Scope::User, Scope::Project] {
+        let path = (plugin.dir)(scope, project)?.join(plugin.file);
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let found = match std::fs::read_to_string(&path) {
+            Err(_) => Found::Nothing,
+            Ok(text) if !plugin.is_bridge(&text) => Found::Hooks {
+                bridged: 0,
+                other: 1,
+                events: Vec::new(),
+            },
+            Ok(text) => {
+                let program = (plugin.program)(&text).unwrap_or_default();
+                let calls = || match (plugin.off)(project) {
+                    Some(why) => Calls::NotCalled(why),
+                    None if this.as_deref() == Some(Path::new(&program)) => Calls::ThisProgram,
+                    None if Path::new(&program).is_file() => Calls::Other(program.clone()),
+                    None => Calls::Missing(program.clone()),
+                };
+                let events = (report.agent.events)()
+                    .into_iter()
+                    .map(|(_, name)| EventReport {
+                        event: name.to_owned(),
+                        calls: calls(),
+                        runs: runs(loaded, name),
+                    })
+                    .collect();
+                Found::Hooks {
+                    bridged: 1,
+                    other: 0,
+                    events,
+                }
+            }
+        };
+        report.files.push(FileReport { path, found });
     }
     Ok(())
 }

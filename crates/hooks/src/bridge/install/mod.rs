@@ -1,7 +1,8 @@
 //! The bridge installed as an agent's hook command in its own settings file (Claude Code's
 //! or Gemini CLI's `settings.json`, Codex's and Cursor's `hooks.json`), taken out again,
 //! and checked ([`doctor`]). Cline, which has hook files instead of a settings file, has
-//! its own module, with this journal.
+//! its own module, with this journal, and so has an agent whose hooks are plugins
+//! (OpenCode's: `plugin.rs`).
 //!
 //! Install adds one minimal entry per event (`{"hooks": [{"type": "command", "command":
 //! "<the hooks program> bridge claude"}]}`; Gemini CLI's with `matcher: "*"` and a timeout
@@ -22,6 +23,7 @@
 
 mod cline;
 mod doctor;
+mod plugin;
 
 pub use self::doctor::{AgentReport, Calls, EventReport, FileReport, Found, Report, Runs, doctor};
 
@@ -160,7 +162,10 @@ pub fn plan(
             (settings.path)(scope, project)?,
             (settings.note)(scope, project)?,
         ),
-        None => (cline::hooks_dir(scope, project)?, None),
+        None => match agent.plugin {
+            Some(plugin) => ((plugin.dir)(scope, project)?, None),
+            None => (cline::hooks_dir(scope, project)?, None),
+        },
     };
     Ok(Install {
         agent,
@@ -225,7 +230,10 @@ impl Install {
         migrate: &mut dyn FnMut(&Migration<'_>) -> Result<(), E>,
     ) -> Result<Installed, E> {
         let Some(settings) = self.agent.settings else {
-            return Ok(cline::install(&self, request)?);
+            return Ok(match self.agent.plugin {
+                Some(plugin) => plugin::install(&plugin, &self, request)?,
+                None => cline::install(&self, request)?,
+            });
         };
         let Install {
             agent,
@@ -499,7 +507,10 @@ pub fn uninstall(
             }
             path
         }
-        None => cline::hooks_dir(scope, project)?,
+        None => match agent.plugin {
+            Some(plugin) => (plugin.dir)(scope, project)?,
+            None => cline::hooks_dir(scope, project)?,
+        },
     };
     Ok(Uninstall {
         agent,
@@ -574,7 +585,10 @@ impl Uninstall {
             journal_text,
         } = self;
         let Some(settings) = agent.settings else {
-            return Ok(cline::uninstall(path, journal, journal_text.as_deref())?);
+            return Ok(match agent.plugin {
+                Some(plugin) => plugin::uninstall(&plugin, path, journal, journal_text.as_deref())?,
+                None => cline::uninstall(path, journal, journal_text.as_deref())?,
+            });
         };
         let Some(record) = journal.files.get(&path).cloned() else {
             return Ok(Restored::NotInstalled(path));
