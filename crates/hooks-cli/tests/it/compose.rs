@@ -17,7 +17,9 @@ use crate::cage::{Cage, run_within};
 use crate::support::{Env, env_with, mkfifo};
 
 /// The agents' bridges.
-const AGENTS: [&str; 6] = ["claude", "cline", "codex", "cursor", "gemini", "opencode"];
+const AGENTS: [&str; 9] = [
+    "claude", "cline", "codex", "cursor", "gemini", "opencode", "qwen", "droid", "copilot",
+];
 
 /// How long one caged bridge call may take before the test calls it hung.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -55,6 +57,12 @@ fn pre_tool(env: &Env, agent: &str, session: &str) -> String {
     };
     match agent {
         "claude" | "codex" => shell("PreToolUse", "Bash"),
+        "qwen" => shell("PreToolUse", "run_shell_command"),
+        "droid" => shell("PreToolUse", "Execute"),
+        // Copilot's camelCase call: no event name (the bridge's command line gives it) and
+        // no tool-use id, the event's time in milliseconds.
+        "copilot" => json!({"sessionId": session, "timestamp": 1_796_592_517_162_u64,
+            "cwd": root, "toolName": "bash", "toolArgs": {"command": "rm -r victim"}}),
         "gemini" => shell("BeforeTool", "run_shell_command"),
         "cursor" => json!({"conversation_id": session, "generation_id": "g-1",
             "workspace_roots": [root], "hook_event_name": "beforeShellExecution",
@@ -74,6 +82,15 @@ fn pre_tool(env: &Env, agent: &str, session: &str) -> String {
     .to_string()
 }
 
+/// The bridge's command line for `agent`'s pre-tool event, as its install writes it
+/// (Copilot's names the camelCase event, which its stdin does not).
+fn bridge_args(agent: &str) -> Vec<&str> {
+    match agent {
+        "copilot" => vec!["bridge", agent, "preToolUse"],
+        _ => vec!["bridge", agent],
+    }
+}
+
 /// Whether `agent`'s answer (exit code, stdout) is a deny in its own protocol.
 #[track_caller]
 fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
@@ -82,7 +99,7 @@ fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
             .unwrap_or_else(|e| panic!("{agent}: stdout is not JSON ({e}): {stdout:?}\n{stderr}"))
     };
     match agent {
-        "claude" => assert_eq!(
+        "claude" | "qwen" | "droid" => assert_eq!(
             json()["hookSpecificOutput"]["permissionDecision"],
             "deny",
             "{stderr}"
@@ -92,6 +109,7 @@ fn assert_denied(agent: &str, code: Option<i32>, stdout: &str, stderr: &str) {
         "cursor" => assert_eq!(json()["permission"], "deny", "{stderr}"),
         "cline" => assert_eq!(json()["cancel"], true, "{stderr}"),
         "opencode" => assert_eq!(json()["decision"], "deny", "{stderr}"),
+        "copilot" => assert_eq!(json()["permissionDecision"], "deny", "{stderr}"),
         other => panic!("no deny form for {other}"),
     }
     if agent != "codex" {
@@ -161,7 +179,7 @@ fn every_agent_denies_once(env: &Env, binary: &Path) {
             env,
             &cage,
             binary,
-            &["bridge", agent],
+            &bridge_args(agent),
             &pre_tool(env, agent, &session),
         );
         assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
@@ -202,7 +220,7 @@ fn every_agent_installed_everywhere_runs_the_guard_once() {
     let doctor = env.run(&["doctor"]);
     assert!(
         doctor.stdout.contains(
-            "bridge entries of Claude Code, Codex, Cursor: not run, they run these same hooks"
+            "bridge entries of Codex, Cursor, Factory Droid, Gemini CLI, GitHub Copilot CLI, Qwen Code: not run, they run these same hooks"
         ),
         "{}",
         doctor.stdout
@@ -584,7 +602,13 @@ fn a_bad_argument_denies_in_every_agents_form() {
         let stdin = pre_tool(&env, agent, "bad-args");
         let run = env.run_with_stdin(&["bridge", agent, "--no-such-flag"], &stdin);
         let code = Some(run.code);
-        assert_denied(agent, code, &run.stdout, &run.stderr);
+        if agent == "copilot" {
+            // Its camelCase event is not known without the command line: exit 2, which
+            // Copilot reads as a deny (without the reason).
+            assert_eq!(code, Some(2), "{run:?}");
+        } else {
+            assert_denied(agent, code, &run.stdout, &run.stderr);
+        }
         assert!(
             format!("{}{}", run.stdout, run.stderr).contains("--no-such-flag"),
             "{agent}: {run:?}"

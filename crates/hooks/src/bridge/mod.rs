@@ -176,11 +176,13 @@ pub fn refused(named: Option<Dialect>, call: &str, error: &str) -> Reply {
     });
     match read {
         Ok((agent, ctx)) => reply_for(agent.dialect, &ctx, &on_error(ctx.event(), &error)),
-        // No event to decide on: refuse as every agent but Cline reads a deny.
+        // No event to decide on: refuse as every agent but Cline reads a deny, unless
+        // `HOOKS_BRIDGE_ON_ERROR=allow` lets every call through (exit 0, the message on
+        // stderr).
         Err(e) => Reply {
             stdout: String::new(),
             stderr: format!("hooks bridge: {error} ({})\n", e.chain()),
-            exit_code: 2,
+            exit_code: if errors_allowed() { 0 } else { 2 },
         },
     }
 }
@@ -586,8 +588,7 @@ pub fn on_error(event: &Event, error: &str) -> Aggregate {
         event.builtin(),
         Some(BuiltinEvent::PreToolUse | BuiltinEvent::PermissionRequest)
     );
-    let allow = std::env::var(ON_ERROR_VAR).is_ok_and(|v| v.trim().eq_ignore_ascii_case("allow"));
-    if tool_event && !allow {
+    if tool_event && !errors_allowed() {
         agg.effects.decision = Decision::Block;
         agg.effects.reason = Some(format!(
             "hooks bridge could not run the hooks ({error}), so the call is blocked ({ON_ERROR_VAR}=allow lets it through)"
@@ -597,6 +598,11 @@ pub fn on_error(event: &Event, error: &str) -> Aggregate {
         .messages
         .push(format!("hooks bridge could not run the hooks: {error}"));
     agg
+}
+
+/// Whether `HOOKS_BRIDGE_ON_ERROR=allow` lets a call through when the engine fails.
+fn errors_allowed() -> bool {
+    std::env::var(ON_ERROR_VAR).is_ok_and(|v| v.trim().eq_ignore_ascii_case("allow"))
 }
 
 /// Appends what the hooks exported to the file the variable `var` names (Claude Code's
