@@ -880,6 +880,56 @@ mod tests {
         assert!(template.contains(LAUNCHER_TABLE));
     }
 
+    /// The README's install commands name the packages this command makes: the npm
+    /// package, the wheel's project, and the crate whose binary is `hooks`; the install
+    /// section comes before the set-up commands.
+    #[test]
+    fn the_readmes_install_commands_name_the_packages_dist_makes() {
+        let root = workspace_root();
+        let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+        let install = readme.find("\n## Install\n").expect("an Install section");
+        let set_up = readme.find("\n## Set up\n").expect("a Set up section");
+        assert!(install < set_up, "Install comes first");
+        let block = readme[install..]
+            .split("```sh\n")
+            .nth(1)
+            .and_then(|b| b.split("```").next())
+            .expect("a sh block under Install");
+        let commands: Vec<String> = block
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or_default().trim().to_owned())
+            .collect();
+        let pyproject = std::fs::read_to_string(root.join("packaging/pypi/pyproject.toml"))
+            .expect("pyproject.toml");
+        assert!(pyproject.contains(&format!("name = \"{PACKAGE}\"")));
+        assert!(pyproject.contains("bindings = \"bin\""));
+        let meta = crate::release::cargo_metadata(&root).expect("cargo metadata");
+        let cli = meta["packages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == "agentic-hooks-cli")
+            .expect("the CLI crate");
+        assert!(
+            cli["targets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["name"] == "hooks" && t["kind"][0] == "bin"),
+            "agentic-hooks-cli has the `hooks` binary"
+        );
+        assert_ne!(cli["publish"], json!([]), "agentic-hooks-cli is published");
+        assert_eq!(
+            commands,
+            [
+                format!("npm install -g {PACKAGE}"),
+                format!("pip install {PACKAGE}"),
+                format!("uv tool install {PACKAGE}"),
+                "cargo install agentic-hooks-cli".to_owned(),
+            ]
+        );
+    }
+
     #[test]
     fn options_take_a_target_and_an_out_folder() {
         let args = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
