@@ -880,6 +880,25 @@ mod tests {
         assert!(template.contains(LAUNCHER_TABLE));
     }
 
+    /// The release workflow builds every platform of the table, with the table's command,
+    /// and the maturin this command is tested with.
+    #[test]
+    fn the_release_workflow_builds_every_platform_with_this_command() {
+        let workflow =
+            std::fs::read_to_string(workspace_root().join(".github/workflows/release.yml"))
+                .expect("release.yml");
+        let targets: Vec<&str> = workflow
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("- { target: "))
+            .filter_map(|l| l.split(',').next())
+            .collect();
+        let triples: Vec<&str> = PLATFORMS.iter().map(|p| p.triple).collect();
+        assert_eq!(targets, triples);
+        assert!(workflow.contains("cargo xtask dist --target ${{ matrix.target }} --out out"));
+        assert!(workflow.contains("cargo test --locked -p xtask -- dist"));
+        assert!(workflow.contains(&format!("maturin=={MATURIN}")));
+    }
+
     /// The README's install commands name the packages this command makes: the npm
     /// package, the wheel's project, and the crate whose binary is `hooks`; the install
     /// section comes before the set-up commands.
