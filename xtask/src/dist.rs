@@ -680,6 +680,19 @@ mod tests {
         let sums = std::fs::read_to_string(dist.out.join("SHA256SUMS")).expect("SHA256SUMS");
         assert_eq!(sums.lines().count(), 4, "{sums}");
         let want = format!("hooks {}\n", dist.version);
+        let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
+        let workspace_version = manifest
+            .split("[workspace.package]")
+            .nth(1)
+            .and_then(|t| t.lines().find_map(|l| l.strip_prefix("version = ")))
+            .map(|v| v.trim().trim_matches('"'))
+            .expect("the workspace version");
+        assert_eq!(dist.version, workspace_version);
+        let wheel_name = dist.wheel.file_name().unwrap().to_string_lossy();
+        assert!(
+            wheel_name.starts_with(&format!("agentic_hooks-{workspace_version}-")),
+            "{wheel_name}"
+        );
 
         // npm, offline, from the two tarballs alone.
         let prefix = tmp.path().join("npm");
@@ -707,6 +720,15 @@ mod tests {
             .join("bin")
             .join(dist.platform.exe());
         assert!(native.is_file(), "npm did not install {}", native.display());
+        for package in [PACKAGE.to_owned(), dist.platform.package()] {
+            let json = prefix
+                .join("node_modules")
+                .join(package)
+                .join("package.json");
+            let json: Value = serde_json::from_str(&std::fs::read_to_string(json).unwrap())
+                .expect("package.json");
+            assert_eq!(json["version"], workspace_version, "{json}");
+        }
         assert_eq!(
             ok(Command::new(&launcher).arg("--version"), "", MINUTE),
             want
