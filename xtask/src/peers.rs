@@ -36,8 +36,11 @@ fn maturin() -> Result<()> {
     }
     let pin = format!("maturin=={}", crate::dist::MATURIN);
     eprintln!("$ {python} -m pip install {pin}");
+    // A distribution's own Python refuses pip's installs (PEP 668) unless told: maturin is
+    // a build tool with no dependencies to conflict with the system's packages.
     let status = Command::new(&python)
         .args(["-m", "pip", "install", "--disable-pip-version-check", &pin])
+        .env("PIP_BREAK_SYSTEM_PACKAGES", "1")
         .status()
         .with_context(|| format!("Python 3 with pip is required (`{python}`): the wheel of `cargo xtask dist` is built by maturin"))?;
     if !status.success() {
