@@ -14,6 +14,8 @@
 //!   (dry run) or `cargo publish` of every publishable crate in dependency order.
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
+//! - `cargo xtask dist [--target TRIPLE] [--out DIR]`: the shipped `hooks` binary (the
+//!   `dist` profile) and its packages: the npm packages, the wheel and their checksums.
 
 // Build tooling starts cargo; the workspace's ban on spawning applies to library code.
 #![allow(clippy::disallowed_methods)]
@@ -21,6 +23,7 @@
 
 mod bench;
 mod codegen;
+mod dist;
 mod doccheck;
 mod docgen;
 #[cfg(test)]
@@ -42,6 +45,20 @@ fn main() -> Result<()> {
         Some("tidy") => cargo(&["test", "-p", "xtask", "--", "tidy"]),
         Some("codegen") => codegen::run(args.get(1).is_some_and(|a| a == "--check")),
         Some("release") => release::run(release::Options::parse(&args[1..])?),
+        Some("dist") => {
+            let dist = dist::run(&dist::Options::parse(&args[1..])?)?;
+            eprintln!(
+                "\ndist {} for {}: the binary is {} bytes; the packages are {}, {} and {}, in",
+                dist.version,
+                dist.platform.triple,
+                dist.binary_bytes,
+                dist.npm_platform.display(),
+                dist.npm_main.display(),
+                dist.wheel.display()
+            );
+            println!("{}", dist.out.display());
+            Ok(())
+        }
         Some("bench") => {
             let rest = &args[1..];
             let table = bench::run(
@@ -54,7 +71,7 @@ fn main() -> Result<()> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <ci|peers|tidy|codegen [--check]|release [--dry-run] [--no-verify] \
-                 [--allow-dirty]|bench [--quick] [--report-only]>"
+                 [--allow-dirty]|bench [--quick] [--report-only]|dist [--target TRIPLE] [--out DIR]>"
             );
             bail!("unknown or missing xtask command")
         }

@@ -1,8 +1,9 @@
 //! The real peers the test suite starts, installed before the tests run: the npm packages
 //! of `package.json` (an MCP server, a JSON-RPC client, the coding agents the end-to-end
-//! tests drive), bubblewrap (the command sandbox) and jq (which the Cursor and Cline hook
+//! tests drive), bubblewrap (the command sandbox), jq (which the Cursor and Cline hook
 //! scripts of the fixtures and docs read their JSON with, as those agents' documented
-//! examples do). `cargo xtask ci` calls [`ensure`],
+//! examples do) and maturin (which builds the wheel of `cargo xtask dist`, whose test
+//! installs it). `cargo xtask ci` calls [`ensure`],
 //! so the README's test command works on a fresh machine; `.ci/run` calls the same
 //! command, and `cargo xtask peers` only this step.
 
@@ -15,7 +16,37 @@ use anyhow::{Context, Result, bail};
 pub(crate) fn ensure(root: &Path) -> Result<()> {
     npm_packages(root)?;
     debian_package("bwrap", "bubblewrap")?;
-    debian_package("jq", "jq")
+    debian_package("jq", "jq")?;
+    maturin()
+}
+
+/// maturin, pinned ([`crate::dist::MATURIN`]), installed with pip for the Python that
+/// `cargo xtask dist` runs it with when that Python has another version or none.
+fn maturin() -> Result<()> {
+    let python = crate::dist::python();
+    let wanted = format!("maturin {}", crate::dist::MATURIN);
+    let have = Command::new(&python)
+        .args(["-m", "maturin", "--version"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    if have.as_deref() == Some(wanted.as_str()) {
+        return Ok(());
+    }
+    let pin = format!("maturin=={}", crate::dist::MATURIN);
+    eprintln!("$ {python} -m pip install {pin}");
+    // A distribution's own Python refuses pip's installs (PEP 668) unless told: maturin is
+    // a build tool with no dependencies to conflict with the system's packages.
+    let status = Command::new(&python)
+        .args(["-m", "pip", "install", "--disable-pip-version-check", &pin])
+        .env("PIP_BREAK_SYSTEM_PACKAGES", "1")
+        .status()
+        .with_context(|| format!("Python 3 with pip is required (`{python}`): the wheel of `cargo xtask dist` is built by maturin"))?;
+    if !status.success() {
+        bail!("`{python} -m pip install {pin}` failed ({status})");
+    }
+    Ok(())
 }
 
 /// Where a successful install leaves a copy of the `package-lock.json` it installed.

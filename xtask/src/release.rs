@@ -166,7 +166,7 @@ fn step(what: &str) {
 }
 
 /// `cargo metadata` of the workspace (members only).
-fn cargo_metadata(root: &Path) -> Result<Value> {
+pub(crate) fn cargo_metadata(root: &Path) -> Result<Value> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let out = Command::new(&cargo)
         .args(["metadata", "--format-version", "1", "--no-deps", "--locked"])

@@ -60,6 +60,9 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
     if let Some(why) = plan.note() {
         writeln!(std::io::stdout().lock(), "note: {why}")?;
     }
+    if let Some(why) = std::env::current_exe().ok().as_deref().and_then(transient) {
+        writeln!(std::io::stdout().lock(), "note: {why}")?;
+    }
     let done = plan.run(
         Request::new(args.migrate, args.all_events),
         &mut |m: &Migration<'_>| migrate(m),
@@ -118,6 +121,18 @@ pub fn install(args: &InstallArgs) -> Result<u8> {
         scope_flag(scope, agent)
     )?;
     Ok(0)
+}
+
+/// Why the binary at `exe`, whose path the agent's settings will name, may not stay there:
+/// a copy that `npx agentic-hooks` runs lives in npm's npx cache, which npm may clear.
+fn transient(exe: &Path) -> Option<String> {
+    exe.components().any(|c| c.as_os_str() == "_npx").then(|| {
+        format!(
+            "{} is in npm's npx cache, which npm may clear; for an install that lasts, \
+                 `npm install -g agentic-hooks` and run `hooks install` again",
+            exe.display()
+        )
+    })
 }
 
 /// The `--scope` that names `scope` for `agent` (none for its default).
@@ -301,4 +316,18 @@ fn runs(runs: &Runs) -> String {
         ));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_binary_in_the_npx_cache_is_said_to_be_transient() {
+        let npx = "/home/u/.npm/_npx/0a1b2c/node_modules/@agentic-hooks/linux-x64/bin/hooks";
+        assert!(transient(Path::new(npx)).is_some_and(|why| why.contains("npm install -g")));
+        let global =
+            "/usr/lib/node_modules/agentic-hooks/node_modules/@agentic-hooks/linux-x64/bin/hooks";
+        assert_eq!(transient(Path::new(global)), None);
+    }
 }
