@@ -3,8 +3,9 @@
 //! - `cargo xtask ci`: the whole check, as CI runs it: installs the test peers (npm
 //!   packages, bubblewrap, jq) when missing, then format, clippy with `-D warnings`, the docs
 //!   with `-D warnings`, the test suite (including the tidy tests in this crate).
-//! - `cargo xtask peers`: only the first step of `ci`, installing the test peers (`npm ci`
-//!   when `node_modules` was not installed from the current `package-lock.json`).
+//! - `cargo xtask peers`: only the first step of `ci`, installing the test peers (`npm
+//!   install` of the versions `package-lock.json` pins, when `node_modules` was not
+//!   installed from the current `package-lock.json`).
 //! - `cargo xtask tidy`: only the tidy tests (layering, file headers, lints).
 //! - `cargo xtask codegen [--check]`: write the generated files (the JSON Schemas in
 //!   `schemas/`, `docs/events.md`, `docs/config-reference.md`), or with `--check` fail if

@@ -52,12 +52,19 @@ fn maturin() -> Result<()> {
 /// Where a successful install leaves a copy of the `package-lock.json` it installed.
 const INSTALLED_LOCK: &str = "node_modules/.hooks-installed-lock.json";
 
-/// `npm ci` (from npm's cache where it holds a package: `--prefer-offline`, as the agents'
-/// packages are a few hundred MB each) unless `node_modules` was installed by this function
-/// from the current `package-lock.json`: the copy of the lock file it leaves after a successful install must
+/// `npm install` of exactly the versions `package-lock.json` pins (from npm's cache where it
+/// holds a package: `--prefer-offline`, as the agents' packages are a few hundred MB each)
+/// unless `node_modules` was installed by this function from the current
+/// `package-lock.json`: the copy of the lock file it leaves after a successful install must
 /// equal the lock file byte for byte. Comparing contents, not times, also re-installs a
 /// `node_modules` that a cache restored, a branch switch left behind, or an interrupted
 /// install half wrote.
+///
+/// Not `npm ci`: the agents' packages name optional platform packages for other systems
+/// (Droid's, OpenCode's, a Qwen Code dependency's) that the package registry reachable
+/// here does not hold, so the lock file cannot list them, and `npm ci` refuses a lock file
+/// that lacks an optional dependency; `npm install` skips a missing optional package, as
+/// npm does for any, and with the lock file present installs the versions it pins.
 fn npm_packages(root: &Path) -> Result<()> {
     let lock = root.join("package-lock.json");
     let Ok(wanted) = std::fs::read(&lock) else {
@@ -66,16 +73,16 @@ fn npm_packages(root: &Path) -> Result<()> {
     if installed_from(root, &wanted) {
         return Ok(());
     }
-    eprintln!("$ npm ci --prefer-offline --no-audit --no-fund");
+    eprintln!("$ npm install --prefer-offline --no-audit --no-fund");
     let status = Command::new("npm")
-        .args(["ci", "--prefer-offline", "--no-audit", "--no-fund"])
+        .args(["install", "--prefer-offline", "--no-audit", "--no-fund"])
         .current_dir(root)
         .status()
         .context(
             "npm is required: the tests start real peers under node (install Node.js and npm)",
         )?;
     if !status.success() {
-        bail!("`npm ci` failed ({status})");
+        bail!("`npm install` failed ({status})");
     }
     let installed = root.join(INSTALLED_LOCK);
     std::fs::write(&installed, &wanted)

@@ -9,13 +9,13 @@ use crate::support::{Env, workspace_root};
 const PAYLOAD: &str = r#"{"session_id":"s1","tool_name":"Bash","tool_input":{"command":"ls"}}"#;
 
 /// The entry point of `@modelcontextprotocol/server-everything`, or a failure saying to
-/// run `npm ci` (never a silent skip).
+/// run `cargo xtask peers` (never a silent skip).
 fn everything_script() -> String {
     let script =
         workspace_root().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(
         script.is_file(),
-        "{} is missing: run `npm ci` at the repository root to install the test peers",
+        "{} is missing: run `cargo xtask peers` at the repository root to install the test peers",
         script.display()
     );
     script.display().to_string()

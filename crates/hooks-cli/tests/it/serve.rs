@@ -883,7 +883,7 @@ hooks:
         Ok(out) => out,
         Err(e) => panic!(
             "cannot run node ({e}): this test drives the server with vscode-jsonrpc under node. \
-             Install Node.js (apt-get install nodejs npm) and run `npm ci` at the repository root"
+             Install Node.js (apt-get install nodejs npm) and run `cargo xtask peers` at the repository root"
         ),
     };
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -891,7 +891,7 @@ hooks:
     assert_ne!(
         out.status.code(),
         Some(3),
-        "vscode-jsonrpc is missing: run `npm ci` at the repository root\n{stderr}"
+        "vscode-jsonrpc is missing: run `cargo xtask peers` at the repository root\n{stderr}"
     );
     assert!(
         out.status.success(),

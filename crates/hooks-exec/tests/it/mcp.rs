@@ -52,20 +52,20 @@ fn node() -> &'static str {
     assert!(
         found,
         "`node` is not on PATH: the mcp_tool tests run real MCP servers under node. \
-         Install Node.js (apt-get install nodejs npm) and run `npm ci` at the repository root \
+         Install Node.js (apt-get install nodejs npm) and run `cargo xtask peers` at the repository root \
          (CI does both through .ci/run)."
     );
     "node"
 }
 
 /// The entry point of `@modelcontextprotocol/server-everything`, or a failure saying to
-/// run `npm ci`.
+/// run `cargo xtask peers`.
 fn everything_script() -> String {
     let script =
         repo_root().join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
     assert!(
         script.is_file(),
-        "{} is missing: run `npm ci` at the repository root to install the test peers \
+        "{} is missing: run `cargo xtask peers` at the repository root to install the test peers \
          (CI does it through .ci/run)",
         script.display()
     );

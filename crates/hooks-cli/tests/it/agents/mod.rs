@@ -131,7 +131,7 @@ impl Agent {
         };
         assert!(
             bin.exists(),
-            "{} is not installed ({} is missing): run `npm ci` (or `cargo xtask peers`) in \
+            "{} is not installed ({} is missing): run `cargo xtask peers` (`npm install` from the lock file) in \
              the workspace root to install the pinned test peers of package.json",
             self.package(),
             bin.display()
