@@ -148,18 +148,8 @@ pub(super) fn uninstall(
         journal.files.remove(&path);
     }
     journal.save(journal_text)?;
-    let mut left: Vec<String> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !changed.iter().any(|c| c == n))
-        .collect();
-    left.sort();
-    if left.is_empty() && std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_none()) {
-        // The directory install created, now empty.
-        let _ = std::fs::remove_dir(&dir);
-    }
+    // The directory install created goes when it is empty.
+    let left = super::left_in(&dir, |n| changed.contains(&n), true);
     Ok(Restored::HookFiles {
         dir,
         removed,

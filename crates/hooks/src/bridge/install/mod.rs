@@ -700,6 +700,26 @@ fn trust_entries(
 
 /// Puts `original` back at `path` (which now holds `current`), or removes the file when
 /// there was none.
+/// What an uninstall left of the files in `dir`, the directory the bridge's own files
+/// were taken out of (Cline's hooks directory, OpenCode's plugin directory): the names of
+/// the files there that are not `kept` (a bridge file changed since the install, kept and
+/// reported apart), sorted; when nothing at all is left, the directory goes too (when
+/// `created`: the install made it, or its own files were all that was there).
+fn left_in(dir: &Path, kept: impl Fn(&str) -> bool, created: bool) -> Vec<String> {
+    let mut left: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !kept(n))
+        .collect();
+    left.sort();
+    if created && std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_none()) {
+        let _ = std::fs::remove_dir(dir);
+    }
+    left
+}
+
 fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result<(), Error> {
     match original {
         Some(original) if current != Some(original) => Ok(atomic::write(path, original, current)?),

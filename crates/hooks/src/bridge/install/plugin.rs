@@ -104,18 +104,8 @@ pub(super) fn uninstall(
         }
         journal.save(journal_text)?;
     }
-    let mut left: Vec<String> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !changed.contains(&n.as_str()))
-        .collect();
-    left.sort();
-    if !removed.is_empty() && std::fs::read_dir(&dir).is_ok_and(|mut d| d.next().is_none()) {
-        // The directory the install created, now empty.
-        let _ = std::fs::remove_dir(&dir);
-    }
+    // The directory the install created goes when it is empty, once the plugin is out.
+    let left = super::left_in(&dir, |n| changed.contains(&n), !removed.is_empty());
     Ok(Restored::HookFiles {
         dir,
         removed,
