@@ -120,39 +120,12 @@ pub(crate) fn event_time_ms(value: &Value) -> Option<i64> {
     }
 }
 
-/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` in milliseconds since the Unix epoch.
+/// `YYYY-MM-DDTHH:MM:SS[.fff]Z` in milliseconds since the Unix epoch (`humantime`'s
+/// RFC 3339 reading, which takes a time in UTC only).
 fn rfc3339_utc_ms(text: &str) -> Option<i64> {
-    let body = text.strip_suffix('Z').or_else(|| text.strip_suffix('z'))?;
-    let (date, time) = body.split_once(['T', 't'])?;
-    let num = |s: &str| -> Option<i64> {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
-    let mut d = date.splitn(3, '-');
-    let (y, m, day) = (num(d.next()?)?, num(d.next()?)?, num(d.next()?)?);
-    let (clock, fraction) = time.split_once('.').unwrap_or((time, ""));
-    let mut t = clock.splitn(3, ':');
-    let (h, min, sec) = (num(t.next()?)?, num(t.next()?)?, num(t.next()?)?);
-    if !(1..=12).contains(&m) || !(1..=31).contains(&day) || h > 23 || min > 59 || sec > 60 {
-        return None;
-    }
-    let millis = match fraction {
-        "" => 0,
-        f => {
-            let digits: String = f.chars().chain("000".chars()).take(3).collect();
-            num(&digits)?
-        }
-    };
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(((days * 24 + h) * 60 + min) * 60_000 + sec * 1000 + millis)
+    let time = humantime::parse_rfc3339(text).ok()?;
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    i64::try_from(since.as_millis()).ok()
 }
 
 /// What a claim gave the call.
