@@ -189,6 +189,40 @@ pub enum Command {
     /// Show where the bridge is installed, whether each agent calls it, and what each event runs.
     #[command(after_help = "Examples:\n  hooks doctor")]
     Doctor(DoctorArgs),
+    /// The resident engine: answers the bridge's calls with its configs loaded once.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  hooks daemon start\n  hooks daemon status\n  hooks daemon install     # a systemd user unit or launchd agent\n  hooks daemon stop"
+    )]
+    Daemon(DaemonCommand),
+}
+
+/// `hooks daemon`.
+#[derive(Debug, Subcommand)]
+pub enum DaemonCommand {
+    /// Start the daemon in the background, if none runs; wait until it answers.
+    Start,
+    /// Stop the daemon (the bridge then answers every call itself).
+    Stop,
+    /// Say whether a daemon runs, and its version, workers and calls served.
+    Status(DaemonStatusArgs),
+    /// Run the daemon in the foreground (what `start` and the service files run).
+    Run,
+    /// Write the user service that starts the daemon at login (systemd, launchd).
+    Install,
+    /// Remove the user service file `install` wrote.
+    Uninstall,
+    /// Serve one caller's calls on stdin and stdout (the daemon starts these).
+    #[command(hide = true)]
+    Worker,
+}
+
+/// `hooks daemon status`.
+#[derive(Debug, Args)]
+pub struct DaemonStatusArgs {
+    /// Print the daemon's state as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `hooks validate`.

@@ -88,6 +88,36 @@ pub fn spawn_detached(argv: &[std::ffi::OsString], stdin: &[u8]) -> io::Result<u
     Ok(pid)
 }
 
+/// Starts `argv` as a long-lived helper with exactly the environment `env` (nothing of
+/// the caller's own) in the directory `cwd`: its stdin and stdout piped for the caller's
+/// messages, its stderr discarded, in a process group of its own. The resident engine
+/// runs each caller's calls in such a process, started with that caller's environment.
+// Reason: as for `spawn`, this module is the one place that starts processes.
+#[allow(clippy::disallowed_methods)]
+pub fn spawn_with_env(
+    argv: &[std::ffi::OsString],
+    env: &[(std::ffi::OsString, std::ffi::OsString)],
+    cwd: &Path,
+) -> io::Result<std::process::Child> {
+    use std::os::unix::process::CommandExt as _;
+    let Some((program, args)) = argv.split_first() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the command is empty",
+        ));
+    };
+    std::process::Command::new(program)
+        .args(args)
+        .env_clear()
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+}
+
 /// A clear account of why `request` could not be started: which program, and what to check.
 pub(crate) fn describe_spawn_error(request: &SpawnRequest<'_>, err: &io::Error) -> String {
     let program = request.argv.first().map_or("", String::as_str);

@@ -21,6 +21,10 @@ use hooks_exec::{
 
 use crate::error::Error;
 
+mod cache;
+
+pub use cache::{CacheCounts, LoadCache};
+
 /// Where one config source comes from.
 #[derive(Clone, Debug)]
 enum Source {
@@ -163,6 +167,7 @@ pub struct EngineBuilder {
     interpolation: Interpolation,
     on_broken: BrokenConfig,
     trust: Trust,
+    cache: Option<(Arc<LoadCache>, String)>,
     dispatcher: DispatcherBuilder,
     #[cfg(feature = "http")]
     http: hooks_exec::HttpConfig,
@@ -193,6 +198,7 @@ impl Default for EngineBuilder {
             interpolation: Interpolation::default(),
             on_broken: BrokenConfig::default(),
             trust: Trust::Deny,
+            cache: None,
             dispatcher: Dispatcher::builder(),
             #[cfg(feature = "http")]
             http: hooks_exec::HttpConfig::default(),
@@ -478,6 +484,18 @@ impl EngineBuilder {
         self
     }
 
+    /// Reuses the config loaded for `key` by an engine built before with the same `cache`,
+    /// while every file it was loaded from and the trust store are unchanged (see
+    /// [`LoadCache`]); loads it afresh otherwise. `key` must stand for everything else the
+    /// load depends on that differs between the engines the cache serves (the project, the
+    /// sources added, the interpolation's variables): engines built with equal keys must be
+    /// built alike.
+    #[must_use]
+    pub fn load_cache(mut self, cache: Arc<LoadCache>, key: impl Into<String>) -> EngineBuilder {
+        self.cache = Some((cache, key.into()));
+        self
+    }
+
     /// Loads and merges every source and builds the engine.
     ///
     /// A config file that does not load does not fail the build: it is in
@@ -493,7 +511,10 @@ impl EngineBuilder {
             on_broken: self.on_broken,
         };
         let trust = self.trust;
-        let loaded = config.load(&trust);
+        let loaded = match &self.cache {
+            Some((cache, key)) => cache.load(key, &config, &trust),
+            None => Arc::new(config.load(&trust)),
+        };
         #[allow(unused_mut)]
         let mut dispatcher = self
             .dispatcher
@@ -541,7 +562,7 @@ impl EngineBuilder {
                 dispatcher,
                 config,
                 trust: Mutex::new(trust),
-                loaded: RwLock::new(Arc::new(loaded)),
+                loaded: RwLock::new(loaded),
                 #[cfg(feature = "http")]
                 http,
                 #[cfg(feature = "mcp")]
@@ -702,6 +723,33 @@ impl Config {
     /// Loads every source. A file that does not load is recorded in [`Loaded::broken`]
     /// and never stops the others.
     fn load(&self, trust: &Trust) -> Loaded {
+        self.load_found(self.discover(), trust)
+    }
+
+    /// The files each discovering source finds now, one list per such source, in order.
+    fn discover(&self) -> Vec<Vec<hooks_config::Discovered>> {
+        self.sources
+            .iter()
+            .filter_map(|source| match source {
+                Source::Discover {
+                    locations,
+                    skip_if,
+                    skip_dialects,
+                } => Some(locations.discover_where(|path| {
+                    !skip_if.iter().any(|skip| skip(path))
+                        && (skip_dialects.is_empty()
+                            || !hooks_config::dialect_from_path(path)
+                                .is_some_and(|x| skip_dialects.contains(&x)))
+                })),
+                Source::File { .. } | Source::Text { .. } => None,
+            })
+            .collect()
+    }
+
+    /// Loads every source, the discovering ones from the files they found (see
+    /// [`Config::discover`]).
+    fn load_found(&self, found: Vec<Vec<hooks_config::Discovered>>, trust: &Trust) -> Loaded {
+        let mut found = found.into_iter();
         let mut files = Vec::new();
         let mut broken: Vec<BrokenFile> = Vec::new();
         for source in &self.sources {
@@ -734,17 +782,8 @@ impl Config {
                         }
                     }
                 }
-                Source::Discover {
-                    locations,
-                    skip_if,
-                    skip_dialects,
-                } => {
-                    let found = locations.discover_where(|path| {
-                        !skip_if.iter().any(|skip| skip(path))
-                            && (skip_dialects.is_empty()
-                                || !hooks_config::dialect_from_path(path)
-                                    .is_some_and(|x| skip_dialects.contains(&x)))
-                    });
+                Source::Discover { locations, .. } => {
+                    let found = found.next().unwrap_or_default();
                     let base = self
                         .options(Layer::User, Origin::Discovered, None)
                         .with_project(locations.project.clone());

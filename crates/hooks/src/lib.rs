@@ -75,6 +75,8 @@ pub mod orchestration {
 
 #[cfg(all(feature = "bridge", unix))]
 pub mod bridge;
+#[cfg(all(feature = "bridge", unix))]
+pub mod daemon;
 #[cfg(all(feature = "config", feature = "exec"))]
 mod engine;
 #[cfg(all(feature = "config", feature = "exec"))]
@@ -85,7 +87,9 @@ mod timer;
 #[cfg(feature = "watch")]
 pub use engine::Watcher;
 #[cfg(all(feature = "config", feature = "exec"))]
-pub use engine::{BROKEN_CONFIG_HOOK, BrokenConfig, Engine, EngineBuilder, Loaded, Reload};
+pub use engine::{
+    BROKEN_CONFIG_HOOK, BrokenConfig, CacheCounts, Engine, EngineBuilder, LoadCache, Loaded, Reload,
+};
 #[cfg(all(feature = "config", feature = "exec"))]
 pub use error::Error;
 

@@ -5,6 +5,7 @@ pub mod bridge;
 pub mod builtin;
 pub mod completions;
 pub mod convert;
+pub mod daemon;
 pub mod edit;
 pub mod events;
 pub mod explain;
@@ -63,6 +64,7 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Install(a) => bridge::install::install(&a),
         Command::Uninstall(a) => bridge::install::uninstall(&a),
         Command::Doctor(a) => bridge::install::doctor(&a),
+        Command::Daemon(c) => daemon::run(&c),
     }
 }
 

@@ -46,7 +46,7 @@ use crate::core::reply::Reply;
 use crate::core::{Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext};
 use crate::error::Context;
 use crate::exec::{AuditLog, CancellationToken};
-use crate::{BrokenConfig, Engine, EngineBuilder, Error};
+use crate::{BrokenConfig, Engine, EngineBuilder, Error, LoadCache};
 
 /// The variable that chooses what an engine error means for a tool event: `block` (the
 /// default) or `allow`.
@@ -72,6 +72,10 @@ pub struct Options {
     /// preToolUse`), for an agent whose event does not name itself (GitHub Copilot
     /// CLI's camelCase events); an event that names itself (`hook_event_name`) is that.
     pub event: Option<String>,
+    /// The configs loaded by earlier calls of a long-lived process (the resident engine's
+    /// workers, [`crate::daemon`]), reused while their files are unchanged; `None` loads
+    /// every call's config afresh, as a bridge process started per call does.
+    pub cache: Option<Arc<LoadCache>>,
 }
 
 impl Options {
@@ -80,7 +84,15 @@ impl Options {
         Options {
             program,
             event: None,
+            cache: None,
         }
+    }
+
+    /// These options with the configs of earlier calls kept in `cache`.
+    #[must_use]
+    pub fn with_cache(mut self, cache: Arc<LoadCache>) -> Options {
+        self.cache = Some(cache);
+        self
     }
 
     /// These options for a call whose command line names the event `event`.
@@ -232,6 +244,12 @@ pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// bridge always waits for it: an agent that is slow to write (a loaded machine) must not
 /// have its event ignored, which would let a guarded call through.
 pub fn read_event() -> Result<(Vec<u8>, Value), Error> {
+    parse_event(read_stdin()?)
+}
+
+/// The bytes the agent wrote on stdin, read as [`read_event`] reads them (bounded in
+/// time), not yet parsed.
+pub fn read_stdin() -> Result<Vec<u8>, Error> {
     use std::io::IsTerminal;
     let stdin = std::io::stdin();
     if stdin.is_terminal() {
@@ -239,7 +257,11 @@ pub fn read_event() -> Result<(Vec<u8>, Value), Error> {
             "stdin is a terminal: the agent writes its event there",
         ));
     }
-    let text = read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)?;
+    read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)
+}
+
+/// The event the agent wrote, `text`, with its JSON.
+pub fn parse_event(text: Vec<u8>) -> Result<(Vec<u8>, Value), Error> {
     let payload = serde_json::from_slice(&text).context("the event on stdin is not JSON")?;
     Ok((text, payload))
 }
@@ -365,6 +387,17 @@ pub fn engine_builder(
         .discover(Some(project));
     if let Ok(store) = TrustStore::open_default() {
         builder = builder.trust_store(store);
+    }
+    if let Some(cache) = &options.cache {
+        // Everything else the load reads (the environment, the working directory) is the
+        // process's, the same for every call a cache serves.
+        let key = format!(
+            "{}\n{}\n{:?}",
+            dialect.as_str(),
+            project.display(),
+            options.program
+        );
+        builder = builder.load_cache(Arc::clone(cache), key);
     }
     Ok(without_own_files(builder, agent))
 }

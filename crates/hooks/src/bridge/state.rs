@@ -55,6 +55,21 @@ pub struct AsyncResult {
     pub messages: Vec<String>,
 }
 
+/// The user's state directory (`$HOOKS_STATE_DIR`, else `$XDG_STATE_HOME/hooks`, else
+/// `~/.local/state/hooks`), which may not exist yet; `None` when none is named.
+pub fn state_dir() -> Option<PathBuf> {
+    std::env::var_os(STATE_DIR_VAR)
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_STATE_HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|p| p.join("hooks"))
+        })
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state/hooks")))
+}
+
 /// The store: a directory of session files.
 #[derive(Clone, Debug)]
 pub struct StateStore {
@@ -65,18 +80,7 @@ impl StateStore {
     /// The user's store, created if needed (mode 0700); `None` when there is no state
     /// directory to use (the bridge then counts within one call only).
     pub fn open() -> Option<StateStore> {
-        let dir = std::env::var_os(STATE_DIR_VAR)
-            .filter(|d| !d.is_empty())
-            .map(PathBuf::from)
-            .or_else(|| {
-                std::env::var_os("XDG_STATE_HOME")
-                    .map(PathBuf::from)
-                    .filter(|p| p.is_absolute())
-                    .map(|p| p.join("hooks"))
-            })
-            .or_else(|| {
-                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state/hooks"))
-            })?;
+        let dir = state_dir()?;
         let sessions = dir.join("sessions");
         if !sessions.is_dir() {
             std::fs::create_dir_all(&sessions).ok()?;

@@ -21,7 +21,18 @@ pub fn options() -> Options {
 pub fn run(args: &BridgeArgs) -> Result<u8> {
     let dialect = args.agent.dialect();
     let options = options().with_event(args.event.clone());
-    let (stdin, payload) = match bridge::read_event() {
+    let text = match bridge::read_stdin() {
+        Ok(text) => text,
+        Err(e) => return Ok(write(&bridge::unreadable(&e))),
+    };
+    if !args.async_worker
+        && let Some(program) = &options.program
+        && let Some(reply) =
+            hooks::daemon::forward(dialect.as_str(), args.event.as_deref(), &text, program)
+    {
+        return Ok(write(&reply));
+    }
+    let (stdin, payload) = match bridge::parse_event(text) {
         Ok(read) => read,
         Err(e) => return Ok(write(&bridge::unreadable(&e))),
     };

@@ -1,0 +1,202 @@
+//! `hooks daemon`: start, stop and ask the resident engine (`hooks::daemon`), run it, and
+//! install the user service that starts it.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow};
+use hooks::daemon::wire::Message;
+use hooks::daemon::{self, Daemon, client, service};
+
+use crate::cli::DaemonCommand;
+
+/// How long `start` and `stop` wait for the daemon to come or go.
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Runs one `hooks daemon` command.
+pub fn run(command: &DaemonCommand) -> Result<u8> {
+    match command {
+        DaemonCommand::Run => serve(),
+        DaemonCommand::Worker => {
+            daemon::worker::serve(std::io::stdin().lock(), std::io::stdout().lock())?;
+            Ok(0)
+        }
+        DaemonCommand::Start => start(),
+        DaemonCommand::Stop => stop(),
+        DaemonCommand::Status(args) => status(args.json),
+        DaemonCommand::Install => install(),
+        DaemonCommand::Uninstall => uninstall(),
+    }
+}
+
+fn socket() -> Result<PathBuf> {
+    daemon::socket_path().ok_or_else(|| {
+        anyhow!(
+            "no place for the daemon's socket: set XDG_RUNTIME_DIR, HOME or {}",
+            daemon::SOCKET_VAR
+        )
+    })
+}
+
+fn program() -> Result<PathBuf> {
+    std::env::current_exe().context("finding the hooks program")
+}
+
+fn serve() -> Result<u8> {
+    let socket = socket()?;
+    let daemon = Daemon::bind(&socket, &program()?)?;
+    eprintln!(
+        "hooks daemon {} (pid {}) serving {}",
+        daemon::VERSION,
+        std::process::id(),
+        socket.display()
+    );
+    daemon.serve()?;
+    Ok(0)
+}
+
+/// The running daemon's state, if one answers.
+fn report(socket: &std::path::Path) -> Option<serde_json::Value> {
+    match client::ask(socket, &Message::Status) {
+        Ok(Message::Report(json)) => serde_json::from_str(&json).ok(),
+        _ => None,
+    }
+}
+
+fn start() -> Result<u8> {
+    let socket = socket()?;
+    if let Some(state) = report(&socket) {
+        println!(
+            "hooks daemon already runs: pid {}, version {}, on {}",
+            state["pid"],
+            state["version"].as_str().unwrap_or("?"),
+            socket.display()
+        );
+        return Ok(0);
+    }
+    let argv = [program()?.into_os_string(), "daemon".into(), "run".into()];
+    hooks::exec::spawn_detached(&argv, b"").context("starting the daemon")?;
+    let deadline = Instant::now() + WAIT;
+    while Instant::now() < deadline {
+        if let Some(state) = report(&socket) {
+            println!(
+                "hooks daemon started: pid {}, on {}",
+                state["pid"],
+                socket.display()
+            );
+            return Ok(0);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err(anyhow!(
+        "the daemon did not answer on {} within {} s (`hooks daemon run` shows why)",
+        socket.display(),
+        WAIT.as_secs()
+    ))
+}
+
+fn stop() -> Result<u8> {
+    let socket = socket()?;
+    match client::ask(&socket, &Message::Stop) {
+        Ok(Message::Stopping) => {}
+        _ => {
+            println!("no hooks daemon runs on {}", socket.display());
+            return Ok(0);
+        }
+    }
+    let deadline = Instant::now() + WAIT;
+    while socket.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    println!("hooks daemon stopped");
+    Ok(0)
+}
+
+fn status(json: bool) -> Result<u8> {
+    let socket = socket()?;
+    let Some(state) = report(&socket) else {
+        if json {
+            println!(
+                "{}",
+                serde_json::json!({"running": false, "socket": socket})
+            );
+        } else {
+            let why = daemon::check_private(&socket)
+                .err()
+                .filter(|_| socket.exists())
+                .map(|e| format!(" ({e})"))
+                .unwrap_or_default();
+            println!("no hooks daemon runs on {}{why}", socket.display());
+        }
+        return Ok(3);
+    };
+    let version = state["version"].as_str().unwrap_or("?").to_owned();
+    let stale = version != daemon::VERSION;
+    if json {
+        let mut state = state;
+        state["running"] = true.into();
+        state["stale"] = stale.into();
+        println!("{state}");
+        return Ok(0);
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "hooks daemon {version}, pid {}, on {}",
+        state["pid"],
+        socket.display()
+    )?;
+    if stale {
+        writeln!(
+            out,
+            "  stale: this program is {}; the bridge answers calls itself until the daemon is restarted (`hooks daemon stop && hooks daemon start`)",
+            daemon::VERSION
+        )?;
+    }
+    writeln!(
+        out,
+        "  workers: {} ({} idle); calls served: {}, not taken: {}",
+        state["workers"], state["idle_workers"], state["served"], state["refused"]
+    )?;
+    Ok(0)
+}
+
+fn service_file() -> Result<service::ServiceFile> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| anyhow!("HOME is not set"))?;
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .unwrap_or_else(|| home.join(".config"));
+    service::service_file(&program()?, &home, &config)
+        .ok_or_else(|| anyhow!("this system has neither systemd nor launchd user services"))
+}
+
+fn install() -> Result<u8> {
+    let file = service_file()?;
+    if let Some(dir) = file.path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&file.path, &file.text)
+        .with_context(|| format!("writing {}", file.path.display()))?;
+    println!("wrote {}", file.path.display());
+    println!("start it now and at every login with:\n  {}", file.enable);
+    Ok(0)
+}
+
+fn uninstall() -> Result<u8> {
+    let file = service_file()?;
+    match std::fs::remove_file(&file.path) {
+        Ok(()) => {
+            println!("removed {}", file.path.display());
+            println!("if it is loaded, stop it with:\n  {}", file.disable);
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            println!("no service file at {}", file.path.display());
+        }
+        Err(e) => return Err(e).with_context(|| format!("removing {}", file.path.display())),
+    }
+    Ok(0)
+}

@@ -1,0 +1,448 @@
+//! The daemon (`hooks daemon run`): the socket, the callers it takes, and the pool of
+//! workers that run their calls.
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{BufReader, Write as _};
+use std::os::unix::fs::PermissionsExt as _;
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::Error;
+use crate::error::Context as _;
+
+use super::wire::{Call, Message};
+use super::{BEAT, VERSION, check_private};
+
+/// The most calls in flight; a call beyond it is not taken (its bridge answers it).
+const MAX_CALLS: usize = 64;
+
+/// The most workers alive at once.
+const MAX_WORKERS: usize = 32;
+
+/// A worker unused this long is ended.
+const IDLE_LIMIT: Duration = Duration::from_secs(10 * 60);
+
+/// How long a caller has to send its call once connected.
+const READ_LIMIT: Duration = Duration::from_secs(5);
+
+/// A call still running after this long has its worker ended (its bridge, no longer
+/// hearing beats, answers it itself).
+const CALL_LIMIT: Duration = Duration::from_secs(20 * 60);
+
+/// A daemon bound to its socket, ready to serve.
+#[derive(Debug)]
+pub struct Daemon {
+    socket: PathBuf,
+    listener: UnixListener,
+    shared: Arc<Shared>,
+    // Held for the daemon's life: one daemon per socket.
+    _lock: File,
+}
+
+/// What the daemon's threads share.
+#[derive(Debug)]
+struct Shared {
+    program: PathBuf,
+    socket: PathBuf,
+    started: SystemTime,
+    pool: Mutex<Vec<Worker>>,
+    workers: AtomicUsize,
+    calls: AtomicUsize,
+    served: AtomicU64,
+    refused: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// A worker process and the key of the calls it serves.
+#[derive(Debug)]
+struct Worker {
+    key: Key,
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    used: Instant,
+}
+
+/// What a worker is started with: the caller's environment (in order) and directory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Key {
+    env: Vec<(OsString, OsString)>,
+    cwd: PathBuf,
+}
+
+impl Daemon {
+    /// Binds the socket `socket` (its directory made, private to the user), running
+    /// workers as `program daemon worker`. Fails when another daemon holds the socket, or
+    /// when its directory is not private to the user.
+    pub fn bind(socket: &Path, program: &Path) -> Result<Daemon, Error> {
+        let dir = socket
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .ok_or_else(|| Error::bridge("the daemon's socket needs a directory"))?;
+        if !dir.is_dir() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+                .with_context(|| format!("making {} private", dir.display()))?;
+        }
+        let name = socket.file_name().unwrap_or_default().to_string_lossy();
+        let lock_path = dir.join(format!("{name}.lock"));
+        let lock = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .with_context(|| format!("opening {}", lock_path.display()))?;
+        if let Err(e) = lock.try_lock() {
+            return Err(Error::bridge(format!(
+                "a daemon already serves {} ({e})",
+                socket.display()
+            )));
+        }
+        // Holding the lock, any socket left there is a dead daemon's.
+        let _ = std::fs::remove_file(socket);
+        let listener = UnixListener::bind(socket).with_context(|| {
+            format!(
+                "binding {} (a socket path must be under 108 bytes; {} names another)",
+                socket.display(),
+                super::SOCKET_VAR
+            )
+        })?;
+        std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o600))
+            .with_context(|| format!("making {} private", socket.display()))?;
+        check_private(socket).map_err(Error::bridge)?;
+        let mut pid = &lock;
+        let _ = pid
+            .set_len(0)
+            .and_then(|()| writeln!(pid, "{}", std::process::id()));
+        Ok(Daemon {
+            socket: socket.to_path_buf(),
+            listener,
+            shared: Arc::new(Shared {
+                program: program.to_path_buf(),
+                socket: socket.to_path_buf(),
+                started: SystemTime::now(),
+                pool: Mutex::new(Vec::new()),
+                workers: AtomicUsize::new(0),
+                calls: AtomicUsize::new(0),
+                served: AtomicU64::new(0),
+                refused: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+            }),
+            _lock: lock,
+        })
+    }
+
+    /// The socket it serves.
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// Serves calls until asked to stop ([`Message::Stop`]), then waits (at most a few
+    /// seconds) for the calls in flight, ends the workers and removes the socket.
+    pub fn serve(self) -> Result<(), Error> {
+        let reaper = Arc::clone(&self.shared);
+        std::thread::spawn(move || reap(&reaper));
+        for stream in self.listener.incoming() {
+            if self.shared.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            if self.shared.calls.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS {
+                self.shared.calls.fetch_sub(1, Ordering::SeqCst);
+                self.shared.refused.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            let shared = Arc::clone(&self.shared);
+            let spawned = std::thread::Builder::new().spawn(move || {
+                take(&shared, stream);
+                shared.calls.fetch_sub(1, Ordering::SeqCst);
+            });
+            if spawned.is_err() {
+                self.shared.calls.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        let _ = std::fs::remove_file(&self.socket);
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while self.shared.calls.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for mut worker in lock(&self.shared.pool).drain(..) {
+            end(&mut worker);
+        }
+        Ok(())
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Ends idle workers past [`IDLE_LIMIT`], checking twice a minute.
+fn reap(shared: &Shared) {
+    while !shared.stop.load(Ordering::SeqCst) {
+        std::thread::sleep(Duration::from_secs(30));
+        let mut pool = lock(&shared.pool);
+        let (old, kept): (Vec<Worker>, Vec<Worker>) =
+            pool.drain(..).partition(|w| w.used.elapsed() > IDLE_LIMIT);
+        *pool = kept;
+        drop(pool);
+        for mut worker in old {
+            end(&mut worker);
+            shared.workers.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+fn end(worker: &mut Worker) {
+    let _ = worker.child.kill();
+    let _ = worker.child.wait();
+}
+
+/// One connection: a call, a status question or a stop, from this user only.
+fn take(shared: &Shared, mut stream: UnixStream) {
+    let own = rustix::process::getuid();
+    match rustix::net::sockopt::socket_peercred(&stream) {
+        Ok(peer) if peer.uid == own => {}
+        _ => return,
+    }
+    if stream.set_read_timeout(Some(READ_LIMIT)).is_err()
+        || stream.set_write_timeout(Some(READ_LIMIT)).is_err()
+    {
+        return;
+    }
+    let Ok(message) = Message::read_from(&mut stream) else {
+        return;
+    };
+    match message {
+        Message::Call(call) => run_call(shared, stream, *call),
+        Message::Status => {
+            let _ = Message::Report(status(shared)).write_to(&mut stream);
+        }
+        Message::Stop => {
+            shared.stop.store(true, Ordering::SeqCst);
+            let _ = Message::Stopping.write_to(&mut stream);
+            // Wakes the accept loop, which then sees the stop.
+            let _ = UnixStream::connect(&shared.socket);
+        }
+        _ => {}
+    }
+}
+
+/// The daemon's state, as `hooks daemon status` shows it.
+fn status(shared: &Shared) -> String {
+    let idle = lock(&shared.pool).len();
+    let started = shared
+        .started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    serde_json::json!({
+        "version": VERSION,
+        "pid": std::process::id(),
+        "socket": shared.socket.display().to_string(),
+        "program": shared.program.display().to_string(),
+        "started": started,
+        "workers": shared.workers.load(Ordering::SeqCst),
+        "idle_workers": idle,
+        "calls_in_flight": shared.calls.load(Ordering::SeqCst).saturating_sub(1),
+        "served": shared.served.load(Ordering::Relaxed),
+        "refused": shared.refused.load(Ordering::Relaxed),
+    })
+    .to_string()
+}
+
+/// Runs `call` in a worker and relays its answer, with beats while it runs; refuses it
+/// (so its bridge answers it) when it is of another version or no worker can take it.
+fn run_call(shared: &Shared, mut stream: UnixStream, call: Call) {
+    let refuse = |stream: &mut UnixStream, reason: String| {
+        shared.refused.fetch_add(1, Ordering::Relaxed);
+        let _ = Message::Refused {
+            version: VERSION.to_owned(),
+            reason,
+        }
+        .write_to(stream);
+    };
+    if call.version != VERSION {
+        refuse(
+            &mut stream,
+            format!(
+                "this daemon is version {VERSION}, the call's {}",
+                call.version
+            ),
+        );
+        // The program this daemon runs was replaced by another version: it steps down
+        // (a service manager starts the new one).
+        if call.program == shared.program {
+            shared.stop.store(true, Ordering::SeqCst);
+            let _ = UnixStream::connect(&shared.socket);
+        }
+        return;
+    }
+    let key = Key {
+        env: call.env.clone(),
+        cwd: call.cwd.clone(),
+    };
+    let mut worker = match worker_for(shared, key) {
+        Ok(worker) => worker,
+        Err(reason) => return refuse(&mut stream, reason),
+    };
+    if (Message::Accepted {
+        version: VERSION.to_owned(),
+    })
+    .write_to(&mut stream)
+    .is_err()
+    {
+        return give_back(shared, worker);
+    }
+    let answer = relay(&mut worker, &stream, call);
+    match answer {
+        Some(answer) => {
+            let _ = answer.write_to(&mut stream);
+            shared.served.fetch_add(1, Ordering::Relaxed);
+            give_back(shared, worker);
+        }
+        None => {
+            end(&mut worker);
+            shared.workers.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Hands `call` to `worker` and waits for its answer, beating on `stream` meanwhile;
+/// `None` when the worker failed (or ran past [`CALL_LIMIT`] and was ended).
+fn relay(worker: &mut Worker, stream: &UnixStream, call: Call) -> Option<Message> {
+    let (done, beats) = mpsc::channel::<()>();
+    let mut beat_stream = stream.try_clone().ok()?;
+    let pid = rustix::process::Pid::from_child(&worker.child);
+    let beater = std::thread::spawn(move || {
+        let started = Instant::now();
+        while let Err(mpsc::RecvTimeoutError::Timeout) = beats.recv_timeout(BEAT) {
+            if started.elapsed() > CALL_LIMIT {
+                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+                return;
+            }
+            if Message::Beat.write_to(&mut beat_stream).is_err() {
+                return;
+            }
+        }
+    });
+    let answer = Message::Call(Box::new(call))
+        .write_to(&mut worker.input)
+        .and_then(|()| Message::read_from(&mut worker.output));
+    drop(done);
+    let _ = beater.join();
+    match answer {
+        Ok(answer @ Message::Answer { .. }) => Some(answer),
+        _ => None,
+    }
+}
+
+/// An idle worker for `key`, or a new one.
+fn worker_for(shared: &Shared, key: Key) -> Result<Worker, String> {
+    let mut pool = lock(&shared.pool);
+    if let Some(at) = pool.iter().position(|w| w.key == key) {
+        let mut worker = pool.swap_remove(at);
+        drop(pool);
+        // A worker that ended since (killed, crashed) is replaced.
+        if matches!(worker.child.try_wait(), Ok(None)) {
+            return Ok(worker);
+        }
+        end(&mut worker);
+        shared.workers.fetch_sub(1, Ordering::SeqCst);
+        return worker_for(shared, key);
+    }
+    if shared.workers.load(Ordering::SeqCst) >= MAX_WORKERS {
+        // Room is made by ending the idle worker used least recently.
+        let oldest = pool
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, w)| w.used)
+            .map(|(i, _)| i);
+        let Some(oldest) = oldest else {
+            return Err(format!("all {MAX_WORKERS} workers are busy"));
+        };
+        let mut old = pool.swap_remove(oldest);
+        end(&mut old);
+        shared.workers.fetch_sub(1, Ordering::SeqCst);
+    }
+    shared.workers.fetch_add(1, Ordering::SeqCst);
+    drop(pool);
+    start(shared, key).inspect_err(|_| {
+        shared.workers.fetch_sub(1, Ordering::SeqCst);
+    })
+}
+
+/// Starts a worker with `key`'s environment and directory.
+fn start(shared: &Shared, key: Key) -> Result<Worker, String> {
+    let argv = [
+        shared.program.as_os_str().to_owned(),
+        "daemon".into(),
+        "worker".into(),
+    ];
+    let mut child = crate::exec::spawn_with_env(&argv, &key.env, &key.cwd)
+        .map_err(|e| format!("cannot start a worker in {}: {e}", key.cwd.display()))?;
+    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("a worker without pipes".to_owned());
+    };
+    Ok(Worker {
+        key,
+        child,
+        input,
+        output: BufReader::new(output),
+        used: Instant::now(),
+    })
+}
+
+fn give_back(shared: &Shared, mut worker: Worker) {
+    worker.used = Instant::now();
+    lock(&shared.pool).push(worker);
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_daemon_on_the_same_socket_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("d/daemon.sock");
+        let first = Daemon::bind(&socket, Path::new("/bin/false")).unwrap();
+        let second = Daemon::bind(&socket, Path::new("/bin/false")).unwrap_err();
+        assert!(second.to_string().contains("already serves"), "{second}");
+        assert_eq!(
+            std::fs::metadata(socket.parent().unwrap())
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777,
+            0o700
+        );
+        drop(first);
+    }
+
+    #[test]
+    fn a_socket_left_by_a_dead_daemon_is_replaced() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("d")).unwrap();
+        std::fs::set_permissions(dir.path().join("d"), std::fs::Permissions::from_mode(0o700))
+            .unwrap();
+        let socket = dir.path().join("d/daemon.sock");
+        drop(UnixListener::bind(&socket).unwrap());
+        assert!(socket.exists());
+        let daemon = Daemon::bind(&socket, Path::new("/bin/false")).unwrap();
+        assert!(UnixStream::connect(daemon.socket()).is_ok());
+    }
+}

@@ -1,0 +1,312 @@
+//! The resident engine's messages, on its socket (bridge and daemon) and on a worker's
+//! pipes (daemon and worker): each a little-endian `u32` length, then the message: a tag
+//! byte and its fields, each field a `u32` length and its bytes (numbers as decimal
+//! text). Paths and environment entries travel as the bytes the system gave, so a value
+//! that is not UTF-8 arrives unchanged. A message longer than [`MAX_MESSAGE`] is refused
+//! whole, before it is read.
+
+use std::ffi::OsString;
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
+use std::path::PathBuf;
+
+/// The longest message either side reads: the event, the environment and the answer of
+/// one hook call fit many times over.
+pub const MAX_MESSAGE: usize = 64 * 1024 * 1024;
+
+/// One hook call, as the bridge hands it over: what it would have answered itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Call {
+    /// The version of the `hooks` program that makes the call; a daemon of another
+    /// version refuses it.
+    pub version: String,
+    /// That program's path (`{{ vars.HOOKS_BIN }}`, the async hooks' worker).
+    pub program: PathBuf,
+    /// The agent, by the name `hooks bridge` takes.
+    pub agent: String,
+    /// The event named on the call's command line, if any.
+    pub event: Option<String>,
+    /// The caller's working directory.
+    pub cwd: PathBuf,
+    /// The caller's environment, as the agent gave it.
+    pub env: Vec<(OsString, OsString)>,
+    /// The event as the agent wrote it on stdin.
+    pub stdin: Vec<u8>,
+}
+
+/// What goes over the socket and the workers' pipes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Message {
+    /// A hook call to answer (bridge to daemon, daemon to worker).
+    Call(Box<Call>),
+    /// The daemon's state, asked by `hooks daemon status`.
+    Status,
+    /// Asks the daemon to stop.
+    Stop,
+    /// The daemon took the call; the answer follows, with [`Message::Beat`]s meanwhile.
+    Accepted {
+        /// The daemon's version.
+        version: String,
+    },
+    /// The daemon is still at the call (sent every [`super::BEAT`]).
+    Beat,
+    /// The call's answer, to write as it is.
+    Answer {
+        /// Its exit code.
+        exit_code: i32,
+        /// Its stdout.
+        stdout: String,
+        /// Its stderr.
+        stderr: String,
+    },
+    /// The daemon does not take the call (the bridge answers it itself).
+    Refused {
+        /// The daemon's version.
+        version: String,
+        /// Why.
+        reason: String,
+    },
+    /// The answer to [`Message::Status`]: a JSON object.
+    Report(String),
+    /// The answer to [`Message::Stop`].
+    Stopping,
+}
+
+impl Message {
+    /// Writes the message as one write of its whole frame.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut body = Vec::with_capacity(256);
+        let mut field = |b: &[u8]| {
+            body.extend_from_slice(&u32::try_from(b.len()).unwrap_or(u32::MAX).to_le_bytes());
+            body.extend_from_slice(b);
+        };
+        let tag: u8 = match self {
+            Message::Call(call) => {
+                field(call.version.as_bytes());
+                field(call.program.as_os_str().as_bytes());
+                field(call.agent.as_bytes());
+                field(call.event.as_deref().unwrap_or("").as_bytes());
+                field(if call.event.is_some() { b"1" } else { b"0" });
+                field(call.cwd.as_os_str().as_bytes());
+                field(call.env.len().to_string().as_bytes());
+                for (k, v) in &call.env {
+                    field(k.as_bytes());
+                    field(v.as_bytes());
+                }
+                field(&call.stdin);
+                1
+            }
+            Message::Status => 2,
+            Message::Stop => 3,
+            Message::Accepted { version } => {
+                field(version.as_bytes());
+                4
+            }
+            Message::Beat => 5,
+            Message::Answer {
+                exit_code,
+                stdout,
+                stderr,
+            } => {
+                field(exit_code.to_string().as_bytes());
+                field(stdout.as_bytes());
+                field(stderr.as_bytes());
+                6
+            }
+            Message::Refused { version, reason } => {
+                field(version.as_bytes());
+                field(reason.as_bytes());
+                7
+            }
+            Message::Report(json) => {
+                field(json.as_bytes());
+                8
+            }
+            Message::Stopping => 9,
+        };
+        let len = u32::try_from(body.len() + 1)
+            .ok()
+            .filter(|&n| n as usize <= MAX_MESSAGE)
+            .ok_or_else(|| invalid("the message is too long"))?;
+        let mut frame = Vec::with_capacity(body.len() + 5);
+        frame.extend_from_slice(&len.to_le_bytes());
+        frame.push(tag);
+        frame.extend_from_slice(&body);
+        out.write_all(&frame)?;
+        out.flush()
+    }
+
+    /// Reads one message; an end of input before its first byte is
+    /// [`io::ErrorKind::UnexpectedEof`] like any other.
+    pub fn read_from(input: &mut impl Read) -> io::Result<Message> {
+        let mut len = [0u8; 4];
+        input.read_exact(&mut len)?;
+        let len = u32::from_le_bytes(len) as usize;
+        if len == 0 || len > MAX_MESSAGE {
+            return Err(invalid("a message of an impossible length"));
+        }
+        let mut frame = vec![0u8; len];
+        input.read_exact(&mut frame)?;
+        let mut fields = Fields(&frame[1..]);
+        let message = match frame[0] {
+            1 => {
+                let version = fields.text()?;
+                let program = fields.path()?;
+                let agent = fields.text()?;
+                let event = fields.text()?;
+                let named = fields.bytes()? == b"1";
+                let cwd = fields.path()?;
+                let count: usize = fields.text()?.parse().map_err(|_| invalid("a bad count"))?;
+                let mut env = Vec::with_capacity(count.min(4096));
+                for _ in 0..count {
+                    let k = OsString::from_vec(fields.bytes()?.to_vec());
+                    let v = OsString::from_vec(fields.bytes()?.to_vec());
+                    env.push((k, v));
+                }
+                let stdin = fields.bytes()?.to_vec();
+                Message::Call(Box::new(Call {
+                    version,
+                    program,
+                    agent,
+                    event: named.then_some(event),
+                    cwd,
+                    env,
+                    stdin,
+                }))
+            }
+            2 => Message::Status,
+            3 => Message::Stop,
+            4 => Message::Accepted {
+                version: fields.text()?,
+            },
+            5 => Message::Beat,
+            6 => Message::Answer {
+                exit_code: fields
+                    .text()?
+                    .parse()
+                    .map_err(|_| invalid("a bad exit code"))?,
+                stdout: fields.text()?,
+                stderr: fields.text()?,
+            },
+            7 => Message::Refused {
+                version: fields.text()?,
+                reason: fields.text()?,
+            },
+            8 => Message::Report(fields.text()?),
+            9 => Message::Stopping,
+            _ => return Err(invalid("a message of an unknown kind")),
+        };
+        if !fields.0.is_empty() {
+            return Err(invalid("a message with bytes after its fields"));
+        }
+        Ok(message)
+    }
+}
+
+/// The fields of a frame not read yet.
+struct Fields<'a>(&'a [u8]);
+
+impl<'a> Fields<'a> {
+    fn bytes(&mut self) -> io::Result<&'a [u8]> {
+        let (len, rest) = self
+            .0
+            .split_first_chunk::<4>()
+            .ok_or_else(|| invalid("a field cut short"))?;
+        let len = u32::from_le_bytes(*len) as usize;
+        if rest.len() < len {
+            return Err(invalid("a field cut short"));
+        }
+        let (field, rest) = rest.split_at(len);
+        self.0 = rest;
+        Ok(field)
+    }
+
+    fn text(&mut self) -> io::Result<String> {
+        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| invalid("a text field not UTF-8"))
+    }
+
+    fn path(&mut self) -> io::Result<PathBuf> {
+        Ok(PathBuf::from(OsString::from_vec(self.bytes()?.to_vec())))
+    }
+}
+
+fn invalid(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(message: &Message) -> Message {
+        let mut bytes = Vec::new();
+        message.write_to(&mut bytes).unwrap();
+        Message::read_from(&mut bytes.as_slice()).unwrap()
+    }
+
+    #[test]
+    fn every_message_reads_back_as_written() {
+        let call = Call {
+            version: "1.2.3".into(),
+            program: "/bin/hooks".into(),
+            agent: "copilot".into(),
+            event: Some("preToolUse".into()),
+            cwd: "/tmp/p r".into(),
+            env: vec![
+                ("HOME".into(), "/h".into()),
+                (OsString::from_vec(vec![0xff, b'X']), "".into()),
+            ],
+            stdin: b"{\"a\":1}".to_vec(),
+        };
+        let mut no_event = call.clone();
+        no_event.event = None;
+        for m in [
+            Message::Call(Box::new(call)),
+            Message::Call(Box::new(no_event)),
+            Message::Status,
+            Message::Stop,
+            Message::Accepted {
+                version: "1".into(),
+            },
+            Message::Beat,
+            Message::Answer {
+                exit_code: -2,
+                stdout: "{}\n".into(),
+                stderr: "é".into(),
+            },
+            Message::Refused {
+                version: "0.1".into(),
+                reason: "why".into(),
+            },
+            Message::Report("{}".into()),
+            Message::Stopping,
+        ] {
+            assert_eq!(round_trip(&m), m);
+        }
+    }
+
+    #[test]
+    fn a_frame_cut_short_or_too_long_is_an_error_not_a_panic() {
+        let mut bytes = Vec::new();
+        Message::Answer {
+            exit_code: 2,
+            stdout: "x".into(),
+            stderr: String::new(),
+        }
+        .write_to(&mut bytes)
+        .unwrap();
+        for cut in 0..bytes.len() {
+            assert!(
+                Message::read_from(&mut &bytes[..cut]).is_err(),
+                "cut at {cut}"
+            );
+        }
+        let huge = u32::MAX.to_le_bytes();
+        assert!(Message::read_from(&mut huge.as_slice()).is_err());
+        // A field whose length runs past the frame.
+        let mut lying = vec![6u8, 0xff, 0xff, 0, 0];
+        let mut framed = u32::try_from(lying.len()).unwrap().to_le_bytes().to_vec();
+        framed.append(&mut lying);
+        assert!(Message::read_from(&mut framed.as_slice()).is_err());
+    }
+}
