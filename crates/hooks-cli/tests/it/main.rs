@@ -17,6 +17,7 @@ mod codex_trust;
 mod completions;
 mod compose;
 mod convert;
+mod daemon;
 mod discover;
 mod docs;
 mod edit;
