@@ -508,3 +508,108 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
     );
     assert_eq!(open.reload().await.unwrap(), Reload::Applied { active: 1 });
 }
+
+/// Engines built with one load cache and key share the loaded config until a file it
+/// came from, the set of files discovery finds, or the trust store changes; each change
+/// is loaded with every check a first load makes (a new project file waits for trust, a
+/// managed file applies last).
+#[tokio::test]
+async fn a_load_cache_reloads_exactly_when_a_file_or_the_trust_store_changes() {
+    use hooks::LoadCache;
+
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let system = tempfile::tempdir().unwrap();
+    let user = home.path().join(".config/hooks/hooks.yaml");
+    write(&user, "hooks: []\n");
+    let trust_path = home.path().join("trust.json");
+    let mut places = locations(home.path(), project.path());
+    places.system_dirs = vec![system.path().to_path_buf()];
+    let cache = Arc::new(LoadCache::new());
+    let build = |key: &str| {
+        Engine::builder()
+            .discover_in(places.clone())
+            .trust_store(TrustStore::open(&trust_path).unwrap())
+            .load_cache(Arc::clone(&cache), key)
+            .build()
+            .unwrap()
+    };
+    let counts = || {
+        let c = cache.counts();
+        (c.loads, c.hits)
+    };
+    let decision = |engine: Engine| async move { engine.dispatch(&rm_rf()).await.effects };
+
+    assert_eq!(decision(build("k")).await.decision, Decision::None);
+    assert_eq!(decision(build("k")).await.decision, Decision::None);
+    assert_eq!(
+        counts(),
+        (1, 1),
+        "the second build reused the first's config"
+    );
+
+    write(&user, GUARD);
+    assert_eq!(decision(build("k")).await.decision, Decision::Block);
+    assert_eq!(counts(), (2, 1), "an edited file is loaded again");
+
+    // A project file that appears is found, and waits for trust.
+    let shared = project.path().join(".hooks/hooks.yaml");
+    write(
+        &shared,
+        "hooks:\n  - id: project\n    event: PreToolUse\n    type: permission\n    decision: allow\n",
+    );
+    let engine = build("k");
+    assert_eq!(counts(), (3, 1));
+    let loaded = engine.loaded();
+    let file = loaded
+        .files
+        .iter()
+        .find(|f| f.path.as_deref() == Some(shared.as_path()))
+        .expect("the new project file is loaded");
+    assert!(
+        !engine
+            .dispatcher()
+            .index()
+            .specs()
+            .iter()
+            .any(|s| s.id.as_deref() == Some("project")),
+        "an untrusted project hook is not active"
+    );
+    let mut store = TrustStore::open(&trust_path).unwrap();
+    store.trust_file(file).unwrap();
+    store.save().unwrap();
+    let trusted = build("k");
+    assert_eq!(counts(), (4, 1), "a changed trust store is a reload");
+    assert!(
+        trusted
+            .dispatcher()
+            .index()
+            .specs()
+            .iter()
+            .any(|s| s.id.as_deref() == Some("project")),
+        "the trusted project hook is active"
+    );
+
+    // A managed file applies last: its guard blocks whatever the others allow.
+    write(
+        &system.path().join("hooks/managed.yaml"),
+        "hooks:\n  - id: policy\n    event: PreToolUse\n    type: permission\n    decision: deny\n    reason: managed says no\n",
+    );
+    let managed = build("k");
+    assert_eq!(counts(), (5, 1));
+    assert!(
+        managed
+            .dispatcher()
+            .index()
+            .specs()
+            .iter()
+            .any(|s| s.id.as_deref() == Some("policy")),
+        "the managed policy is in force"
+    );
+
+    // Another key never gets this key's config.
+    build("other");
+    assert_eq!(counts(), (6, 1));
+    build("k");
+    assert_eq!(counts(), (6, 2));
+}
