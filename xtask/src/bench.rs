@@ -167,6 +167,24 @@ const ROWS: &[Row] = &[
         target: Target::Report,
         events: None,
     },
+    Row {
+        number: "9e",
+        group: "daemon_no_hooks",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "9a with `hooks daemon` running (the bridge hands it the call) vs `/bin/true`",
+        target: Target::RatioAtMost(1.3),
+        events: None,
+    },
+    Row {
+        number: "9f",
+        group: "daemon_one_hook",
+        bench: "bridge",
+        package: "agentic-hooks-cli",
+        what: "9b with `hooks daemon` running vs that `sh -c` + `/bin/true`",
+        target: Target::RatioAtMost(1.15),
+        events: None,
+    },
 ];
 
 /// The CLI's peak memory must stay under this many KiB (30 MiB).

@@ -8,6 +8,10 @@
 //! - `bridge_20_hooks`, `bridge_1000_hooks`: the same with 20 and 1,000 configured hooks of
 //!   which one matches, against the same baseline.
 //!
+//! - `daemon_no_hooks`, `daemon_one_hook`: the first two with the resident engine running
+//!   (`hooks daemon run` in the temporary home), which the bridge hands each call to
+//!   (targets 1.3x and 1.15x).
+//!
 //! Each process gets the Claude Code PreToolUse stdin JSON and is waited for. The config is
 //! a user-layer native file in a temporary home; the state store is there too.
 //!
@@ -42,6 +46,10 @@ fn payload(dir: &Path, call: u64) -> String {
 /// loader refuses (the bridge would answer a broken config, running no hook).
 fn home(hooks: usize, matching: bool) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
+    let run = dir.path().join("run");
+    std::fs::create_dir_all(&run).expect("runtime dir");
+    std::fs::set_permissions(&run, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .expect("private runtime dir");
     let config = dir.path().join("home/.config/hooks");
     std::fs::create_dir_all(&config).expect("config dir");
     std::fs::create_dir_all(dir.path().join("proj/.git")).expect("project");
@@ -71,7 +79,10 @@ fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> Vec<u8> {
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("XDG_STATE_HOME", home.join(".local/state"))
         .env("HOOKS_TRUST_STORE", dir.join("trust.json"))
+        .env("XDG_RUNTIME_DIR", dir.join("run"))
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("HOOKS_DAEMON")
+        .env_remove("HOOKS_DAEMON_SOCKET")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -102,17 +113,51 @@ fn interleaved(iters: u64, mut measured: impl FnMut(), mut other: impl FnMut()) 
     total
 }
 
+/// The resident engine serving `dir`'s home, started as the bench's other processes are;
+/// ready once it says it serves.
+fn daemon(dir: &Path) -> std::process::Child {
+    use std::io::BufRead;
+    let home = dir.join("home");
+    let mut child = Command::new(hooks_bin())
+        .args(["daemon", "run"])
+        .current_dir(dir.join("proj"))
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("XDG_RUNTIME_DIR", dir.join("run"))
+        .env_remove("HOOKS_DAEMON_SOCKET")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the daemon");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().expect("stderr"))
+        .read_line(&mut line)
+        .expect("the daemon's first line");
+    assert!(line.contains("serving"), "the daemon did not start: {line}");
+    child
+}
+
+/// How many calls the daemon serving `dir` has answered.
+fn served(dir: &Path) -> u64 {
+    let out = run(dir, &hooks_bin(), &["daemon", "status", "--json"], "");
+    let state: serde_json::Value = serde_json::from_slice(&out).expect("status JSON");
+    state["served"].as_u64().unwrap_or(0)
+}
+
 /// One group: `engine` (the bridge) against `baseline`, alternating. The bridge must
 /// answer with its exit code 0 and nothing on stdout (the hooks allowed the call): a
 /// config that did not load would answer a deny, and the row would time the wrong thing.
 fn compare(
     c: &mut Criterion,
     group: &str,
-    (hooks, matching): (usize, bool),
+    (hooks, matching, resident): (usize, bool, bool),
     baseline: &dyn Fn(&Path, &str),
 ) {
     let dir = home(hooks, matching);
     let path = dir.path();
+    let mut resident = resident.then(|| daemon(path));
     let proj = path.join("proj");
     let stdin = payload(&proj, 0);
     let bin = hooks_bin();
@@ -142,22 +187,35 @@ fn compare(
         b.iter_custom(|n| interleaved(n, base, engine))
     });
     g.finish();
+    if let Some(mut child) = resident.take() {
+        // Every call went through the daemon, none was answered by the bridge alone.
+        assert_eq!(
+            served(path),
+            calls.get() + 1,
+            "{group}: calls the daemon did not answer"
+        );
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }
 
 fn bench(c: &mut Criterion) {
     let truth = PathBuf::from("/bin/true");
     let sh = PathBuf::from("/bin/sh");
     // A config with one hook, for another tool: the event matches no hook.
-    compare(c, "bridge_no_hooks", (1, false), &|dir, stdin| {
+    let just_true = |dir: &Path, stdin: &str| {
         run(dir, &truth, &[], stdin);
-    });
+    };
+    compare(c, "bridge_no_hooks", (1, false, false), &just_true);
     let sh_and_true = |dir: &Path, stdin: &str| {
         run(dir, &sh, &["-c", HOOK], stdin);
         run(dir, &truth, &[], stdin);
     };
-    compare(c, "bridge_one_hook", (1, true), &sh_and_true);
-    compare(c, "bridge_20_hooks", (20, true), &sh_and_true);
-    compare(c, "bridge_1000_hooks", (1000, true), &sh_and_true);
+    compare(c, "bridge_one_hook", (1, true, false), &sh_and_true);
+    compare(c, "bridge_20_hooks", (20, true, false), &sh_and_true);
+    compare(c, "bridge_1000_hooks", (1000, true, false), &sh_and_true);
+    compare(c, "daemon_no_hooks", (1, false, true), &just_true);
+    compare(c, "daemon_one_hook", (1, true, true), &sh_and_true);
 }
 
 criterion_group!(benches, bench);

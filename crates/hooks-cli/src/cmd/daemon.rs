@@ -105,8 +105,9 @@ fn stop() -> Result<u8> {
             return Ok(0);
         }
     }
+    // Stopped once its process lets go of the socket's lock.
     let deadline = Instant::now() + WAIT;
-    while socket.exists() && Instant::now() < deadline {
+    while daemon::server::is_held(&socket) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
     println!("hooks daemon stopped");

@@ -40,6 +40,12 @@ pub(crate) const MAX_CLAIMS: usize = 256;
 /// A claim untouched this long is past every window and every wait.
 pub(crate) const STALE: Duration = Duration::from_secs(600);
 
+/// The least time between two looks at every claim's age.
+const PRUNE_EVERY: Duration = Duration::from_secs(10);
+
+/// The file whose time is the last look at every claim's age.
+const PRUNED_MARK: &str = ".pruned";
+
 /// An event as a claim: the name of its claim file, and how long a finished call's answer
 /// to it holds (`None`: only a call that was running when this one arrived answers it).
 #[derive(Debug)]
@@ -237,16 +243,39 @@ fn lock(file: &File) -> Option<bool> {
 /// keeps a long session's directory below the bound, so a call does not look at every
 /// file's time.
 fn prune(dir: &Path) {
+    // One look at the claims every PRUNE_EVERY at most: a full directory of claims still
+    // within their window has nothing to remove, and a look at each file's time on every
+    // call would cost more than the call.
+    let mark = dir.join(PRUNED_MARK);
+    let now = SystemTime::now();
+    let recent = std::fs::metadata(&mark)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| now.duration_since(t).unwrap_or_default() < PRUNE_EVERY);
+    if recent {
+        return;
+    }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     // Counted by name first: a claim is made on every tool event, and only a full
     // directory is worth a look at each file's time.
-    let paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    let paths: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| !p.ends_with(PRUNED_MARK))
+        .collect();
     if paths.len() < MAX_CLAIMS {
         return;
     }
-    let now = SystemTime::now();
+    let marked = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&mark)
+        .and_then(|f| f.set_modified(now));
+    if marked.is_err() {
+        return;
+    }
     for path in paths {
         let useless = std::fs::metadata(&path).is_ok_and(|m| {
             let age = m
@@ -312,9 +341,22 @@ mod tests {
                 file.set_modified(old).expect("mtime");
             }
         }
-        let count = || std::fs::read_dir(dir.path()).expect("read").count();
+        let count = || {
+            std::fs::read_dir(dir.path())
+                .expect("read")
+                .flatten()
+                .filter(|e| e.file_name() != super::PRUNED_MARK)
+                .count()
+        };
         prune(dir.path());
-        assert_eq!(count(), MAX_CLAIMS + 44 - (MAX_CLAIMS + 44).div_ceil(3));
+        let kept = MAX_CLAIMS + 44 - (MAX_CLAIMS + 44).div_ceil(3);
+        assert_eq!(count(), kept);
+        // A look at every claim's age is taken once per PRUNE_EVERY at most.
+        std::fs::File::create(dir.path().join("late"))
+            .and_then(|f| f.set_modified(old))
+            .expect("file");
+        prune(dir.path());
+        assert_eq!(count(), kept + 1);
         // Below the bound, nothing is looked at, stale or not.
         let small = tempfile::tempdir().expect("dir");
         std::fs::File::create(small.path().join("c"))
@@ -341,6 +383,7 @@ mod tests {
         let left: Vec<String> = std::fs::read_dir(dir.path())
             .expect("read")
             .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .filter(|name| name != super::PRUNED_MARK)
             .collect();
         // The held ones (no answer yet) stay: a second call of a slow event still waits.
         assert_eq!(left.len(), (MAX_CLAIMS + 10) / 2);

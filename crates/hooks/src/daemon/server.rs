@@ -9,7 +9,6 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -90,8 +89,7 @@ impl Daemon {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
                 .with_context(|| format!("making {} private", dir.display()))?;
         }
-        let name = socket.file_name().unwrap_or_default().to_string_lossy();
-        let lock_path = dir.join(format!("{name}.lock"));
+        let lock_path = lock_path(socket);
         let lock = File::options()
             .create(true)
             .truncate(false)
@@ -177,6 +175,23 @@ impl Daemon {
         }
         Ok(())
     }
+}
+
+/// The lock file beside `socket`, which the daemon serving it holds for its life.
+fn lock_path(socket: &Path) -> PathBuf {
+    let name = socket.file_name().unwrap_or_default().to_string_lossy();
+    socket.with_file_name(format!("{name}.lock"))
+}
+
+/// Whether a daemon process holds `socket` (it may be starting, serving or stopping).
+pub fn is_held(socket: &Path) -> bool {
+    File::open(lock_path(socket)).is_ok_and(|file| match file.try_lock_shared() {
+        Ok(()) => {
+            let _ = file.unlock();
+            false
+        }
+        Err(_) => true,
+    })
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -313,30 +328,34 @@ fn run_call(shared: &Shared, mut stream: UnixStream, call: Call) {
     }
 }
 
-/// Hands `call` to `worker` and waits for its answer, beating on `stream` meanwhile;
-/// `None` when the worker failed (or ran past [`CALL_LIMIT`] and was ended).
-fn relay(worker: &mut Worker, stream: &UnixStream, call: Call) -> Option<Message> {
-    let (done, beats) = mpsc::channel::<()>();
-    let mut beat_stream = stream.try_clone().ok()?;
-    let pid = rustix::process::Pid::from_child(&worker.child);
-    let beater = std::thread::spawn(move || {
-        let started = Instant::now();
-        while let Err(mpsc::RecvTimeoutError::Timeout) = beats.recv_timeout(BEAT) {
-            if started.elapsed() > CALL_LIMIT {
-                let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-                return;
-            }
-            if Message::Beat.write_to(&mut beat_stream).is_err() {
-                return;
-            }
-        }
-    });
-    let answer = Message::Call(Box::new(call))
+/// Hands `call` to `worker` and waits for its answer, beating on `stream` every [`BEAT`]
+/// meanwhile (on this thread: a thread of its own would cost its start on every call);
+/// `None` when the worker failed, or ran past [`CALL_LIMIT`] and was ended.
+fn relay(worker: &mut Worker, mut stream: &UnixStream, call: Call) -> Option<Message> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    Message::Call(Box::new(call))
         .write_to(&mut worker.input)
-        .and_then(|()| Message::read_from(&mut worker.output));
-    drop(done);
-    let _ = beater.join();
-    match answer {
+        .ok()?;
+    let started = Instant::now();
+    let beat = Timespec::try_from(BEAT).ok()?;
+    loop {
+        // What the worker wrote may already be in the reader's buffer.
+        if !worker.output.buffer().is_empty() {
+            break;
+        }
+        let mut fds = [PollFd::new(worker.output.get_ref(), PollFlags::IN)];
+        match poll(&mut fds, Some(&beat)) {
+            Ok(0) => {
+                if started.elapsed() > CALL_LIMIT || Message::Beat.write_to(&mut stream).is_err() {
+                    return None;
+                }
+            }
+            Ok(_) => break,
+            Err(rustix::io::Errno::INTR) => {}
+            Err(_) => return None,
+        }
+    }
+    match Message::read_from(&mut worker.output) {
         Ok(answer @ Message::Answer { .. }) => Some(answer),
         _ => None,
     }
