@@ -34,6 +34,17 @@ const READ_LIMIT: Duration = Duration::from_secs(5);
 /// hearing beats, answers it itself).
 const CALL_LIMIT: Duration = Duration::from_secs(20 * 60);
 
+/// How often idle workers and the socket are looked at.
+const REAP_EVERY: Duration = Duration::from_secs(30);
+
+/// The socket file's identity (device and inode), `None` when it is gone.
+fn socket_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::symlink_metadata(path)
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
+}
+
 /// A daemon bound to its socket, ready to serve.
 #[derive(Debug)]
 pub struct Daemon {
@@ -198,10 +209,19 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Ends idle workers past [`IDLE_LIMIT`], checking twice a minute.
+/// Ends idle workers past [`IDLE_LIMIT`], checking twice a minute; stops the daemon when
+/// its socket is gone or replaced (its directory removed, say): no bridge can reach it.
 fn reap(shared: &Shared) {
+    let bound = socket_id(&shared.socket);
     while !shared.stop.load(Ordering::SeqCst) {
-        std::thread::sleep(Duration::from_secs(30));
+        std::thread::sleep(REAP_EVERY);
+        if socket_id(&shared.socket) != bound {
+            // The accept loop would wait for a connection that cannot come.
+            for mut worker in lock(&shared.pool).drain(..) {
+                end(&mut worker);
+            }
+            std::process::exit(0);
+        }
         let mut pool = lock(&shared.pool);
         let (old, kept): (Vec<Worker>, Vec<Worker>) =
             pool.drain(..).partition(|w| w.used.elapsed() > IDLE_LIMIT);

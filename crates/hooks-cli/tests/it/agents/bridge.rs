@@ -261,3 +261,50 @@ fn an_autohand_hook_guards_gemini_clis_shell() {
     );
     assert!(out.tool_result().contains(GUARD_REASON), "{out}");
 }
+
+/// Stops the daemon of a run when the test ends, passed or not.
+struct DaemonOf<'a>(&'a AgentRun);
+
+impl Drop for DaemonOf<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.hooks_command(&["daemon", "stop"]).output();
+    }
+}
+
+/// With `hooks daemon` running in the agent's environment, the agent's bridge calls are
+/// answered by the daemon (it counts them) and the guard still stops `rm -r` in the real
+/// agent, with its reason given to the model.
+#[test]
+fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
+    for agent in [Agent::Claude, Agent::Copilot] {
+        let run = AgentRun::new(agent, shell_then_done("rm -r victim"));
+        run.write("victim/keep.txt", "precious");
+        engine_config(&run);
+        // Not marked as the run's: the run's end kills what it marks (the workers, started
+        // with the agent's environment, are).
+        let started = run
+            .hooks_command(&["daemon", "start"])
+            .env_remove("HOOKS_E2E_RUN")
+            .output()
+            .unwrap();
+        assert!(started.status.success(), "{started:?}");
+        let daemon = DaemonOf(&run);
+        let out = install_run_uninstall(&run, None);
+        let status = run
+            .hooks_command(&["daemon", "status", "--json"])
+            .output()
+            .unwrap();
+        let state: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+        drop(daemon);
+        out.assert_success();
+        assert!(
+            run.project().join("victim/keep.txt").exists(),
+            "{agent:?}: rm -r ran:\n{out}"
+        );
+        assert!(out.tool_result().contains(GUARD_REASON), "{agent:?}: {out}");
+        assert!(
+            state["served"].as_u64().is_some_and(|n| n >= 1),
+            "{agent:?}: the daemon answered no call: {state}"
+        );
+    }
+}
