@@ -11,6 +11,13 @@ use hooks::daemon::{self, Daemon, client, service};
 
 use crate::cli::DaemonCommand;
 
+/// Writes one line on stdout (a closed stdout is not an error of the command).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
 /// How long `start` and `stop` wait for the daemon to come or go.
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -46,7 +53,9 @@ fn program() -> Result<PathBuf> {
 fn serve() -> Result<u8> {
     let socket = socket()?;
     let daemon = Daemon::bind(&socket, &program()?)?;
-    eprintln!(
+    // The first line, which a caller waiting for the daemon to serve may read.
+    let _ = writeln!(
+        std::io::stderr().lock(),
         "hooks daemon {} (pid {}) serving {}",
         daemon::VERSION,
         std::process::id(),
@@ -67,7 +76,7 @@ fn report(socket: &std::path::Path) -> Option<serde_json::Value> {
 fn start() -> Result<u8> {
     let socket = socket()?;
     if let Some(state) = report(&socket) {
-        println!(
+        say!(
             "hooks daemon already runs: pid {}, version {}, on {}",
             state["pid"],
             state["version"].as_str().unwrap_or("?"),
@@ -80,7 +89,7 @@ fn start() -> Result<u8> {
     let deadline = Instant::now() + WAIT;
     while Instant::now() < deadline {
         if let Some(state) = report(&socket) {
-            println!(
+            say!(
                 "hooks daemon started: pid {}, on {}",
                 state["pid"],
                 socket.display()
@@ -101,7 +110,7 @@ fn stop() -> Result<u8> {
     match client::ask(&socket, &Message::Stop) {
         Ok(Message::Stopping) => {}
         _ => {
-            println!("no hooks daemon runs on {}", socket.display());
+            say!("no hooks daemon runs on {}", socket.display());
             return Ok(0);
         }
     }
@@ -110,7 +119,7 @@ fn stop() -> Result<u8> {
     while daemon::server::is_held(&socket) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
     }
-    println!("hooks daemon stopped");
+    say!("hooks daemon stopped");
     Ok(0)
 }
 
@@ -118,7 +127,7 @@ fn status(json: bool) -> Result<u8> {
     let socket = socket()?;
     let Some(state) = report(&socket) else {
         if json {
-            println!(
+            say!(
                 "{}",
                 serde_json::json!({"running": false, "socket": socket})
             );
@@ -128,7 +137,7 @@ fn status(json: bool) -> Result<u8> {
                 .filter(|_| socket.exists())
                 .map(|e| format!(" ({e})"))
                 .unwrap_or_default();
-            println!("no hooks daemon runs on {}{why}", socket.display());
+            say!("no hooks daemon runs on {}{why}", socket.display());
         }
         return Ok(3);
     };
@@ -138,7 +147,7 @@ fn status(json: bool) -> Result<u8> {
         let mut state = state;
         state["running"] = true.into();
         state["stale"] = stale.into();
-        println!("{state}");
+        say!("{state}");
         return Ok(0);
     }
     let mut out = std::io::stdout().lock();
@@ -182,8 +191,8 @@ fn install() -> Result<u8> {
     }
     std::fs::write(&file.path, &file.text)
         .with_context(|| format!("writing {}", file.path.display()))?;
-    println!("wrote {}", file.path.display());
-    println!("start it now and at every login with:\n  {}", file.enable);
+    say!("wrote {}", file.path.display());
+    say!("start it now and at every login with:\n  {}", file.enable);
     Ok(0)
 }
 
@@ -191,11 +200,11 @@ fn uninstall() -> Result<u8> {
     let file = service_file()?;
     match std::fs::remove_file(&file.path) {
         Ok(()) => {
-            println!("removed {}", file.path.display());
-            println!("if it is loaded, stop it with:\n  {}", file.disable);
+            say!("removed {}", file.path.display());
+            say!("if it is loaded, stop it with:\n  {}", file.disable);
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            println!("no service file at {}", file.path.display());
+            say!("no service file at {}", file.path.display());
         }
         Err(e) => return Err(e).with_context(|| format!("removing {}", file.path.display())),
     }

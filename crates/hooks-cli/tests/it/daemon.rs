@@ -312,6 +312,12 @@ fn a_socket_left_by_a_killed_daemon_costs_no_answer_and_no_wait() {
     assert_eq!(served.served(), 1);
 }
 
+/// What an impostor answers a call with.
+type Answer = fn(&mut std::os::unix::net::UnixStream);
+
+/// A way to make the socket not the caller's own, and its name.
+type Spoil<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
 /// A listener at `env`'s socket that answers every connection with `answer` (after
 /// reading the call), the way a daemon of another version, a hung one or a broken one
 /// would; gives how many calls it took.
@@ -353,7 +359,7 @@ fn impostor(
 
 #[test]
 fn a_daemon_that_refuses_hangs_or_talks_nonsense_costs_no_answer() {
-    let answers: [(&str, fn(&mut std::os::unix::net::UnixStream)); 3] = [
+    let answers: [(&str, Answer); 3] = [
         ("another version", |s| {
             let _ = Message::Refused {
                 version: "0.0.0".into(),
@@ -399,7 +405,7 @@ fn a_socket_that_is_not_the_callers_own_is_never_used() {
     std::fs::create_dir_all(&dir).unwrap();
     let listener = UnixListener::bind(&socket).unwrap();
     listener.set_nonblocking(true).unwrap();
-    let mut cases: Vec<(&str, Box<dyn Fn()>)> = vec![(
+    let mut cases: Vec<Spoil<'_>> = vec![(
         "a directory others may enter",
         Box::new(|| {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
