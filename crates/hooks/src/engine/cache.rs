@@ -19,7 +19,12 @@ use super::{Config, Loaded, Source, Trust};
 /// The most configs kept; one more evicts the one used least recently.
 const MAX_ENTRIES: usize = 16;
 
-/// Loaded configs by key; see the [module docs](self).
+/// Loaded configs by key, for a long-lived process that builds an engine per event: an
+/// engine built with [`EngineBuilder::load_cache`](super::EngineBuilder::load_cache)
+/// reuses the config loaded for its key while discovery finds the same files and every
+/// file it was loaded from, and the trust store, keeps its identity (device, inode, size,
+/// modification and change times); anything else loads afresh, with every check of a
+/// first load.
 #[derive(Debug, Default)]
 pub struct LoadCache {
     entries: Mutex<Entries>,
