@@ -108,6 +108,6 @@ pub use permission::PermissionExecutor;
 pub use prepare::{Prepare, Prepared};
 pub use prompt::{BoxError, PromptEvaluator, PromptExecutor, PromptRequest, PromptVerdict};
 pub use sandbox::{BubblewrapSandbox, Sandbox, SandboxCommand};
-pub use spawn::{spawn_detached, spawn_with_env};
+pub use spawn::{Helper, spawn_detached, spawn_with_env};
 pub use stop_loop::StopStreaks;
 pub use timeouts::{MAX_TIMEOUT, Timeouts};

@@ -88,6 +88,30 @@ pub fn spawn_detached(argv: &[std::ffi::OsString], stdin: &[u8]) -> io::Result<u
     Ok(pid)
 }
 
+/// A long-lived helper process talking over its stdin and stdout (the resident engine's
+/// workers), started by [`spawn_with_env`].
+#[derive(Debug)]
+pub struct Helper {
+    child: std::process::Child,
+    /// Its standard input.
+    pub input: std::process::ChildStdin,
+    /// Its standard output, buffered.
+    pub output: io::BufReader<std::process::ChildStdout>,
+}
+
+impl Helper {
+    /// Whether it still runs (not exited, not reaped).
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Ends it (SIGKILL) and reaps it.
+    pub fn end(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts `argv` as a long-lived helper with exactly the environment `env` (nothing of
 /// the caller's own) in the directory `cwd`: its stdin and stdout piped for the caller's
 /// messages, its stderr discarded, in a process group of its own. The resident engine
@@ -98,7 +122,7 @@ pub fn spawn_with_env(
     argv: &[std::ffi::OsString],
     env: &[(std::ffi::OsString, std::ffi::OsString)],
     cwd: &Path,
-) -> io::Result<std::process::Child> {
+) -> io::Result<Helper> {
     use std::os::unix::process::CommandExt as _;
     let Some((program, args)) = argv.split_first() else {
         return Err(io::Error::new(
@@ -106,7 +130,7 @@ pub fn spawn_with_env(
             "the command is empty",
         ));
     };
-    std::process::Command::new(program)
+    let mut child = std::process::Command::new(program)
         .args(args)
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -115,7 +139,19 @@ pub fn spawn_with_env(
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .process_group(0)
-        .spawn()
+        .spawn()?;
+    match (child.stdin.take(), child.stdout.take()) {
+        (Some(input), Some(output)) => Ok(Helper {
+            child,
+            input,
+            output: io::BufReader::new(output),
+        }),
+        _ => {
+            let _ = child.kill();
+            let _ = child.wait();
+            Err(io::Error::other("the helper's pipes were not made"))
+        }
+    }
 }
 
 /// A clear account of why `request` could not be started: which program, and what to check.

@@ -3,17 +3,17 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{BufReader, Write as _};
+use std::io::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::Error;
 use crate::error::Context as _;
+use crate::exec::Helper;
 
 use super::wire::{Call, Message};
 use super::{BEAT, VERSION, check_private};
@@ -49,6 +49,7 @@ fn socket_id(path: &Path) -> Option<(u64, u64)> {
 #[derive(Debug)]
 pub struct Daemon {
     socket: PathBuf,
+    bound: Option<(u64, u64)>,
     listener: UnixListener,
     shared: Arc<Shared>,
     // Held for the daemon's life: one daemon per socket.
@@ -73,9 +74,7 @@ struct Shared {
 #[derive(Debug)]
 struct Worker {
     key: Key,
-    child: Child,
-    input: ChildStdin,
-    output: BufReader<ChildStdout>,
+    process: Helper,
     used: Instant,
 }
 
@@ -128,9 +127,10 @@ impl Daemon {
         let mut pid = &lock;
         let _ = pid
             .set_len(0)
-            .and_then(|()| writeln!(pid, "{}", std::process::id()));
+            .and_then(|()| writeln!(pid, "{}", rustix::process::getpid().as_raw_nonzero()));
         Ok(Daemon {
             socket: socket.to_path_buf(),
+            bound: socket_id(socket),
             listener,
             shared: Arc::new(Shared {
                 program: program.to_path_buf(),
@@ -157,11 +157,26 @@ impl Daemon {
     pub fn serve(self) -> Result<(), Error> {
         let reaper = Arc::clone(&self.shared);
         std::thread::spawn(move || reap(&reaper));
-        for stream in self.listener.incoming() {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        // The stop flag is looked at every second at least, and at once after a
+        // connection (`stop` connects to wake the loop).
+        let tick = Timespec {
+            tv_sec: 1,
+            tv_nsec: 0,
+        };
+        while !self.shared.stop.load(Ordering::SeqCst) {
+            let mut fds = [PollFd::new(&self.listener, PollFlags::IN)];
+            match poll(&mut fds, Some(&tick)) {
+                Ok(0) | Err(rustix::io::Errno::INTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(Error::bridge(format!("waiting for calls: {e}"))),
+            }
             if self.shared.stop.load(Ordering::SeqCst) {
                 break;
             }
-            let Ok(stream) = stream else { continue };
+            let Ok((stream, _)) = self.listener.accept() else {
+                continue;
+            };
             if self.shared.calls.fetch_add(1, Ordering::SeqCst) >= MAX_CALLS {
                 self.shared.calls.fetch_sub(1, Ordering::SeqCst);
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
@@ -176,7 +191,10 @@ impl Daemon {
                 self.shared.calls.fetch_sub(1, Ordering::SeqCst);
             }
         }
-        let _ = std::fs::remove_file(&self.socket);
+        // The socket, unless another daemon's has replaced it.
+        if socket_id(&self.socket) == self.bound {
+            let _ = std::fs::remove_file(&self.socket);
+        }
         let deadline = Instant::now() + Duration::from_secs(5);
         while self.shared.calls.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
@@ -216,11 +234,8 @@ fn reap(shared: &Shared) {
     while !shared.stop.load(Ordering::SeqCst) {
         std::thread::sleep(REAP_EVERY);
         if socket_id(&shared.socket) != bound {
-            // The accept loop would wait for a connection that cannot come.
-            for mut worker in lock(&shared.pool).drain(..) {
-                end(&mut worker);
-            }
-            std::process::exit(0);
+            shared.stop.store(true, Ordering::SeqCst);
+            return;
         }
         let mut pool = lock(&shared.pool);
         let (old, kept): (Vec<Worker>, Vec<Worker>) =
@@ -235,8 +250,7 @@ fn reap(shared: &Shared) {
 }
 
 fn end(worker: &mut Worker) {
-    let _ = worker.child.kill();
-    let _ = worker.child.wait();
+    worker.process.end();
 }
 
 /// One connection: a call, a status question or a stop, from this user only.
@@ -278,7 +292,7 @@ fn status(shared: &Shared) -> String {
         .map_or(0, |d| d.as_secs());
     serde_json::json!({
         "version": VERSION,
-        "pid": std::process::id(),
+        "pid": rustix::process::getpid().as_raw_nonzero(),
         "socket": shared.socket.display().to_string(),
         "program": shared.program.display().to_string(),
         "started": started,
@@ -354,16 +368,16 @@ fn run_call(shared: &Shared, mut stream: UnixStream, call: Call) {
 fn relay(worker: &mut Worker, mut stream: &UnixStream, call: Call) -> Option<Message> {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
     Message::Call(Box::new(call))
-        .write_to(&mut worker.input)
+        .write_to(&mut worker.process.input)
         .ok()?;
     let started = Instant::now();
     let beat = Timespec::try_from(BEAT).ok()?;
     loop {
         // What the worker wrote may already be in the reader's buffer.
-        if !worker.output.buffer().is_empty() {
+        if !worker.process.output.buffer().is_empty() {
             break;
         }
-        let mut fds = [PollFd::new(worker.output.get_ref(), PollFlags::IN)];
+        let mut fds = [PollFd::new(worker.process.output.get_ref(), PollFlags::IN)];
         match poll(&mut fds, Some(&beat)) {
             Ok(0) => {
                 if started.elapsed() > CALL_LIMIT || Message::Beat.write_to(&mut stream).is_err() {
@@ -375,7 +389,7 @@ fn relay(worker: &mut Worker, mut stream: &UnixStream, call: Call) -> Option<Mes
             Err(_) => return None,
         }
     }
-    match Message::read_from(&mut worker.output) {
+    match Message::read_from(&mut worker.process.output) {
         Ok(answer @ Message::Answer { .. }) => Some(answer),
         _ => None,
     }
@@ -388,7 +402,7 @@ fn worker_for(shared: &Shared, key: Key) -> Result<Worker, String> {
         let mut worker = pool.swap_remove(at);
         drop(pool);
         // A worker that ended since (killed, crashed) is replaced.
-        if matches!(worker.child.try_wait(), Ok(None)) {
+        if worker.process.is_running() {
             return Ok(worker);
         }
         end(&mut worker);
@@ -423,18 +437,11 @@ fn start(shared: &Shared, key: Key) -> Result<Worker, String> {
         "daemon".into(),
         "worker".into(),
     ];
-    let mut child = crate::exec::spawn_with_env(&argv, &key.env, &key.cwd)
+    let process = crate::exec::spawn_with_env(&argv, &key.env, &key.cwd)
         .map_err(|e| format!("cannot start a worker in {}: {e}", key.cwd.display()))?;
-    let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err("a worker without pipes".to_owned());
-    };
     Ok(Worker {
         key,
-        child,
-        input,
-        output: BufReader::new(output),
+        process,
         used: Instant::now(),
     })
 }
