@@ -196,12 +196,15 @@ impl Held {
             at_ms: now_ms(),
             effects: effects.clone(),
         };
+        // Written over the old record, then cut to its length: a file cut to nothing and
+        // written again is flushed to disk when closed (ext4's `auto_da_alloc`), which
+        // would cost every call a disk write.
         if let Ok(text) = serde_json::to_vec(&record) {
             let _ = self
                 .file
-                .set_len(0)
-                .and_then(|()| self.file.rewind())
-                .and_then(|()| self.file.write_all(&text));
+                .rewind()
+                .and_then(|()| self.file.write_all(&text))
+                .and_then(|()| self.file.set_len(text.len() as u64));
         }
     }
 }
@@ -264,16 +267,13 @@ fn prune(dir: &Path) {
         .map(|e| e.path())
         .filter(|p| !p.ends_with(PRUNED_MARK))
         .collect();
-    if paths.len() < MAX_CLAIMS {
-        return;
-    }
     let marked = File::options()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&mark)
         .and_then(|f| f.set_modified(now));
-    if marked.is_err() {
+    if paths.len() < MAX_CLAIMS || marked.is_err() {
         return;
     }
     for path in paths {
@@ -363,7 +363,7 @@ mod tests {
             .and_then(|f| f.set_modified(old))
             .expect("file");
         prune(small.path());
-        assert_eq!(std::fs::read_dir(small.path()).expect("read").count(), 1);
+        assert!(small.path().join("c").exists());
     }
 
     #[test]

@@ -8,6 +8,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -65,6 +66,8 @@ struct Shared {
     pool: Mutex<Vec<Worker>>,
     workers: AtomicUsize,
     calls: AtomicUsize,
+    idle: AtomicUsize,
+    queued: AtomicUsize,
     served: AtomicU64,
     refused: AtomicU64,
     stop: AtomicBool,
@@ -139,6 +142,8 @@ impl Daemon {
                 pool: Mutex::new(Vec::new()),
                 workers: AtomicUsize::new(0),
                 calls: AtomicUsize::new(0),
+                idle: AtomicUsize::new(0),
+                queued: AtomicUsize::new(0),
                 served: AtomicU64::new(0),
                 refused: AtomicU64::new(0),
                 stop: AtomicBool::new(false),
@@ -157,6 +162,10 @@ impl Daemon {
     pub fn serve(self) -> Result<(), Error> {
         let reaper = Arc::clone(&self.shared);
         std::thread::spawn(move || reap(&reaper));
+        // Connections go to handler threads that wait for the next one when done (a thread
+        // started per call would cost its start on every call).
+        let (sender, streams) = mpsc::channel::<UnixStream>();
+        let streams = Arc::new(Mutex::new(streams));
         use rustix::event::{PollFd, PollFlags, Timespec, poll};
         // The stop flag is looked at every second at least, and at once after a
         // connection (`stop` connects to wake the loop).
@@ -182,15 +191,26 @@ impl Daemon {
                 self.shared.refused.fetch_add(1, Ordering::Relaxed);
                 continue;
             }
-            let shared = Arc::clone(&self.shared);
-            let spawned = std::thread::Builder::new().spawn(move || {
-                take(&shared, stream);
-                shared.calls.fetch_sub(1, Ordering::SeqCst);
-            });
-            if spawned.is_err() {
+            // A handler is started unless an idle one is there for this connection too.
+            let queued = self.shared.queued.load(Ordering::SeqCst);
+            if self.shared.idle.load(Ordering::SeqCst) <= queued {
+                let shared = Arc::clone(&self.shared);
+                let streams = Arc::clone(&streams);
+                if std::thread::Builder::new()
+                    .spawn(move || handle(&shared, &streams))
+                    .is_err()
+                {
+                    self.shared.calls.fetch_sub(1, Ordering::SeqCst);
+                    continue;
+                }
+            }
+            self.shared.queued.fetch_add(1, Ordering::SeqCst);
+            if sender.send(stream).is_err() {
+                self.shared.queued.fetch_sub(1, Ordering::SeqCst);
                 self.shared.calls.fetch_sub(1, Ordering::SeqCst);
             }
         }
+        drop(sender);
         // The socket, unless another daemon's has replaced it.
         if socket_id(&self.socket) == self.bound {
             let _ = std::fs::remove_file(&self.socket);
@@ -251,6 +271,19 @@ fn reap(shared: &Shared) {
 
 fn end(worker: &mut Worker) {
     worker.process.end();
+}
+
+/// A handler thread: takes connections one after the other until the daemon stops.
+fn handle(shared: &Shared, streams: &Mutex<mpsc::Receiver<UnixStream>>) {
+    loop {
+        shared.idle.fetch_add(1, Ordering::SeqCst);
+        let next = lock(streams).recv();
+        shared.idle.fetch_sub(1, Ordering::SeqCst);
+        let Ok(stream) = next else { return };
+        shared.queued.fetch_sub(1, Ordering::SeqCst);
+        take(shared, stream);
+        shared.calls.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 /// One connection: a call, a status question or a stop, from this user only.
