@@ -452,3 +452,29 @@ fn two_users_daemons_each_answer_their_own() {
     assert_eq!(first.served(), 1);
     assert_eq!(second.served(), 1);
 }
+
+#[test]
+fn with_hooks_daemon_auto_the_first_call_starts_a_daemon_for_the_next() {
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", GUARD);
+    let auto = [("HOOKS_DAEMON", "auto")];
+    let first = bridge(&env, &pre_tool(&env, "rm -r victim", "t1"), &auto);
+    assert!(is_deny(&first.1), "{first:?}");
+    // The daemon it started comes up on its own time: asked until it answers (bounded).
+    let deadline = Instant::now() + LIMIT;
+    let status = loop {
+        let out = command(&env, &["daemon", "status", "--json"])
+            .output()
+            .unwrap();
+        if out.status.success() || Instant::now() > deadline {
+            break out;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.status.success(), "no daemon was started: {status:?}");
+    let served = Served { env, daemon: None };
+    let env = &served.env;
+    let second = bridge(env, &pre_tool(env, "rm -r victim", "t2"), &auto);
+    assert_eq!(second, first);
+    assert_eq!(served.served(), 1, "the second call was not the daemon's");
+}
