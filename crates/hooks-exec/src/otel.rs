@@ -1,0 +1,984 @@
+//! OpenTelemetry export (feature `otel`, in progress): one dispatched event as an OTLP span
+//! tree, encoded as the OTLP/HTTP protobuf body a collector takes, configured by the
+//! standard `OTEL_*` variables.
+//!
+//! The tree is built whole once the event is answered (a bridge knows every hook's outcome
+//! then), as the OTLP messages of `opentelemetry-proto`, and encoded with prost: no span
+//! processor, nothing to flush. Sending (or spooling for a detached exporter) is the
+//! caller's, after its answer is written; see `docs/decisions.md`, "OpenTelemetry export
+//! (in progress)".
+//!
+//! # Spans and attributes
+//!
+//! One trace per event. Its root, the **event span**, is named `hooks {Event}`
+//! (`hooks PreToolUse`), kind INTERNAL, from the dispatch's start to its answer:
+//!
+//! | attribute | value |
+//! | --- | --- |
+//! | `hooks.event` | the event's canonical name |
+//! | `hooks.agent` | the agent that called the engine (`claude`), when known |
+//! | `gen_ai.conversation.id` | the event's `session_id` |
+//! | `gen_ai.tool.name` | the canonical tool name, on tool events |
+//! | `gen_ai.tool.call.id` | the event's `tool_use_id` |
+//! | `hooks.decision` | the aggregate's decision (`none`, `allow`, ..., `block`) |
+//! | `hooks.decision.reason` | its reason (masked by each hook's redactor before) |
+//! | `hooks.hook_count` | how many hooks ran (or were reported) |
+//!
+//! A child **hook span** per hook run, named `hook {id}`, ending when its outcome arrived
+//! and starting its duration before; status ERROR (message: the failure's kind) when the
+//! hook failed or timed out:
+//!
+//! | attribute | value |
+//! | --- | --- |
+//! | `hooks.hook.id` | the hook's display id |
+//! | `hooks.hook.type` | `command`, `http`, `mcp_tool`, `prompt`, ... (when known) |
+//! | `hooks.hook.source` | where it is defined: `file:line:col (layer)` |
+//! | `hooks.hook.dialect` | the dialect it is written in (when known) |
+//! | `hooks.hook.async` | whether it ran in the background (when known) |
+//! | `hooks.hook.status` | `ok`, `blocked`, `failed`, `timed_out`, `skipped` |
+//! | `hooks.hook.exit_code` | the process's exit code, when there was one |
+//! | `hooks.hook.decision` | the decision it contributed |
+//! | `hooks.hook.timed_out` | whether it overran its timeout |
+//! | `hooks.hook.failed` | whether it failed (a timeout included) |
+//! | `hooks.hook.fail_open` | whether it failed and its failure policy let the event go on |
+//! | `hooks.hook.failure.kind` | the failure's kind (`timeout`, `spawn`, ...), never its message |
+//!
+//! Never exported: commands, URLs, the event payload, the environment, hook output and
+//! failure messages (they quote stderr).
+//!
+//! The resource holds `service.name` (`OTEL_SERVICE_NAME`, else the `service.name` of
+//! `OTEL_RESOURCE_ATTRIBUTES`, else `agentic-hooks`), `service.version` (this crate's, unless
+//! the resource attributes name one) and the other `OTEL_RESOURCE_ATTRIBUTES`; the scope is
+//! `agentic-hooks` with this crate's version.
+
+use std::collections::hash_map::RandomState;
+use std::fmt;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
+use opentelemetry_proto::tonic::resource::v1::Resource;
+use opentelemetry_proto::tonic::trace::v1::{
+    ResourceSpans, ScopeSpans, Span, Status, span, status,
+};
+use prost::Message;
+
+use hooks_core::{
+    Aggregate, Decision, EventContext, FailureKind, FailurePolicy, HookOutcome, HookReport,
+    HookSpec, HookStatus,
+};
+
+use crate::error::Error;
+
+/// The content type of an OTLP/HTTP protobuf body.
+pub const CONTENT_TYPE: &str = "application/x-protobuf";
+
+/// The service name when neither `OTEL_SERVICE_NAME` nor the resource attributes give one.
+pub const DEFAULT_SERVICE_NAME: &str = "agentic-hooks";
+
+/// The export timeout when `OTEL_EXPORTER_OTLP_TIMEOUT` does not give one (the
+/// specification's 10 s): for the detached exporter, never the agent's wait.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The instrumentation scope's name.
+const SCOPE_NAME: &str = "agentic-hooks";
+
+/// This crate's version, as the scope's and the default `service.version`.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where and how to export traces, read from the standard `OTEL_*` variables.
+///
+/// Header values are never shown by `Debug` (they often hold an API key).
+#[derive(Clone, PartialEq, Eq)]
+pub struct OtlpConfig {
+    traces_endpoint: String,
+    headers: Vec<(String, String)>,
+    resource: Vec<(String, String)>,
+    timeout: Duration,
+}
+
+impl fmt::Debug for OtlpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("OtlpConfig")
+            .field("traces_endpoint", &self.traces_endpoint)
+            .field("headers", &headers)
+            .field("resource", &self.resource)
+            .field("timeout", &self.timeout)
+            .finish()
+    }
+}
+
+impl OtlpConfig {
+    /// The configuration of this process's environment; see [`OtlpConfig::from_lookup`].
+    pub fn from_env() -> Result<Option<OtlpConfig>, Error> {
+        OtlpConfig::from_lookup(|name| std::env::var(name).ok())
+    }
+
+    /// The configuration the variables `lookup` gives, `None` when export is off.
+    ///
+    /// Export is off when `OTEL_SDK_DISABLED` is `true`, or when no endpoint is set: unlike
+    /// the specification's default of `http://localhost:4318`, as a bridge runs on every
+    /// event of every user and most run no collector. The traces endpoint is
+    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, else `OTEL_EXPORTER_OTLP_ENDPOINT`
+    /// with `/v1/traces` appended. The protocol (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else
+    /// `OTEL_EXPORTER_OTLP_PROTOCOL`) must be `http/protobuf`, the default. Headers are
+    /// `OTEL_EXPORTER_OTLP_HEADERS` with `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over them, and
+    /// the timeout `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`, in
+    /// milliseconds. Empty variables count as unset.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSetting`] for another protocol, an endpoint that is not an `http://`
+    /// or `https://` URL, or a timeout that is not a number of milliseconds. A malformed
+    /// `key=value` entry of a header or resource list is skipped with a warning, as the
+    /// specification asks.
+    pub fn from_lookup(
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<OtlpConfig>, Error> {
+        let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        if var("OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+            return Ok(None);
+        }
+        let traces_endpoint = match (
+            var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+            var("OTEL_EXPORTER_OTLP_ENDPOINT"),
+        ) {
+            (Some(traces), _) => (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                traces.trim().to_owned(),
+            ),
+            (None, Some(base)) => (
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                format!("{}/v1/traces", base.trim().trim_end_matches('/')),
+            ),
+            (None, None) => return Ok(None),
+        };
+        let (setting, traces_endpoint) = traces_endpoint;
+        if !(traces_endpoint.starts_with("http://") || traces_endpoint.starts_with("https://")) {
+            return Err(invalid(
+                setting,
+                format!("`{traces_endpoint}` is not an http:// or https:// URL"),
+            ));
+        }
+        let (setting, protocol) = match var("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") {
+            Some(p) => ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", p),
+            None => (
+                "OTEL_EXPORTER_OTLP_PROTOCOL",
+                var("OTEL_EXPORTER_OTLP_PROTOCOL").unwrap_or_else(|| "http/protobuf".to_owned()),
+            ),
+        };
+        if protocol.trim() != "http/protobuf" {
+            return Err(invalid(
+                setting,
+                format!(
+                    "`{}` is not supported: only `http/protobuf` is exported",
+                    protocol.trim()
+                ),
+            ));
+        }
+        let mut headers = Vec::new();
+        for name in [
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+        ] {
+            if let Some(list) = var(name) {
+                merge(&mut headers, parse_pairs(name, &list));
+            }
+        }
+        let mut resource = Vec::new();
+        if let Some(list) = var("OTEL_RESOURCE_ATTRIBUTES") {
+            merge(
+                &mut resource,
+                parse_pairs("OTEL_RESOURCE_ATTRIBUTES", &list),
+            );
+        }
+        if let Some(name) = var("OTEL_SERVICE_NAME") {
+            merge(
+                &mut resource,
+                vec![("service.name".to_owned(), name.trim().to_owned())],
+            );
+        }
+        for (key, default) in [
+            ("service.name", DEFAULT_SERVICE_NAME),
+            ("service.version", VERSION),
+        ] {
+            if !resource.iter().any(|(k, _)| k == key) {
+                resource.push((key.to_owned(), default.to_owned()));
+            }
+        }
+        let timeout = match (
+            var("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"),
+            var("OTEL_EXPORTER_OTLP_TIMEOUT"),
+        ) {
+            (Some(ms), _) => millis("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", &ms)?,
+            (None, Some(ms)) => millis("OTEL_EXPORTER_OTLP_TIMEOUT", &ms)?,
+            (None, None) => DEFAULT_TIMEOUT,
+        };
+        Ok(Some(OtlpConfig {
+            traces_endpoint,
+            headers,
+            resource,
+            timeout,
+        }))
+    }
+
+    /// The URL the traces are posted to.
+    pub fn traces_endpoint(&self) -> &str {
+        &self.traces_endpoint
+    }
+
+    /// The headers sent with each request, in the order given.
+    pub fn headers(&self) -> &[(String, String)] {
+        &self.headers
+    }
+
+    /// The resource's attributes, `service.name` and `service.version` among them.
+    pub fn resource(&self) -> &[(String, String)] {
+        &self.resource
+    }
+
+    /// How long one export may take (the detached exporter's bound, never the agent's).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The OTLP/HTTP protobuf body (an `ExportTraceServiceRequest`) of `events`, each its
+    /// own trace; see the [module docs](self) for the spans and their attributes.
+    pub fn encode_traces(&self, events: &[EventRecord]) -> Vec<u8> {
+        self.trace_request(events).encode_to_vec()
+    }
+
+    /// The request [`OtlpConfig::encode_traces`] encodes.
+    fn trace_request(&self, events: &[EventRecord]) -> ExportTraceServiceRequest {
+        let spans = events.iter().flat_map(EventRecord::spans).collect();
+        ExportTraceServiceRequest {
+            resource_spans: vec![ResourceSpans {
+                resource: Some(Resource {
+                    attributes: self
+                        .resource
+                        .iter()
+                        .map(|(k, v)| string(k, v.clone()))
+                        .collect(),
+                    ..Resource::default()
+                }),
+                scope_spans: vec![ScopeSpans {
+                    scope: Some(InstrumentationScope {
+                        name: SCOPE_NAME.to_owned(),
+                        version: VERSION.to_owned(),
+                        ..InstrumentationScope::default()
+                    }),
+                    spans,
+                    schema_url: String::new(),
+                }],
+                schema_url: String::new(),
+            }],
+        }
+    }
+}
+
+/// What is exported of one dispatched event: its answer and its hooks' runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRecord {
+    /// The event's canonical name.
+    pub event: String,
+    /// The agent that called the engine (`claude`, `codex`, ...), when the host knows it.
+    pub agent: Option<String>,
+    /// The event's `session_id`.
+    pub session_id: Option<String>,
+    /// The canonical tool name, on tool events.
+    pub tool_name: Option<String>,
+    /// The agent's id of the tool call (`tool_use_id`).
+    pub tool_call_id: Option<String>,
+    /// The aggregate's decision.
+    pub decision: Decision,
+    /// The aggregate's reason (already masked by the hooks' redactors).
+    pub reason: Option<String>,
+    /// When the dispatch started.
+    pub started: SystemTime,
+    /// When the answer was ready.
+    pub ended: SystemTime,
+    /// One record per hook run, in declaration order.
+    pub hooks: Vec<HookRecord>,
+}
+
+impl EventRecord {
+    /// The record of `aggregate`, the answer to `ctx` dispatched from `started` to
+    /// `ended`, without hooks (add them with [`EventRecord::with_hook`], or take the
+    /// aggregate's reports with [`EventRecord::with_reports`]).
+    pub fn new(
+        ctx: &EventContext,
+        aggregate: &Aggregate,
+        started: SystemTime,
+        ended: SystemTime,
+    ) -> EventRecord {
+        EventRecord {
+            event: ctx.event().name().to_owned(),
+            agent: None,
+            session_id: ctx.get_str("session_id").map(str::to_owned),
+            tool_name: ctx.tool_name().map(str::to_owned),
+            tool_call_id: ctx.get_str("tool_use_id").map(str::to_owned),
+            decision: aggregate.effects.decision,
+            reason: aggregate.effects.reason.clone(),
+            started,
+            ended,
+            hooks: Vec::new(),
+        }
+    }
+
+    /// Names the agent that called the engine.
+    #[must_use]
+    pub fn with_agent(mut self, agent: impl Into<String>) -> EventRecord {
+        self.agent = Some(agent.into());
+        self
+    }
+
+    /// Adds one hook run.
+    #[must_use]
+    pub fn with_hook(mut self, hook: HookRecord) -> EventRecord {
+        self.hooks.push(hook);
+        self
+    }
+
+    /// Adds a hook run for each of `aggregate`'s reports, each ending when the event did
+    /// (the reports do not say when each hook ended, nor its type).
+    #[must_use]
+    pub fn with_reports(mut self, aggregate: &Aggregate) -> EventRecord {
+        let ended = self.ended;
+        self.hooks.extend(
+            aggregate
+                .hooks
+                .iter()
+                .map(|report| HookRecord::from_report(report, ended)),
+        );
+        self
+    }
+
+    /// The event span and its hooks' spans, in a new trace.
+    fn spans(&self) -> Vec<Span> {
+        let trace_id = ids::trace_id();
+        let event_span_id = ids::span_id();
+        let mut attributes = vec![string("hooks.event", self.event.clone())];
+        let optional = [
+            ("hooks.agent", &self.agent),
+            ("gen_ai.conversation.id", &self.session_id),
+            ("gen_ai.tool.name", &self.tool_name),
+            ("gen_ai.tool.call.id", &self.tool_call_id),
+        ];
+        for (key, value) in optional {
+            if let Some(value) = value {
+                attributes.push(string(key, value.clone()));
+            }
+        }
+        attributes.push(string("hooks.decision", self.decision.as_str()));
+        if let Some(reason) = &self.reason {
+            attributes.push(string("hooks.decision.reason", reason.clone()));
+        }
+        attributes.push(int(
+            "hooks.hook_count",
+            i64::try_from(self.hooks.len()).unwrap_or(i64::MAX),
+        ));
+        let mut spans = Vec::with_capacity(1 + self.hooks.len());
+        spans.push(Span {
+            trace_id: trace_id.to_vec(),
+            span_id: event_span_id.to_vec(),
+            name: format!("hooks {}", self.event),
+            kind: span::SpanKind::Internal as i32,
+            start_time_unix_nano: unix_nanos(self.started),
+            end_time_unix_nano: unix_nanos(self.ended.max(self.started)),
+            attributes,
+            ..Span::default()
+        });
+        for hook in &self.hooks {
+            spans.push(hook.span(&trace_id, &event_span_id));
+        }
+        spans
+    }
+}
+
+/// What is exported of one hook run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookRecord {
+    /// The hook's display id.
+    pub id: String,
+    /// Its type (`command`, `http`, ...), when known.
+    pub kind: Option<&'static str>,
+    /// Where it is defined.
+    pub source: String,
+    /// The dialect it is written in, when known.
+    pub dialect: Option<&'static str>,
+    /// Whether it ran in the background, when known.
+    pub is_async: Option<bool>,
+    /// How its run ended.
+    pub status: HookStatus,
+    /// Its process's exit code.
+    pub exit_code: Option<i32>,
+    /// The decision it contributed.
+    pub decision: Decision,
+    /// How long it ran.
+    pub duration: Option<Duration>,
+    /// Why it failed, when it did (the kind only: the message quotes its stderr).
+    pub failure: Option<FailureKind>,
+    /// Its failure policy, when known.
+    pub on_failure: Option<FailurePolicy>,
+    /// When its outcome arrived.
+    pub ended: SystemTime,
+}
+
+impl HookRecord {
+    /// The record of `spec`'s run, which answered `outcome` at `ended`.
+    pub fn new(spec: &HookSpec, outcome: &HookOutcome, ended: SystemTime) -> HookRecord {
+        HookRecord {
+            id: spec.display_id(),
+            kind: Some(spec.action.type_name()),
+            source: spec.provenance.to_string(),
+            dialect: Some(spec.dialect.as_str()),
+            is_async: Some(spec.is_async),
+            status: outcome.run.status,
+            exit_code: outcome.run.exit_code,
+            decision: outcome.effects.decision,
+            duration: outcome.run.duration,
+            failure: outcome.run.failure.as_ref().map(|f| f.kind),
+            on_failure: Some(spec.on_failure),
+            ended,
+        }
+    }
+
+    /// The record of an aggregate's report of a hook, ended at `ended` (its type, dialect,
+    /// mode and failure policy unknown).
+    pub fn from_report(report: &HookReport, ended: SystemTime) -> HookRecord {
+        HookRecord {
+            id: report.id.clone(),
+            kind: None,
+            source: report.source.clone(),
+            dialect: None,
+            is_async: None,
+            status: report.run.status,
+            exit_code: report.run.exit_code,
+            decision: report.decision,
+            duration: report.run.duration,
+            failure: report.run.failure.as_ref().map(|f| f.kind),
+            on_failure: None,
+            ended,
+        }
+    }
+
+    /// The hook's span, a child of `parent` in `trace_id`.
+    fn span(&self, trace_id: &[u8; 16], parent: &[u8; 8]) -> Span {
+        let failed = self.status.is_failure();
+        let timed_out = self.status == HookStatus::TimedOut;
+        let mut attributes = vec![
+            string("hooks.hook.id", self.id.clone()),
+            string("hooks.hook.source", self.source.clone()),
+        ];
+        if let Some(kind) = self.kind {
+            attributes.push(string("hooks.hook.type", kind));
+        }
+        if let Some(dialect) = self.dialect {
+            attributes.push(string("hooks.hook.dialect", dialect));
+        }
+        if let Some(is_async) = self.is_async {
+            attributes.push(boolean("hooks.hook.async", is_async));
+        }
+        attributes.push(string("hooks.hook.status", self.status.as_str()));
+        if let Some(code) = self.exit_code {
+            attributes.push(int("hooks.hook.exit_code", i64::from(code)));
+        }
+        attributes.push(string("hooks.hook.decision", self.decision.as_str()));
+        attributes.push(boolean("hooks.hook.timed_out", timed_out));
+        attributes.push(boolean("hooks.hook.failed", failed));
+        if let Some(policy) = self.on_failure {
+            attributes.push(boolean(
+                "hooks.hook.fail_open",
+                failed && policy == FailurePolicy::Allow,
+            ));
+        }
+        if let Some(kind) = self.failure {
+            attributes.push(string("hooks.hook.failure.kind", kind.as_str()));
+        }
+        let status = if failed {
+            Some(Status {
+                message: self
+                    .failure
+                    .map_or_else(|| self.status.as_str(), FailureKind::as_str)
+                    .to_owned(),
+                code: status::StatusCode::Error as i32,
+            })
+        } else {
+            None
+        };
+        let end = unix_nanos(self.ended);
+        let duration = self
+            .duration
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        Span {
+            trace_id: trace_id.to_vec(),
+            span_id: ids::span_id().to_vec(),
+            parent_span_id: parent.to_vec(),
+            name: format!("hook {}", self.id),
+            kind: span::SpanKind::Internal as i32,
+            start_time_unix_nano: end.saturating_sub(duration),
+            end_time_unix_nano: end,
+            attributes,
+            status,
+            ..Span::default()
+        }
+    }
+}
+
+/// A setting error for the variable `setting`.
+fn invalid(setting: &'static str, message: String) -> Error {
+    Error::InvalidSetting { setting, message }
+}
+
+/// A timeout in milliseconds.
+fn millis(setting: &'static str, value: &str) -> Result<Duration, Error> {
+    value
+        .trim()
+        .parse::<u64>()
+        .map(Duration::from_millis)
+        .map_err(|_| {
+            invalid(
+                setting,
+                format!("`{value}` is not a number of milliseconds"),
+            )
+        })
+}
+
+/// The `key=value` entries of a W3C-Baggage-like list (`OTEL_EXPORTER_OTLP_HEADERS`,
+/// `OTEL_RESOURCE_ATTRIBUTES`), values percent-decoded; a malformed entry is skipped with a
+/// warning naming the variable, never its value (a header may hold a key).
+fn parse_pairs(variable: &str, list: &str) -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for entry in list.split(',') {
+        if entry.trim().is_empty() {
+            continue;
+        }
+        let parsed = entry.split_once('=').and_then(|(key, value)| {
+            let key = key.trim();
+            let value = percent_decode(value.trim())?;
+            (!key.is_empty()).then(|| (key.to_owned(), value))
+        });
+        match parsed {
+            Some(pair) => pairs.push(pair),
+            None => tracing::warn!(variable, "skipping a malformed `key=value` entry"),
+        }
+    }
+    pairs
+}
+
+/// `pairs` over `into`: a key already there takes the new value in its place.
+fn merge(into: &mut Vec<(String, String)>, pairs: Vec<(String, String)>) {
+    for (key, value) in pairs {
+        match into.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = value,
+            None => into.push((key, value)),
+        }
+    }
+}
+
+/// `%XX` escapes decoded; `None` when an escape is cut short or the result is not UTF-8.
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Nanoseconds since the Unix epoch (0 before it).
+fn unix_nanos(time: SystemTime) -> u64 {
+    time.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+}
+
+fn attribute(key: &str, value: any_value::Value) -> KeyValue {
+    KeyValue {
+        key: key.to_owned(),
+        value: Some(AnyValue { value: Some(value) }),
+        ..KeyValue::default()
+    }
+}
+
+fn string(key: &str, value: impl Into<String>) -> KeyValue {
+    attribute(key, any_value::Value::StringValue(value.into()))
+}
+
+fn int(key: &str, value: i64) -> KeyValue {
+    attribute(key, any_value::Value::IntValue(value))
+}
+
+fn boolean(key: &str, value: bool) -> KeyValue {
+    attribute(key, any_value::Value::BoolValue(value))
+}
+
+/// Random trace and span ids, from std's randomly keyed SipHash (no RNG crate needed for
+/// ids that only have to be unique, not secret).
+mod ids {
+    use super::{AtomicU64, BuildHasher, Hasher, Ordering, RandomState};
+
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+    /// A random non-zero `u64`.
+    fn random() -> u64 {
+        loop {
+            let mut hasher = RandomState::new().build_hasher();
+            hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+            hasher.write_u32(std::process::id());
+            let value = hasher.finish();
+            if value != 0 {
+                return value;
+            }
+        }
+    }
+
+    /// A trace id: 16 random bytes, not all zero.
+    pub(super) fn trace_id() -> [u8; 16] {
+        let mut id = [0; 16];
+        id[..8].copy_from_slice(&random().to_be_bytes());
+        id[8..].copy_from_slice(&random().to_be_bytes());
+        id
+    }
+
+    /// A span id: 8 random bytes, not all zero.
+    pub(super) fn span_id() -> [u8; 8] {
+        random().to_be_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use hooks_core::{
+        Action, AggregateEntry, BuiltinEvent, Decision, EventContext, FailureKind, FailurePolicy,
+        HookOutcome, HookPos, HookSpec, Redactor, aggregate_context,
+    };
+    use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+    use opentelemetry_proto::tonic::common::v1::{KeyValue, any_value};
+    use opentelemetry_proto::tonic::trace::v1::{Span, status};
+    use prost::Message;
+    use serde_json::json;
+
+    use super::{EventRecord, HookRecord, OtlpConfig};
+    use crate::error::Error;
+
+    /// The configuration `vars` give.
+    fn config(vars: &[(&str, &str)]) -> Result<Option<OtlpConfig>, Error> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        OtlpConfig::from_lookup(|name| vars.get(name).cloned())
+    }
+
+    #[track_caller]
+    fn on(vars: &[(&str, &str)]) -> OtlpConfig {
+        match config(vars) {
+            Ok(Some(config)) => config,
+            other => panic!("expected a configuration, got {other:?}"),
+        }
+    }
+
+    /// A span's attributes as `key=value` strings, sorted.
+    fn attributes(attributes: &[KeyValue]) -> Vec<String> {
+        let mut out: Vec<String> = attributes
+            .iter()
+            .map(|kv| {
+                let value = match kv.value.as_ref().and_then(|v| v.value.as_ref()) {
+                    Some(any_value::Value::StringValue(s)) => s.clone(),
+                    Some(any_value::Value::BoolValue(b)) => b.to_string(),
+                    Some(any_value::Value::IntValue(i)) => i.to_string(),
+                    other => format!("{other:?}"),
+                };
+                format!("{}={value}", kv.key)
+            })
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn decode(bytes: &[u8]) -> ExportTraceServiceRequest {
+        ExportTraceServiceRequest::decode(bytes).expect("the body decodes")
+    }
+
+    fn spans(request: &ExportTraceServiceRequest) -> Vec<&Span> {
+        request
+            .resource_spans
+            .iter()
+            .flat_map(|rs| &rs.scope_spans)
+            .flat_map(|ss| &ss.spans)
+            .collect()
+    }
+
+    #[test]
+    fn off_without_an_endpoint_or_when_disabled() {
+        assert_eq!(config(&[]).ok(), Some(None));
+        assert_eq!(
+            config(&[
+                ("OTEL_SDK_DISABLED", "TRUE"),
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            ])
+            .ok(),
+            Some(None)
+        );
+        assert_eq!(
+            config(&[("OTEL_EXPORTER_OTLP_ENDPOINT", " ")]).ok(),
+            Some(None)
+        );
+    }
+
+    #[test]
+    fn endpoints() {
+        let base = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318/")]);
+        assert_eq!(base.traces_endpoint(), "http://127.0.0.1:4318/v1/traces");
+        let traces = on(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "https://collector/custom",
+            ),
+        ]);
+        assert_eq!(traces.traces_endpoint(), "https://collector/custom");
+        assert!(config(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "127.0.0.1:4318")]).is_err());
+    }
+
+    #[test]
+    fn only_http_protobuf() {
+        let endpoint = ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318");
+        assert!(config(&[endpoint, ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]).is_ok());
+        for protocol in ["grpc", "http/json"] {
+            let err = config(&[endpoint, ("OTEL_EXPORTER_OTLP_PROTOCOL", protocol)]);
+            assert!(
+                matches!(
+                    err,
+                    Err(Error::InvalidSetting {
+                        setting: "OTEL_EXPORTER_OTLP_PROTOCOL",
+                        ..
+                    })
+                ),
+                "{protocol}: {err:?}"
+            );
+        }
+        assert!(config(&[endpoint, ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc")]).is_err());
+    }
+
+    #[test]
+    fn headers_resource_and_timeout() {
+        let config = on(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            (
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                "api-key=s3cr%3Dt, x-tenant = team a ,broken,=novalue",
+            ),
+            ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "x-tenant=team%20b"),
+            (
+                "OTEL_RESOURCE_ATTRIBUTES",
+                "service.name=from-resource,deployment.environment=ci",
+            ),
+            ("OTEL_SERVICE_NAME", "hooks-test"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "2500"),
+        ]);
+        assert_eq!(
+            config.headers(),
+            [
+                ("api-key".to_owned(), "s3cr=t".to_owned()),
+                ("x-tenant".to_owned(), "team b".to_owned()),
+            ]
+        );
+        assert_eq!(
+            config.resource(),
+            [
+                ("service.name".to_owned(), "hooks-test".to_owned()),
+                ("deployment.environment".to_owned(), "ci".to_owned()),
+                (
+                    "service.version".to_owned(),
+                    env!("CARGO_PKG_VERSION").to_owned()
+                ),
+            ]
+        );
+        assert_eq!(config.timeout(), Duration::from_millis(2500));
+        // Header values stay out of Debug output.
+        assert!(!format!("{config:?}").contains("s3cr"));
+        let default = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
+        assert_eq!(
+            default.resource()[0],
+            ("service.name".to_owned(), "agentic-hooks".to_owned())
+        );
+        assert_eq!(default.timeout(), super::DEFAULT_TIMEOUT);
+    }
+
+    /// One PreToolUse: a guard that denies with a reason quoting a secret (masked as the
+    /// runner masks it), a fail-open hook that timed out, and one that answered nothing.
+    #[test]
+    fn an_event_is_a_span_tree_with_masked_secrets_and_no_commands() {
+        let started = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let ended = started + Duration::from_millis(120);
+        let guard = HookSpec::new(
+            BuiltinEvent::PreToolUse,
+            Action::script("echo COMMAND-MARKER; exit 2"),
+        )
+        .with_id("guard");
+        let slow = HookSpec::new(BuiltinEvent::PreToolUse, Action::script("sleep 99"))
+            .with_id("slow")
+            .with_on_failure(FailurePolicy::Allow);
+        let quiet =
+            HookSpec::new(BuiltinEvent::PreToolUse, Action::script("true")).with_id("quiet");
+        let redactor = Redactor::new().with("TOKEN", "hunter2");
+        let mut deny = HookOutcome::decided(
+            Decision::Deny,
+            Some("token hunter2 must not be used".to_owned()),
+        );
+        deny.run.exit_code = Some(2);
+        deny.run.duration = Some(Duration::from_millis(40));
+        redactor.redact_outcome(&mut deny);
+        let mut timeout = HookOutcome::failed(FailureKind::Timeout, "stderr says PAYLOAD-MARKER");
+        timeout.run.duration = Some(Duration::from_millis(100));
+        let ok = HookOutcome::ok();
+
+        let mut ctx = EventContext::pre_tool_use("Bash", json!({"command": "PAYLOAD-MARKER"}));
+        ctx.set("session_id", "session-1");
+        ctx.set("tool_use_id", "toolu_1");
+        let specs = [(&guard, &deny), (&slow, &timeout), (&quiet, &ok)];
+        let entries = specs
+            .iter()
+            .enumerate()
+            .map(|(i, (spec, outcome))| {
+                AggregateEntry::new(spec, HookPos::new(i), (*outcome).clone())
+            })
+            .collect();
+        let aggregate = aggregate_context(&ctx, entries);
+        assert_eq!(aggregate.effects.decision, Decision::Deny);
+
+        let mut record = EventRecord::new(&ctx, &aggregate, started, ended).with_agent("claude");
+        for (spec, outcome) in specs {
+            record = record.with_hook(HookRecord::new(
+                spec,
+                outcome,
+                started + Duration::from_millis(110),
+            ));
+        }
+        let config = on(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
+            ("OTEL_SERVICE_NAME", "hooks-test"),
+        ]);
+        let body = config.encode_traces(std::slice::from_ref(&record));
+        let text = String::from_utf8_lossy(&body);
+        for leak in ["hunter2", "COMMAND-MARKER", "PAYLOAD-MARKER", "sleep 99"] {
+            assert!(!text.contains(leak), "`{leak}` was exported");
+        }
+
+        let request = decode(&body);
+        let resource = request.resource_spans[0]
+            .resource
+            .as_ref()
+            .expect("a resource");
+        assert!(attributes(&resource.attributes).contains(&"service.name=hooks-test".to_owned()));
+        let spans = spans(&request);
+        assert_eq!(spans.len(), 4);
+        let event = spans[0];
+        assert_eq!(event.name, "hooks PreToolUse");
+        assert!(event.parent_span_id.is_empty());
+        assert_eq!(event.trace_id.len(), 16);
+        assert_eq!(event.span_id.len(), 8);
+        assert_eq!(
+            event.end_time_unix_nano - event.start_time_unix_nano,
+            120_000_000
+        );
+        assert_eq!(
+            attributes(&event.attributes),
+            [
+                "gen_ai.conversation.id=session-1",
+                "gen_ai.tool.call.id=toolu_1",
+                "gen_ai.tool.name=Bash",
+                "hooks.agent=claude",
+                "hooks.decision.reason=token [secret TOKEN] must not be used",
+                "hooks.decision=deny",
+                "hooks.event=PreToolUse",
+                "hooks.hook_count=3",
+            ]
+        );
+        for hook in &spans[1..] {
+            assert_eq!(hook.trace_id, event.trace_id);
+            assert_eq!(hook.parent_span_id, event.span_id);
+            assert_ne!(hook.span_id, event.span_id);
+        }
+        let guard = spans[1];
+        assert_eq!(guard.name, "hook guard");
+        assert_eq!(
+            guard.end_time_unix_nano - guard.start_time_unix_nano,
+            40_000_000
+        );
+        assert_eq!(guard.status, None);
+        let guard_attributes = attributes(&guard.attributes);
+        for expected in [
+            "hooks.hook.decision=deny",
+            "hooks.hook.exit_code=2",
+            "hooks.hook.failed=false",
+            "hooks.hook.id=guard",
+            "hooks.hook.status=blocked",
+            "hooks.hook.type=command",
+        ] {
+            assert!(
+                guard_attributes.contains(&expected.to_owned()),
+                "{expected}: {guard_attributes:?}"
+            );
+        }
+        let slow = spans[2];
+        let status = slow.status.as_ref().expect("an error status");
+        assert_eq!(status.code, status::StatusCode::Error as i32);
+        assert_eq!(status.message, "timeout");
+        let slow_attributes = attributes(&slow.attributes);
+        for expected in [
+            "hooks.hook.fail_open=true",
+            "hooks.hook.failed=true",
+            "hooks.hook.failure.kind=timeout",
+            "hooks.hook.status=timed_out",
+            "hooks.hook.timed_out=true",
+        ] {
+            assert!(
+                slow_attributes.contains(&expected.to_owned()),
+                "{expected}: {slow_attributes:?}"
+            );
+        }
+        assert!(attributes(&spans[3].attributes).contains(&"hooks.hook.status=ok".to_owned()));
+    }
+
+    /// Without the specs, the aggregate's reports give the hook spans (no type, dialect,
+    /// mode or policy); each event is its own trace.
+    #[test]
+    fn reports_and_one_trace_per_event() {
+        let ctx = EventContext::pre_tool_use("Read", json!({}));
+        let spec = HookSpec::new(BuiltinEvent::PreToolUse, Action::script("true")).with_id("a");
+        let aggregate = aggregate_context(
+            &ctx,
+            vec![AggregateEntry::new(
+                &spec,
+                HookPos::new(0),
+                HookOutcome::ok(),
+            )],
+        );
+        let now = std::time::SystemTime::now();
+        let record = EventRecord::new(&ctx, &aggregate, now, now).with_reports(&aggregate);
+        let config = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
+        let request = decode(&config.encode_traces(&[record.clone(), record]));
+        let spans = spans(&request);
+        assert_eq!(spans.len(), 4);
+        assert_ne!(spans[0].trace_id, spans[2].trace_id);
+        let hook = attributes(&spans[1].attributes);
+        assert!(hook.contains(&"hooks.hook.id=a".to_owned()));
+        assert!(!hook.iter().any(|a| a.starts_with("hooks.hook.type=")));
+    }
+}
