@@ -47,7 +47,8 @@
 //! - `tls`: TLS for HTTP hooks (rustls).
 //! - `mcp` (default): the MCP tool hook executor (rmcp).
 //! - `otel`: OpenTelemetry export ([`otel`]): a dispatched event as an OTLP/HTTP protobuf
-//!   span tree, configured by the standard `OTEL_*` variables (in progress).
+//!   span tree, configured by the standard `OTEL_*` variables, and its export (turns on
+//!   `http`; in progress).
 //!
 //! Command, prompt and permission hooks, the dispatcher, the sandbox, the audit log and the
 //! notification sink need no feature.

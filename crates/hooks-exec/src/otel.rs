@@ -251,6 +251,48 @@ impl OtlpConfig {
         self.trace_request(events).encode_to_vec()
     }
 
+    /// Posts `body` (from [`OtlpConfig::encode_traces`]) to the traces endpoint with the
+    /// configured headers, within [`OtlpConfig::timeout`] in all (connecting included).
+    ///
+    /// This waits for the collector: call it where nobody waits on it (the detached
+    /// exporter, a resident engine), never before an agent's answer is written.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::OtlpExport`] when the collector cannot be reached in time or answers
+    /// other than 2xx; [`Error::HttpClient`] when no client can be built.
+    pub async fn export(&self, body: Vec<u8>) -> Result<(), Error> {
+        let client = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.timeout)
+            .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(Error::HttpClient)?;
+        let mut request = client
+            .post(&self.traces_endpoint)
+            .header(reqwest::header::CONTENT_TYPE, CONTENT_TYPE)
+            .body(body);
+        for (name, value) in &self.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let failed = |message: String| Error::OtlpExport {
+            endpoint: self.traces_endpoint.clone(),
+            message,
+        };
+        let response = request
+            .send()
+            .await
+            .map_err(|err| failed(err.without_url().to_string()))?;
+        if response.status().is_success() {
+            Ok(())
+        } else {
+            Err(failed(format!(
+                "the collector answered {}",
+                response.status()
+            )))
+        }
+    }
+
     /// The request [`OtlpConfig::encode_traces`] encodes.
     fn trace_request(&self, events: &[EventRecord]) -> ExportTraceServiceRequest {
         let spans = events.iter().flat_map(EventRecord::spans).collect();
