@@ -189,6 +189,10 @@ pub enum Command {
     /// Show where the bridge is installed, whether each agent calls it, and what each event runs.
     #[command(after_help = "Examples:\n  hooks doctor")]
     Doctor(DoctorArgs),
+    /// Post the spooled telemetry to the OTLP collector the `OTEL_*` variables name (the
+    /// detached exporter that `hooks bridge` and `hooks run` start).
+    #[command(name = "otel-flush", hide = true)]
+    OtelFlush,
 }
 
 /// `hooks validate`.

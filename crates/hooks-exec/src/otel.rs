@@ -1,12 +1,14 @@
-//! OpenTelemetry export (feature `otel`, in progress): one dispatched event as an OTLP span
-//! tree, encoded as the OTLP/HTTP protobuf body a collector takes, configured by the
-//! standard `OTEL_*` variables.
+//! OpenTelemetry export (feature `otel`): dispatched events as OTLP spans and metrics,
+//! encoded as the OTLP/HTTP protobuf bodies a collector takes, configured by the standard
+//! `OTEL_*` variables.
 //!
-//! The tree is built whole once the event is answered (a bridge knows every hook's outcome
-//! then), as the OTLP messages of `opentelemetry-proto`, and encoded with prost: no span
-//! processor, nothing to flush. Sending (or spooling for a detached exporter) is the
-//! caller's, after its answer is written; see `docs/decisions.md`, "OpenTelemetry export
-//! (in progress)".
+//! A span tree is built whole once the event is answered (a bridge knows every hook's
+//! outcome then), as the OTLP messages of `opentelemetry-proto`, and encoded with prost: no
+//! span processor, nothing to flush. The metrics of a batch of events are computed from the
+//! same records, with delta temporality (each batch counts its own events). Sending is the
+//! caller's, where nobody waits on it: the facade's `hooks::telemetry` spools the records
+//! of short-lived processes and posts them from a detached exporter. The names below are
+//! the one table of `docs/telemetry.md`.
 //!
 //! # Spans and attributes
 //!
@@ -24,9 +26,9 @@
 //! | `hooks.decision.reason` | its reason (masked by each hook's redactor before) |
 //! | `hooks.hook_count` | how many hooks ran (or were reported) |
 //!
-//! A child **hook span** per hook run, named `hook {id}`, ending when its outcome arrived
-//! and starting its duration before; status ERROR (message: the failure's kind) when the
-//! hook failed or timed out:
+//! A child **hook span** per hook run, named `hook {id}`, from the run's start to its end
+//! (when the start is unknown, ending when its outcome arrived and starting its duration
+//! before); status ERROR (message: the failure's kind) when the hook failed or timed out:
 //!
 //! | attribute | value |
 //! | --- | --- |
@@ -43,6 +45,19 @@
 //! | `hooks.hook.fail_open` | whether it failed and its failure policy let the event go on |
 //! | `hooks.hook.failure.kind` | the failure's kind (`timeout`, `spawn`, ...), never its message |
 //!
+//! # Metrics
+//!
+//! Delta temporality: each exported batch's data points cover its own events, from the
+//! earliest event's start to the latest's end.
+//!
+//! | metric | instrument, unit | attributes |
+//! | --- | --- | --- |
+//! | `hooks.hook.runs` | counter, `{run}` | `hooks.hook.type`, `hooks.hook.status` |
+//! | `hooks.hook.duration` | histogram, `s` | `hooks.hook.type` |
+//! | `hooks.hook.failures` | counter, `{failure}` | `hooks.hook.type`, `hooks.hook.failure.kind` |
+//! | `hooks.decisions` | counter, `{decision}` | `hooks.event`, `hooks.decision` |
+//! | `hooks.spool.dropped` | counter, `{record}` | none: records dropped unsent |
+//!
 //! Never exported: commands, URLs, the event payload, the environment, hook output and
 //! failure messages (they quote stderr).
 //!
@@ -51,19 +66,26 @@
 //! the resource attributes name one) and the other `OTEL_RESOURCE_ATTRIBUTES`; the scope is
 //! `agentic-hooks` with this crate's version.
 
+use std::collections::BTreeMap;
 use std::collections::hash_map::RandomState;
 use std::fmt;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::{AnyValue, InstrumentationScope, KeyValue, any_value};
+use opentelemetry_proto::tonic::metrics::v1::{
+    AggregationTemporality, Histogram, HistogramDataPoint, Metric, NumberDataPoint,
+    ResourceMetrics, ScopeMetrics, Sum, metric, number_data_point,
+};
 use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::{
     ResourceSpans, ScopeSpans, Span, Status, span, status,
 };
 use prost::Message;
+use serde::{Deserialize, Serialize};
 
 use hooks_core::{
     Aggregate, Decision, EventContext, FailureKind, FailurePolicy, HookOutcome, HookReport,
@@ -82,31 +104,94 @@ pub const DEFAULT_SERVICE_NAME: &str = "agentic-hooks";
 /// specification's 10 s): for the detached exporter, never the agent's wait.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The bounds of the `hooks.hook.duration` histogram's buckets, in seconds (hook timeouts
+/// end at 300 s).
+pub const DURATION_BOUNDS: [f64; 14] = [
+    0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0,
+];
+
 /// The instrumentation scope's name.
 const SCOPE_NAME: &str = "agentic-hooks";
 
 /// This crate's version, as the scope's and the default `service.version`.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Where and how to export traces, read from the standard `OTEL_*` variables.
+/// An OTLP signal this engine exports.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Signal {
+    /// Spans, posted to `/v1/traces`.
+    Traces,
+    /// Metrics, posted to `/v1/metrics`.
+    Metrics,
+}
+
+impl Signal {
+    /// The signal's name in the `OTEL_EXPORTER_OTLP_{SIGNAL}_*` variables, lower case.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Signal::Traces => "traces",
+            Signal::Metrics => "metrics",
+        }
+    }
+
+    /// The path appended to `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    fn path(self) -> &'static str {
+        match self {
+            Signal::Traces => "/v1/traces",
+            Signal::Metrics => "/v1/metrics",
+        }
+    }
+
+    /// The signal's own variables: endpoint, protocol, headers, timeout.
+    fn vars(self) -> [&'static str; 4] {
+        match self {
+            Signal::Traces => [
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+                "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
+                "OTEL_EXPORTER_OTLP_TRACES_TIMEOUT",
+            ],
+            Signal::Metrics => [
+                "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+                "OTEL_EXPORTER_OTLP_METRICS_PROTOCOL",
+                "OTEL_EXPORTER_OTLP_METRICS_HEADERS",
+                "OTEL_EXPORTER_OTLP_METRICS_TIMEOUT",
+            ],
+        }
+    }
+}
+
+/// Where and how one signal is posted.
+#[derive(Clone, PartialEq, Eq)]
+struct Target {
+    endpoint: String,
+    headers: Vec<(String, String)>,
+    timeout: Duration,
+}
+
+/// Where and how to export traces and metrics, read from the standard `OTEL_*` variables.
 ///
 /// Header values are never shown by `Debug` (they often hold an API key).
 #[derive(Clone, PartialEq, Eq)]
 pub struct OtlpConfig {
-    traces_endpoint: String,
-    headers: Vec<(String, String)>,
+    traces: Option<Target>,
+    metrics: Option<Target>,
     resource: Vec<(String, String)>,
-    timeout: Duration,
 }
 
 impl fmt::Debug for OtlpConfig {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let headers: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        let target = |t: &Option<Target>| {
+            t.as_ref().map(|t| {
+                let headers: Vec<&str> = t.headers.iter().map(|(k, _)| k.as_str()).collect();
+                format!("{} {headers:?} {:?}", t.endpoint, t.timeout)
+            })
+        };
         f.debug_struct("OtlpConfig")
-            .field("traces_endpoint", &self.traces_endpoint)
-            .field("headers", &headers)
+            .field("traces", &target(&self.traces))
+            .field("metrics", &target(&self.metrics))
             .field("resource", &self.resource)
-            .field("timeout", &self.timeout)
             .finish()
     }
 }
@@ -121,13 +206,14 @@ impl OtlpConfig {
     ///
     /// Export is off when `OTEL_SDK_DISABLED` is `true`, or when no endpoint is set: unlike
     /// the specification's default of `http://localhost:4318`, as a bridge runs on every
-    /// event of every user and most run no collector. The traces endpoint is
-    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, else `OTEL_EXPORTER_OTLP_ENDPOINT`
-    /// with `/v1/traces` appended. The protocol (`OTEL_EXPORTER_OTLP_TRACES_PROTOCOL`, else
-    /// `OTEL_EXPORTER_OTLP_PROTOCOL`) must be `http/protobuf`, the default. Headers are
-    /// `OTEL_EXPORTER_OTLP_HEADERS` with `OTEL_EXPORTER_OTLP_TRACES_HEADERS` over them, and
-    /// the timeout `OTEL_EXPORTER_OTLP_TRACES_TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`, in
-    /// milliseconds. Empty variables count as unset.
+    /// event of every user and most run no collector. Each signal's endpoint is its own
+    /// variable (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `..._METRICS_ENDPOINT`) as given,
+    /// else `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces` or `/v1/metrics` appended; a
+    /// signal with neither is not exported. The protocol (the signal's
+    /// `..._PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`) must be `http/protobuf`, the
+    /// default. Headers are `OTEL_EXPORTER_OTLP_HEADERS` with the signal's `..._HEADERS`
+    /// over them, and the timeout the signal's `..._TIMEOUT`, else
+    /// `OTEL_EXPORTER_OTLP_TIMEOUT`, in milliseconds. Empty variables count as unset.
     ///
     /// # Errors
     ///
@@ -142,51 +228,10 @@ impl OtlpConfig {
         if var("OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
             return Ok(None);
         }
-        let traces_endpoint = match (
-            var("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
-            var("OTEL_EXPORTER_OTLP_ENDPOINT"),
-        ) {
-            (Some(traces), _) => (
-                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
-                traces.trim().to_owned(),
-            ),
-            (None, Some(base)) => (
-                "OTEL_EXPORTER_OTLP_ENDPOINT",
-                format!("{}/v1/traces", base.trim().trim_end_matches('/')),
-            ),
-            (None, None) => return Ok(None),
-        };
-        let (setting, traces_endpoint) = traces_endpoint;
-        if !(traces_endpoint.starts_with("http://") || traces_endpoint.starts_with("https://")) {
-            return Err(invalid(
-                setting,
-                format!("`{traces_endpoint}` is not an http:// or https:// URL"),
-            ));
-        }
-        let (setting, protocol) = match var("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL") {
-            Some(p) => ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", p),
-            None => (
-                "OTEL_EXPORTER_OTLP_PROTOCOL",
-                var("OTEL_EXPORTER_OTLP_PROTOCOL").unwrap_or_else(|| "http/protobuf".to_owned()),
-            ),
-        };
-        if protocol.trim() != "http/protobuf" {
-            return Err(invalid(
-                setting,
-                format!(
-                    "`{}` is not supported: only `http/protobuf` is exported",
-                    protocol.trim()
-                ),
-            ));
-        }
-        let mut headers = Vec::new();
-        for name in [
-            "OTEL_EXPORTER_OTLP_HEADERS",
-            "OTEL_EXPORTER_OTLP_TRACES_HEADERS",
-        ] {
-            if let Some(list) = var(name) {
-                merge(&mut headers, parse_pairs(name, &list));
-            }
+        let traces = target(Signal::Traces, &var)?;
+        let metrics = target(Signal::Metrics, &var)?;
+        if traces.is_none() && metrics.is_none() {
+            return Ok(None);
         }
         let mut resource = Vec::new();
         if let Some(list) = var("OTEL_RESOURCE_ATTRIBUTES") {
@@ -209,30 +254,28 @@ impl OtlpConfig {
                 resource.push((key.to_owned(), default.to_owned()));
             }
         }
-        let timeout = match (
-            var("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT"),
-            var("OTEL_EXPORTER_OTLP_TIMEOUT"),
-        ) {
-            (Some(ms), _) => millis("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", &ms)?,
-            (None, Some(ms)) => millis("OTEL_EXPORTER_OTLP_TIMEOUT", &ms)?,
-            (None, None) => DEFAULT_TIMEOUT,
-        };
         Ok(Some(OtlpConfig {
-            traces_endpoint,
-            headers,
+            traces,
+            metrics,
             resource,
-            timeout,
         }))
     }
 
-    /// The URL the traces are posted to.
-    pub fn traces_endpoint(&self) -> &str {
-        &self.traces_endpoint
+    fn target(&self, signal: Signal) -> Option<&Target> {
+        match signal {
+            Signal::Traces => self.traces.as_ref(),
+            Signal::Metrics => self.metrics.as_ref(),
+        }
     }
 
-    /// The headers sent with each request, in the order given.
-    pub fn headers(&self) -> &[(String, String)] {
-        &self.headers
+    /// The URL `signal` is posted to, `None` when it is not exported.
+    pub fn endpoint(&self, signal: Signal) -> Option<&str> {
+        self.target(signal).map(|t| t.endpoint.as_str())
+    }
+
+    /// The headers sent with each request of `signal`, in the order given.
+    pub fn headers(&self, signal: Signal) -> &[(String, String)] {
+        self.target(signal).map_or(&[], |t| t.headers.as_slice())
     }
 
     /// The resource's attributes, `service.name` and `service.version` among them.
@@ -240,9 +283,9 @@ impl OtlpConfig {
         &self.resource
     }
 
-    /// How long one export may take (the detached exporter's bound, never the agent's).
-    pub fn timeout(&self) -> Duration {
-        self.timeout
+    /// How long one export of `signal` may take (the exporter's bound, never the agent's).
+    pub fn timeout(&self, signal: Signal) -> Duration {
+        self.target(signal).map_or(DEFAULT_TIMEOUT, |t| t.timeout)
     }
 
     /// The OTLP/HTTP protobuf body (an `ExportTraceServiceRequest`) of `events`, each its
@@ -251,34 +294,130 @@ impl OtlpConfig {
         self.trace_request(events).encode_to_vec()
     }
 
-    /// Posts `body` (from [`OtlpConfig::encode_traces`]) to the traces endpoint with the
-    /// configured headers, within [`OtlpConfig::timeout`] in all (connecting included).
+    /// The OTLP/HTTP protobuf body (an `ExportMetricsServiceRequest`) of the metrics of
+    /// `events`, one batch with delta temporality, and `dropped` records dropped unsent
+    /// since the last batch; `None` when there is nothing to count. See the
+    /// [module docs](self) for the metrics.
+    pub fn encode_metrics(&self, events: &[EventRecord], dropped: u64) -> Option<Vec<u8>> {
+        self.metrics_request(events, dropped)
+            .map(|request| request.encode_to_vec())
+    }
+
+    /// An exporter posting to this configuration's endpoints, one HTTP client for all its
+    /// requests.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HttpClient`] when no client can be built.
+    pub fn exporter(&self) -> Result<Exporter, Error> {
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(Error::HttpClient)?;
+        Ok(Exporter {
+            config: self.clone(),
+            client,
+        })
+    }
+
+    fn resource_message(&self) -> Resource {
+        Resource {
+            attributes: self
+                .resource
+                .iter()
+                .map(|(k, v)| string(k, v.clone()))
+                .collect(),
+            ..Resource::default()
+        }
+    }
+
+    /// The request [`OtlpConfig::encode_traces`] encodes.
+    fn trace_request(&self, events: &[EventRecord]) -> ExportTraceServiceRequest {
+        let spans = events.iter().flat_map(EventRecord::spans).collect();
+        ExportTraceServiceRequest {
+            resource_spans: vec![ResourceSpans {
+                resource: Some(self.resource_message()),
+                scope_spans: vec![ScopeSpans {
+                    scope: Some(scope()),
+                    spans,
+                    schema_url: String::new(),
+                }],
+                schema_url: String::new(),
+            }],
+        }
+    }
+
+    /// The request [`OtlpConfig::encode_metrics`] encodes.
+    fn metrics_request(
+        &self,
+        events: &[EventRecord],
+        dropped: u64,
+    ) -> Option<ExportMetricsServiceRequest> {
+        let metrics = Tally::of(events, dropped)?.metrics();
+        Some(ExportMetricsServiceRequest {
+            resource_metrics: vec![ResourceMetrics {
+                resource: Some(self.resource_message()),
+                scope_metrics: vec![ScopeMetrics {
+                    scope: Some(scope()),
+                    metrics,
+                    schema_url: String::new(),
+                }],
+                schema_url: String::new(),
+            }],
+        })
+    }
+}
+
+/// Posts encoded bodies to an [`OtlpConfig`]'s endpoints; cheap to keep, one client for
+/// every request (a long-lived engine keeps one).
+#[derive(Clone, Debug)]
+pub struct Exporter {
+    config: OtlpConfig,
+    client: reqwest::Client,
+}
+
+impl Exporter {
+    /// The configuration it posts by.
+    pub fn config(&self) -> &OtlpConfig {
+        &self.config
+    }
+
+    /// Posts `body` (from [`OtlpConfig::encode_traces`] or
+    /// [`OtlpConfig::encode_metrics`]) to `signal`'s endpoint with its headers, within its
+    /// timeout and `limit`, whichever is shorter (connecting included).
     ///
     /// This waits for the collector: call it where nobody waits on it (the detached
     /// exporter, a resident engine), never before an agent's answer is written.
     ///
     /// # Errors
     ///
-    /// [`Error::OtlpExport`] when the collector cannot be reached in time or answers
-    /// other than 2xx; [`Error::HttpClient`] when no client can be built.
-    pub async fn export(&self, body: Vec<u8>) -> Result<(), Error> {
-        let client = reqwest::Client::builder()
-            .timeout(self.timeout)
-            .connect_timeout(self.timeout)
-            .user_agent(concat!("hooks/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(Error::HttpClient)?;
-        let mut request = client
-            .post(&self.traces_endpoint)
-            .header(reqwest::header::CONTENT_TYPE, CONTENT_TYPE)
-            .body(body);
-        for (name, value) in &self.headers {
-            request = request.header(name.as_str(), value.as_str());
-        }
+    /// [`Error::OtlpExport`] when the signal is not exported, or the collector cannot be
+    /// reached in time or answers other than 2xx.
+    pub async fn export(
+        &self,
+        signal: Signal,
+        body: Vec<u8>,
+        limit: Duration,
+    ) -> Result<(), Error> {
+        let Some(target) = self.config.target(signal) else {
+            return Err(Error::OtlpExport {
+                endpoint: String::new(),
+                message: format!("no endpoint is set for {}", signal.as_str()),
+            });
+        };
         let failed = |message: String| Error::OtlpExport {
-            endpoint: self.traces_endpoint.clone(),
+            endpoint: target.endpoint.clone(),
             message,
         };
+        let mut request = self
+            .client
+            .post(&target.endpoint)
+            .timeout(target.timeout.min(limit))
+            .header(reqwest::header::CONTENT_TYPE, CONTENT_TYPE)
+            .body(body);
+        for (name, value) in &target.headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
         let response = request
             .send()
             .await
@@ -292,37 +431,73 @@ impl OtlpConfig {
             )))
         }
     }
+}
 
-    /// The request [`OtlpConfig::encode_traces`] encodes.
-    fn trace_request(&self, events: &[EventRecord]) -> ExportTraceServiceRequest {
-        let spans = events.iter().flat_map(EventRecord::spans).collect();
-        ExportTraceServiceRequest {
-            resource_spans: vec![ResourceSpans {
-                resource: Some(Resource {
-                    attributes: self
-                        .resource
-                        .iter()
-                        .map(|(k, v)| string(k, v.clone()))
-                        .collect(),
-                    ..Resource::default()
-                }),
-                scope_spans: vec![ScopeSpans {
-                    scope: Some(InstrumentationScope {
-                        name: SCOPE_NAME.to_owned(),
-                        version: VERSION.to_owned(),
-                        ..InstrumentationScope::default()
-                    }),
-                    spans,
-                    schema_url: String::new(),
-                }],
-                schema_url: String::new(),
-            }],
+/// `signal`'s target from the variables `var` gives, `None` when it has no endpoint.
+fn target(signal: Signal, var: &impl Fn(&str) -> Option<String>) -> Result<Option<Target>, Error> {
+    let [endpoint_var, protocol_var, headers_var, timeout_var] = signal.vars();
+    let (setting, endpoint) = match (var(endpoint_var), var("OTEL_EXPORTER_OTLP_ENDPOINT")) {
+        (Some(own), _) => (endpoint_var, own.trim().to_owned()),
+        (None, Some(base)) => (
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            format!("{}{}", base.trim().trim_end_matches('/'), signal.path()),
+        ),
+        (None, None) => return Ok(None),
+    };
+    if !(endpoint.starts_with("http://") || endpoint.starts_with("https://")) {
+        return Err(invalid(
+            setting,
+            format!("`{endpoint}` is not an http:// or https:// URL"),
+        ));
+    }
+    let (setting, protocol) = match var(protocol_var) {
+        Some(p) => (protocol_var, p),
+        None => (
+            "OTEL_EXPORTER_OTLP_PROTOCOL",
+            var("OTEL_EXPORTER_OTLP_PROTOCOL").unwrap_or_else(|| "http/protobuf".to_owned()),
+        ),
+    };
+    if protocol.trim() != "http/protobuf" {
+        return Err(invalid(
+            setting,
+            format!(
+                "`{}` is not supported: only `http/protobuf` is exported",
+                protocol.trim()
+            ),
+        ));
+    }
+    let mut headers = Vec::new();
+    for name in ["OTEL_EXPORTER_OTLP_HEADERS", headers_var] {
+        if let Some(list) = var(name) {
+            merge(&mut headers, parse_pairs(name, &list));
         }
+    }
+    let timeout = match (var(timeout_var), var("OTEL_EXPORTER_OTLP_TIMEOUT")) {
+        (Some(ms), _) => millis(timeout_var, &ms)?,
+        (None, Some(ms)) => millis("OTEL_EXPORTER_OTLP_TIMEOUT", &ms)?,
+        (None, None) => DEFAULT_TIMEOUT,
+    };
+    Ok(Some(Target {
+        endpoint,
+        headers,
+        timeout,
+    }))
+}
+
+/// The instrumentation scope of every request.
+fn scope() -> InstrumentationScope {
+    InstrumentationScope {
+        name: SCOPE_NAME.to_owned(),
+        version: VERSION.to_owned(),
+        ..InstrumentationScope::default()
     }
 }
 
 /// What is exported of one dispatched event: its answer and its hooks' runs.
-#[derive(Clone, Debug, PartialEq)]
+///
+/// Serialisable, so that a short-lived process can spool it for an exporter (the facade's
+/// `hooks::telemetry`); what it holds is already masked and holds no command or payload.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventRecord {
     /// The event's canonical name.
     pub event: String,
@@ -384,17 +559,22 @@ impl EventRecord {
         self
     }
 
-    /// Adds a hook run for each of `aggregate`'s reports, each ending when the event did
-    /// (the reports do not say when each hook ended, nor its type).
+    /// Adds a hook run for each of `aggregate`'s reports, with the type, dialect, mode and
+    /// failure policy of the spec among `specs` with the report's id and source (the specs
+    /// the event matched; none known: `&[]`). A report without its run's start ends when
+    /// the event did.
     #[must_use]
-    pub fn with_reports(mut self, aggregate: &Aggregate) -> EventRecord {
+    pub fn with_reports(mut self, aggregate: &Aggregate, specs: &[&HookSpec]) -> EventRecord {
         let ended = self.ended;
-        self.hooks.extend(
-            aggregate
-                .hooks
-                .iter()
-                .map(|report| HookRecord::from_report(report, ended)),
-        );
+        self.hooks.extend(aggregate.hooks.iter().map(|report| {
+            let record = HookRecord::from_report(report, ended);
+            match specs.iter().find(|spec| {
+                spec.display_id() == report.id && spec.provenance.to_string() == report.source
+            }) {
+                Some(spec) => record.with_spec(spec),
+                None => record,
+            }
+        }));
         self
     }
 
@@ -441,16 +621,16 @@ impl EventRecord {
 }
 
 /// What is exported of one hook run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookRecord {
     /// The hook's display id.
     pub id: String,
     /// Its type (`command`, `http`, ...), when known.
-    pub kind: Option<&'static str>,
+    pub kind: Option<String>,
     /// Where it is defined.
     pub source: String,
     /// The dialect it is written in, when known.
-    pub dialect: Option<&'static str>,
+    pub dialect: Option<String>,
     /// Whether it ran in the background, when known.
     pub is_async: Option<bool>,
     /// How its run ended.
@@ -465,7 +645,9 @@ pub struct HookRecord {
     pub failure: Option<FailureKind>,
     /// Its failure policy, when known.
     pub on_failure: Option<FailurePolicy>,
-    /// When its outcome arrived.
+    /// When it started, when known (the runner's [`RunInfo::started`](hooks_core::RunInfo)).
+    pub started: Option<SystemTime>,
+    /// When its outcome arrived (used when its start is unknown).
     pub ended: SystemTime,
 }
 
@@ -474,18 +656,31 @@ impl HookRecord {
     pub fn new(spec: &HookSpec, outcome: &HookOutcome, ended: SystemTime) -> HookRecord {
         HookRecord {
             id: spec.display_id(),
-            kind: Some(spec.action.type_name()),
+            kind: None,
             source: spec.provenance.to_string(),
-            dialect: Some(spec.dialect.as_str()),
-            is_async: Some(spec.is_async),
+            dialect: None,
+            is_async: None,
             status: outcome.run.status,
             exit_code: outcome.run.exit_code,
             decision: outcome.effects.decision,
             duration: outcome.run.duration,
             failure: outcome.run.failure.as_ref().map(|f| f.kind),
-            on_failure: Some(spec.on_failure),
+            on_failure: None,
+            started: outcome.run.started,
             ended,
         }
+        .with_spec(spec)
+    }
+
+    /// This record with what `spec` says of the hook: its type, dialect, mode and failure
+    /// policy.
+    #[must_use]
+    pub fn with_spec(mut self, spec: &HookSpec) -> HookRecord {
+        self.kind = Some(spec.action.type_name().to_owned());
+        self.dialect = Some(spec.dialect.as_str().to_owned());
+        self.is_async = Some(spec.is_async);
+        self.on_failure = Some(spec.on_failure);
+        self
     }
 
     /// The record of an aggregate's report of a hook, ended at `ended` (its type, dialect,
@@ -503,7 +698,26 @@ impl HookRecord {
             duration: report.run.duration,
             failure: report.run.failure.as_ref().map(|f| f.kind),
             on_failure: None,
+            started: report.run.started,
             ended,
+        }
+    }
+
+    /// The run's start and end, in nanoseconds since the Unix epoch: from its start for its
+    /// duration, else ending when its outcome arrived.
+    fn interval(&self) -> (u64, u64) {
+        let duration = self
+            .duration
+            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        match self.started {
+            Some(started) => {
+                let start = unix_nanos(started);
+                (start, start.saturating_add(duration))
+            }
+            None => {
+                let end = unix_nanos(self.ended);
+                (end.saturating_sub(duration), end)
+            }
         }
     }
 
@@ -515,11 +729,11 @@ impl HookRecord {
             string("hooks.hook.id", self.id.clone()),
             string("hooks.hook.source", self.source.clone()),
         ];
-        if let Some(kind) = self.kind {
-            attributes.push(string("hooks.hook.type", kind));
+        if let Some(kind) = &self.kind {
+            attributes.push(string("hooks.hook.type", kind.clone()));
         }
-        if let Some(dialect) = self.dialect {
-            attributes.push(string("hooks.hook.dialect", dialect));
+        if let Some(dialect) = &self.dialect {
+            attributes.push(string("hooks.hook.dialect", dialect.clone()));
         }
         if let Some(is_async) = self.is_async {
             attributes.push(boolean("hooks.hook.async", is_async));
@@ -551,22 +765,230 @@ impl HookRecord {
         } else {
             None
         };
-        let end = unix_nanos(self.ended);
-        let duration = self
-            .duration
-            .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+        let (start, end) = self.interval();
         Span {
             trace_id: trace_id.to_vec(),
             span_id: ids::span_id().to_vec(),
             parent_span_id: parent.to_vec(),
             name: format!("hook {}", self.id),
             kind: span::SpanKind::Internal as i32,
-            start_time_unix_nano: end.saturating_sub(duration),
+            start_time_unix_nano: start,
             end_time_unix_nano: end,
             attributes,
             status,
             ..Span::default()
         }
+    }
+}
+
+/// The metrics of one batch of events: its counts by attribute set, and its window.
+struct Tally {
+    start: u64,
+    end: u64,
+    /// By (type, status).
+    runs: BTreeMap<(String, &'static str), u64>,
+    /// By type: the count, the sum, the minimum, the maximum and the bucket counts.
+    durations: BTreeMap<String, Buckets>,
+    /// By (type, failure kind).
+    failures: BTreeMap<(String, &'static str), u64>,
+    /// By (event, decision).
+    decisions: BTreeMap<(String, &'static str), u64>,
+    dropped: u64,
+}
+
+/// One histogram data point's values.
+struct Buckets {
+    count: u64,
+    sum: f64,
+    min: f64,
+    max: f64,
+    counts: Vec<u64>,
+}
+
+impl Buckets {
+    fn new() -> Buckets {
+        Buckets {
+            count: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            counts: vec![0; DURATION_BOUNDS.len() + 1],
+        }
+    }
+
+    fn add(&mut self, seconds: f64) {
+        self.count += 1;
+        self.sum += seconds;
+        self.min = self.min.min(seconds);
+        self.max = self.max.max(seconds);
+        // A bucket holds the values above its lower bound up to its upper bound, inclusive.
+        let bucket = DURATION_BOUNDS
+            .iter()
+            .position(|&bound| seconds <= bound)
+            .unwrap_or(DURATION_BOUNDS.len());
+        self.counts[bucket] += 1;
+    }
+}
+
+/// The type a hook is counted under when its record does not say.
+const UNKNOWN_TYPE: &str = "unknown";
+
+impl Tally {
+    /// The counts of `events` and `dropped` records; `None` when both are empty.
+    fn of(events: &[EventRecord], dropped: u64) -> Option<Tally> {
+        if events.is_empty() && dropped == 0 {
+            return None;
+        }
+        let now = unix_nanos(SystemTime::now());
+        let start = events
+            .iter()
+            .map(|e| unix_nanos(e.started))
+            .min()
+            .unwrap_or(now);
+        let end = events
+            .iter()
+            .map(|e| unix_nanos(e.ended.max(e.started)))
+            .max()
+            .unwrap_or(now)
+            .max(start);
+        let mut tally = Tally {
+            start,
+            end,
+            runs: BTreeMap::new(),
+            durations: BTreeMap::new(),
+            failures: BTreeMap::new(),
+            decisions: BTreeMap::new(),
+            dropped,
+        };
+        for event in events {
+            *tally
+                .decisions
+                .entry((event.event.clone(), event.decision.as_str()))
+                .or_default() += 1;
+            for hook in &event.hooks {
+                let kind = hook.kind.clone().unwrap_or_else(|| UNKNOWN_TYPE.to_owned());
+                *tally
+                    .runs
+                    .entry((kind.clone(), hook.status.as_str()))
+                    .or_default() += 1;
+                if let Some(duration) = hook.duration {
+                    tally
+                        .durations
+                        .entry(kind.clone())
+                        .or_insert_with(Buckets::new)
+                        .add(duration.as_secs_f64());
+                }
+                if hook.status.is_failure() {
+                    let failure = hook
+                        .failure
+                        .map_or_else(|| hook.status.as_str(), FailureKind::as_str);
+                    *tally.failures.entry((kind, failure)).or_default() += 1;
+                }
+            }
+        }
+        Some(tally)
+    }
+
+    /// The batch's metrics, the ones with data points.
+    fn metrics(&self) -> Vec<Metric> {
+        let counter = |pairs: &BTreeMap<(String, &'static str), u64>, keys: [&str; 2]| {
+            pairs
+                .iter()
+                .map(|((a, b), &n)| {
+                    self.number(vec![string(keys[0], a.clone()), string(keys[1], *b)], n)
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut metrics = vec![
+            sum(
+                "hooks.hook.runs",
+                "Hook runs, by hook type and how the run ended.",
+                "{run}",
+                counter(&self.runs, ["hooks.hook.type", "hooks.hook.status"]),
+            ),
+            Metric {
+                name: "hooks.hook.duration".to_owned(),
+                description: "How long hook runs took, by hook type.".to_owned(),
+                unit: "s".to_owned(),
+                data: Some(metric::Data::Histogram(Histogram {
+                    data_points: self
+                        .durations
+                        .iter()
+                        .map(|(kind, b)| HistogramDataPoint {
+                            attributes: vec![string("hooks.hook.type", kind.clone())],
+                            start_time_unix_nano: self.start,
+                            time_unix_nano: self.end,
+                            count: b.count,
+                            sum: Some(b.sum),
+                            bucket_counts: b.counts.clone(),
+                            explicit_bounds: DURATION_BOUNDS.to_vec(),
+                            min: Some(b.min),
+                            max: Some(b.max),
+                            ..HistogramDataPoint::default()
+                        })
+                        .collect(),
+                    aggregation_temporality: AggregationTemporality::Delta as i32,
+                })),
+                ..Metric::default()
+            },
+            sum(
+                "hooks.hook.failures",
+                "Hook runs that failed or timed out, by hook type and failure kind.",
+                "{failure}",
+                counter(
+                    &self.failures,
+                    ["hooks.hook.type", "hooks.hook.failure.kind"],
+                ),
+            ),
+            sum(
+                "hooks.decisions",
+                "Answered events, by event and decision.",
+                "{decision}",
+                counter(&self.decisions, ["hooks.event", "hooks.decision"]),
+            ),
+        ];
+        if self.dropped > 0 {
+            metrics.push(sum(
+                "hooks.spool.dropped",
+                "Records dropped unsent, the spool being full.",
+                "{record}",
+                vec![self.number(Vec::new(), self.dropped)],
+            ));
+        }
+        metrics.retain(|m| match &m.data {
+            Some(metric::Data::Sum(s)) => !s.data_points.is_empty(),
+            Some(metric::Data::Histogram(h)) => !h.data_points.is_empty(),
+            _ => true,
+        });
+        metrics
+    }
+
+    /// A counter's data point over the batch's window.
+    fn number(&self, attributes: Vec<KeyValue>, value: u64) -> NumberDataPoint {
+        NumberDataPoint {
+            attributes,
+            start_time_unix_nano: self.start,
+            time_unix_nano: self.end,
+            value: Some(number_data_point::Value::AsInt(
+                i64::try_from(value).unwrap_or(i64::MAX),
+            )),
+            ..NumberDataPoint::default()
+        }
+    }
+}
+
+/// A monotonic delta counter.
+fn sum(name: &str, description: &str, unit: &str, data_points: Vec<NumberDataPoint>) -> Metric {
+    Metric {
+        name: name.to_owned(),
+        description: description.to_owned(),
+        unit: unit.to_owned(),
+        data: Some(metric::Data::Sum(Sum {
+            data_points,
+            aggregation_temporality: AggregationTemporality::Delta as i32,
+            is_monotonic: true,
+        })),
+        ..Metric::default()
     }
 }
 
@@ -714,7 +1136,7 @@ mod tests {
     use prost::Message;
     use serde_json::json;
 
-    use super::{EventRecord, HookRecord, OtlpConfig};
+    use super::{EventRecord, HookRecord, OtlpConfig, Signal};
     use crate::error::Error;
 
     /// The configuration `vars` give.
@@ -785,7 +1207,10 @@ mod tests {
     #[test]
     fn endpoints() {
         let base = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318/")]);
-        assert_eq!(base.traces_endpoint(), "http://127.0.0.1:4318/v1/traces");
+        assert_eq!(
+            base.endpoint(Signal::Traces).unwrap(),
+            "http://127.0.0.1:4318/v1/traces"
+        );
         let traces = on(&[
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318"),
             (
@@ -793,7 +1218,10 @@ mod tests {
                 "https://collector/custom",
             ),
         ]);
-        assert_eq!(traces.traces_endpoint(), "https://collector/custom");
+        assert_eq!(
+            traces.endpoint(Signal::Traces).unwrap(),
+            "https://collector/custom"
+        );
         assert!(config(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "127.0.0.1:4318")]).is_err());
     }
 
@@ -834,7 +1262,7 @@ mod tests {
             ("OTEL_EXPORTER_OTLP_TIMEOUT", "2500"),
         ]);
         assert_eq!(
-            config.headers(),
+            config.headers(Signal::Traces),
             [
                 ("api-key".to_owned(), "s3cr=t".to_owned()),
                 ("x-tenant".to_owned(), "team b".to_owned()),
@@ -851,7 +1279,7 @@ mod tests {
                 ),
             ]
         );
-        assert_eq!(config.timeout(), Duration::from_millis(2500));
+        assert_eq!(config.timeout(Signal::Traces), Duration::from_millis(2500));
         // Header values stay out of Debug output.
         assert!(!format!("{config:?}").contains("s3cr"));
         let default = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
@@ -859,7 +1287,7 @@ mod tests {
             default.resource()[0],
             ("service.name".to_owned(), "agentic-hooks".to_owned())
         );
-        assert_eq!(default.timeout(), super::DEFAULT_TIMEOUT);
+        assert_eq!(default.timeout(Signal::Traces), super::DEFAULT_TIMEOUT);
     }
 
     /// One PreToolUse: a guard that denies with a reason quoting a secret (masked as the
@@ -1013,7 +1441,7 @@ mod tests {
             )],
         );
         let now = std::time::SystemTime::now();
-        let record = EventRecord::new(&ctx, &aggregate, now, now).with_reports(&aggregate);
+        let record = EventRecord::new(&ctx, &aggregate, now, now).with_reports(&aggregate, &[]);
         let config = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
         let request = decode(&config.encode_traces(&[record.clone(), record]));
         let spans = spans(&request);

@@ -13,6 +13,7 @@ pub mod list;
 pub mod manage;
 pub mod migrate;
 pub mod notes;
+pub mod otel;
 pub mod render;
 pub mod replay;
 pub mod run;
@@ -63,6 +64,7 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Install(a) => bridge::install::install(&a),
         Command::Uninstall(a) => bridge::install::uninstall(&a),
         Command::Doctor(a) => bridge::install::doctor(&a),
+        Command::OtelFlush => otel::flush(),
     }
 }
 

@@ -11,7 +11,7 @@ use hooks_core::{
     aggregate_context,
 };
 use hooks_exec::Error;
-use hooks_exec::otel::{EventRecord, HookRecord, OtlpConfig};
+use hooks_exec::otel::{EventRecord, HookRecord, OtlpConfig, Signal};
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use prost::Message;
 use serde_json::json;
@@ -100,14 +100,23 @@ fn config(endpoint: &str, timeout_ms: &str) -> OtlpConfig {
     .unwrap()
 }
 
+/// Posts one record's traces with a fresh exporter, bounded by the configured timeout.
+async fn export(config: &OtlpConfig) -> Result<(), Error> {
+    config
+        .exporter()?
+        .export(
+            Signal::Traces,
+            config.encode_traces(&[record()]),
+            Duration::MAX,
+        )
+        .await
+}
+
 #[tokio::test]
 async fn the_receiver_decodes_the_span_tree() {
     let (url, received) = receiver();
     let config = config(&url, "5000");
-    config
-        .export(config.encode_traces(&[record()]))
-        .await
-        .unwrap();
+    export(&config).await.unwrap();
     let got = received.recv_timeout(Duration::from_secs(10)).unwrap();
     assert_eq!(got.request_line, "POST /v1/traces HTTP/1.1");
     let header = |name: &str| {
@@ -139,10 +148,7 @@ async fn a_dead_collector_fails_fast() {
     };
     let config = config(&format!("http://127.0.0.1:{port}"), "2000");
     let start = Instant::now();
-    let err = config
-        .export(config.encode_traces(&[record()]))
-        .await
-        .unwrap_err();
+    let err = export(&config).await.unwrap_err();
     assert!(matches!(err, Error::OtlpExport { .. }), "{err}");
     assert!(
         start.elapsed() < Duration::from_secs(2),
@@ -158,10 +164,7 @@ async fn a_hanging_collector_is_bounded_by_the_timeout() {
     let url = format!("http://{}", listener.local_addr().unwrap());
     let config = config(&url, "300");
     let start = Instant::now();
-    let err = config
-        .export(config.encode_traces(&[record()]))
-        .await
-        .unwrap_err();
+    let err = export(&config).await.unwrap_err();
     assert!(matches!(err, Error::OtlpExport { .. }), "{err}");
     assert!(
         start.elapsed() < Duration::from_secs(3),
