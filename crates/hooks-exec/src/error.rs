@@ -68,7 +68,7 @@ pub enum Error {
     #[cfg(feature = "otel")]
     #[error("OTLP export to `{endpoint}` failed: {message}")]
     OtlpExport {
-        /// The traces endpoint.
+        /// The endpoint (empty when the signal has none).
         endpoint: String,
         /// What happened.
         message: String,

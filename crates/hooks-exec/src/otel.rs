@@ -7,64 +7,16 @@
 //! span processor, nothing to flush. The metrics of a batch of events are computed from the
 //! same records, with delta temporality (each batch counts its own events). Sending is the
 //! caller's, where nobody waits on it: the facade's `hooks::telemetry` spools the records
-//! of short-lived processes and posts them from a detached exporter. The names below are
-//! the one table of `docs/telemetry.md`.
+//! of short-lived processes and posts them from a detached exporter.
 //!
-//! # Spans and attributes
-//!
-//! One trace per event. Its root, the **event span**, is named `hooks {Event}`
-//! (`hooks PreToolUse`), kind INTERNAL, from the dispatch's start to its answer:
-//!
-//! | attribute | value |
-//! | --- | --- |
-//! | `hooks.event` | the event's canonical name |
-//! | `hooks.agent` | the agent that called the engine (`claude`), when known |
-//! | `gen_ai.conversation.id` | the event's `session_id` |
-//! | `gen_ai.tool.name` | the canonical tool name, on tool events |
-//! | `gen_ai.tool.call.id` | the event's `tool_use_id` |
-//! | `hooks.decision` | the aggregate's decision (`none`, `allow`, ..., `block`) |
-//! | `hooks.decision.reason` | its reason (masked by each hook's redactor before) |
-//! | `hooks.hook_count` | how many hooks ran (or were reported) |
-//!
-//! A child **hook span** per hook run, named `hook {id}`, from the run's start to its end
-//! (when the start is unknown, ending when its outcome arrived and starting its duration
-//! before); status ERROR (message: the failure's kind) when the hook failed or timed out:
-//!
-//! | attribute | value |
-//! | --- | --- |
-//! | `hooks.hook.id` | the hook's display id |
-//! | `hooks.hook.type` | `command`, `http`, `mcp_tool`, `prompt`, ... (when known) |
-//! | `hooks.hook.source` | where it is defined: `file:line:col (layer)` |
-//! | `hooks.hook.dialect` | the dialect it is written in (when known) |
-//! | `hooks.hook.async` | whether it ran in the background (when known) |
-//! | `hooks.hook.status` | `ok`, `blocked`, `failed`, `timed_out`, `skipped` |
-//! | `hooks.hook.exit_code` | the process's exit code, when there was one |
-//! | `hooks.hook.decision` | the decision it contributed |
-//! | `hooks.hook.timed_out` | whether it overran its timeout |
-//! | `hooks.hook.failed` | whether it failed (a timeout included) |
-//! | `hooks.hook.fail_open` | whether it failed and its failure policy let the event go on |
-//! | `hooks.hook.failure.kind` | the failure's kind (`timeout`, `spawn`, ...), never its message |
-//!
-//! # Metrics
-//!
-//! Delta temporality: each exported batch's data points cover its own events, from the
-//! earliest event's start to the latest's end.
-//!
-//! | metric | instrument, unit | attributes |
-//! | --- | --- | --- |
-//! | `hooks.hook.runs` | counter, `{run}` | `hooks.hook.type`, `hooks.hook.status` |
-//! | `hooks.hook.duration` | histogram, `s` | `hooks.hook.type` |
-//! | `hooks.hook.failures` | counter, `{failure}` | `hooks.hook.type`, `hooks.hook.failure.kind` |
-//! | `hooks.decisions` | counter, `{decision}` | `hooks.event`, `hooks.decision` |
-//! | `hooks.spool.dropped` | counter, `{record}` | none: records dropped unsent |
-//!
-//! Never exported: commands, URLs, the event payload, the environment, hook output and
-//! failure messages (they quote stderr).
-//!
-//! The resource holds `service.name` (`OTEL_SERVICE_NAME`, else the `service.name` of
-//! `OTEL_RESOURCE_ATTRIBUTES`, else `agentic-hooks`), `service.version` (this crate's, unless
-//! the resource attributes name one) and the other `OTEL_RESOURCE_ATTRIBUTES`; the scope is
-//! `agentic-hooks` with this crate's version.
+//! The span, attribute and metric names are the one table of the guide `docs/telemetry.md`
+//! (`hooks::telemetry` in the facade's docs): an event span `hooks {Event}` per event
+//! (`hooks.*` attributes, and `gen_ai.conversation.id`, `gen_ai.tool.name`,
+//! `gen_ai.tool.call.id`), a child span `hook {id}` per hook run (`hooks.hook.*`), and the
+//! metrics `hooks.hook.runs`, `hooks.hook.duration`, `hooks.hook.failures`,
+//! `hooks.decisions` and `hooks.spool.dropped`, with delta temporality. Never exported:
+//! commands, URLs, the event payload, the environment, hook output and failure messages
+//! (they quote stderr); reasons arrive masked by each hook's redactor.
 
 use std::collections::BTreeMap;
 use std::collections::hash_map::RandomState;
@@ -1132,6 +1084,7 @@ mod tests {
     };
     use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
     use opentelemetry_proto::tonic::common::v1::{KeyValue, any_value};
+    use opentelemetry_proto::tonic::metrics::v1::number_data_point;
     use opentelemetry_proto::tonic::trace::v1::{Span, status};
     use prost::Message;
     use serde_json::json;
@@ -1424,6 +1377,106 @@ mod tests {
             );
         }
         assert!(attributes(&spans[3].attributes).contains(&"hooks.hook.status=ok".to_owned()));
+    }
+
+    /// A batch's metrics: counters by their attributes, the duration histogram's buckets,
+    /// the dropped count; delta temporality over the batch's window.
+    #[test]
+    fn a_batch_is_counted_with_delta_temporality() {
+        use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsServiceRequest;
+        use opentelemetry_proto::tonic::metrics::v1::{AggregationTemporality, metric};
+
+        let started = UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        let ctx = EventContext::pre_tool_use("Bash", json!({}));
+        let spec = HookSpec::new(BuiltinEvent::PreToolUse, Action::script("true")).with_id("a");
+        let mut quick = HookOutcome::decided(Decision::Deny, None);
+        quick.run.duration = Some(Duration::from_millis(40));
+        let mut slow = HookOutcome::failed(FailureKind::Timeout, "late");
+        slow.run.duration = Some(Duration::from_millis(100));
+        let aggregate = aggregate_context(&ctx, Vec::new());
+        let record = |outcome: &HookOutcome, offset: u64| {
+            let start = started + Duration::from_secs(offset);
+            EventRecord::new(&ctx, &aggregate, start, start + Duration::from_secs(1))
+                .with_hook(HookRecord::new(&spec, outcome, start))
+        };
+        let config = on(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")]);
+        assert_eq!(config.encode_metrics(&[], 0), None);
+        let body = config
+            .encode_metrics(&[record(&quick, 0), record(&slow, 5)], 4)
+            .expect("metrics");
+        let request = ExportMetricsServiceRequest::decode(body.as_slice()).expect("decodes");
+        let metrics = &request.resource_metrics[0].scope_metrics[0].metrics;
+        let names: Vec<&str> = metrics.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "hooks.hook.runs",
+                "hooks.hook.duration",
+                "hooks.hook.failures",
+                "hooks.decisions",
+                "hooks.spool.dropped",
+            ]
+        );
+        let Some(metric::Data::Histogram(histogram)) = &metrics[1].data else {
+            panic!("a histogram: {:?}", metrics[1]);
+        };
+        assert_eq!(metrics[1].unit, "s");
+        assert_eq!(
+            histogram.aggregation_temporality,
+            AggregationTemporality::Delta as i32
+        );
+        let point = &histogram.data_points[0];
+        assert_eq!(attributes(&point.attributes), ["hooks.hook.type=command"]);
+        assert_eq!(point.count, 2);
+        assert!((point.sum.unwrap_or_default() - 0.14).abs() < 1e-9);
+        // 0.04 s in (0.025, 0.05], 0.1 s in (0.05, 0.1].
+        assert_eq!(&point.bucket_counts[..6], [0, 0, 0, 1, 1, 0]);
+        assert_eq!(point.start_time_unix_nano, 1_700_000_000_000_000_000);
+        assert_eq!(point.time_unix_nano, 1_700_000_006_000_000_000);
+        let sums: Vec<(String, Vec<String>, i64)> = metrics
+            .iter()
+            .filter_map(|m| match &m.data {
+                Some(metric::Data::Sum(sum)) => Some((m, sum)),
+                _ => None,
+            })
+            .flat_map(|(m, sum)| {
+                assert!(sum.is_monotonic);
+                sum.data_points.iter().map(move |p| {
+                    let value = match p.value {
+                        Some(number_data_point::Value::AsInt(n)) => n,
+                        other => panic!("{other:?}"),
+                    };
+                    (m.name.clone(), attributes(&p.attributes), value)
+                })
+            })
+            .collect();
+        let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(
+            sums,
+            [
+                (
+                    "hooks.hook.runs".to_owned(),
+                    strings(&["hooks.hook.status=blocked", "hooks.hook.type=command"]),
+                    1
+                ),
+                (
+                    "hooks.hook.runs".to_owned(),
+                    strings(&["hooks.hook.status=timed_out", "hooks.hook.type=command"]),
+                    1
+                ),
+                (
+                    "hooks.hook.failures".to_owned(),
+                    strings(&["hooks.hook.failure.kind=timeout", "hooks.hook.type=command"]),
+                    1
+                ),
+                (
+                    "hooks.decisions".to_owned(),
+                    strings(&["hooks.decision=none", "hooks.event=PreToolUse"]),
+                    2
+                ),
+                ("hooks.spool.dropped".to_owned(), Vec::new(), 4),
+            ]
+        );
     }
 
     /// Without the specs, the aggregate's reports give the hook spans (no type, dialect,

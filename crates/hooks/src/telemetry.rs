@@ -16,15 +16,11 @@
 //! spool), lingers [`LINGER`] for more, and exits. With export off nothing is built or
 //! written. A long-lived engine calls [`flush`] from a thread of its own.
 //!
-//! ```no_run
-//! use std::time::{Duration, Instant};
-//! use hooks::telemetry::{self, OtlpConfig, Spool};
+//! The guide, with the one table of span, attribute and metric names, follows.
 //!
-//! if let (Ok(Some(config)), Some(spool)) = (OtlpConfig::from_env(), Spool::user()) {
-//!     let report = telemetry::flush(&spool, &config, Instant::now() + Duration::from_secs(5));
-//!     eprintln!("{} records exported, {} kept", report.exported, report.kept);
-//! }
-//! ```
+// `telemetry.md` is a symlink to `docs/telemetry.md`, inside the crate so that `cargo
+// package` ships it; its Rust block is this module's doctest.
+#![doc = include_str!("../telemetry.md")]
 
 use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
