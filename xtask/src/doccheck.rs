@@ -135,7 +135,8 @@ fn doctested_pages(root: &Path) -> BTreeSet<PathBuf> {
         };
         for line in source
             .lines()
-            .filter(|l| l.contains("#[doc = include_str!(\""))
+            // `#[doc = ..]` on an item, `#![doc = ..]` for the module of the file.
+            .filter(|l| l.contains("[doc = include_str!(\""))
         {
             let Some(rel) = line
                 .split("include_str!(\"")

@@ -197,6 +197,11 @@ pub struct RunInfo {
     /// Whether stderr was cut at the output cap.
     #[serde(default)]
     pub stderr_truncated: bool,
+    /// When the run started (wall clock), set by the runner: with `duration`, the run's
+    /// interval for telemetry. Not serialised (reports and the audit log give the
+    /// duration).
+    #[serde(skip)]
+    pub started: Option<std::time::SystemTime>,
 }
 
 impl RunInfo {

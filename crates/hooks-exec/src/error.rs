@@ -63,6 +63,16 @@ pub enum Error {
         /// What happened, in words for the hook's user.
         message: String,
     },
+    /// An OTLP export was not accepted: the collector is unreachable, too slow, or
+    /// answered other than 2xx.
+    #[cfg(feature = "otel")]
+    #[error("OTLP export to `{endpoint}` failed: {message}")]
+    OtlpExport {
+        /// The endpoint (empty when the signal has none).
+        endpoint: String,
+        /// What happened.
+        message: String,
+    },
     /// An MCP server entry is unusable (an invalid URL or header, an empty command).
     #[error("MCP server `{server}`: {reason}")]
     McpServer {

@@ -46,6 +46,9 @@
 //! - `http` (default): the HTTP hook executor (reqwest).
 //! - `tls`: TLS for HTTP hooks (rustls).
 //! - `mcp` (default): the MCP tool hook executor (rmcp).
+//! - `otel`: OpenTelemetry export ([`otel`]): dispatched events as OTLP/HTTP protobuf span
+//!   trees and metrics, configured by the standard `OTEL_*` variables, and their export
+//!   (turns on `http`).
 //!
 //! Command, prompt and permission hooks, the dispatcher, the sandbox, the audit log and the
 //! notification sink need no feature.
@@ -68,6 +71,8 @@ mod http;
 #[cfg(feature = "mcp")]
 mod mcp;
 mod notify;
+#[cfg(feature = "otel")]
+pub mod otel;
 mod permission;
 mod prepare;
 mod prompt;

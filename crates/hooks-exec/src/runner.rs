@@ -3,7 +3,7 @@
 //! Shared by the dispatcher and the async queue.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use hooks_core::CancellationToken;
 use hooks_core::{Action, Decision, EventContext, Failure, FailureKind, HookOutcome, HookSpec};
@@ -57,6 +57,7 @@ impl Runner {
             duration_ms = tracing::field::Empty,
         );
         let start = Instant::now();
+        let started = SystemTime::now();
         let prepared = match &self.prepare {
             Some(prepare) => prepare.prepare(spec),
             None => Ok(None),
@@ -98,6 +99,7 @@ impl Runner {
         };
         let elapsed = start.elapsed();
         outcome.run.duration = Some(elapsed);
+        outcome.run.started = Some(started);
         span.record("status", outcome.run.status.as_str());
         span.record("decision", outcome.effects.decision.as_str());
         span.record(

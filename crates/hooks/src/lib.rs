@@ -49,6 +49,9 @@
 //! - `watch`: hot reload of config files ([`Engine::watch`]).
 //! - `bridge`: the agent bridge ([`bridge`], Unix): answering an agent's hook calls as
 //!   its one hook command, and installing it into the agent's settings.
+//! - `otel`: OpenTelemetry export ([`telemetry`], Unix): each answered event's spans and
+//!   metrics posted to an OTLP/HTTP collector by a detached exporter, never on the agent's
+//!   clock, when the standard `OTEL_*` variables ask.
 //!
 //! # Supported Rust versions
 //!
@@ -81,6 +84,8 @@ pub mod daemon;
 mod engine;
 #[cfg(all(feature = "config", feature = "exec"))]
 mod error;
+#[cfg(all(feature = "otel", unix))]
+pub mod telemetry;
 #[cfg(feature = "tokio")]
 mod timer;
 

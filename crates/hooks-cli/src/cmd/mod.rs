@@ -14,6 +14,7 @@ pub mod list;
 pub mod manage;
 pub mod migrate;
 pub mod notes;
+pub mod otel;
 pub mod render;
 pub mod replay;
 pub mod run;
@@ -65,6 +66,7 @@ pub fn dispatch(command: Command) -> Result<u8> {
         Command::Uninstall(a) => bridge::install::uninstall(&a),
         Command::Doctor(a) => bridge::install::doctor(&a),
         Command::Daemon(c) => daemon::run(&c),
+        Command::OtelFlush => otel::flush(),
     }
 }
 

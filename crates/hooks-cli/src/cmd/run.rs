@@ -7,6 +7,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use hooks::core::{Aggregate, EventContext, HookSpec};
 use hooks::exec::NotificationSink;
+use hooks::telemetry::Recorder;
 use serde_json::Value;
 
 use super::notes::{Note, Why};
@@ -45,6 +46,12 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     // reading the outcome on stdout still gets one object.
     render::note_broken_files(&engine)?;
     let queued = render::async_matches(&engine, &ctx);
+    // Telemetry: nothing is built unless the `OTEL_*` variables turn export on.
+    let mut recorder = Recorder::start();
+    if let Some(recorder) = &mut recorder {
+        let index = engine.dispatcher().index();
+        recorder.matched(index.matching(&ctx).into_iter().map(|i| index.spec(i)));
+    }
     let runtime = super::runtime()?;
     let agg = runtime.block_on(engine.dispatch(&ctx));
     let notes = Why::new(&engine, &config)?.notes(&ctx, &agg, &queued);
@@ -76,6 +83,11 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     // (bounded by their timeouts) for them, as a short-lived process must.
     out.flush()?;
     drop(out);
+    if let Some(recorder) = recorder {
+        // Spooled for a detached exporter, after the answer is out.
+        let program = std::env::current_exe().ok();
+        recorder.finish(&ctx, &agg, None, program.as_deref());
+    }
     runtime.block_on(engine.dispatcher().flush_async());
     Ok(exit_code(&agg))
 }

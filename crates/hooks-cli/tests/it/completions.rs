@@ -24,10 +24,12 @@ fn stdout(command: &mut Command) -> String {
     String::from_utf8(out).unwrap()
 }
 
-/// The names of the subcommands, from the clap definitions.
+/// The names of the subcommands a user sees (hidden ones left out), from the clap
+/// definitions.
 fn subcommands() -> Vec<String> {
     Cli::command()
         .get_subcommands()
+        .filter(|c| !c.is_hide_set())
         .map(|c| c.get_name().to_owned())
         .collect()
 }
@@ -148,7 +150,11 @@ fn color_is_a_global_flag() {
 fn every_subcommand_help_has_examples() {
     let mut command = Cli::command();
     command.build();
-    for sub in command.get_subcommands().filter(|s| s.get_name() != "help") {
+    // Hidden commands (the telemetry exporter) are the binary's own, not the user's.
+    for sub in command
+        .get_subcommands()
+        .filter(|s| s.get_name() != "help" && !s.is_hide_set())
+    {
         let after = sub
             .get_after_help()
             .map(|h| h.to_string())

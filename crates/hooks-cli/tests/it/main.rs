@@ -38,6 +38,7 @@ mod mcp;
 mod markdown;
 mod migrate;
 mod notes;
+mod otel;
 mod payload;
 mod policy;
 mod project;

@@ -118,6 +118,10 @@ impl Env {
             .env_remove("COPILOT_HOME")
             // A test run inside GitHub Copilot CLI must not look like Copilot's call.
             .env_remove("COPILOT_CLI")
+            // Telemetry export only where a test turns it on, never to the machine's collector.
+            .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+            .env_remove("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")
             .env_remove("HOOKS_DEPTH");
     }
 

@@ -22,5 +22,7 @@ mod http;
 mod loopback;
 #[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(feature = "otel")]
+mod otel;
 #[cfg(feature = "mcp")]
 mod reliability_peers;

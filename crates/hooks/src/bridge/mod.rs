@@ -46,6 +46,8 @@ use crate::core::reply::Reply;
 use crate::core::{Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext};
 use crate::error::Context;
 use crate::exec::{AuditLog, CancellationToken};
+#[cfg(feature = "otel")]
+use crate::telemetry::Recorder;
 use crate::{BrokenConfig, Engine, EngineBuilder, Error, LoadCache};
 
 /// The variable that chooses what an engine error means for a tool event: `block` (the
@@ -127,15 +129,43 @@ pub fn answer(dialect: Dialect, stdin: &[u8], payload: Value, options: &Options)
     if crate::exec::is_nested() {
         return nested(agent, &ctx);
     }
+    // Telemetry: nothing is built unless the `OTEL_*` variables turn export on.
+    let mut recorder = Recorder::start();
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        dispatch(agent, &mut ctx, stdin, options)
+        dispatch(agent, &mut ctx, stdin, options, &mut recorder)
     }));
     let agg = match answered {
         Ok(Ok(agg)) => agg,
         Ok(Err(e)) => on_error(ctx.event(), &e.chain()),
         Err(_) => on_error(ctx.event(), "the engine stopped unexpectedly (a panic)"),
     };
+    if let Some(recorder) = recorder {
+        // Spooled for a detached exporter: never a wait on a collector, never a change
+        // to the answer (a panic in it is caught and ignored).
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            recorder.finish(&ctx, &agg, Some(agent.name()), options.program.as_deref());
+        }));
+    }
     reply_for(agent.dialect, &ctx, &agg)
+}
+
+/// Without the `otel` feature, a recorder that is never started.
+#[cfg(not(feature = "otel"))]
+enum Recorder {}
+
+#[cfg(not(feature = "otel"))]
+impl Recorder {
+    fn start() -> Option<Recorder> {
+        None
+    }
+
+    fn matched<'a>(&mut self, _: impl IntoIterator<Item = &'a crate::core::HookSpec>) {
+        match *self {}
+    }
+
+    fn finish(self, _: &EventContext, _: &Aggregate, _: Option<&str>, _: Option<&Path>) {
+        match self {}
+    }
 }
 
 /// The answer of a bridge started inside a hook of the engine (the nesting mark,
@@ -477,12 +507,14 @@ fn audit_log(agent: &Agent, store: Option<&StateStore>) -> Option<AuditLog> {
 
 /// Dispatches the event and folds in what the store holds for the session (the results
 /// of async hooks finished since the last event); `stdin` is the event as the agent wrote
-/// it, for the async worker.
+/// it, for the async worker. The `recorder`, when export is on, hears of the hooks matched,
+/// and is taken when another call of the same event answers (that call records it).
 fn dispatch(
     agent: &Agent,
     ctx: &mut EventContext,
     stdin: &[u8],
     options: &Options,
+    recorder: &mut Option<Recorder>,
 ) -> Result<Aggregate, Error> {
     let event = ctx.event().clone();
     let store = StateStore::open();
@@ -494,6 +526,7 @@ fn dispatch(
         .and_then(|(store, key)| fold::claim(store, &key));
     let held = match claim {
         Some(fold::Claim::Answered(effects)) => {
+            *recorder = None;
             let mut agg = Aggregate::empty(&event);
             agg.effects = *effects;
             if let Some(log) = audit_log(agent, store.as_ref()) {
@@ -517,6 +550,9 @@ fn dispatch(
     let matched = index.matching(ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
     let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
+    if let Some(recorder) = recorder {
+        recorder.matched(matched.iter().map(|&i| index.spec(i)));
+    }
     let mut agg = if has_sync {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

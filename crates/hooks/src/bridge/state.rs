@@ -98,6 +98,11 @@ impl StateStore {
         self.dir.join("audit.jsonl")
     }
 
+    /// The directory of the telemetry spool (`hooks::telemetry`).
+    pub fn otel_dir(&self) -> PathBuf {
+        self.dir.join("otel")
+    }
+
     /// The directory of the claims that fold two calls of one event into one dispatch
     /// (`super::fold`).
     pub fn claims_dir(&self) -> PathBuf {
