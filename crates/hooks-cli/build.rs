@@ -11,5 +11,6 @@ fn main() {
     let pie = std::env::var_os("HOOKS_BUILD_PIE").is_some_and(|v| v == "1");
     if linux && !pie {
         println!("cargo::rustc-link-arg-bins=-no-pie");
+        println!("cargo::rustc-link-arg-bins=-Wl,-z,lazy");
     }
 }
