@@ -160,7 +160,7 @@ fn status(json: bool) -> Result<u8> {
     if stale {
         writeln!(
             out,
-            "  stale: this program is {}; the bridge answers calls itself until the daemon is restarted (`hooks daemon stop && hooks daemon start`)",
+            "  stale: this program is {}; the bridge answers calls itself until the daemon is restarted (`hooks daemon stop`, then `hooks daemon start`)",
             daemon::VERSION
         )?;
     }
