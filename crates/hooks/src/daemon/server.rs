@@ -525,3 +525,58 @@ mod tests {
         assert!(UnixStream::connect(daemon.socket()).is_ok());
     }
 }
+
+#[cfg(test)]
+mod stale_tests {
+    use super::*;
+
+    fn call(version: &str, program: &Path) -> Call {
+        Call {
+            version: version.to_owned(),
+            program: program.to_path_buf(),
+            agent: "claude".to_owned(),
+            event: None,
+            cwd: std::env::temp_dir(),
+            env: Vec::new(),
+            stdin: b"{}".to_vec(),
+        }
+    }
+
+    fn send(socket: &Path, message: Message) -> Message {
+        let mut stream = UnixStream::connect(socket).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        message.write_to(&mut stream).unwrap();
+        Message::read_from(&mut stream).unwrap()
+    }
+
+    /// A call of another version is refused; when it comes from the daemon's own program
+    /// path (the binary was upgraded in place), the daemon also stops, for its service
+    /// manager to start the new one. A call of another install's program does not stop it.
+    #[test]
+    fn a_call_of_another_version_is_refused_and_an_upgraded_program_stops_the_daemon() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("d/daemon.sock");
+        let program = Path::new("/opt/hooks/bin/hooks");
+        let daemon = Daemon::bind(&socket, program).unwrap();
+        let serving = std::thread::spawn(move || daemon.serve());
+        let other = send(
+            &socket,
+            Message::Call(Box::new(call("0.0.0", Path::new("/elsewhere/hooks")))),
+        );
+        assert!(
+            matches!(&other, Message::Refused { reason, .. } if reason.contains("0.0.0")),
+            "{other:?}"
+        );
+        assert!(
+            matches!(send(&socket, Message::Status), Message::Report(_)),
+            "still serving"
+        );
+        let upgraded = send(&socket, Message::Call(Box::new(call("0.0.0", program))));
+        assert!(matches!(upgraded, Message::Refused { .. }), "{upgraded:?}");
+        serving.join().unwrap().unwrap();
+        assert!(!socket.exists(), "the stopped daemon removed its socket");
+        assert!(!is_held(&socket));
+    }
+}
