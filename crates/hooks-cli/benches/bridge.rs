@@ -68,11 +68,12 @@ fn home(hooks: usize, matching: bool) -> tempfile::TempDir {
     dir
 }
 
-/// Starts `program args` with `stdin`, in `dir`'s isolated environment, waits, and gives
-/// what it wrote on stdout.
-fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> Vec<u8> {
+/// `program args` in the project of `dir`, with its home, state, runtime directory and
+/// trust store there and nothing of the machine's daemon settings.
+fn isolated(dir: &Path, program: &Path, args: &[&str]) -> Command {
     let home = dir.join("home");
-    let mut child = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .current_dir(dir.join("proj"))
         .env("HOME", &home)
@@ -82,7 +83,14 @@ fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> Vec<u8> {
         .env("XDG_RUNTIME_DIR", dir.join("run"))
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("HOOKS_DAEMON")
-        .env_remove("HOOKS_DAEMON_SOCKET")
+        .env_remove("HOOKS_DAEMON_SOCKET");
+    command
+}
+
+/// Starts `program args` with `stdin`, in `dir`'s isolated environment, waits, and gives
+/// what it wrote on stdout.
+fn run(dir: &Path, program: &Path, args: &[&str], stdin: &str) -> Vec<u8> {
+    let mut child = isolated(dir, program, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -117,15 +125,7 @@ fn interleaved(iters: u64, mut measured: impl FnMut(), mut other: impl FnMut()) 
 /// ready once it says it serves.
 fn daemon(dir: &Path) -> std::process::Child {
     use std::io::BufRead;
-    let home = dir.join("home");
-    let mut child = Command::new(hooks_bin())
-        .args(["daemon", "run"])
-        .current_dir(dir.join("proj"))
-        .env("HOME", &home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("XDG_STATE_HOME", home.join(".local/state"))
-        .env("XDG_RUNTIME_DIR", dir.join("run"))
-        .env_remove("HOOKS_DAEMON_SOCKET")
+    let mut child = isolated(dir, &hooks_bin(), &["daemon", "run"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

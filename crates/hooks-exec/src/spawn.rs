@@ -61,19 +61,10 @@ pub(crate) fn spawn(request: &SpawnRequest<'_>) -> io::Result<Child> {
 /// bounded (the `hooks bridge` background process runs hooks under their timeouts). Only
 /// the bytes of `stdin` that fit the pipe are written without blocking the caller for
 /// long: the child reads them at once.
-// Reason: as for `spawn`, this module is the one place that starts processes.
-#[allow(clippy::disallowed_methods)]
 pub fn spawn_detached(argv: &[std::ffi::OsString], stdin: &[u8]) -> io::Result<u32> {
     use std::io::Write as _;
     use std::os::unix::process::CommandExt as _;
-    let Some((program, args)) = argv.split_first() else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the command is empty",
-        ));
-    };
-    let mut child = std::process::Command::new(program)
-        .args(args)
+    let mut child = command_of(argv)?
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -86,6 +77,21 @@ pub fn spawn_detached(argv: &[std::ffi::OsString], stdin: &[u8]) -> io::Result<u
     // Not waited for: the child is reparented when the caller exits.
     drop(child);
     Ok(pid)
+}
+
+/// The command that runs `argv` (its program, then its arguments), not started yet.
+// Reason: as for `spawn`, this module is the one place that starts processes.
+#[allow(clippy::disallowed_methods)]
+fn command_of(argv: &[std::ffi::OsString]) -> io::Result<std::process::Command> {
+    let Some((program, args)) = argv.split_first() else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the command is empty",
+        ));
+    };
+    let mut command = std::process::Command::new(program);
+    command.args(args);
+    Ok(command)
 }
 
 /// A long-lived helper process talking over its stdin and stdout (the resident engine's
@@ -116,22 +122,13 @@ impl Helper {
 /// the caller's own) in the directory `cwd`: its stdin and stdout piped for the caller's
 /// messages, its stderr discarded, in a process group of its own. The resident engine
 /// runs each caller's calls in such a process, started with that caller's environment.
-// Reason: as for `spawn`, this module is the one place that starts processes.
-#[allow(clippy::disallowed_methods)]
 pub fn spawn_with_env(
     argv: &[std::ffi::OsString],
     env: &[(std::ffi::OsString, std::ffi::OsString)],
     cwd: &Path,
 ) -> io::Result<Helper> {
     use std::os::unix::process::CommandExt as _;
-    let Some((program, args)) = argv.split_first() else {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the command is empty",
-        ));
-    };
-    let mut child = std::process::Command::new(program)
-        .args(args)
+    let mut child = command_of(argv)?
         .env_clear()
         .envs(env.iter().map(|(k, v)| (k, v)))
         .current_dir(cwd)
