@@ -470,3 +470,28 @@ fn the_spool_drops_the_oldest_past_its_bound_and_exports_the_count() {
         ]
     );
 }
+
+/// Stops the daemon of `env` when the test ends, passed or not.
+struct DaemonOf<'a>(&'a Env);
+
+impl Drop for DaemonOf<'_> {
+    fn drop(&mut self) {
+        let _ = self.0.run(&["daemon", "stop"]);
+    }
+}
+
+#[test]
+fn a_call_the_daemon_answers_exports_the_same_tree() {
+    let env = env_with(CONFIG);
+    let started = env.run(&["daemon", "start"]);
+    assert_eq!(started.code, 0, "{}", started.stderr);
+    let _daemon = DaemonOf(&env);
+    let (url, rx) = receiver();
+    let (code, stdout, _) = run_bridge(&env, &payload(&env, "rm -r victim"), Some(&url));
+    assert_eq!((code, stdout), (0, deny()));
+    let status = env.run(&["daemon", "status", "--json"]).json();
+    assert_eq!(status["served"], 1, "the daemon did not answer: {status}");
+    let (traces, body, metrics) = traces_and_metrics(&rx);
+    check_span_tree(&traces, &body, Some("claude"));
+    check_metrics(&metrics);
+}
