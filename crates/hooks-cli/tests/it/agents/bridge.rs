@@ -272,12 +272,18 @@ impl Drop for DaemonOf<'_> {
 }
 
 /// With `hooks daemon` running in the agent's environment, the agent's bridge calls are
-/// answered by the daemon (it counts them) and the guard still stops `rm -r` in the real
-/// agent, with its reason given to the model.
+/// answered by the daemon (it counts them), one worker serving them all, and the guard still
+/// stops `rm -r` in the real agent, with its reason given to the model, while `touch made`
+/// runs.
 #[test]
 fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
     for agent in [Agent::Claude, Agent::Copilot] {
-        let run = AgentRun::new(agent, shell_then_done("rm -r victim"));
+        let script = vec![
+            Step::Shell("rm -r victim".to_owned()),
+            Step::Shell("touch made".to_owned()),
+            Step::Text("Done.".to_owned()),
+        ];
+        let run = AgentRun::new(agent, script);
         run.write("victim/keep.txt", "precious");
         engine_config(&run);
         // Not marked as the run's: the run's end kills what it marks (the workers, started
@@ -302,9 +308,13 @@ fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
             "{agent:?}: rm -r ran:\n{out}"
         );
         assert!(out.tool_result().contains(GUARD_REASON), "{agent:?}: {out}");
+        assert!(run.project().join("made").exists(), "{agent:?}: {out}");
+        // Both calls were the daemon's, and the second reused the first's worker: the
+        // agent gives its hooks the same environment at every call.
         assert!(
-            state["served"].as_u64().is_some_and(|n| n >= 1),
-            "{agent:?}: the daemon answered no call: {state}"
+            state["served"].as_u64().is_some_and(|n| n >= 2),
+            "{agent:?}: the daemon did not answer both calls: {state}"
         );
+        assert_eq!(state["workers"], 1, "{agent:?}: {state}");
     }
 }
