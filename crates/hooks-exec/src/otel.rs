@@ -623,13 +623,27 @@ impl EventRecord {
         let ended = self.ended;
         self.hooks.extend(aggregate.hooks.iter().map(|report| {
             let record = HookRecord::from_report(report, ended);
-            match specs.iter().find(|spec| {
-                spec.display_id() == report.id && spec.provenance.to_string() == report.source
-            }) {
+            match spec_of(specs, &report.id, &report.source) {
                 Some(spec) => record.with_spec(spec),
                 None => record,
             }
         }));
+        self
+    }
+
+    /// Gives each hook run the command text `command` renders of its spec among `specs`
+    /// (found as [`EventRecord::with_reports`] finds it), which must mask what must not
+    /// leave the engine; a run whose spec is not found, or renders `None`, gets none. Call
+    /// it only when [`OtlpConfig::export_commands`] is on.
+    #[must_use]
+    pub fn with_commands(
+        mut self,
+        specs: &[&HookSpec],
+        command: impl Fn(&HookSpec) -> Option<String>,
+    ) -> EventRecord {
+        for hook in &mut self.hooks {
+            hook.command = spec_of(specs, &hook.id, &hook.source).and_then(&command);
+        }
         self
     }
 
@@ -673,6 +687,14 @@ impl EventRecord {
         }
         spans
     }
+}
+
+/// The spec among `specs` of the hook run with the display id `id`, defined at `source`.
+fn spec_of<'s>(specs: &[&'s HookSpec], id: &str, source: &str) -> Option<&'s HookSpec> {
+    specs
+        .iter()
+        .copied()
+        .find(|spec| spec.display_id() == id && spec.provenance.to_string() == source)
 }
 
 /// What is exported of one hook run.

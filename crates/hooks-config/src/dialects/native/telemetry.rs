@@ -6,7 +6,7 @@ use hooks_core::TelemetrySettings;
 
 use crate::error::DiagnosticKind;
 use crate::file::TelemetrySection;
-use crate::interpolate::tokens;
+use crate::interpolate::{EnvScope, tokens};
 use crate::reader::{Reader, field};
 use crate::tree::{Node, Value};
 
@@ -22,7 +22,7 @@ pub(super) fn read(reader: &mut Reader<'_>, root: &Node) -> Option<TelemetrySect
     if let Some(node) = field(section, "endpoint")
         && let Some(url) = node.as_str()
     {
-        let url = reader.interp_in(url, node.pos, crate::interpolate::EnvScope::All);
+        let url = reader.interp_in(url, node.pos, EnvScope::All);
         match endpoint_problem(&url) {
             None => settings.endpoint = Some(url.trim().to_owned()),
             Some(problem) => reader.error(
@@ -47,12 +47,17 @@ pub(super) fn read(reader: &mut Reader<'_>, root: &Node) -> Option<TelemetrySect
             settings.service_name = Some(name.trim().to_owned());
         }
     }
-    settings.headers = pairs(reader, field(section, "headers"), "headers", header_problem);
+    settings.headers = pairs(
+        reader,
+        field(section, "headers"),
+        "headers",
+        [header_name_problem, header_value_problem],
+    );
     settings.resource_attributes = pairs(
         reader,
         field(section, "resource_attributes"),
         "resource_attributes",
-        |key, _| key.trim().is_empty().then(|| "has an empty key".to_owned()),
+        [|key| key.trim().is_empty().then(|| "is empty".to_owned()), |_| None],
     );
     Some(TelemetrySection {
         settings,
@@ -61,38 +66,46 @@ pub(super) fn read(reader: &mut Reader<'_>, root: &Node) -> Option<TelemetrySect
     })
 }
 
-/// The string table `node` (`{{ vars }}` and `{{ env }}` filled in), each entry checked by
-/// `problem(key, value)`: a bad entry is an error at its value and left out.
+/// The string table `node` (`{{ vars }}` and `{{ env }}` filled in), each key and value
+/// checked by `[key_problem, value_problem]`: a bad entry is an error at the key or the
+/// value, and left out.
 fn pairs(
     reader: &mut Reader<'_>,
     node: Option<&Node>,
     name: &str,
-    problem: fn(&str, &str) -> Option<String>,
+    [key_problem, value_problem]: [fn(&str) -> Option<String>; 2],
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for entry in node.and_then(Node::as_map).unwrap_or_default() {
         let Some(raw) = entry.value.as_str() else {
             continue;
         };
+        let label = format!("telemetry `{name}.{}`", entry.key);
+        if let Some(why) = key_problem(&entry.key) {
+            reader.error(
+                DiagnosticKind::InvalidValue,
+                entry.key_pos,
+                format!("{label}: the key {why}"),
+                None,
+            );
+            continue;
+        }
         if tokens(raw).iter().any(|t| t.namespace == "secrets") {
             reader.error(
                 DiagnosticKind::InvalidValue,
                 entry.value.pos,
-                format!(
-                    "telemetry `{name}.{}`: `{{{{ secrets.NAME }}}}` is filled in only for hooks",
-                    entry.key
-                ),
+                format!("{label}: `{{{{ secrets.NAME }}}}` is filled in only for hooks"),
                 Some("read the value from the environment with `{{ env.NAME }}`".to_owned()),
             );
             continue;
         }
-        let value = reader.interp_in(raw, entry.value.pos, crate::interpolate::EnvScope::All);
-        match problem(&entry.key, &value) {
+        let value = reader.interp_in(raw, entry.value.pos, EnvScope::All);
+        match value_problem(&value) {
             None => out.push((entry.key.clone(), value)),
             Some(why) => reader.error(
                 DiagnosticKind::InvalidValue,
                 entry.value.pos,
-                format!("telemetry `{name}.{}` {why}", entry.key),
+                format!("{label}: the value {why}"),
                 None,
             ),
         }
@@ -118,12 +131,15 @@ fn endpoint_problem(url: &str) -> Option<String> {
     }
 }
 
-/// Why `name: value` cannot be sent as an HTTP header, if it cannot.
-fn header_problem(name: &str, value: &str) -> Option<String> {
+/// Why `name` cannot be an HTTP header's name, if it cannot.
+fn header_name_problem(name: &str) -> Option<String> {
     let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
-    if name.is_empty() || !name.chars().all(token) {
-        return Some("is not a valid HTTP header name".to_owned());
-    }
+    (name.is_empty() || !name.chars().all(token))
+        .then(|| "is not a valid HTTP header name".to_owned())
+}
+
+/// Why `value` cannot be an HTTP header's value, if it cannot.
+fn header_value_problem(value: &str) -> Option<String> {
     value
         .chars()
         .any(|c| c.is_control() && c != '\t')
