@@ -1127,8 +1127,6 @@ fn parse_pairs(variable: &str, list: &str) -> Vec<(String, String)> {
     pairs
 }
 
-/// `pairs` over `into`: a key already there takes the new value in its place.
-
 /// `%XX` escapes decoded; `None` when an escape is cut short or the result is not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();

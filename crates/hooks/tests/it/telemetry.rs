@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use hooks::Engine;
-use hooks::config::{Locations, Severity};
+use hooks::config::Severity;
 use hooks::telemetry::{OtlpConfig, Signal};
 
 fn write(path: &Path, text: &str) {
@@ -16,18 +16,9 @@ fn write(path: &Path, text: &str) {
 
 /// An engine discovering a home, a project and a system directory (for managed files).
 fn engine(home: &Path, project: &Path, system: &Path) -> Engine {
-    Engine::builder()
-        .discover_in(Locations {
-            home: Some(home.to_path_buf()),
-            config_dir: Some(home.join(".config")),
-            project: Some(project.to_path_buf()),
-            codex_home: None,
-            cline_dir: None,
-            copilot_home: None,
-            system_dirs: vec![system.to_path_buf()],
-        })
-        .build()
-        .unwrap()
+    let mut places = crate::engine::locations(home, project);
+    places.system_dirs = vec![system.to_path_buf()];
+    Engine::builder().discover_in(places).build().unwrap()
 }
 
 /// Where traces go and the service name, given the loaded settings and `vars`.
