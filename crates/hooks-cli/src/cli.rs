@@ -195,8 +195,9 @@ pub enum Command {
         after_help = "Examples:\n  hooks daemon start\n  hooks daemon status\n  hooks daemon install     # a systemd user unit or launchd agent\n  hooks daemon stop"
     )]
     Daemon(DaemonCommand),
-    /// Post the spooled telemetry to the OTLP collector the `OTEL_*` variables name (the
-    /// detached exporter that `hooks bridge` and `hooks run` start).
+    /// Post the spooled telemetry to the OTLP collector the starting process hands over on
+    /// stdin, else the one the `OTEL_*` variables name (the detached exporter that `hooks
+    /// bridge` and `hooks run` start).
     #[command(name = "otel-flush", hide = true)]
     OtelFlush,
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hooks_core::{Dialect, EventCatalog, HookSpec, Layer, Provenance};
+use hooks_core::{Dialect, EventCatalog, HookSpec, Layer, Provenance, TelemetrySettings};
 
 use crate::error::{Diagnostic, Error};
 use crate::interpolate::Interpolation;
@@ -210,6 +210,21 @@ pub struct Settings {
     /// sets it wins) unless the run's environment is a container (`docker`, `daytona`),
     /// whose directory it is.
     pub working_dir: Option<PathBuf>,
+    /// Native `telemetry:`: OpenTelemetry export settings, which only the user and managed
+    /// layers may set (see rule 13 of [`crate::merge`]).
+    pub telemetry: Option<TelemetrySection>,
+}
+
+/// A file's `telemetry:` section: its settings, and where it is written (for the warning
+/// when a layer that may not set it does).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TelemetrySection {
+    /// What the section says.
+    pub settings: TelemetrySettings,
+    /// The line of its `telemetry` key (1-based; 0 when unknown).
+    pub line: u32,
+    /// The column of its `telemetry` key (1-based; 0 when unknown).
+    pub column: u32,
 }
 
 /// What one Fabro file says about the run's environment. Merging picks the environment

@@ -531,6 +531,25 @@ pub fn uses_secrets(spec: &HookSpec) -> bool {
     .is_err()
 }
 
+/// `text` as written in a loaded hook (its secrets not filled in) with each
+/// `{{ secrets.NAME }}` token shown as `[secret NAME]`, the mask the hook's [`Redactor`]
+/// gives the value once filled in: what may be shown of a hook's command outside its run
+/// (telemetry's `export_commands`). No value is looked up.
+pub fn mask_secret_tokens(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for token in tokens(text)
+        .into_iter()
+        .filter(|t| t.namespace == "secrets")
+    {
+        out.push_str(&text[last..token.range.start]);
+        out.push_str(&format!("[secret {}]", token.name));
+        last = token.range.end;
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
 /// Fills in a hook's `{{ secrets.NAME }}` tokens from `provider`, right before it runs.
 ///
 /// A missing secret fails closed: the error names the hook, the token and where the hook

@@ -85,11 +85,11 @@ pub use discover::{Discovered, Locations, cline_hook_files, load_discovered};
 pub use error::{Diagnostic, DiagnosticKind, Error, Severity};
 pub use file::{
     BrokenFile, ConfigFile, DEFAULT_MAX_COMMAND_LEN, DEFAULT_MAX_TIMEOUT, Item, LoadOptions,
-    Origin, RunEnvironment, Settings,
+    Origin, RunEnvironment, Settings, TelemetrySection,
 };
 pub use interpolate::{
     EnvSecrets, EnvSource, Interpolation, MapSecrets, ResolvedHook, Secret, SecretProvider,
-    resolve_secrets, uses_secrets,
+    mask_secret_tokens, resolve_secrets, uses_secrets,
 };
 pub use load::{MAX_DIAGNOSTICS, load_bytes, load_file, load_str, parse_value};
 pub use mcp::McpServer;

@@ -61,13 +61,24 @@
 //!     (of a settings file or an extension) whose `name`, else command, is in the joined
 //!     list does not run. A file that is not trusted as a whole adds nothing to the list.
 //!
+//! 13. **`telemetry`.** Only the user layer (the user's own files) and the managed layer
+//!     may say where hook runs are exported and what they include; a `telemetry:` section
+//!     of any other layer (a project's or local file, trusted or not, a run config, a file
+//!     named on the command line) is ignored with a warning at its line: a repository must
+//!     not send a user's hook runs to a collector of its choosing. Within each of the two
+//!     layers, files apply in order, a later file's values winning key by key
+//!     ([`hooks_core::TelemetrySettings::overlay`]); the two are kept apart
+//!     ([`HookSet::telemetry`]) because the `OTEL_*` variables rank between them.
+//!
 //! A hook that does not run says why ([`Inactive`]); the first reason in the order
 //! disabled, all hooks disabled, managed hooks only, URL not allowed, untrusted, duplicate
 //! is the one given.
 
 use std::path::{Path, PathBuf};
 
-use hooks_core::{Action, DedupeKey, DedupeScope, HookSpec, Layer, find_duplicates};
+use hooks_core::{
+    Action, DedupeKey, DedupeScope, HookSpec, Layer, TelemetryLayers, find_duplicates,
+};
 
 use crate::dialects;
 use crate::error::{Diagnostic, DiagnosticKind};
@@ -159,6 +170,7 @@ pub struct HookSet {
     mcp_servers: Vec<McpServer>,
     withheld_mcp_servers: Vec<McpServer>,
     environment: Option<(String, Vec<(String, String)>)>,
+    telemetry: TelemetryLayers,
 }
 
 impl HookSet {
@@ -229,6 +241,12 @@ impl HookSet {
         &self.mcp_servers
     }
 
+    /// The telemetry settings of the user's files and of managed policy (rule 13 of this
+    /// module's docs); the exporter ranks the `OTEL_*` variables between them.
+    pub fn telemetry(&self) -> &TelemetryLayers {
+        &self.telemetry
+    }
+
     /// The servers of files not trusted as a whole, which are not started, unless a
     /// trusted file defines the same name: what to tell a hook that names one.
     pub fn withheld_mcp_servers(&self) -> &[McpServer] {
@@ -293,6 +311,9 @@ fn ignored_settings(file: &ConfigFile, diagnostics: &mut Vec<Diagnostic>) {
         mcp_servers,
         run_environment,
         working_dir,
+        // Honoured in the user and managed layers only, which need no trust; any other
+        // layer's is ignored by [`telemetry`], with its own warning.
+        telemetry: _,
     } = &file.settings;
     if !mcp_servers.is_empty() {
         let names: Vec<String> = mcp_servers
@@ -506,6 +527,7 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         .flat_map(|f| f.settings.disabled_hooks.iter().map(String::as_str))
         .collect();
     let (mcp_servers, withheld_mcp_servers) = servers(&order, trust);
+    let telemetry = telemetry(&order, &mut diagnostics);
     let environment = run_environment(&run_files);
     // Compiled once; an invalid pattern (loaders report those at their line) allows nothing.
     let allow_list = allowed_urls.as_ref().map(|patterns| {
@@ -624,7 +646,43 @@ pub fn merge(files: &[ConfigFile], trust: &TrustPolicy<'_>) -> HookSet {
         mcp_servers,
         withheld_mcp_servers,
         environment,
+        telemetry,
     }
+}
+
+/// The telemetry settings of the user and managed layers (rule 13); a `telemetry:` section
+/// of any other layer is reported and ignored.
+fn telemetry(order: &[&ConfigFile], diagnostics: &mut Vec<Diagnostic>) -> TelemetryLayers {
+    let mut layers = TelemetryLayers::default();
+    for file in order {
+        let Some(section) = &file.settings.telemetry else {
+            continue;
+        };
+        match file.layer {
+            Layer::User => layers.user.overlay(&section.settings),
+            Layer::Managed => layers.managed.overlay(&section.settings),
+            layer => {
+                let mut d = Diagnostic::warning(
+                    DiagnosticKind::Merge,
+                    format!(
+                        "ignored `telemetry`: only your own config (the user layer) and managed policy may say where hook runs are exported, and this file is in the {} layer; a repository must not send your hook runs to a collector of its choosing",
+                        layer.as_str()
+                    ),
+                )
+                .with_hint(
+                    "move the section to your user config (`~/.config/hooks/hooks.yaml`), or set the `OTEL_*` variables".to_owned(),
+                );
+                if let Some(p) = &file.path {
+                    d = d.with_file(p.clone());
+                }
+                if section.line > 0 {
+                    d = d.at(section.line, section.column);
+                }
+                diagnostics.push(d);
+            }
+        }
+    }
+    layers
 }
 
 /// The run configs of `order` (Fabro's files) that are trusted as a whole, lowest layer

@@ -263,8 +263,34 @@ pub(crate) struct NativeConfig {
     /// MCP servers `mcp_tool` hooks call by name: a stdio `command` (with `args`, `env`,
     /// `cwd`) or a streamable HTTP `url` (with `headers`).
     mcp_servers: Option<BTreeMap<String, NativeMcpServer>>,
+    /// OpenTelemetry export of hook runs. Honoured in the user's own file and in managed
+    /// policy only; a project's or local file's is ignored, with a warning.
+    telemetry: Option<NativeTelemetry>,
     /// The hooks.
     hooks: Option<NativeHooks>,
+}
+
+/// The `telemetry` section of a native file: where hook runs are exported (OTLP/HTTP
+/// protobuf) and what they include. Managed policy wins over the `OTEL_*` variables, and
+/// they over the user's file.
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NativeTelemetry {
+    /// `false` turns export off; `true` turns it back on where a lower source turned it
+    /// off (`OTEL_SDK_DISABLED=true` under managed `enabled: true`).
+    enabled: Option<bool>,
+    /// The collector's base URL (`http://` or `https://`); `/v1/traces` and `/v1/metrics`
+    /// are appended.
+    endpoint: Option<String>,
+    /// Headers sent with each request to this endpoint (`{{ env.NAME }}` is filled in).
+    headers: Option<BTreeMap<String, String>>,
+    /// The resource's `service.name` (default `agentic-hooks`).
+    service_name: Option<String>,
+    /// More resource attributes.
+    resource_attributes: Option<BTreeMap<String, String>>,
+    /// Put each hook's command text on its span (`hooks.hook.command`), secrets shown as
+    /// `[secret NAME]`. Default `false`: commands are not exported.
+    export_commands: Option<bool>,
 }
 
 /// One MCP server of a native file: exactly one of `command` and `url`.

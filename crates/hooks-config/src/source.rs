@@ -314,7 +314,7 @@ fn too_large(path: &Path, size: u64, limit: u64) -> Error {
 
 /// Keys only a hook config has. A file that has none of them is not a config, whatever
 /// its name: it may be a credentials file a symlink or a mistake put in a config's place.
-const CONFIG_KEYS: [&str; 10] = [
+const CONFIG_KEYS: [&str; 11] = [
     "hooks",
     "mcpServers",
     "mcp_servers",
@@ -324,6 +324,7 @@ const CONFIG_KEYS: [&str; 10] = [
     "disable_all_hooks",
     "managed_hooks_only",
     "allowed_http_hook_urls",
+    "telemetry",
     "_version",
 ];
 

@@ -71,6 +71,7 @@ pub mod shell;
 mod sink;
 mod spec;
 mod stop_loop;
+mod telemetry;
 mod timeouts;
 mod tools;
 mod url_pattern;
@@ -108,6 +109,7 @@ pub use spec::{
     PermissionAction, PromptAction, PromptMode, Provenance, Shell,
 };
 pub use stop_loop::{DEFAULT_STOP_BLOCK_CAP, STOP_BLOCK_CAP_VAR, StopBlockCap};
+pub use telemetry::{TelemetryLayers, TelemetrySettings, set_pairs};
 pub use timeouts::{HandlerType, MAX_TIMEOUT, TimeUnit, default_timeout, default_timeout_for};
 pub use tools::OPENCODE_TOOLS;
 pub use tools::{

@@ -1,6 +1,6 @@
 //! OpenTelemetry export (feature `otel`): dispatched events as OTLP spans and metrics,
 //! encoded as the OTLP/HTTP protobuf bodies a collector takes, configured by the standard
-//! `OTEL_*` variables.
+//! `OTEL_*` variables and the config files' `telemetry` settings ([`OtlpConfig::resolve`]).
 //!
 //! A span tree is built whole once the event is answered (a bridge knows every hook's
 //! outcome then), as the OTLP messages of `opentelemetry-proto`, and encoded with prost: no
@@ -15,8 +15,9 @@
 //! `gen_ai.tool.call.id`), a child span `hook {id}` per hook run (`hooks.hook.*`), and the
 //! metrics `hooks.hook.runs`, `hooks.hook.duration`, `hooks.hook.failures`,
 //! `hooks.decisions` and `hooks.spool.dropped`, with delta temporality. Never exported:
-//! commands, URLs, the event payload, the environment, hook output and failure messages
-//! (they quote stderr); reasons arrive masked by each hook's redactor.
+//! URLs, the event payload, the environment, hook output and failure messages (they quote
+//! stderr), and commands unless the config asks (`export_commands`, `hooks.hook.command`,
+//! secrets masked); reasons arrive masked by each hook's redactor.
 
 use std::collections::BTreeMap;
 use std::collections::hash_map::RandomState;
@@ -41,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use hooks_core::{
     Aggregate, Decision, EventContext, FailureKind, FailurePolicy, HookOutcome, HookReport,
-    HookSpec, HookStatus,
+    HookSpec, HookStatus, TelemetryLayers, TelemetrySettings, set_pairs,
 };
 
 use crate::error::Error;
@@ -115,21 +116,26 @@ impl Signal {
 }
 
 /// Where and how one signal is posted.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Target {
     endpoint: String,
     headers: Vec<(String, String)>,
     timeout: Duration,
 }
 
-/// Where and how to export traces and metrics, read from the standard `OTEL_*` variables.
+/// Where and how to export traces and metrics, and what: from the standard `OTEL_*`
+/// variables and the config files' `telemetry` settings ([`OtlpConfig::resolve`]).
 ///
-/// Header values are never shown by `Debug` (they often hold an API key).
-#[derive(Clone, PartialEq, Eq)]
+/// Header values are never shown by `Debug` (they often hold an API key). It serialises
+/// (header values included) so that a process can hand it to the exporter it starts,
+/// through a pipe.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OtlpConfig {
     traces: Option<Target>,
     metrics: Option<Target>,
     resource: Vec<(String, String)>,
+    #[serde(default)]
+    commands: bool,
 }
 
 impl fmt::Debug for OtlpConfig {
@@ -144,60 +150,117 @@ impl fmt::Debug for OtlpConfig {
             .field("traces", &target(&self.traces))
             .field("metrics", &target(&self.metrics))
             .field("resource", &self.resource)
+            .field("commands", &self.commands)
             .finish()
     }
 }
 
 impl OtlpConfig {
-    /// The configuration of this process's environment; see [`OtlpConfig::from_lookup`].
+    /// The configuration of this process's environment alone; see
+    /// [`OtlpConfig::from_lookup`].
     pub fn from_env() -> Result<Option<OtlpConfig>, Error> {
         OtlpConfig::from_lookup(|name| std::env::var(name).ok())
     }
 
-    /// The configuration the variables `lookup` gives, `None` when export is off.
-    ///
-    /// Export is off when `OTEL_SDK_DISABLED` is `true`, or when no endpoint is set: unlike
-    /// the specification's default of `http://localhost:4318`, as a bridge runs on every
-    /// event of every user and most run no collector. Each signal's endpoint is its own
-    /// variable (`OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, `..._METRICS_ENDPOINT`) as given,
-    /// else `OTEL_EXPORTER_OTLP_ENDPOINT` with `/v1/traces` or `/v1/metrics` appended; a
-    /// signal with neither is not exported. The protocol (the signal's
-    /// `..._PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`) must be `http/protobuf`, the
-    /// default. Headers are `OTEL_EXPORTER_OTLP_HEADERS` with the signal's `..._HEADERS`
-    /// over them, and the timeout the signal's `..._TIMEOUT`, else
-    /// `OTEL_EXPORTER_OTLP_TIMEOUT`, in milliseconds. Empty variables count as unset.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidSetting`] for another protocol, an endpoint that is not an `http://`
-    /// or `https://` URL, or a timeout that is not a number of milliseconds. A malformed
-    /// `key=value` entry of a header or resource list is skipped with a warning, as the
-    /// specification asks.
+    /// The configuration of the loaded config's telemetry settings and this process's
+    /// environment; see [`OtlpConfig::resolve`].
+    pub fn from_config(layers: &TelemetryLayers) -> Result<Option<OtlpConfig>, Error> {
+        OtlpConfig::resolve(layers, |name| std::env::var(name).ok())
+    }
+
+    /// The configuration the variables `lookup` gives alone (no config file's settings),
+    /// `None` when export is off; see [`OtlpConfig::resolve`].
     pub fn from_lookup(
         lookup: impl Fn(&str) -> Option<String>,
     ) -> Result<Option<OtlpConfig>, Error> {
+        OtlpConfig::resolve(&TelemetryLayers::default(), lookup)
+    }
+
+    /// The configuration of the config files' telemetry settings `layers` and the
+    /// variables `lookup` gives, `None` when export is off.
+    ///
+    /// **Precedence: managed policy, then the environment, then the user's file.** Each
+    /// value is taken from the highest of the three that gives it:
+    ///
+    /// - *Whether export is on*: a managed `enabled`, else `OTEL_SDK_DISABLED` (`true`
+    ///   turns it off, any other value on), else the user's `enabled`, else on. So
+    ///   `OTEL_SDK_DISABLED=true` turns export off unless managed policy says
+    ///   `enabled: true`, and a managed `enabled: false` turns it off whatever else is set.
+    /// - *Where each signal goes*: a managed `endpoint` (with `/v1/traces` or
+    ///   `/v1/metrics` appended), else the variables (the signal's own
+    ///   `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `..._METRICS_ENDPOINT` as given, else
+    ///   `OTEL_EXPORTER_OTLP_ENDPOINT` with the path appended), else the user's `endpoint`.
+    ///   No endpoint anywhere means no export: unlike the specification's default of
+    ///   `http://localhost:4318`, as a bridge runs on every event of every user and most run
+    ///   no collector.
+    /// - *Headers* go with the endpoint they were given for: a config endpoint gets that
+    ///   layer's `headers`, an endpoint of the variables gets `OTEL_EXPORTER_OTLP_HEADERS`
+    ///   with the signal's `..._HEADERS` over them. A user's token never reaches managed
+    ///   policy's collector, nor policy's the user's.
+    /// - *The resource*: the user's `resource_attributes` and `service_name`, then
+    ///   `OTEL_RESOURCE_ATTRIBUTES` and `OTEL_SERVICE_NAME`, then managed policy's, each over
+    ///   the one before, key by key (`service_name` over `service.name` in the same
+    ///   source); `service.name` defaults to `agentic-hooks`.
+    /// - *Commands*: `export_commands` of managed policy, else the user's, else off (no
+    ///   variable sets it).
+    ///
+    /// The protocol (the signal's `..._PROTOCOL`, else `OTEL_EXPORTER_OTLP_PROTOCOL`) must be
+    /// `http/protobuf`, the default, when the variables give the endpoint; a config
+    /// endpoint is always posted to as OTLP/HTTP protobuf. The timeout is the signal's
+    /// `..._TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`, in milliseconds, for any endpoint.
+    /// Empty variables count as unset.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSetting`] for a variable the endpoint in force depends on: another
+    /// protocol, an endpoint that is not an `http://` or `https://` URL, or a timeout that is
+    /// not a number of milliseconds. A malformed `key=value` entry of a header or resource
+    /// list is skipped with a warning, as the specification asks. (The config files'
+    /// values are checked when they load.)
+    pub fn resolve(
+        layers: &TelemetryLayers,
+        lookup: impl Fn(&str) -> Option<String>,
+    ) -> Result<Option<OtlpConfig>, Error> {
+        let TelemetryLayers { user, managed } = layers;
         let var = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        if var("OTEL_SDK_DISABLED").is_some_and(|v| v.trim().eq_ignore_ascii_case("true")) {
+        let env_enabled = var("OTEL_SDK_DISABLED").map(|v| !v.trim().eq_ignore_ascii_case("true"));
+        if !managed
+            .enabled
+            .or(env_enabled)
+            .or(user.enabled)
+            .unwrap_or(true)
+        {
             return Ok(None);
         }
-        let traces = target(Signal::Traces, &var)?;
-        let metrics = target(Signal::Metrics, &var)?;
+        let mut targets = [None, None];
+        for (slot, signal) in targets.iter_mut().zip([Signal::Traces, Signal::Metrics]) {
+            *slot = match configured(managed, signal, &var) {
+                Some(target) => Some(target),
+                None => match target(signal, &var)? {
+                    Some(target) => Some(target),
+                    None => configured(user, signal, &var),
+                },
+            };
+        }
+        let [traces, metrics] = targets;
         if traces.is_none() && metrics.is_none() {
             return Ok(None);
         }
         let mut resource = Vec::new();
+        set_config_resource(&mut resource, user);
         if let Some(list) = var("OTEL_RESOURCE_ATTRIBUTES") {
-            merge(
+            set_pairs(
                 &mut resource,
-                parse_pairs("OTEL_RESOURCE_ATTRIBUTES", &list),
+                &parse_pairs("OTEL_RESOURCE_ATTRIBUTES", &list),
             );
         }
         if let Some(name) = var("OTEL_SERVICE_NAME") {
-            merge(
+            set_pairs(
                 &mut resource,
-                vec![("service.name".to_owned(), name.trim().to_owned())],
+                &[("service.name".to_owned(), name.trim().to_owned())],
             );
         }
+        set_config_resource(&mut resource, managed);
         for (key, default) in [
             ("service.name", DEFAULT_SERVICE_NAME),
             ("service.version", VERSION),
@@ -210,7 +273,16 @@ impl OtlpConfig {
             traces,
             metrics,
             resource,
+            commands: managed
+                .export_commands
+                .or(user.export_commands)
+                .unwrap_or(false),
         }))
+    }
+
+    /// Whether hook spans carry their command text (`export_commands`; off by default).
+    pub fn export_commands(&self) -> bool {
+        self.commands
     }
 
     fn target(&self, signal: Signal) -> Option<&Target> {
@@ -387,7 +459,7 @@ impl Exporter {
 
 /// `signal`'s target from the variables `var` gives, `None` when it has no endpoint.
 fn target(signal: Signal, var: &impl Fn(&str) -> Option<String>) -> Result<Option<Target>, Error> {
-    let [endpoint_var, protocol_var, headers_var, timeout_var] = signal.vars();
+    let [endpoint_var, protocol_var, headers_var, _] = signal.vars();
     let (setting, endpoint) = match (var(endpoint_var), var("OTEL_EXPORTER_OTLP_ENDPOINT")) {
         (Some(own), _) => (endpoint_var, own.trim().to_owned()),
         (None, Some(base)) => (
@@ -421,19 +493,50 @@ fn target(signal: Signal, var: &impl Fn(&str) -> Option<String>) -> Result<Optio
     let mut headers = Vec::new();
     for name in ["OTEL_EXPORTER_OTLP_HEADERS", headers_var] {
         if let Some(list) = var(name) {
-            merge(&mut headers, parse_pairs(name, &list));
+            set_pairs(&mut headers, &parse_pairs(name, &list));
         }
     }
-    let timeout = match (var(timeout_var), var("OTEL_EXPORTER_OTLP_TIMEOUT")) {
-        (Some(ms), _) => millis(timeout_var, &ms)?,
-        (None, Some(ms)) => millis("OTEL_EXPORTER_OTLP_TIMEOUT", &ms)?,
-        (None, None) => DEFAULT_TIMEOUT,
-    };
     Ok(Some(Target {
         endpoint,
         headers,
-        timeout,
+        timeout: timeout(signal, var)?,
     }))
+}
+
+/// `signal`'s timeout from the variables `var` gives (the signal's `..._TIMEOUT`, else
+/// `OTEL_EXPORTER_OTLP_TIMEOUT`), else [`DEFAULT_TIMEOUT`].
+fn timeout(signal: Signal, var: &impl Fn(&str) -> Option<String>) -> Result<Duration, Error> {
+    let [.., timeout_var] = signal.vars();
+    match (var(timeout_var), var("OTEL_EXPORTER_OTLP_TIMEOUT")) {
+        (Some(ms), _) => millis(timeout_var, &ms),
+        (None, Some(ms)) => millis("OTEL_EXPORTER_OTLP_TIMEOUT", &ms),
+        (None, None) => Ok(DEFAULT_TIMEOUT),
+    }
+}
+
+/// `signal`'s target from a config layer's `settings`, `None` when it names no endpoint:
+/// its endpoint with the signal's path, its headers, the variables' timeout (the default
+/// when they give an invalid one: the variables are not what this endpoint came from).
+fn configured(
+    settings: &TelemetrySettings,
+    signal: Signal,
+    var: &impl Fn(&str) -> Option<String>,
+) -> Option<Target> {
+    let base = settings.endpoint.as_deref()?;
+    Some(Target {
+        endpoint: format!("{}{}", base.trim().trim_end_matches('/'), signal.path()),
+        headers: settings.headers.clone(),
+        timeout: timeout(signal, var).unwrap_or(DEFAULT_TIMEOUT),
+    })
+}
+
+/// Puts a config layer's resource attributes into `resource`, then its `service_name` as
+/// `service.name`.
+fn set_config_resource(resource: &mut Vec<(String, String)>, settings: &TelemetrySettings) {
+    set_pairs(resource, &settings.resource_attributes);
+    if let Some(name) = &settings.service_name {
+        set_pairs(resource, &[("service.name".to_owned(), name.clone())]);
+    }
 }
 
 /// The instrumentation scope of every request.
@@ -520,13 +623,27 @@ impl EventRecord {
         let ended = self.ended;
         self.hooks.extend(aggregate.hooks.iter().map(|report| {
             let record = HookRecord::from_report(report, ended);
-            match specs.iter().find(|spec| {
-                spec.display_id() == report.id && spec.provenance.to_string() == report.source
-            }) {
+            match spec_of(specs, &report.id, &report.source) {
                 Some(spec) => record.with_spec(spec),
                 None => record,
             }
         }));
+        self
+    }
+
+    /// Gives each hook run the command text `command` renders of its spec among `specs`
+    /// (found as [`EventRecord::with_reports`] finds it), which must mask what must not
+    /// leave the engine; a run whose spec is not found, or renders `None`, gets none. Call
+    /// it only when [`OtlpConfig::export_commands`] is on.
+    #[must_use]
+    pub fn with_commands(
+        mut self,
+        specs: &[&HookSpec],
+        command: impl Fn(&HookSpec) -> Option<String>,
+    ) -> EventRecord {
+        for hook in &mut self.hooks {
+            hook.command = spec_of(specs, &hook.id, &hook.source).and_then(&command);
+        }
         self
     }
 
@@ -572,6 +689,14 @@ impl EventRecord {
     }
 }
 
+/// The spec among `specs` of the hook run with the display id `id`, defined at `source`.
+fn spec_of<'s>(specs: &[&'s HookSpec], id: &str, source: &str) -> Option<&'s HookSpec> {
+    specs
+        .iter()
+        .copied()
+        .find(|spec| spec.display_id() == id && spec.provenance.to_string() == source)
+}
+
 /// What is exported of one hook run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HookRecord {
@@ -601,6 +726,10 @@ pub struct HookRecord {
     pub started: Option<SystemTime>,
     /// When its outcome arrived (used when its start is unknown).
     pub ended: SystemTime,
+    /// Its command text, secrets masked, when the configuration asks for commands
+    /// ([`OtlpConfig::export_commands`]); never set otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 impl HookRecord {
@@ -620,6 +749,7 @@ impl HookRecord {
             on_failure: None,
             started: outcome.run.started,
             ended,
+            command: None,
         }
         .with_spec(spec)
     }
@@ -652,7 +782,16 @@ impl HookRecord {
             on_failure: None,
             started: report.run.started,
             ended,
+            command: None,
         }
+    }
+
+    /// This record with the hook's command text, which must already be masked (the
+    /// facade's recorder gives it only when [`OtlpConfig::export_commands`] is on).
+    #[must_use]
+    pub fn with_command(mut self, command: impl Into<String>) -> HookRecord {
+        self.command = Some(command.into());
+        self
     }
 
     /// The run's start and end, in nanoseconds since the Unix epoch: from its start for its
@@ -705,6 +844,9 @@ impl HookRecord {
         }
         if let Some(kind) = self.failure {
             attributes.push(string("hooks.hook.failure.kind", kind.as_str()));
+        }
+        if let Some(command) = &self.command {
+            attributes.push(string("hooks.hook.command", command.clone()));
         }
         let status = if failed {
             Some(Status {
@@ -985,16 +1127,6 @@ fn parse_pairs(variable: &str, list: &str) -> Vec<(String, String)> {
     pairs
 }
 
-/// `pairs` over `into`: a key already there takes the new value in its place.
-fn merge(into: &mut Vec<(String, String)>, pairs: Vec<(String, String)>) {
-    for (key, value) in pairs {
-        match into.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = value,
-            None => into.push((key, value)),
-        }
-    }
-}
-
 /// `%XX` escapes decoded; `None` when an escape is cut short or the result is not UTF-8.
 fn percent_decode(text: &str) -> Option<String> {
     let bytes = text.as_bytes();
@@ -1088,6 +1220,8 @@ mod tests {
     use opentelemetry_proto::tonic::trace::v1::{Span, status};
     use prost::Message;
     use serde_json::json;
+
+    use hooks_core::{TelemetryLayers, TelemetrySettings};
 
     use super::{EventRecord, HookRecord, OtlpConfig, Signal};
     use crate::error::Error;
@@ -1241,6 +1375,161 @@ mod tests {
             ("service.name".to_owned(), "agentic-hooks".to_owned())
         );
         assert_eq!(default.timeout(Signal::Traces), super::DEFAULT_TIMEOUT);
+    }
+
+    fn settings(endpoint: Option<&str>, header: &str) -> TelemetrySettings {
+        TelemetrySettings {
+            endpoint: endpoint.map(str::to_owned),
+            headers: vec![("authorization".to_owned(), header.to_owned())],
+            service_name: Some(format!("{header}-service")),
+            ..TelemetrySettings::default()
+        }
+    }
+
+    /// The configuration of `user` and `managed` settings and `vars`.
+    fn layered(
+        user: TelemetrySettings,
+        managed: TelemetrySettings,
+        vars: &[(&str, &str)],
+    ) -> Option<OtlpConfig> {
+        let vars: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        OtlpConfig::resolve(&TelemetryLayers { user, managed }, |name| {
+            vars.get(name).cloned()
+        })
+        .expect("valid")
+    }
+
+    /// Where traces go, the headers sent there and the service name.
+    fn target(config: Option<OtlpConfig>) -> Option<(String, String, String)> {
+        let config = config?;
+        Some((
+            config.endpoint(Signal::Traces)?.to_owned(),
+            config
+                .headers(Signal::Traces)
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect(),
+            config.resource()[0].1.clone(),
+        ))
+    }
+
+    #[test]
+    fn managed_over_the_environment_over_the_user_file() {
+        let env = [
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://env:4318"),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "authorization=env"),
+            ("OTEL_SERVICE_NAME", "env-service"),
+        ];
+        let user = || settings(Some("http://user:4318/"), "user");
+        let managed = || settings(Some("https://fleet"), "fleet");
+        let none = TelemetrySettings::default;
+        let t = |e: &str, h: &str, s: &str| Some((e.to_owned(), h.to_owned(), s.to_owned()));
+        // The user's file alone exports, with no variable set.
+        assert_eq!(
+            target(layered(user(), none(), &[])),
+            t(
+                "http://user:4318/v1/traces",
+                "authorization=user",
+                "user-service"
+            )
+        );
+        assert_eq!(
+            target(layered(user(), none(), &env)),
+            t(
+                "http://env:4318/v1/traces",
+                "authorization=env",
+                "env-service"
+            )
+        );
+        assert_eq!(
+            target(layered(user(), managed(), &env)),
+            t(
+                "https://fleet/v1/traces",
+                "authorization=fleet",
+                "fleet-service"
+            )
+        );
+        // Managed policy's service name without its endpoint: the headers stay with the
+        // environment's endpoint.
+        let name_only = TelemetrySettings {
+            service_name: Some("fleet-service".to_owned()),
+            ..TelemetrySettings::default()
+        };
+        assert_eq!(
+            target(layered(user(), name_only, &env)),
+            t(
+                "http://env:4318/v1/traces",
+                "authorization=env",
+                "fleet-service"
+            )
+        );
+        // A protocol the environment's endpoint cannot use does not matter under
+        // managed policy's endpoint.
+        let grpc = [env[0], ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")];
+        assert!(target(layered(none(), managed(), &grpc)).is_some());
+    }
+
+    #[test]
+    fn enabled_is_decided_by_the_highest_source_that_says() {
+        let off = TelemetrySettings {
+            enabled: Some(false),
+            ..settings(Some("http://user"), "u")
+        };
+        let disabled = [("OTEL_SDK_DISABLED", "true")];
+        let endpoint = [("OTEL_EXPORTER_OTLP_ENDPOINT", "http://env")];
+        assert!(layered(off.clone(), TelemetrySettings::default(), &[]).is_none());
+        assert!(
+            layered(
+                off.clone(),
+                TelemetrySettings::default(),
+                &[("OTEL_SDK_DISABLED", "false")]
+            )
+            .is_some()
+        );
+        let on_by_policy = TelemetrySettings {
+            enabled: Some(true),
+            ..TelemetrySettings::default()
+        };
+        assert!(layered(off, on_by_policy.clone(), &disabled).is_some());
+        assert!(
+            layered(
+                settings(Some("http://user"), "u"),
+                TelemetrySettings::default(),
+                &disabled
+            )
+            .is_none()
+        );
+        let off_by_policy = TelemetrySettings {
+            enabled: Some(false),
+            ..TelemetrySettings::default()
+        };
+        assert!(layered(TelemetrySettings::default(), off_by_policy, &endpoint).is_none());
+    }
+
+    #[test]
+    fn commands_only_when_a_config_asks_and_the_configuration_survives_its_handoff() {
+        let endpoint = [("OTEL_EXPORTER_OTLP_ENDPOINT", "http://env")];
+        let asks = |on| TelemetrySettings {
+            export_commands: Some(on),
+            ..TelemetrySettings::default()
+        };
+        let commands =
+            |user, managed| layered(user, managed, &endpoint).map(|c| c.export_commands());
+        assert_eq!(
+            commands(TelemetrySettings::default(), TelemetrySettings::default()),
+            Some(false)
+        );
+        assert_eq!(
+            commands(asks(true), TelemetrySettings::default()),
+            Some(true)
+        );
+        assert_eq!(commands(asks(true), asks(false)), Some(false));
+        let config = layered(asks(true), TelemetrySettings::default(), &endpoint).unwrap();
+        let text = serde_json::to_string(&config).unwrap();
+        assert_eq!(serde_json::from_str::<OtlpConfig>(&text).unwrap(), config);
     }
 
     /// One PreToolUse: a guard that denies with a reason quoting a secret (masked as the

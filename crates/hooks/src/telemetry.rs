@@ -32,7 +32,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rustix::fs::{FlockOperation, flock};
 
-use crate::core::{Aggregate, EventContext, HookSpec};
+use crate::core::{Action, Aggregate, CommandLine, EventContext, HookSpec, TelemetryLayers};
 pub use crate::exec::otel::{EventRecord, Exporter, HookRecord, OtlpConfig, Signal};
 
 /// The most records the spool keeps; one more drops the oldest.
@@ -427,29 +427,40 @@ fn wait_for_records(spool: &Spool, end: Instant) -> bool {
 pub struct Recorder {
     started: SystemTime,
     specs: Vec<HookSpec>,
+    config: OtlpConfig,
 }
 
 impl Recorder {
-    /// A recorder started now, when this process's environment turns export on
-    /// ([`OtlpConfig::from_env`]); `None` otherwise (or when the variables are invalid:
-    /// export is then off, and the answer unchanged).
-    pub fn start() -> Option<Recorder> {
-        OtlpConfig::from_env().ok().flatten()?;
+    /// A recorder of an event whose dispatch started at `started`, when the loaded
+    /// config's telemetry settings `layers` (`Loaded::hooks.telemetry()`; none:
+    /// `&TelemetryLayers::default()`) and this process's environment turn export on
+    /// ([`OtlpConfig::from_config`]); `None` otherwise (or when a variable the export would
+    /// use is invalid: export is then off, and the answer unchanged). With nothing
+    /// configured this is a few variable reads.
+    pub fn start(started: SystemTime, layers: &TelemetryLayers) -> Option<Recorder> {
+        let config = OtlpConfig::from_config(layers).ok().flatten()?;
         Some(Recorder {
-            started: SystemTime::now(),
+            started,
             specs: Vec::new(),
+            config,
         })
     }
 
+    /// The configuration it exports by.
+    pub fn config(&self) -> &OtlpConfig {
+        &self.config
+    }
+
     /// Notes the specs of the hooks the event matched, which give each hook span its
-    /// type, dialect and failure policy.
+    /// type, dialect and failure policy (and its command, when the configuration asks).
     pub fn matched<'a>(&mut self, specs: impl IntoIterator<Item = &'a HookSpec>) {
         self.specs.extend(specs.into_iter().cloned());
     }
 
     /// Spools the record of `agg`, the answer to `ctx` given by the agent `agent`'s call,
-    /// and starts the exporter (`program` with [`EXPORTER_ARGS`], detached) unless one runs.
-    /// Never fails: export never changes an answer.
+    /// and starts the exporter (`program` with [`EXPORTER_ARGS`], detached, handed this
+    /// recorder's configuration on its stdin) unless one runs. Never fails: export never
+    /// changes an answer.
     pub fn finish(
         self,
         ctx: &EventContext,
@@ -460,6 +471,9 @@ impl Recorder {
         let specs: Vec<&HookSpec> = self.specs.iter().collect();
         let mut record =
             EventRecord::new(ctx, agg, self.started, SystemTime::now()).with_reports(agg, &specs);
+        if self.config.export_commands() {
+            record = record.with_commands(&specs, command_text);
+        }
         if let Some(agent) = agent {
             record = record.with_agent(agent);
         }
@@ -469,20 +483,38 @@ impl Recorder {
         if spool.push(&record).is_err() {
             return;
         }
-        start_exporter(&spool, program);
+        start_exporter(&spool, program, &self.config);
     }
 }
 
-/// Starts the exporter detached (as the bridge starts its async worker) unless one holds
-/// the spool's lock.
-fn start_exporter(spool: &Spool, program: Option<&Path>) {
+/// A command hook's command as written, its `{{ secrets.NAME }}` shown as the runner's
+/// redactor shows their values (`[secret NAME]`): the loaded hook never holds a secret's
+/// value, which is filled in only for its run. An argv vector is its words joined by
+/// spaces. `None` for other hook types.
+fn command_text(spec: &HookSpec) -> Option<String> {
+    let Action::Command(command) = &spec.action else {
+        return None;
+    };
+    let text = match &command.command {
+        CommandLine::Script(script) => script.clone(),
+        CommandLine::Argv(words) => words.join(" "),
+    };
+    Some(crate::config::mask_secret_tokens(&text))
+}
+
+/// Starts the exporter detached (as the bridge starts its async worker), `config` on its
+/// stdin, unless one holds the spool's lock.
+fn start_exporter(spool: &Spool, program: Option<&Path>, config: &OtlpConfig) {
     let Some(program) = program else {
         return;
     };
     if spool.exporter_running() {
         return;
     }
+    let Ok(handoff) = serde_json::to_vec(config) else {
+        return;
+    };
     let mut argv: Vec<OsString> = vec![program.as_os_str().to_owned()];
     argv.extend(EXPORTER_ARGS.iter().map(OsString::from));
-    let _ = crate::exec::spawn_detached(&argv, b"");
+    let _ = crate::exec::spawn_detached(&argv, &handoff);
 }

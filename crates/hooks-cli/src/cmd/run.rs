@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use anyhow::Result;
 use hooks::core::{Aggregate, EventContext, HookSpec};
@@ -46,8 +47,9 @@ pub fn run(args: &RunArgs) -> Result<u8> {
     // reading the outcome on stdout still gets one object.
     render::note_broken_files(&engine)?;
     let queued = render::async_matches(&engine, &ctx);
-    // Telemetry: nothing is built unless the `OTEL_*` variables turn export on.
-    let mut recorder = Recorder::start();
+    // Telemetry: nothing is built unless the config's `telemetry` settings or the `OTEL_*`
+    // variables turn export on.
+    let mut recorder = Recorder::start(SystemTime::now(), engine.loaded().hooks.telemetry());
     if let Some(recorder) = &mut recorder {
         let index = engine.dispatcher().index();
         recorder.matched(index.matching(&ctx).into_iter().map(|i| index.spec(i)));

@@ -495,3 +495,93 @@ fn a_call_the_daemon_answers_exports_the_same_tree() {
     check_span_tree(&traces, &body, Some("claude"));
     check_metrics(&metrics);
 }
+
+/// The user's config names the collector and asks for commands: the bridge exports with no
+/// `OTEL_*` variable set, each hook span carrying its command with the secret masked.
+#[test]
+fn the_user_config_exports_with_no_variable_and_commands_only_when_it_asks() {
+    let (url, rx) = receiver();
+    let env = env_with(&format!(
+        "{CONFIG}telemetry:\n  endpoint: {url}\n  service_name: from-config\n  export_commands: true\n"
+    ));
+    let (code, stdout, _) = run_bridge(&env, &payload(&env, "rm -r victim"), None);
+    assert_eq!((code, stdout), (0, deny()));
+    let (traces, body, metrics) = traces_and_metrics(&rx);
+    let text = String::from_utf8_lossy(&body);
+    assert!(!text.contains(SECRET.1), "the secret was exported");
+    let resource = attributes(
+        &traces.resource_spans[0]
+            .resource
+            .as_ref()
+            .unwrap()
+            .attributes,
+    );
+    assert_eq!(resource["service.name"], "from-config");
+    let commands: BTreeMap<String, String> = spans(&traces)[1..]
+        .iter()
+        .map(|span| {
+            let attrs = attributes(&span.attributes);
+            (
+                attrs["hooks.hook.id"].clone(),
+                attrs["hooks.hook.command"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(commands["audit"], ": CMD-MARKER-7");
+    assert!(
+        commands["guard"].contains("refusing rm -r with [secret HOOKS_TEST_TOKEN]")
+            && commands["guard"].contains(COMMAND_MARKER),
+        "{commands:?}"
+    );
+    check_metrics(&metrics);
+}
+
+/// A project file's `telemetry` is ignored: nothing reaches its collector, the answer is
+/// the same, and `hooks validate` says why.
+#[test]
+fn a_project_file_cannot_send_hook_runs_to_its_collector() {
+    let (url, rx) = receiver();
+    let env = env_with(CONFIG);
+    env.write(
+        "proj/.hooks/hooks.yaml",
+        &format!("telemetry:\n  endpoint: {url}\n  export_commands: true\n"),
+    );
+    let trust = env.run(&["trust", ".hooks/hooks.yaml"]);
+    assert_eq!(trust.code, 0, "{}{}", trust.stdout, trust.stderr);
+    let (code, stdout, _) = run_bridge(&env, &payload(&env, "rm -r victim"), None);
+    assert_eq!((code, stdout), (0, deny()));
+    assert!(
+        rx.recv_timeout(Duration::from_secs(3)).is_err(),
+        "the project's collector got a request"
+    );
+    let spool = env.path().join("home/.local/state/hooks/otel");
+    assert!(!spool.exists() || Spool::open(&spool).unwrap().is_empty());
+    let validate = env.finish(env.command().arg("validate").env(SECRET.0, SECRET.1));
+    assert_eq!(validate.code, 0, "{}{}", validate.stdout, validate.stderr);
+    let said = format!("{}{}", validate.stdout, validate.stderr);
+    assert!(
+        said.contains(".hooks/hooks.yaml:1:1: warning: ignored `telemetry`")
+            && said.contains(
+                "a repository must not send your hook runs to a collector of its choosing"
+            ),
+        "{said}"
+    );
+}
+
+/// Bad telemetry values are errors at their file:line:col.
+#[test]
+fn bad_telemetry_values_are_errors_at_their_position() {
+    let env = env_with(
+        "telemetry:\n  endpoint: collector:4318\n  headers:\n    x-token: \"{{ secrets.T }}\"\n  export_commands: yes please\n",
+    );
+    let run = env.run(&["validate"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let said = format!("{}{}", run.stdout, run.stderr);
+    for expected in [
+        "hooks.yaml:2:13: error: telemetry `endpoint` `collector:4318` is not an http:// or https:// URL",
+        "hooks.yaml:4:14: error: telemetry `headers.x-token`: `{{ secrets.NAME }}` is filled in only for hooks",
+        "hooks.yaml:5:20: error: expected a boolean",
+    ] {
+        assert!(said.contains(expected), "missing `{expected}` in:\n{said}");
+    }
+}

@@ -36,6 +36,7 @@ pub mod state;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde_json::Value;
 
@@ -43,7 +44,9 @@ use self::agents::{Agent, OwnFiles};
 use self::state::StateStore;
 use crate::config::{Interpolation, Locations, TrustStore};
 use crate::core::reply::Reply;
-use crate::core::{Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext};
+use crate::core::{
+    Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext, TelemetryLayers,
+};
 use crate::error::Context;
 use crate::exec::{AuditLog, CancellationToken};
 #[cfg(feature = "otel")]
@@ -129,14 +132,21 @@ pub fn answer(dialect: Dialect, stdin: &[u8], payload: Value, options: &Options)
     if crate::exec::is_nested() {
         return nested(agent, &ctx);
     }
-    // Telemetry: nothing is built unless the `OTEL_*` variables turn export on.
-    let mut recorder = Recorder::start();
+    // Telemetry: decided once the engine is built, from its config's `telemetry` settings
+    // and the `OTEL_*` variables; nothing is built unless they turn export on.
+    let started = SystemTime::now();
+    let mut recorder = None;
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        dispatch(agent, &mut ctx, stdin, options, &mut recorder)
+        dispatch(agent, &mut ctx, stdin, options, started, &mut recorder)
     }));
     let agg = match answered {
         Ok(Ok(agg)) => agg,
-        Ok(Err(e)) => on_error(ctx.event(), &e.chain()),
+        Ok(Err(e)) => {
+            // No engine, no config: the variables alone say whether the failure is
+            // exported.
+            recorder = recorder.or_else(|| Recorder::start(started, &TelemetryLayers::default()));
+            on_error(ctx.event(), &e.chain())
+        }
         Err(_) => on_error(ctx.event(), "the engine stopped unexpectedly (a panic)"),
     };
     if let Some(recorder) = recorder {
@@ -155,7 +165,7 @@ enum Recorder {}
 
 #[cfg(not(feature = "otel"))]
 impl Recorder {
-    fn start() -> Option<Recorder> {
+    fn start(_: SystemTime, _: &TelemetryLayers) -> Option<Recorder> {
         None
     }
 
@@ -507,13 +517,16 @@ fn audit_log(agent: &Agent, store: Option<&StateStore>) -> Option<AuditLog> {
 
 /// Dispatches the event and folds in what the store holds for the session (the results
 /// of async hooks finished since the last event); `stdin` is the event as the agent wrote
-/// it, for the async worker. The `recorder`, when export is on, hears of the hooks matched,
-/// and is taken when another call of the same event answers (that call records it).
+/// it, for the async worker. The `recorder` of the dispatch `started` then is set once the
+/// engine is built, when its config and the environment turn export on, and hears of the
+/// hooks matched; it stays unset when another call of the same event answers (that call
+/// records it).
 fn dispatch(
     agent: &Agent,
     ctx: &mut EventContext,
     stdin: &[u8],
     options: &Options,
+    started: SystemTime,
     recorder: &mut Option<Recorder>,
 ) -> Result<Aggregate, Error> {
     let event = ctx.event().clone();
@@ -526,7 +539,6 @@ fn dispatch(
         .and_then(|(store, key)| fold::claim(store, &key));
     let held = match claim {
         Some(fold::Claim::Answered(effects)) => {
-            *recorder = None;
             let mut agg = Aggregate::empty(&event);
             agg.effects = *effects;
             if let Some(log) = audit_log(agent, store.as_ref()) {
@@ -550,6 +562,7 @@ fn dispatch(
     let matched = index.matching(ctx);
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
     let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
+    *recorder = Recorder::start(started, engine.loaded().hooks.telemetry());
     if let Some(recorder) = recorder {
         recorder.matched(matched.iter().map(|&i| index.spec(i)));
     }

@@ -369,7 +369,7 @@ async fn a_users_copy_cannot_make_a_managed_guard_fail_open() {
     );
 }
 
-fn locations(home: &Path, project: &Path) -> Locations {
+pub(crate) fn locations(home: &Path, project: &Path) -> Locations {
     Locations {
         home: Some(home.to_path_buf()),
         config_dir: Some(home.join(".config")),

@@ -9,4 +9,6 @@ mod engine;
 mod fabro;
 mod http;
 mod stop_loop;
+#[cfg(all(feature = "otel", unix))]
+mod telemetry;
 mod timeouts;

@@ -2,6 +2,7 @@
 //! files of Claude Code (`settings.json`) and echo-agent (`echo-agent.yaml`, SKILL.md).
 
 mod convert;
+mod telemetry;
 
 use std::path::Path;
 
@@ -36,6 +37,7 @@ pub(crate) static FILES: DialectFiles = DialectFiles {
                         "managed_hooks_only",
                         "allowed_http_hook_urls",
                         "mcp_servers",
+                        "telemetry",
                     ]
                     .iter()
                     .any(|k| root.get(k).is_some())
@@ -144,6 +146,7 @@ pub(crate) fn load(reader: &mut Reader<'_>, root: &Node, file: &mut ConfigFile) 
         reader.url_patterns(field(root, "allowed_http_hook_urls"));
     file.settings.mcp_servers =
         mcp::read::servers(reader, field(root, "mcp_servers"), reader.opts.layer, None);
+    file.settings.telemetry = telemetry::read(reader, root);
     match field(root, "hooks").map(|h| &h.value) {
         Some(Value::Seq(hooks)) => {
             for hook in hooks {
