@@ -173,13 +173,11 @@ fn status(json: bool) -> Result<u8> {
 }
 
 fn service_file() -> Result<service::ServiceFile> {
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .ok_or_else(|| anyhow!("HOME is not set"))?;
-    let config = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .unwrap_or_else(|| home.join(".config"));
+    // The user's home and config directory as discovery reads them.
+    let places = hooks::config::Locations::from_env(None);
+    let (Some(home), Some(config)) = (places.home, places.config_dir) else {
+        return Err(anyhow!("HOME is not set"));
+    };
     service::service_file(&program()?, &home, &config)
         .ok_or_else(|| anyhow!("this system has neither systemd nor launchd user services"))
 }

@@ -28,7 +28,7 @@ pub fn serve(mut input: impl Read, mut output: impl Write) -> io::Result<()> {
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(()),
             Err(e) => return Err(e),
         };
-        let reply = answer(&call, &cache);
+        let reply = answer(*call, &cache);
         Message::Answer {
             exit_code: reply.exit_code,
             stdout: reply.stdout,
@@ -39,17 +39,17 @@ pub fn serve(mut input: impl Read, mut output: impl Write) -> io::Result<()> {
 }
 
 /// The bridge's answer to `call`, with the configs of earlier calls from `cache`.
-fn answer(call: &Call, cache: &Arc<LoadCache>) -> Reply {
+fn answer(call: Call, cache: &Arc<LoadCache>) -> Reply {
     let Some(dialect) = Dialect::from_name(&call.agent) else {
         return bridge::unreadable(&crate::Error::bridge(format!(
             "the bridge does not answer {}",
             call.agent
         )));
     };
-    let options = Options::new(Some(call.program.clone()))
-        .with_event(call.event.clone())
+    let options = Options::new(Some(call.program))
+        .with_event(call.event)
         .with_cache(Arc::clone(cache));
-    match bridge::parse_event(call.stdin.clone()) {
+    match bridge::parse_event(call.stdin) {
         Ok((stdin, payload)) => bridge::answer(dialect, &stdin, payload, &options),
         Err(e) => bridge::unreadable(&e),
     }
