@@ -478,3 +478,27 @@ fn with_hooks_daemon_auto_the_first_call_starts_a_daemon_for_the_next() {
     assert_eq!(second, first);
     assert_eq!(served.served(), 1, "the second call was not the daemon's");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn daemon_install_writes_the_user_unit_and_uninstall_removes_it() {
+    let env = Env::new();
+    let unit = env
+        .path()
+        .join("home/.config/systemd/user/agentic-hooks.service");
+    let installed = command(&env, &["daemon", "install"]).output().unwrap();
+    assert!(installed.status.success(), "{installed:?}");
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let program = assert_cmd::cargo::cargo_bin("hooks");
+    assert!(
+        text.contains(&format!("ExecStart=\"{}\" daemon run\n", program.display())),
+        "{text}"
+    );
+    assert!(
+        String::from_utf8_lossy(&installed.stdout).contains("systemctl --user"),
+        "{installed:?}"
+    );
+    let removed = command(&env, &["daemon", "uninstall"]).output().unwrap();
+    assert!(removed.status.success(), "{removed:?}");
+    assert!(!unit.exists());
+}
