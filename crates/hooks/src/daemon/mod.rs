@@ -31,73 +31,19 @@
 pub mod client;
 pub mod server;
 pub mod service;
-pub mod wire;
 pub mod worker;
 
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
 pub use client::forward;
+pub use hooks_client::{
+    BEAT, BEAT_WAIT, DAEMON_VAR, Mode, SOCKET_VAR, VERSION, check_private, wire,
+};
 pub use server::Daemon;
 
-/// The variable naming the daemon's socket; by default `$XDG_RUNTIME_DIR/hooks/daemon.sock`,
-/// else `daemon.sock` in the state directory.
-pub const SOCKET_VAR: &str = "HOOKS_DAEMON_SOCKET";
-
-/// The variable that says whether the bridge uses the daemon: `off` never (every call is
-/// answered by the bridge's own process), `auto` starts one when none answers, anything
-/// else (the default) uses one that runs.
-pub const DAEMON_VAR: &str = "HOOKS_DAEMON";
-
-/// This engine's version: a daemon answers only bridges of the same one.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// How often the daemon tells a waiting bridge that its call is still running.
-pub const BEAT: Duration = Duration::from_millis(500);
-
-/// How long a bridge waits for the daemon's next word (its acceptance, a beat, the
-/// answer) before it answers the call itself.
-pub const BEAT_WAIT: Duration = Duration::from_secs(3);
-
-/// The socket of this user's daemon, as the environment names it; `None` when there is
-/// no directory to keep it in.
+/// The socket of this user's daemon, as the environment names it
+/// ([`hooks_client::socket_path`], with the state directory the bridge's state store
+/// uses); `None` when there is no directory to keep it in.
 pub fn socket_path() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(SOCKET_VAR).filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(path));
-    }
-    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute());
-    match runtime {
-        Some(dir) => Some(dir.join("hooks").join("daemon.sock")),
-        None => Some(crate::bridge::state::state_dir()?.join("daemon.sock")),
-    }
-}
-
-/// Whether `path`, the socket, and the directory it is in, are this user's alone: both
-/// owned by the user, the directory with no permission for anyone else, the socket not a
-/// link. A socket anywhere else could be another user's process waiting for this user's
-/// events (and the secrets in their environment): the bridge never connects to it.
-pub fn check_private(path: &Path) -> Result<(), String> {
-    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
-    let uid = rustix::process::getuid().as_raw();
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    let d = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if d.uid() != uid || d.mode() & 0o077 != 0 {
-        return Err(format!(
-            "{} is not private to this user (owner {}, mode {:o}; it must be {uid} and 700)",
-            dir.display(),
-            d.uid(),
-            d.mode() & 0o777
-        ));
-    }
-    let s = std::fs::symlink_metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    if !s.file_type().is_socket() || s.uid() != uid {
-        return Err(format!(
-            "{} is not a socket of this user's (owner {})",
-            path.display(),
-            s.uid()
-        ));
-    }
-    Ok(())
+    hooks_client::socket_path(crate::bridge::state::state_dir)
 }

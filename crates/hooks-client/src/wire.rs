@@ -81,21 +81,7 @@ impl Message {
             body.extend_from_slice(b);
         };
         let tag: u8 = match self {
-            Message::Call(call) => {
-                field(call.version.as_bytes());
-                field(call.program.as_os_str().as_bytes());
-                field(call.agent.as_bytes());
-                field(call.event.as_deref().unwrap_or("").as_bytes());
-                field(if call.event.is_some() { b"1" } else { b"0" });
-                field(call.cwd.as_os_str().as_bytes());
-                field(call.env.len().to_string().as_bytes());
-                for (k, v) in &call.env {
-                    field(k.as_bytes());
-                    field(v.as_bytes());
-                }
-                field(&call.stdin);
-                1
-            }
+            Message::Call(call) => return write_call(call, out),
             Message::Status => 2,
             Message::Stop => 3,
             Message::Accepted { version } => {
@@ -124,16 +110,7 @@ impl Message {
             }
             Message::Stopping => 9,
         };
-        let len = u32::try_from(body.len() + 1)
-            .ok()
-            .filter(|&n| n as usize <= MAX_MESSAGE)
-            .ok_or_else(|| invalid("the message is too long"))?;
-        let mut frame = Vec::with_capacity(body.len() + 5);
-        frame.extend_from_slice(&len.to_le_bytes());
-        frame.push(tag);
-        frame.extend_from_slice(&body);
-        out.write_all(&frame)?;
-        out.flush()
+        write_frame(tag, &body, out)
     }
 
     /// Reads one message; an end of input before its first byte is
@@ -201,6 +178,49 @@ impl Message {
         }
         Ok(message)
     }
+}
+
+/// Writes `call` as a [`Message::Call`], without taking it.
+pub fn write_call(call: &Call, out: &mut impl Write) -> io::Result<()> {
+    let size = call.stdin.len()
+        + call
+            .env
+            .iter()
+            .map(|(k, v)| k.len() + v.len() + 8)
+            .sum::<usize>()
+        + 256;
+    let mut body = Vec::with_capacity(size);
+    let mut field = |b: &[u8]| {
+        body.extend_from_slice(&u32::try_from(b.len()).unwrap_or(u32::MAX).to_le_bytes());
+        body.extend_from_slice(b);
+    };
+    field(call.version.as_bytes());
+    field(call.program.as_os_str().as_bytes());
+    field(call.agent.as_bytes());
+    field(call.event.as_deref().unwrap_or("").as_bytes());
+    field(if call.event.is_some() { b"1" } else { b"0" });
+    field(call.cwd.as_os_str().as_bytes());
+    field(call.env.len().to_string().as_bytes());
+    for (k, v) in &call.env {
+        field(k.as_bytes());
+        field(v.as_bytes());
+    }
+    field(&call.stdin);
+    write_frame(1, &body, out)
+}
+
+/// Writes one frame, its length, `tag` and `body`, with one write.
+fn write_frame(tag: u8, body: &[u8], out: &mut impl Write) -> io::Result<()> {
+    let len = u32::try_from(body.len() + 1)
+        .ok()
+        .filter(|&n| n as usize <= MAX_MESSAGE)
+        .ok_or_else(|| invalid("the message is too long"))?;
+    let mut frame = Vec::with_capacity(body.len() + 5);
+    frame.extend_from_slice(&len.to_le_bytes());
+    frame.push(tag);
+    frame.extend_from_slice(body);
+    out.write_all(&frame)?;
+    out.flush()
 }
 
 /// The fields of a frame not read yet.
