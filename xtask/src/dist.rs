@@ -1,20 +1,32 @@
-//! `cargo xtask dist [--target TRIPLE] [--out DIR]`: the shipped `hooks` binary and the
-//! packages that carry it to people without a Rust toolchain.
+//! `cargo xtask dist [--target TRIPLE] [--out DIR]`: the shipped `hooks` binary, its client
+//! `hooks-bridge`, and the packages that carry them to people without a Rust toolchain.
 //!
 //! 1. **The binary**: `cargo build --profile dist -p agentic-hooks-cli --bin hooks` for the
 //!    host, or for `--target TRIPLE` (one of [`PLATFORMS`]). The `dist` profile (root
 //!    Cargo.toml) is the release profile without debug info, linked whole (fat LTO, one
 //!    codegen unit) and stripped. A binary over [`MAX_BINARY_BYTES`] fails the command. A
 //!    copy named `hooks-VERSION-TRIPLE[.exe]` goes into the output folder.
-//! 2. **The wheel**: `maturin build --profile dist` of `packaging/pypi/pyproject.toml`
-//!    (`bindings = "bin"`), which reuses the build of step 1, into `pypi/`.
-//! 3. **The npm packages**, packed with `npm pack` into `npm/`: the platform package
-//!    (`@agentic-hooks/linux-x64` and so on: the binary in `bin/`, with the `os`, `cpu` and,
+//! 2. **The client**: `cargo rustc --profile dist -p agentic-hooks-cli --bin hooks-bridge`,
+//!    the hook command `hooks install` writes when it sits beside `hooks`
+//!    (`docs/decisions.md`, "The hook command is a small client"). On Linux it is linked
+//!    statically and position-dependent (`-C target-feature=+crt-static -C
+//!    relocation-model=static`): no dynamic loader, no relocations, at every tool call. A
+//!    client over [`MAX_CLIENT_BYTES`] fails the command. A copy named
+//!    `hooks-bridge-VERSION-TRIPLE[.exe]` goes into the output folder, before the wheel's
+//!    build replaces the one in the target directory.
+//! 3. **The wheel**: `maturin build --profile dist` of `packaging/pypi/pyproject.toml`
+//!    (`bindings = "bin"`), which reuses the build of step 1, into `pypi/`. maturin packs
+//!    every binary of the crate, each built by its own `cargo rustc --bin`: the wheel's
+//!    `hooks-bridge` is maturin's build, linked dynamically against the C library, as the
+//!    wheel's tags say it may be; it is installed beside `hooks`.
+//! 4. **The npm packages**, packed with `npm pack` into `npm/`: the platform package
+//!    (`@agentic-hooks/linux-x64` and so on: the binary and the client of step 2 in `bin/`,
+//!    with the `os`, `cpu` and,
 //!    on Linux, `libc` fields that make npm install it only where it runs) and the main
 //!    package `agentic-hooks`, whose `bin` is the launcher `packaging/npm/hooks.js` and
 //!    whose `optionalDependencies` name every platform package. Neither has an install
 //!    script; nothing is downloaded at install time.
-//! 4. **`SHA256SUMS`**: the SHA-256 of every file above, as `sha256sum` writes them.
+//! 5. **`SHA256SUMS`**: the SHA-256 of every file above, as `sha256sum` writes them.
 //!
 //! Every package's version is the workspace version. The output folder is `--out DIR`, by
 //! default `packages/` under the target directory (cargo's `target/dist/` is the `dist`
@@ -37,6 +49,14 @@ use crate::workspace_root;
 
 /// The largest shipped binary this command accepts (15 MB).
 pub(crate) const MAX_BINARY_BYTES: u64 = 15_000_000;
+
+/// The largest shipped client this command accepts (5 MB): the standard library and a
+/// socket, statically linked on Linux; a client that grows past it has taken in the engine.
+pub(crate) const MAX_CLIENT_BYTES: u64 = 5_000_000;
+
+/// The client's name, the binary `hooks install` writes into agents' settings when it sits
+/// beside `hooks`.
+const CLIENT: &str = "hooks-bridge";
 
 /// The npm scope of the platform packages.
 const SCOPE: &str = "@agentic-hooks";
@@ -67,6 +87,16 @@ impl Platform {
         } else {
             "hooks"
         }
+    }
+
+    /// The client's file name on this platform.
+    pub(crate) fn client_exe(&self) -> String {
+        format!("{CLIENT}{}", self.suffix())
+    }
+
+    /// The file-name suffix of executables on this platform (`.exe` on Windows).
+    fn suffix(&self) -> &'static str {
+        if self.os == "win32" { ".exe" } else { "" }
     }
 
     /// The platform package's full name.
@@ -176,6 +206,8 @@ pub(crate) struct Dist {
     pub(crate) platform: &'static Platform,
     /// Its size in bytes.
     pub(crate) binary_bytes: u64,
+    /// The client's size in bytes.
+    pub(crate) client_bytes: u64,
     /// The main npm package's tarball.
     pub(crate) npm_main: PathBuf,
     /// The platform npm package's tarball.
@@ -238,19 +270,30 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
         built.push(target);
     }
     let binary = built.join("dist").join(platform.exe());
-    let binary_bytes = std::fs::metadata(&binary)
-        .with_context(|| format!("the build left no {}", binary.display()))?
-        .len();
-    eprintln!(
-        "  {}: {binary_bytes} bytes ({:.1} MiB)",
-        binary.display(),
-        binary_bytes as f64 / 1024.0 / 1024.0
-    );
-    if binary_bytes > MAX_BINARY_BYTES {
-        bail!(
-            "the shipped binary is {binary_bytes} bytes, over the {MAX_BINARY_BYTES} the packages allow"
-        );
+    let binary_bytes = size_within(&binary, "binary", MAX_BINARY_BYTES)?;
+
+    step(&format!("the `dist` build of `{CLIENT}` for {triple}"));
+    let mut args = vec![
+        "rustc",
+        "--locked",
+        "--profile",
+        "dist",
+        "-p",
+        "agentic-hooks-cli",
+        "--bin",
+        CLIENT,
+    ];
+    if let Some(target) = &options.target {
+        args.extend(["--target", target]);
     }
+    let flags = client_rustc_args(platform.os == "linux");
+    if !flags.is_empty() {
+        args.push("--");
+        args.extend(flags);
+    }
+    crate::cargo(&args)?;
+    let client = built.join("dist").join(platform.client_exe());
+    let client_bytes = size_within(&client, "client", MAX_CLIENT_BYTES)?;
 
     for old in ["npm", "pypi", "SHA256SUMS"] {
         let path = out.join(old);
@@ -264,9 +307,12 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
         .with_context(|| format!("removing the old {}", path.display()))?;
     }
     std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
-    let suffix = if platform.os == "win32" { ".exe" } else { "" };
+    let suffix = platform.suffix();
     let copy = out.join(format!("hooks-{version}-{triple}{suffix}"));
     copy_executable(&binary, &copy)?;
+    // The wheel's build writes its own client where this one is: the copy is the shipped one.
+    let client_copy = out.join(format!("{CLIENT}-{version}-{triple}{suffix}"));
+    copy_executable(&client, &client_copy)?;
 
     step("the wheel (maturin)");
     let wheel = wheel(&root, options.target.as_deref(), &out.join("pypi"))?;
@@ -275,7 +321,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
     let npm_dir = out.join("npm");
     let stage = npm_dir.join("stage");
     let platform_dir = stage.join(platform.npm);
-    stage_platform_package(platform, &version, &binary, &platform_dir)?;
+    stage_platform_package(platform, &version, &binary, &client_copy, &platform_dir)?;
     let main_dir = stage.join(PACKAGE);
     stage_main_package(&root, &version, &main_dir)?;
     let npm_platform = npm_pack(&platform_dir, &npm_dir)?;
@@ -283,7 +329,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
     std::fs::remove_dir_all(&stage).with_context(|| format!("removing {}", stage.display()))?;
 
     step("SHA256SUMS");
-    let files = [&copy, &wheel, &npm_platform, &npm_main];
+    let files = [&copy, &client_copy, &wheel, &npm_platform, &npm_main];
     let mut sums = String::new();
     for file in files {
         let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
@@ -303,6 +349,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
         version,
         platform,
         binary_bytes,
+        client_bytes,
         npm_main,
         npm_platform,
         wheel,
@@ -311,6 +358,22 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
 
 fn step(what: &str) {
     eprintln!("dist: {what}");
+}
+
+/// The size of the built `file` (the `what`), which must be at most `max` bytes.
+fn size_within(file: &Path, what: &str, max: u64) -> Result<u64> {
+    let bytes = std::fs::metadata(file)
+        .with_context(|| format!("the build left no {}", file.display()))?
+        .len();
+    eprintln!(
+        "  {}: {bytes} bytes ({:.1} MiB)",
+        file.display(),
+        bytes as f64 / 1024.0 / 1024.0
+    );
+    if bytes > max {
+        bail!("the shipped {what} is {bytes} bytes, over the {max} the packages allow");
+    }
+    Ok(bytes)
 }
 
 /// The version of the CLI crate, which must be the workspace's (the release checks hold
@@ -432,12 +495,13 @@ fn write_package(dir: &Path, value: &Value, readme: &str) -> Result<()> {
     Ok(())
 }
 
-/// The platform package in `dir`: `bin/hooks[.exe]` and a package.json that npm installs
-/// only on `platform`.
+/// The platform package in `dir`: `bin/hooks[.exe]`, `bin/hooks-bridge[.exe]` beside it (the
+/// client, `client`), and a package.json that npm installs only on `platform`.
 fn stage_platform_package(
     platform: &Platform,
     version: &str,
     binary: &Path,
+    client: &Path,
     dir: &Path,
 ) -> Result<()> {
     let mut fields = serde_json::Map::new();
@@ -445,7 +509,7 @@ fn stage_platform_package(
     fields.extend(common_fields(
         version,
         &format!(
-            "The `hooks` binary of agentic-hooks for {} ({}); installed by the `agentic-hooks` package",
+            "The `hooks` binary of agentic-hooks and its client `hooks-bridge` for {} ({}); installed by the `agentic-hooks` package",
             platform.npm, platform.triple
         ),
     ));
@@ -454,15 +518,22 @@ fn stage_platform_package(
     if let Some(libc) = platform.libc {
         fields.insert("libc".into(), json!([libc]));
     }
-    fields.insert("files".into(), json!([format!("bin/{}", platform.exe())]));
+    fields.insert(
+        "files".into(),
+        json!([
+            format!("bin/{}", platform.exe()),
+            format!("bin/{}", platform.client_exe())
+        ]),
+    );
     fields.insert("preferUnplugged".into(), json!(true));
     let readme = format!(
-        "# {}\n\nThe `hooks` binary of [agentic-hooks](https://www.npmjs.com/package/{PACKAGE}) for {}.\nInstall `{PACKAGE}`, which depends on this package where it runs.\n",
+        "# {}\n\nThe `hooks` binary of [agentic-hooks](https://www.npmjs.com/package/{PACKAGE}) and its client `hooks-bridge` for {}.\nInstall `{PACKAGE}`, which depends on this package where it runs.\n",
         platform.package(),
         platform.triple
     );
     write_package(dir, &Value::Object(fields), &readme)?;
-    copy_executable(binary, &dir.join("bin").join(platform.exe()))
+    copy_executable(binary, &dir.join("bin").join(platform.exe()))?;
+    copy_executable(client, &dir.join("bin").join(platform.client_exe()))
 }
 
 /// The launcher's table of platform packages: `{"linux-x64": [{"name": ..., "libc": ...}]}`.
@@ -562,6 +633,23 @@ fn hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
         s
     })
+}
+
+/// The `rustc` flags that build the hook command's client (`hooks-bridge`) as the
+/// packages ship it: for Linux (`linux`) linked statically and position-dependent, so that
+/// it starts with no dynamic loader and no relocations (it runs on every tool call);
+/// elsewhere none.
+pub(crate) fn client_rustc_args(linux: bool) -> Vec<&'static str> {
+    if linux {
+        vec![
+            "-C",
+            "target-feature=+crt-static",
+            "-C",
+            "relocation-model=static",
+        ]
+    } else {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]
@@ -665,9 +753,10 @@ mod tests {
     /// `cargo xtask dist` for the host (or for `$HOOKS_DIST_TARGET`, which the release
     /// workflow sets to its job's target, so that the test reuses that job's build), its npm packages installed with `npm install
     /// --offline` and its wheel with `pip install --no-index` from those files alone: both
-    /// give `hooks` at the workspace version; `hooks install claude` run through the npm
-    /// launcher writes the native binary's path into Claude Code's settings, and that
-    /// command answers a PreToolUse call, running the configured hook.
+    /// give `hooks` at the workspace version, and the client `hooks-bridge` beside it;
+    /// `hooks install claude` run through the npm launcher writes the path of the client
+    /// beside the native binary into Claude Code's settings, and that command answers a
+    /// PreToolUse call, running the configured hook.
     #[test]
     fn dist_packages_install_offline_and_install_the_native_binary() {
         let tmp = tempfile::tempdir().expect("temp dir");
@@ -677,8 +766,16 @@ mod tests {
         })
         .expect("cargo xtask dist");
         assert!(dist.binary_bytes <= MAX_BINARY_BYTES);
+        assert!(dist.client_bytes <= MAX_CLIENT_BYTES);
         let sums = std::fs::read_to_string(dist.out.join("SHA256SUMS")).expect("SHA256SUMS");
-        assert_eq!(sums.lines().count(), 4, "{sums}");
+        assert_eq!(sums.lines().count(), 5, "{sums}");
+        let client_name = format!(
+            "{CLIENT}-{}-{}{}",
+            dist.version,
+            dist.platform.triple,
+            dist.platform.suffix()
+        );
+        assert!(sums.contains(&format!("  {client_name}\n")), "{sums}");
         let want = format!("hooks {}\n", dist.version);
         let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).unwrap();
         let workspace_version = manifest
@@ -720,6 +817,8 @@ mod tests {
             .join("bin")
             .join(dist.platform.exe());
         assert!(native.is_file(), "npm did not install {}", native.display());
+        let client = native.with_file_name(dist.platform.client_exe());
+        assert!(client.is_file(), "npm did not install {}", client.display());
         for package in [PACKAGE.to_owned(), dist.platform.package()] {
             let json = prefix
                 .join("node_modules")
@@ -765,6 +864,12 @@ mod tests {
             ok(Command::new(&from_pip).arg("--version"), "", MINUTE),
             want
         );
+        let client_from_pip = from_pip.with_file_name(dist.platform.client_exe());
+        assert!(
+            client_from_pip.is_file(),
+            "the wheel has no {}",
+            client_from_pip.display()
+        );
 
         // A user with one hook on Bash, which leaves a mark when it runs.
         let home = tmp.path().join("home");
@@ -799,8 +904,8 @@ mod tests {
         assert!(program.is_absolute(), "{command}");
         assert_eq!(
             std::fs::canonicalize(&program).expect("the installed program"),
-            std::fs::canonicalize(&native).expect("the native binary"),
-            "the settings' command starts {command}, not the native binary"
+            std::fs::canonicalize(&client).expect("the client beside the native binary"),
+            "the settings' command starts {command}, not the client beside the native binary"
         );
         let head = std::fs::read(&program).expect("read the program");
         assert!(
@@ -958,6 +1063,14 @@ mod tests {
                 .flatten()
                 .any(|t| t["name"] == "hooks" && t["kind"][0] == "bin"),
             "agentic-hooks-cli has the `hooks` binary"
+        );
+        assert!(
+            cli["targets"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["name"] == CLIENT && t["kind"][0] == "bin"),
+            "agentic-hooks-cli has the client binary, `{CLIENT}`"
         );
         assert_ne!(cli["publish"], json!([]), "agentic-hooks-cli is published");
         assert_eq!(

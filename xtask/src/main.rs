@@ -16,7 +16,8 @@
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
 //! - `cargo xtask dist [--target TRIPLE] [--out DIR]`: the shipped `hooks` binary (the
-//!   `dist` profile) and its packages: the npm packages, the wheel and their checksums.
+//!   `dist` profile), its client `hooks-bridge`, and their packages: the npm packages, the
+//!   wheel and their checksums.
 
 // Build tooling starts cargo; the workspace's ban on spawning applies to library code.
 #![allow(clippy::disallowed_methods)]
@@ -49,10 +50,11 @@ fn main() -> Result<()> {
         Some("dist") => {
             let dist = dist::run(&dist::Options::parse(&args[1..])?)?;
             eprintln!(
-                "\ndist {} for {}: the binary is {} bytes; the packages are {}, {} and {}, in",
+                "\ndist {} for {}: the binary is {} bytes, the client {}; the packages are {}, {} and {}, in",
                 dist.version,
                 dist.platform.triple,
                 dist.binary_bytes,
+                dist.client_bytes,
                 dist.npm_platform.display(),
                 dist.npm_main.display(),
                 dist.wheel.display()

@@ -897,6 +897,7 @@ mod tests {
         assert_eq!(
             order,
             [
+                "agentic-hooks-client",
                 "agentic-hooks-core",
                 "agentic-hooks-config",
                 "agentic-hooks-exec",

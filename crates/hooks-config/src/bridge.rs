@@ -1,14 +1,20 @@
-//! This engine's own bridge entries in agents' files: the `hooks bridge AGENT` commands
-//! `hooks install` writes into Claude Code's, Gemini CLI's, Codex's, Cursor's and Cline's
-//! files, recognised whatever the spelling, so that the merge marks them
-//! ([`crate::Inactive::Bridge`]) and no bridge ever runs another bridge as a hook.
+//! This engine's own bridge entries in agents' files: the `hooks-bridge AGENT` and
+//! `hooks bridge AGENT` commands `hooks install` writes into Claude Code's, Gemini CLI's,
+//! Codex's, Cursor's and Cline's files, recognised whatever the spelling, so that the
+//! merge marks them ([`crate::Inactive::Bridge`]) and no bridge ever runs another bridge
+//! as a hook.
 //!
 //! A command is a bridge call when one of its simple commands (as a shell reads it, quotes
 //! removed and wrappers such as `exec`, `env` or `sh -c` unwrapped: [`hooks_core::shell`])
-//! starts this engine's binary with the argument `bridge`. The binary is this engine's when
+//! starts this engine's client, `hooks-bridge` (its first argument that is not an option is
+//! the agent), or this engine's binary with the argument `bridge` (the agent follows). The
+//! client is a program named `hooks-bridge`, or whose path (resolved as the binary's is),
+//! symlinks resolved, is a file named `hooks-bridge`. The binary is this engine's when
 //! its name is `hooks`, or when its path (absolute, relative to the hook's file or the
 //! current directory, `~/`, or looked up in `PATH`), symlinks resolved, is the running
-//! binary or a file named `hooks`. A command that is a single script file with no
+//! binary or a file named `hooks`. A shell script is only parsed when it says `bridge`
+//! somewhere (a link to the client under another name, written in a script, is left to
+//! the nesting mark). A command that is a single script file with no
 //! arguments is read (at most [`MAX_SCRIPT`] bytes): it is a bridge call when it is a file
 //! `hooks install cline` wrote, or when its one command (besides `set`, `cd`, `export`,
 //! `umask`, `:`) is a bridge call. Anything recognition misses is still stopped by the
@@ -25,11 +31,15 @@ pub const MAX_SCRIPT: u64 = 64 * 1024;
 /// The name of this engine's binary.
 const BINARY: &str = "hooks";
 
+/// The name of this engine's client, which calls the bridge (`hooks-bridge AGENT` answers
+/// as `hooks bridge AGENT` does).
+const CLIENT: &str = "hooks-bridge";
+
 /// Commands a wrapper script may hold besides its bridge call.
 const PREAMBLE: &[&str] = &["set", "cd", "export", "umask", ":", "true"];
 
 /// The agent a command hook's action calls the bridge of (`"gemini"` for `hooks bridge
-/// gemini`; empty when the call names none), or `None` when it is not a bridge call.
+/// gemini` and `hooks-bridge gemini`; empty when the call names none), or `None` when it is not a bridge call.
 /// `dir` is the directory of the file the hook came from, against which a relative
 /// program is resolved.
 pub fn bridged_agent(action: &Action, dir: Option<&Path>) -> Option<String> {
@@ -79,13 +89,18 @@ fn one_word(script: &str) -> Option<&str> {
     plain.then_some(word)
 }
 
-/// The bridge call in `argv`, if it starts this engine's binary with `bridge`.
+/// The bridge call in `argv`, if it starts this engine's client, or its binary with
+/// `bridge`.
 fn in_argv(argv: &[String], dir: Option<&Path>) -> Option<String> {
     let (program, args) = argv.split_first()?;
-    if args.first().map(String::as_str) != Some("bridge") || !is_engine(program, dir) {
+    let args = if is_client(program, dir) {
+        args
+    } else if args.first().map(String::as_str) == Some("bridge") && is_engine(program, dir) {
+        &args[1..]
+    } else {
         return None;
-    }
-    let agent = args[1..]
+    };
+    let agent = args
         .iter()
         .find(|a| !a.starts_with('-'))
         .cloned()
@@ -124,6 +139,15 @@ fn in_wrapper(program: &str, dir: Option<&Path>) -> Option<String> {
         .commands
         .iter()
         .find_map(|c| in_argv(&c.argv, base.as_deref().or(dir)))
+}
+
+/// Whether `program` is this engine's client: named [`CLIENT`], or a path to a file of
+/// that name, links resolved.
+fn is_client(program: &str, dir: Option<&Path>) -> bool {
+    shell::program_name(program) == CLIENT
+        || resolve(program, dir)
+            .and_then(|p| std::fs::canonicalize(p).ok())
+            .is_some_and(|real| real.file_name().is_some_and(|n| n == CLIENT))
 }
 
 /// Whether `program` is this engine's binary.
@@ -197,11 +221,46 @@ mod tests {
         check("sh -c 'hooks bridge gemini'", Some("gemini"));
         check("hooks bridge --no-such-flag claude", Some("claude"));
         check("hooks bridge", Some(""));
+        check("/home/me/.cargo/bin/hooks-bridge claude", Some("claude"));
+        check("'/opt/my tools/$(x)/hooks-bridge' gemini", Some("gemini"));
+        check("\"/opt/a b/hooks-bridge\" cursor", Some("cursor"));
+        check("./bin/hooks-bridge codex", Some("codex"));
+        check("hooks-bridge copilot preToolUse", Some("copilot"));
+        check("exec env A=1 hooks-bridge claude", Some("claude"));
+        check("sh -c 'hooks-bridge gemini'", Some("gemini"));
+        check("sh -c \"exec '/opt/x/hooks-bridge' qwen\"", Some("qwen"));
+        check("hooks-bridge --no-such-flag claude", Some("claude"));
+        check("hooks-bridge", Some(""));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_the_client_is_the_client() {
+        let dir = tempfile::tempdir().unwrap();
+        let client = dir.path().join("hooks-bridge");
+        std::fs::write(&client, "").unwrap();
+        let link = dir.path().join("hb");
+        std::os::unix::fs::symlink(&client, &link).unwrap();
+        let argv = |program: &std::path::Path| {
+            bridged_agent(
+                &Action::argv([program.display().to_string(), "claude".to_owned()]),
+                None,
+            )
+        };
+        assert_eq!(argv(&link).as_deref(), Some("claude"));
+        assert_eq!(argv(&dir.path().join("hb2")), None);
+        // A script that never says `bridge` is not parsed (loading would cost more): the
+        // nesting mark stops such a call.
+        check(&format!("{} claude", link.display()), None);
     }
 
     #[test]
     fn other_commands_are_not() {
         check("echo hooks bridge claude", None);
+        check("echo hooks-bridge claude", None);
+        check("hooks-bridges claude", None);
+        check("/opt/hooks-bridge/bin/tool claude", None);
+        check("my-hooks-bridge claude", None);
         check("hooks run PreToolUse", None);
         check("/usr/bin/bridge claude", None);
         check("git bridge", None);

@@ -305,7 +305,13 @@ fn install_and_uninstall_cline() {
     assert_eq!(names, ["PreToolUse", "UserPromptSubmit"]);
     let script = std::fs::read_to_string(dir.join("PreToolUse")).unwrap();
     assert!(script.starts_with("#!/bin/sh\n"), "{script}");
-    assert!(script.trim_end().ends_with(" bridge cline"), "{script}");
+    assert!(
+        script.trim_end().ends_with(&format!(
+            "\nexec {}",
+            crate::support::installed_command("cline")
+        )),
+        "{script}"
+    );
     assert!(script.contains("\nexec "), "{script}");
     assert_eq!(mode(&dir.join("PreToolUse")), 0o755);
     let again = env.run(&["install", "cline"]);

@@ -1,12 +1,14 @@
 //! The install into Cline, which has no settings file: its hooks are executable files
 //! named after their events in its hooks directories (the project's `.clinerules/hooks/`,
 //! the user's `~/Documents/Cline/Hooks/`), and Cline runs every one it finds. Install
-//! writes one small script per event, `exec <the hooks program> bridge cline`, mode 0755,
-//! atomically, marked as the bridge's ([`CLINE_BRIDGE_MARKER`]), so that the engine's own
-//! discovery does not run it again. It never replaces a hook file of the user's: it
-//! refuses, naming the files, and writes nothing. Uninstall removes exactly the files
-//! install wrote and that are still as written (the install journal keeps their text), and
-//! names what it left.
+//! writes one small script per event, `exec <the bridge command>` (the client beside the
+//! `hooks` program, `hooks-bridge cline`, else `hooks bridge cline`:
+//! [`super::bridge_command`]), mode 0755, atomically, marked as the bridge's
+//! ([`CLINE_BRIDGE_MARKER`]), so that the engine's own discovery does not run it again;
+//! installing again rewrites a bridge file that calls another command. It never replaces
+//! a hook file of the user's: it refuses, naming the files, and writes nothing. Uninstall
+//! removes exactly the files install wrote and that are still as written (the install
+//! journal keeps their text), and names what it left.
 
 use std::path::{Path, PathBuf};
 
@@ -57,7 +59,7 @@ pub(super) fn install(install: &Install, request: Request) -> Result<Installed, 
             trusted: None,
         });
     }
-    let text = script(&install.command);
+    let text = script(&install.commands.written);
     let mut write = Vec::new();
     let mut theirs = Vec::new();
     for name in &names {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::{Options, all_handlers, bridge_command, cline};
+use super::{BridgeCommands, CLIENT, Options, all_handlers, cline};
 use crate::Error;
 use crate::bridge::agents::{AGENTS, Agent, Plugin, Scope};
 use crate::config::{Inactive, cline_is_bridge_script, cline_is_executable};
@@ -123,8 +123,7 @@ fn doctor_agent(
     project: &Path,
     options: &Options,
 ) -> Result<AgentReport, Error> {
-    let command = bridge_command(agent, options)?;
-    let marker = format!(" bridge {}", agent.name());
+    let commands = BridgeCommands::of(agent, options)?;
     let engine = super::super::engine_builder(agent.dialect, project, options)?.build()?;
     let loaded = engine.loaded();
     let mut report = AgentReport {
@@ -136,7 +135,7 @@ fn doctor_agent(
     let Some(settings) = agent.settings else {
         match agent.plugin {
             Some(plugin) => plugin_files(&mut report, &plugin, project, options, &loaded)?,
-            None => hook_files(&mut report, project, &command, &loaded)?,
+            None => hook_files(&mut report, project, &commands, &loaded)?,
         }
         return Ok(report);
     };
@@ -155,18 +154,22 @@ fn doctor_agent(
                     let mut other = 0;
                     for (event, h) in all_handlers(&settings, &value) {
                         let cmd = settings.command_of(h);
-                        if cmd.contains(&marker) {
-                            bridged.push((event.to_owned(), cmd.to_owned()));
+                        if let Some(program) = bridge_program(cmd, agent.name()) {
+                            bridged.push((event.to_owned(), cmd.to_owned(), program));
                         } else {
                             other += 1;
                         }
                     }
                     let events = bridged
                         .iter()
-                        .map(|(event, cmd)| EventReport {
+                        .map(|(event, cmd, program)| EventReport {
                             event: event.clone(),
                             calls: (settings.not_called)(&value, &path, &text, cmd).map_or_else(
-                                || calls(cmd, &settings.command_for(&command, event)),
+                                || {
+                                    let this =
+                                        commands.both().map(|c| settings.command_for(c, event));
+                                    calls(cmd, program, &this)
+                                },
                                 Calls::NotCalled,
                             ),
                             runs: runs(&loaded, event),
@@ -192,7 +195,7 @@ fn doctor_agent(
 fn hook_files(
     report: &mut AgentReport,
     project: &Path,
-    command: &str,
+    commands: &BridgeCommands,
     loaded: &crate::Loaded,
 ) -> Result<(), Error> {
     report.switched_off = crate::config::cline_hooks_switched_off();
@@ -232,7 +235,8 @@ fn hook_files(
                 .find_map(|l| l.strip_prefix("exec "))
                 .unwrap_or_default();
             let calls = if std::fs::metadata(&path).is_ok_and(|m| cline_is_executable(&m)) {
-                calls(exec_line, command)
+                let program = bridge_program(exec_line, report.agent.name()).unwrap_or_default();
+                calls(exec_line, &program, &commands.both())
             } else {
                 Calls::NotCalled("not called: not executable (Cline's hook is off)".to_owned())
             };
@@ -302,21 +306,36 @@ fn plugin_files(
     Ok(())
 }
 
-/// What the bridge command `cmd` the agent runs calls: this program (whose command is
-/// `this`), another that is there, or one that is missing.
-fn calls(cmd: &str, this: &str) -> Calls {
-    if cmd == this {
-        return Calls::ThisProgram;
+/// The program through which the hook command `cmd` calls the bridge of the agent named
+/// `agent`, if it does: `PROGRAM bridge AGENT ..` (the engine), or `PROGRAM AGENT ..` where
+/// PROGRAM is a file named [`CLIENT`] (the client), as the shell reads the words.
+fn bridge_program(cmd: &str, agent: &str) -> Option<String> {
+    let split = crate::core::shell::split(cmd);
+    let argv = &split.commands.first()?.argv;
+    match argv.as_slice() {
+        [program, bridge, name, ..] if bridge == "bridge" && name == agent => Some(program.clone()),
+        [program, name, ..]
+            if name == agent && Path::new(program).file_name().is_some_and(|n| n == CLIENT) =>
+        {
+            Some(program.clone())
+        }
+        _ => None,
     }
-    let binary = cmd
-        .rsplit_once(" bridge ")
-        .map_or("", |(b, _)| b)
-        .trim_matches('\'')
-        .to_owned();
-    if Path::new(&binary).is_file() {
-        Calls::Other(binary)
+}
+
+/// What the bridge command `cmd`, which calls `program`, calls: this program (`cmd` is
+/// one of the lines `this`, the client's and the engine's, and its program is there),
+/// another that is there, or one that is missing.
+fn calls(cmd: &str, program: &str, this: &[impl AsRef<str>]) -> Calls {
+    let there = Path::new(program).is_file();
+    if this.first().is_some_and(|c| c.as_ref() == cmd)
+        || (there && this.iter().any(|c| c.as_ref() == cmd))
+    {
+        Calls::ThisProgram
+    } else if there {
+        Calls::Other(program.to_owned())
     } else {
-        Calls::Missing(binary)
+        Calls::Missing(program.to_owned())
     }
 }
 

@@ -5,14 +5,16 @@
 //! (OpenCode's: `plugin.rs`).
 //!
 //! Install adds one minimal entry per event (`{"hooks": [{"type": "command", "command":
-//! "<the hooks program> bridge claude"}]}`; Gemini CLI's with `matcher: "*"` and a timeout
-//! in milliseconds, under its own event names: the agent row's [`Settings::entry`]) to the
-//! file's `hooks`, for every event that has a hook in the engine's config (or every event
-//! the agent has, with [`Request::all_events`]), editing the file in place (every other
-//! byte stays) and atomically; an event that already calls the bridge is left alone, so
-//! installing twice changes nothing. The file's text before the first install is kept in
-//! the install journal (`installs.json` in the state directory), and uninstall writes it
-//! back byte for byte. [`Request::migrate`] first moves the file's own hooks into the
+//! "<the client beside the hooks program> claude"}]}`, [`bridge_command`]; Gemini CLI's
+//! with `matcher: "*"` and a timeout in milliseconds, under its own event names: the agent
+//! row's [`Settings::entry`]) to the file's `hooks`, for every event that has a hook in the
+//! engine's config (or every event the agent has, with [`Request::all_events`]), editing
+//! the file in place (every other byte stays) and atomically; an event that already calls
+//! the bridge is left alone, so installing twice changes nothing. An entry calling the
+//! bridge by the other spelling of the same program (`hooks bridge claude`, written before
+//! the client was there) is rewritten in place. The file's text before the first install
+//! is kept in the install journal (`installs.json` in the state directory), and uninstall
+//! writes it back byte for byte. [`Request::migrate`] first moves the file's own hooks into the
 //! engine's native config, through the caller's [`Migration`] hook (the `hooks` program's
 //! `hooks migrate`), so that they run once, through the bridge; uninstall undoes that too.
 //!
@@ -85,18 +87,83 @@ impl Journal {
     }
 }
 
-/// The command `agent` runs to call the bridge: the `hooks` program of `options`, by its
-/// path as the shell reads it, and `bridge AGENT`.
+/// The file name of the client, the small program that is the hook command where it is
+/// installed beside the `hooks` program (`crates/hooks-cli/src/bin/hooks-bridge.rs`).
+pub const CLIENT: &str = "hooks-bridge";
+
+/// The client beside the `hooks` program `program` (a file named [`CLIENT`] in the same
+/// directory), if there is one: a regular file (or a link to one) that may be executed.
+/// This is the one rule for which hook command install writes ([`bridge_command`]).
+pub fn client_beside(program: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let client = program.with_file_name(CLIENT);
+    let meta = std::fs::metadata(&client).ok()?;
+    (meta.is_file() && meta.permissions().mode() & 0o111 != 0).then_some(client)
+}
+
+/// The two commands by which an agent calls the bridge of one `hooks` program: through
+/// the client beside it (`'/dir/hooks-bridge' AGENT`), or through the engine itself
+/// (`'/dir/hooks' bridge AGENT`, what installs wrote before the client). Both are the
+/// bridge's own entries: install writes [`BridgeCommands::written`] and replaces
+/// [`BridgeCommands::other`], uninstall takes either out, doctor accepts either.
+#[derive(Debug, Clone)]
+pub(crate) struct BridgeCommands {
+    /// The command install writes: the client's when it is beside the program, else the
+    /// engine's.
+    pub(crate) written: String,
+    /// The other spelling, for the same directory.
+    pub(crate) other: String,
+}
+
+impl BridgeCommands {
+    /// The commands by which `agent` calls the bridge of the `hooks` program of `options`,
+    /// its path as the shell reads it.
+    pub(crate) fn of(agent: &Agent, options: &Options) -> Result<BridgeCommands, Error> {
+        let program = options
+            .program
+            .as_ref()
+            .context("finding the hooks binary")?;
+        let quoted = |p: &Path| crate::config::shell_quote(&p.display().to_string());
+        let engine = format!("{} bridge {}", quoted(program), agent.name());
+        let client = format!(
+            "{} {}",
+            quoted(&program.with_file_name(CLIENT)),
+            agent.name()
+        );
+        Ok(if client_beside(program).is_some() {
+            BridgeCommands {
+                written: client,
+                other: engine,
+            }
+        } else {
+            BridgeCommands {
+                written: engine,
+                other: client,
+            }
+        })
+    }
+
+    /// Both commands, the written one first.
+    pub(crate) fn both(&self) -> [&str; 2] {
+        [&self.written, &self.other]
+    }
+
+    /// Whether a hook's command `cmd` is a call of the bridge by either command (on some
+    /// event, where the line names the event).
+    pub(crate) fn calls(&self, settings: &Settings, cmd: &str) -> bool {
+        self.both()
+            .iter()
+            .any(|c| settings.is_bridge_command(cmd, c))
+    }
+}
+
+/// The command `agent` runs to call the bridge of the `hooks` program of `options`: the
+/// client beside that program, if there is one ([`client_beside`]), with the agent's name
+/// (`'/dir/hooks-bridge' claude`), else the program itself, by its path as the shell reads
+/// it, and `bridge AGENT` (`'/dir/hooks' bridge claude`). The client answers exactly as
+/// `hooks bridge` does, and starts much faster (`docs/decisions.md`).
 pub fn bridge_command(agent: &Agent, options: &Options) -> Result<String, Error> {
-    let program = options
-        .program
-        .as_ref()
-        .context("finding the hooks binary")?;
-    Ok(format!(
-        "{} bridge {}",
-        crate::config::shell_quote(&program.display().to_string()),
-        agent.name()
-    ))
+    Ok(BridgeCommands::of(agent, options)?.written)
 }
 
 /// A move of the hooks of one of an agent's files into the engine's native config, or
@@ -144,7 +211,7 @@ pub struct Install {
     agent: &'static Agent,
     options: Options,
     project: PathBuf,
-    command: String,
+    commands: BridgeCommands,
     target: PathBuf,
     note: Option<String>,
 }
@@ -171,7 +238,7 @@ pub fn plan(
         agent,
         options: options.clone(),
         project: project.to_path_buf(),
-        command: bridge_command(agent, options)?,
+        commands: BridgeCommands::of(agent, options)?,
         target,
         note,
     })
@@ -203,7 +270,8 @@ pub enum Outcome {
     Entries {
         /// The bridge command the entries run.
         command: String,
-        /// The events given an entry.
+        /// The events given an entry, or whose entry of the other spelling now runs
+        /// `command`.
         events: Vec<String>,
     },
     /// Hook files that run the bridge, by name.
@@ -239,10 +307,11 @@ impl Install {
             agent,
             options,
             project,
-            command,
+            commands,
             target: path,
             ..
         } = self;
+        let command = commands.written.clone();
         let (mut journal, journal_text) = Journal::open()?;
         let before = std::fs::read_to_string(&path).ok();
         let first = !journal.files.contains_key(&path);
@@ -255,7 +324,7 @@ impl Install {
             && record.migrated.is_none()
             && before
                 .as_deref()
-                .is_some_and(|t| has_own_hooks(&settings, t, &command))
+                .is_some_and(|t| has_own_hooks(&settings, t, &commands))
         {
             migrate(&Migration {
                 agent,
@@ -292,9 +361,11 @@ impl Install {
         if !value.get("hooks").is_some_and(Value::is_object) {
             doc.set(&[], "hooks", &json!({})).map_err(Error::from)?;
         }
-        let mut added = Vec::new();
+        // Entries an install by the other command left (`hooks bridge AGENT` before the
+        // client, or the client's where it is gone) now run this one.
+        let mut added = upgrade(&settings, &value, &mut doc, &commands)?;
         for event in &events {
-            if calls_bridge(&settings, &value, event, &command) {
+            if added.contains(event) || calls_bridge(&settings, &value, event, &command) {
                 continue;
             }
             let entry = (settings.entry)(&command, event);
@@ -359,13 +430,18 @@ impl Install {
     }
 }
 
-/// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed):
-/// the `[hooks.state]` entries of `config.toml`, for those entries only.
-fn codex_trust_of(path: &Path, hooks_json: &str, command: &str) -> Result<Vec<TrustEntry>, Error> {
+/// The trust Codex needs for the bridge entries in `hooks_json` (its text as installed),
+/// those whose command is one of `commands`: the `[hooks.state]` entries of
+/// `config.toml`, for those entries only.
+fn codex_trust_of(
+    path: &Path,
+    hooks_json: &str,
+    commands: &[&str],
+) -> Result<Vec<TrustEntry>, Error> {
     Ok(codex_trust::text_trust_entries_where(
         path,
         hooks_json,
-        &|h| h.command == command,
+        &|h| commands.contains(&h.command),
     )?)
 }
 
@@ -439,7 +515,7 @@ fn calls_bridge(row: &Settings, settings: &Value, event: &str, command: &str) ->
 pub struct Uninstall {
     agent: &'static Agent,
     project: PathBuf,
-    command: String,
+    commands: BridgeCommands,
     target: PathBuf,
     journal: Journal,
     journal_text: Option<String>,
@@ -515,7 +591,7 @@ pub fn uninstall(
     Ok(Uninstall {
         agent,
         project: project.to_path_buf(),
-        command: bridge_command(agent, options)?,
+        commands: BridgeCommands::of(agent, options)?,
         target,
         journal,
         journal_text,
@@ -562,7 +638,7 @@ impl Uninstall {
                 None => restore(&config, trust.original.as_deref(), now.as_deref())?,
             }
         } else {
-            let entries = codex_trust_of(&self.target, &record.installed, &self.command)?;
+            let entries = codex_trust_of(&self.target, &record.installed, &self.commands.both())?;
             codex_trust::remove_trust(&config, &entries).map_err(Error::from)?;
         }
         Ok(Some(config))
@@ -579,7 +655,7 @@ impl Uninstall {
         let Uninstall {
             agent,
             project,
-            command,
+            commands,
             target: path,
             mut journal,
             journal_text,
@@ -602,7 +678,7 @@ impl Uninstall {
                 ))
                 .into());
             };
-            let text = remove_bridge(&settings, &now, &command)?;
+            let text = remove_bridge(&settings, &now, &commands)?;
             atomic::write(&path, &text, Some(&now)).map_err(Error::from)?;
             Restored::EntriesRemoved(path.clone())
         } else {
@@ -687,7 +763,7 @@ fn trust_entries(
     command: &str,
 ) -> Result<(), Error> {
     let config = config.to_path_buf();
-    let entries = codex_trust_of(path, hooks_json, command)?;
+    let entries = codex_trust_of(path, hooks_json, &[command])?;
     let mut trust = journal.files.get(&config).cloned().unwrap_or(Record {
         original: std::fs::read_to_string(&config).ok(),
         ..Record::default()
@@ -731,19 +807,23 @@ fn restore(path: &Path, original: Option<&str>, current: Option<&str>) -> Result
     }
 }
 
-/// Whether the settings `text` has hooks other than the bridge's.
-fn has_own_hooks(settings: &Settings, text: &str, command: &str) -> bool {
+/// Whether the settings `text` has hooks other than the bridge's (by either of `commands`).
+fn has_own_hooks(settings: &Settings, text: &str, commands: &BridgeCommands) -> bool {
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return false;
     };
     all_handlers(settings, &value)
         .iter()
-        .any(|(_, h)| !settings.is_bridge_command(settings.command_of(h), command))
+        .any(|(_, h)| !commands.calls(settings, settings.command_of(h)))
 }
 
-/// `text` without the entries (matcher groups, Cursor's hooks) whose only hooks call
-/// `command`.
-fn remove_bridge(settings: &Settings, text: &str, command: &str) -> Result<String, Error> {
+/// `text` without the entries (matcher groups, Cursor's hooks) whose only hooks call the
+/// bridge by one of `commands`.
+fn remove_bridge(
+    settings: &Settings,
+    text: &str,
+    commands: &BridgeCommands,
+) -> Result<String, Error> {
     let value: Value = serde_json::from_str(text).map_err(Error::bridge)?;
     let mut doc = JsonDoc::parse(text)?;
     let Some(events) = value["hooks"].as_object() else {
@@ -758,7 +838,7 @@ fn remove_bridge(settings: &Settings, text: &str, command: &str) -> Result<Strin
             let only_bridge = !hs.is_empty()
                 && hs
                     .iter()
-                    .all(|h| settings.is_bridge_command(settings.command_of(h), command));
+                    .all(|h| commands.calls(settings, settings.command_of(h)));
             if only_bridge {
                 doc.remove(&[
                     Seg::Key("hooks".to_owned()),
@@ -769,4 +849,79 @@ fn remove_bridge(settings: &Settings, text: &str, command: &str) -> Result<Strin
         }
     }
     Ok(doc.text())
+}
+
+/// Makes each hook of the settings `value` (whose text `doc` edits) that calls the bridge
+/// by [`BridgeCommands::other`] call it by [`BridgeCommands::written`] instead, in place
+/// (its matcher group, position and other keys stay, and so does Codex's trust key of
+/// it); where its event already calls the written command, the hook is removed instead
+/// (with its group, when that was all the group held), so that no event calls the
+/// bridge twice. The events changed, in file order.
+fn upgrade(
+    settings: &Settings,
+    value: &Value,
+    doc: &mut JsonDoc,
+    commands: &BridgeCommands,
+) -> Result<Vec<String>, Error> {
+    let mut changed = Vec::new();
+    let Some(events) = value["hooks"].as_object() else {
+        return Ok(changed);
+    };
+    for (event, groups) in events {
+        let Some(groups) = groups.as_array() else {
+            continue;
+        };
+        let line = settings.command_for(&commands.written, event);
+        let mut called = calls_bridge(settings, value, event, &commands.written);
+        let list = [Seg::Key("hooks".to_owned()), Seg::Key(event.clone())];
+        // Per group, the hooks to remove, removed after the replacements, from the last,
+        // so that each index still points where it did.
+        let mut removals: Vec<(usize, Vec<usize>)> = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            let hs = handlers(settings, group);
+            let mut removed = Vec::new();
+            for (h, hook) in hs.iter().enumerate() {
+                if !settings.is_bridge_command(settings.command_of(hook), &commands.other) {
+                    continue;
+                }
+                if called {
+                    removed.push(h);
+                    continue;
+                }
+                let mut at = [list.as_slice(), &[Seg::Index(g)]].concat();
+                if !settings.flat {
+                    at.extend([Seg::Key("hooks".to_owned()), Seg::Index(h)]);
+                }
+                // The event a line names is its own event: the new line names it too.
+                doc.set(&at, settings.command_key, &json!(line))?;
+                called = true;
+                if !changed.contains(event) {
+                    changed.push(event.clone());
+                }
+            }
+            if !removed.is_empty() {
+                removals.push((g, removed));
+            }
+        }
+        for (g, removed) in removals.into_iter().rev() {
+            let group = [list.as_slice(), &[Seg::Index(g)]].concat();
+            if removed.len() == handlers(settings, &groups[g]).len() {
+                doc.remove(&group)?;
+            } else {
+                for h in removed.into_iter().rev() {
+                    doc.remove(
+                        &[
+                            group.as_slice(),
+                            &[Seg::Key("hooks".to_owned()), Seg::Index(h)],
+                        ]
+                        .concat(),
+                    )?;
+                }
+            }
+            if !changed.contains(event) {
+                changed.push(event.clone());
+            }
+        }
+    }
+    Ok(changed)
 }
