@@ -515,8 +515,79 @@ async fn a_broken_user_file_fails_closed_until_fixed() {
 /// managed file applies last).
 #[tokio::test]
 async fn a_load_cache_reloads_exactly_when_a_file_or_the_trust_store_changes() {
-    use hooks::LoadCache;
+    load_cache_reloads_on_change(hooks::LoadCache::new()).await;
+}
 
+/// The same with a cache that watches the directories (inotify on Linux): what it sees
+/// change is loaded again at the next build, exactly as a cache that looks at every file.
+#[tokio::test]
+async fn a_watching_load_cache_reloads_exactly_when_a_file_or_the_trust_store_changes() {
+    load_cache_reloads_on_change(hooks::LoadCache::watching()).await;
+}
+
+/// A watching cache sees a file appear where a pattern stands for many (a folder of an
+/// extension made before its hooks file), an edit through a symbolic link, and a file
+/// removed; and, with nothing changed, reuses the config.
+#[tokio::test]
+async fn a_watching_load_cache_sees_pattern_files_links_and_removals() {
+    use hooks::LoadCache;
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let places = locations(home.path(), project.path());
+    let cache = Arc::new(LoadCache::watching());
+    let build = || {
+        Engine::builder()
+            .discover_in(places.clone())
+            .trust_store(TrustStore::open(home.path().join("trust.json")).unwrap())
+            .load_cache(Arc::clone(&cache), "k")
+            .build()
+            .unwrap()
+    };
+    let loads = || cache.counts().loads;
+    let decision = |engine: Engine| async move { engine.dispatch(&rm_rf()).await.effects };
+    // The user's config folder is a link to one kept elsewhere (a dotfiles folder).
+    let target = home.path().join("dotfiles/hooks/hooks.yaml");
+    write(&target, "hooks: []\n");
+    std::fs::create_dir_all(home.path().join(".config")).unwrap();
+    std::os::unix::fs::symlink(
+        home.path().join("dotfiles/hooks"),
+        home.path().join(".config/hooks"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(home.path().join(".gemini/extensions/one")).unwrap();
+    let first = build();
+    assert!(
+        first.loaded().broken.is_empty(),
+        "{:?}",
+        first.loaded().warnings().collect::<Vec<_>>()
+    );
+    assert_eq!(decision(first).await.decision, Decision::None);
+    build();
+    assert_eq!((loads(), cache.counts().hits), (1, 1));
+    write(&target, GUARD);
+    assert_eq!(decision(build()).await.decision, Decision::Block);
+    assert_eq!(loads(), 2, "an edit behind the link is seen");
+    let hooks_file = home.path().join(".gemini/extensions/one/hooks/hooks.json");
+    write(&hooks_file, "{\"hooks\": {}}\n");
+    let engine = build();
+    assert_eq!(loads(), 3, "a file in an extension's folder is found");
+    assert!(
+        engine
+            .loaded()
+            .files
+            .iter()
+            .any(|f| f.path.as_deref() == Some(hooks_file.as_path())),
+        "{:?}",
+        engine.loaded().files
+    );
+    std::fs::remove_file(&hooks_file).unwrap();
+    build();
+    assert_eq!(loads(), 4, "a removed file is seen");
+    build();
+    assert_eq!(loads(), 4, "nothing changed");
+}
+
+async fn load_cache_reloads_on_change(cache: hooks::LoadCache) {
     let home = tempfile::tempdir().unwrap();
     let project = tempfile::tempdir().unwrap();
     let system = tempfile::tempdir().unwrap();
@@ -525,7 +596,7 @@ async fn a_load_cache_reloads_exactly_when_a_file_or_the_trust_store_changes() {
     let trust_path = home.path().join("trust.json");
     let mut places = locations(home.path(), project.path());
     places.system_dirs = vec![system.path().to_path_buf()];
-    let cache = Arc::new(LoadCache::new());
+    let cache = Arc::new(cache);
     let build = |key: &str| {
         Engine::builder()
             .discover_in(places.clone())
