@@ -4,18 +4,25 @@
 //! called), the engine's hooks run once and the second call answers with the first's
 //! decision, in its own agent's protocol.
 //!
-//! The calls meet at a claim: a file in the state store's `claims/` directory named by the
-//! event's [`key`], locked with `flock`. The first call holds the lock while it
-//! dispatches and writes its answer there; a call that finds the lock held waits for it
-//! (at most [`WAIT_LIMIT`]), then reads the answer. The kernel drops the lock of a call
-//! that dies, leaving no answer, so a crashed first call never wedges the second: it
-//! dispatches itself. Claims are pruned once past
-//! [`MAX_CLAIMS`] files, the ones untouched for [`STALE`] first.
+//! The calls meet at a claim: one of [`SLOTS`] files in the state store's `claims/`
+//! directory, picked by the event's [`key`], locked with `flock`. The first call holds the
+//! lock while it dispatches and writes its answer there, with the key; a call that finds
+//! the lock held waits for it (at most [`WAIT_LIMIT`]), then reads the answer if it is
+//! its event's. The kernel drops the lock of a call that dies, leaving no answer, so a
+//! crashed first call never wedges the second: it dispatches itself. The files are reused,
+//! never removed: a file made and removed per event costs the file system more than the
+//! rest of the call (ext4 searches its inode table past the recently freed ones). Two
+//! events of one slot at once wait for each other, which with [`SLOTS`] slots is rare.
+//!
+//! A call asks first, before it loads any config ([`claim`] without `create`): an event
+//! another call answered is answered so. It claims the event when it has something to
+//! run (a hook matches, or the session has state to fold in); a call with nothing to run
+//! answers without a claim, as the other call of its event does.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, Write};
+use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::core::{Effects, EventContext};
@@ -34,17 +41,11 @@ pub(crate) const WINDOW_WITH_ID: Duration = Duration::from_secs(60);
 /// longest hook timeout, so that only a call stuck outside its hooks is overtaken.
 pub(crate) const WAIT_LIMIT: Duration = Duration::from_secs(310);
 
-/// The claim files kept before pruning.
-pub(crate) const MAX_CLAIMS: usize = 256;
-
-/// A claim untouched this long is past every window and every wait.
-pub(crate) const STALE: Duration = Duration::from_secs(600);
-
-/// The least time between two looks at every claim's age.
-const PRUNE_EVERY: Duration = Duration::from_secs(10);
-
-/// The file whose time is the last look at every claim's age.
-const PRUNED_MARK: &str = ".pruned";
+/// How many claim files there may be: an event's is named by its key's first three hex
+/// digits, modulo this. Enough that two events at once rarely share one (which makes the
+/// second wait for the first's hooks), few enough that the files soon all exist and are
+/// reused rather than made.
+pub(crate) const SLOTS: u16 = 1024;
 
 /// An event as a claim: the name of its claim file, and how long a finished call's answer
 /// to it holds (`None`: only a call that was running when this one arrived answers it).
@@ -148,63 +149,98 @@ pub(crate) enum Claim {
 #[derive(Debug)]
 pub(crate) struct Held {
     file: File,
+    key: String,
+    /// The length of what the file held.
+    len: usize,
 }
 
 /// What a claim file holds.
 #[derive(Serialize, Deserialize)]
 struct Record {
+    /// The event's key: the answer is that event's only.
+    key: String,
     /// When the answer was written, in milliseconds since the Unix epoch.
     at_ms: u128,
     effects: Effects,
 }
 
-/// Claims the event `key` in `store`: waits while another call holds it, then gives its
-/// answer if it holds for this call (see [`key`]), else the lock. `None` when the claim
-/// cannot be made (the call then dispatches on its own).
-pub(crate) fn claim(store: &StateStore, key: &Key) -> Option<Claim> {
+/// The name of the claim file of `key`, one of [`SLOTS`].
+fn slot(key: &Key) -> String {
+    let digits = key.name.get(..3).unwrap_or_default();
+    let n = u16::from_str_radix(digits, 16).unwrap_or(0) % SLOTS;
+    format!("{n:03x}")
+}
+
+/// Claims the event `key` in `store` for a call that began at `began` (milliseconds since
+/// the Unix epoch): waits while another call holds its file, then gives that call's
+/// answer if it is this event's and holds for this call (see [`key`]), else the lock.
+/// `None` when the claim cannot be made (the call then dispatches on its own), and,
+/// unless `create`, when no call answered the event (the lock is not kept then).
+pub(crate) fn claim(store: &StateStore, key: &Key, create: bool, began: u128) -> Option<Claim> {
     let dir = store.claims_dir();
-    let path = dir.join(&key.name);
+    let path = dir.join(slot(key));
     let file = match open(&path, false) {
         Ok(file) => file,
+        Err(_) if !create => return None,
         Err(_) => {
             std::fs::create_dir_all(&dir).ok()?;
-            prune(&dir);
             open(&path, true).ok()?
         }
     };
-    let arrived = now_ms();
-    let waited = lock(&file)?;
-    let mut file = file;
-    let mut text = String::new();
-    let _ = file.read_to_string(&mut text);
-    if let Ok(record) = serde_json::from_str::<Record>(&text) {
+    lock(&file)?;
+    let text = read_all(&file);
+    if let Ok(record) = serde_json::from_slice::<Record>(&text)
+        && record.key == key.name
+    {
         let holds = match key.window {
             Some(window) => now_ms().saturating_sub(record.at_ms) <= window.as_millis(),
-            None => waited && record.at_ms >= arrived,
+            // Only a call that was running when this one began.
+            None => record.at_ms >= began,
         };
         if holds {
             return Some(Claim::Answered(Box::new(record.effects)));
         }
     }
-    Some(Claim::Held(Held { file }))
+    create.then(|| {
+        Claim::Held(Held {
+            file,
+            key: key.name.clone(),
+            len: text.len(),
+        })
+    })
+}
+
+/// The whole of `file` from its start (a claim file: a few hundred bytes).
+fn read_all(mut file: &File) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => return text,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return text,
+        }
+    }
 }
 
 impl Held {
     /// Writes the answer for the calls that wait, and releases the lock.
     pub(crate) fn answer(mut self, effects: &Effects) {
         let record = Record {
+            key: std::mem::take(&mut self.key),
             at_ms: now_ms(),
             effects: effects.clone(),
         };
-        // Written over the old record, then cut to its length: a file cut to nothing and
-        // written again is flushed to disk when closed (ext4's `auto_da_alloc`), which
-        // would cost every call a disk write.
-        if let Ok(text) = serde_json::to_vec(&record) {
-            let _ = self
-                .file
-                .rewind()
-                .and_then(|()| self.file.write_all(&text))
-                .and_then(|()| self.file.set_len(text.len() as u64));
+        // Written over the old record, padded with spaces to its length when shorter (a
+        // JSON reader skips them): a file cut to nothing and written again is flushed to
+        // disk when closed (ext4's `auto_da_alloc`), and cutting it to length costs a
+        // journal entry, where a write over it costs neither.
+        if let Ok(mut text) = serde_json::to_vec(&record) {
+            if text.len() < self.len {
+                text.resize(self.len, b' ');
+            }
+            let _ = std::os::unix::fs::FileExt::write_all_at(&self.file, &text, 0);
         }
     }
 }
@@ -219,91 +255,36 @@ fn open(path: &Path, create: bool) -> std::io::Result<File> {
 }
 
 /// Takes the file's lock, waiting at most [`WAIT_LIMIT`] (polled: a blocking `flock`
-/// could not be bounded without a thread of its own); whether it had to wait.
-fn lock(file: &File) -> Option<bool> {
+/// could not be bounded without a thread of its own).
+fn lock(file: &File) -> Option<()> {
     let deadline = Instant::now() + WAIT_LIMIT;
     let mut pause = Duration::from_millis(1);
-    let mut waited = false;
     loop {
         match flock(file, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Some(waited),
+            Ok(()) => return Some(()),
             Err(rustix::io::Errno::WOULDBLOCK | rustix::io::Errno::INTR) => {}
             Err(_) => return None,
         }
         if Instant::now() >= deadline {
             return None;
         }
-        waited = true;
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(50));
     }
 }
 
-/// Once there are more than [`MAX_CLAIMS`], removes the claims no call can use: an
-/// answered one (a record written) past [`WINDOW_WITH_ID`], and any untouched for
-/// [`STALE`]. A claim still held (empty: no answer yet) is kept within [`STALE`], so a
-/// second call of a slow event still waits for it. Pruning answered claims by the window
-/// keeps a long session's directory below the bound, so a call does not look at every
-/// file's time.
-fn prune(dir: &Path) {
-    // One look at the claims every PRUNE_EVERY at most: a full directory of claims still
-    // within their window has nothing to remove, and a look at each file's time on every
-    // call would cost more than the call.
-    let mark = dir.join(PRUNED_MARK);
-    let now = SystemTime::now();
-    let recent = std::fs::metadata(&mark)
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| now.duration_since(t).unwrap_or_default() < PRUNE_EVERY);
-    if recent {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    // Counted by name first: a claim is made on every tool event, and only a full
-    // directory is worth a look at each file's time.
-    let paths: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| !p.ends_with(PRUNED_MARK))
-        .collect();
-    let marked = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&mark)
-        .and_then(|f| f.set_modified(now));
-    if paths.len() < MAX_CLAIMS || marked.is_err() {
-        return;
-    }
-    for path in paths {
-        let useless = std::fs::metadata(&path).is_ok_and(|m| {
-            let age = m
-                .modified()
-                .map(|t| now.duration_since(t).unwrap_or_default())
-                .unwrap_or_default();
-            age > STALE || (m.len() > 0 && age > WINDOW_WITH_ID)
-        });
-        if useless {
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
-fn now_ms() -> u128 {
+/// Now, in milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u128 {
     SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
         .as_millis()
 }
-
 #[cfg(test)]
 mod tests {
-    use std::time::{Duration, SystemTime};
-
     use serde_json::json;
 
-    use super::{MAX_CLAIMS, STALE, WINDOW_WITH_ID, event_time_ms, prune};
+    use super::event_time_ms;
 
     #[test]
     fn an_event_time_in_either_of_copilots_forms() {
@@ -329,67 +310,5 @@ mod tests {
         ] {
             assert_eq!(event_time_ms(&other), None, "{other}");
         }
-    }
-
-    #[test]
-    fn a_full_claims_directory_loses_its_stale_claims_only() {
-        let dir = tempfile::tempdir().expect("dir");
-        let old = SystemTime::now() - STALE - Duration::from_secs(60);
-        for n in 0..MAX_CLAIMS + 44 {
-            let file = std::fs::File::create(dir.path().join(format!("c{n}"))).expect("file");
-            if n % 3 == 0 {
-                file.set_modified(old).expect("mtime");
-            }
-        }
-        let count = || {
-            std::fs::read_dir(dir.path())
-                .expect("read")
-                .flatten()
-                .filter(|e| e.file_name() != super::PRUNED_MARK)
-                .count()
-        };
-        prune(dir.path());
-        let kept = MAX_CLAIMS + 44 - (MAX_CLAIMS + 44).div_ceil(3);
-        assert_eq!(count(), kept);
-        // A look at every claim's age is taken once per PRUNE_EVERY at most.
-        std::fs::File::create(dir.path().join("late"))
-            .and_then(|f| f.set_modified(old))
-            .expect("file");
-        prune(dir.path());
-        assert_eq!(count(), kept + 1);
-        // Below the bound, nothing is looked at, stale or not.
-        let small = tempfile::tempdir().expect("dir");
-        std::fs::File::create(small.path().join("c"))
-            .and_then(|f| f.set_modified(old))
-            .expect("file");
-        prune(small.path());
-        assert!(small.path().join("c").exists());
-    }
-
-    #[test]
-    fn a_full_claims_directory_loses_its_answered_claims_past_the_window() {
-        use std::io::Write;
-        let dir = tempfile::tempdir().expect("dir");
-        let past_window = SystemTime::now() - WINDOW_WITH_ID - Duration::from_secs(5);
-        for n in 0..MAX_CLAIMS + 10 {
-            let mut file = std::fs::File::create(dir.path().join(format!("c{n}"))).expect("file");
-            // Every other claim answered; every claim older than the window.
-            if n % 2 == 0 {
-                file.write_all(b"{}").expect("answer");
-            }
-            file.set_modified(past_window).expect("mtime");
-        }
-        prune(dir.path());
-        let left: Vec<String> = std::fs::read_dir(dir.path())
-            .expect("read")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .filter(|name| name != super::PRUNED_MARK)
-            .collect();
-        // The held ones (no answer yet) stay: a second call of a slow event still waits.
-        assert_eq!(left.len(), (MAX_CLAIMS + 10) / 2);
-        assert!(left.iter().all(|name| {
-            let n: usize = name[1..].parse().expect("number");
-            n % 2 == 1
-        }));
     }
 }

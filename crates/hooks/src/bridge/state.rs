@@ -209,6 +209,11 @@ impl StateStore {
         });
     }
 
+    /// Whether the session has state kept (async results to deliver, stop-loop counts).
+    pub fn has_session(&self, session: &str) -> bool {
+        self.path(session).exists()
+    }
+
     /// Adds the session's undelivered async results to `agg` (their context where the
     /// event takes context, else as messages) and forgets them.
     pub fn deliver(&self, session: &str, event: &Event, agg: &mut Aggregate) {
