@@ -136,7 +136,7 @@ const ROWS: &[Row] = &[
         group: "bridge_no_hooks",
         bench: "bridge",
         package: "agentic-hooks-cli",
-        what: "`hooks bridge claude` process on an event matching no hook vs `/bin/true`",
+        what: "the hook command (`hooks-bridge claude`) on an event matching no hook vs `/bin/true`",
         target: Target::RatioAtMost(2.0),
         events: None,
     },
@@ -145,7 +145,7 @@ const ROWS: &[Row] = &[
         group: "bridge_one_hook",
         bench: "bridge",
         package: "agentic-hooks-cli",
-        what: "`hooks bridge claude` with one `sh -c` hook vs that `sh -c` + `/bin/true`",
+        what: "the hook command (`hooks-bridge claude`) with one `sh -c` hook vs that `sh -c` + `/bin/true`",
         target: Target::RatioAtMost(1.15),
         events: None,
     },
@@ -172,7 +172,7 @@ const ROWS: &[Row] = &[
         group: "daemon_no_hooks",
         bench: "bridge",
         package: "agentic-hooks-cli",
-        what: "9a with `hooks daemon` running (the bridge hands it the call) vs `/bin/true`",
+        what: "9a with `hooks daemon` running (the hook command hands it the call) vs `/bin/true`",
         target: Target::RatioAtMost(1.3),
         events: None,
     },
@@ -202,13 +202,21 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
         std::fs::write(&mode_file, if quick { "quick" } else { "full" })?;
         let mut benches: Vec<(&str, &str)> = ROWS.iter().map(|r| (r.package, r.bench)).collect();
         benches.dedup();
+        let client = static_client(&target)?;
+        let client = client.to_string_lossy();
         for (package, bench) in benches {
             let mut args = vec!["bench", "-p", package, "--bench", bench, "--"];
             if quick {
                 args.extend(["--warm-up-time", "1", "--measurement-time", "2"]);
             }
             let layers = layers.to_string_lossy();
-            crate::cargo_with_env(&args, &[("HOOKS_BENCH_LAYERS_DIR", &layers)])?;
+            crate::cargo_with_env(
+                &args,
+                &[
+                    ("HOOKS_BENCH_LAYERS_DIR", &layers),
+                    ("HOOKS_BENCH_CLIENT", &client),
+                ],
+            )?;
         }
         measure_cli_memory(&target, &layers, &results.join("cli_memory/result.json"))?;
         let soak = results.join("soak/result.json");
@@ -248,6 +256,35 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
     let quick = std::fs::read_to_string(&mode_file).map_or(quick, |m| m.trim() == "quick");
     write_doc(&table, quick)?;
     Ok(table)
+}
+
+/// The hook command's client as the packages ship it (`hooks-bridge`, linked statically on
+/// Linux: [`crate::dist::client_rustc_args`]), built with the release profile the benches
+/// use and copied to `bench-client/` in `target` beside a link to the release `hooks` (the
+/// client runs the `hooks` beside it); the benches' own build of the package relinks
+/// `release/hooks-bridge` dynamically.
+fn static_client(target: &Path) -> Result<PathBuf> {
+    crate::cargo(&["build", "--release", "-p", "agentic-hooks-cli", "--bins"])?;
+    let mut args = vec![
+        "rustc",
+        "--release",
+        "-p",
+        "agentic-hooks-cli",
+        "--bin",
+        "hooks-bridge",
+        "--",
+    ];
+    args.extend(crate::dist::client_rustc_args(cfg!(target_os = "linux")));
+    crate::cargo(&args)?;
+    let dir = target.join("bench-client");
+    std::fs::create_dir_all(&dir)?;
+    let client = dir.join("hooks-bridge");
+    let _ = std::fs::remove_file(&client);
+    std::fs::copy(target.join("release/hooks-bridge"), &client)?;
+    let engine = dir.join("hooks");
+    let _ = std::fs::remove_file(&engine);
+    std::os::unix::fs::symlink(target.join("release/hooks"), &engine)?;
+    Ok(client)
 }
 
 fn target_dir() -> PathBuf {

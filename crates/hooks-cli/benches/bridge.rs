@@ -1,6 +1,8 @@
-//! `hooks bridge claude` as an agent runs it, a whole process per event (start-up
-//! included), side by side with what the agent would run without the engine, measured in
-//! the same run with the two sides alternating (so both see the same machine load):
+//! The hook command `hooks install` writes (`hooks-bridge claude`, which hands the event to
+//! the resident engine when one serves and runs `hooks bridge claude` otherwise) as an
+//! agent runs it, a whole process per event (start-up included), side by side with what
+//! the agent would run without the engine, measured in the same run with the two sides
+//! alternating (so both see the same machine load):
 //!
 //! - `bridge_no_hooks`: an event that matches no hook, against `/bin/true` (target 2.0x).
 //! - `bridge_one_hook`: an event with one `sh -c` command hook, against that `sh -c` plus
@@ -9,8 +11,12 @@
 //!   which one matches, against the same baseline.
 //!
 //! - `daemon_no_hooks`, `daemon_one_hook`: the first two with the resident engine running
-//!   (`hooks daemon run` in the temporary home), which the bridge hands each call to
+//!   (`hooks daemon run` in the temporary home), which the client hands each call to
 //!   (targets 1.3x and 1.15x).
+//!
+//! The client is `$HOOKS_BENCH_CLIENT` when set (`cargo xtask bench` sets it to the
+//! statically linked build the packages ship, beside a link to `hooks`), else the one
+//! Cargo built (linked dynamically, a little slower to start).
 //!
 //! Each process gets the Claude Code PreToolUse stdin JSON and is waited for. The config is
 //! a user-layer native file in a temporary home; the state store is there too.
@@ -109,6 +115,13 @@ fn hooks_bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_hooks"))
 }
 
+/// The hook command's program: `$HOOKS_BENCH_CLIENT`, else Cargo's `hooks-bridge`.
+fn client_bin() -> PathBuf {
+    std::env::var_os("HOOKS_BENCH_CLIENT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_hooks-bridge")))
+}
+
 /// Alternates the measured side with the other, timing only the measured one.
 fn interleaved(iters: u64, mut measured: impl FnMut(), mut other: impl FnMut()) -> Duration {
     let mut total = Duration::ZERO;
@@ -160,8 +173,8 @@ fn compare(
     let mut resident = resident.then(|| daemon(path));
     let proj = path.join("proj");
     let stdin = payload(&proj, 0);
-    let bin = hooks_bin();
-    let answer = run(path, &bin, &["bridge", "claude"], &stdin);
+    let bin = client_bin();
+    let answer = run(path, &bin, &["claude"], &stdin);
     assert!(
         answer.is_empty(),
         "{group}: the bridge did not allow the call: {}",
@@ -170,12 +183,7 @@ fn compare(
     let calls = std::cell::Cell::new(0);
     let engine = || {
         calls.set(calls.get() + 1);
-        run(
-            path,
-            &bin,
-            &["bridge", "claude"],
-            &payload(&proj, calls.get()),
-        );
+        run(path, &bin, &["claude"], &payload(&proj, calls.get()));
     };
     let base = || baseline(path, &stdin);
     let mut g = c.benchmark_group(group);

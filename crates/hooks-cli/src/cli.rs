@@ -217,9 +217,14 @@ pub enum DaemonCommand {
     Install,
     /// Remove the user service file `install` wrote.
     Uninstall,
-    /// Serve one caller's calls on stdin and stdout (the daemon starts these).
+    /// Serve one caller's calls on stdin and stdout, and on its own socket (the daemon
+    /// starts these).
     #[command(hide = true)]
-    Worker,
+    Worker {
+        /// The socket for the caller's later calls.
+        #[arg(long)]
+        socket: Option<PathBuf>,
+    },
 }
 
 /// `hooks daemon status`.

@@ -2,6 +2,7 @@
 //! install the user service that starts it.
 
 use std::io::Write as _;
+use std::os::fd::AsFd as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -25,8 +26,10 @@ const WAIT: Duration = Duration::from_secs(10);
 pub fn run(command: &DaemonCommand) -> Result<u8> {
     match command {
         DaemonCommand::Run => serve(),
-        DaemonCommand::Worker => {
-            daemon::worker::serve(std::io::stdin().lock(), std::io::stdout().lock())?;
+        DaemonCommand::Worker { socket } => {
+            // Unbuffered: the worker waits on the descriptor for the daemon's next call.
+            let input = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
+            daemon::worker::serve(input, std::io::stdout().lock(), socket.as_deref())?;
             Ok(0)
         }
         DaemonCommand::Start => start(),

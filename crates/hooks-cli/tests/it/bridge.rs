@@ -581,8 +581,7 @@ const SETTINGS: &str = "{\n  \"model\": \"x\",\n  \"hooks\": {\n    \"Stop\": [\
 /// move into the engine's config (so they run once, through the bridge) and come back.
 #[test]
 fn install_and_uninstall_claude() {
-    let hooks_bin = assert_cmd::cargo::cargo_bin("hooks").display().to_string();
-    let command = format!("{hooks_bin} bridge claude");
+    let command = crate::support::installed_command("claude");
     for migrate in [false, true] {
         let env = env_with(CONFIG);
         let settings = env.write("proj/.claude/settings.json", SETTINGS);
@@ -627,6 +626,145 @@ fn install_and_uninstall_claude() {
         assert_eq!(std::fs::read_to_string(&settings).unwrap(), SETTINGS);
         assert!(!env.path().join("proj/.hooks/hooks.yaml").exists());
     }
+}
+
+/// The bridge's commands in the Claude Code settings `text`, per event (every hook whose
+/// command says `bridge`).
+fn bridge_entries(text: &str) -> Vec<(String, String)> {
+    let value: Value = serde_json::from_str(text).unwrap();
+    let mut found = Vec::new();
+    for (event, groups) in value["hooks"].as_object().unwrap() {
+        for group in groups.as_array().unwrap() {
+            for hook in group["hooks"].as_array().unwrap() {
+                let command = hook["command"].as_str().unwrap();
+                if command.contains("bridge") {
+                    found.push((event.clone(), command.to_owned()));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The hook command install writes is the client `hooks-bridge` when it sits beside the
+/// `hooks` program, else `hooks bridge`; the two are the bridge's own alike: an install
+/// over the other's entries leaves one entry per event, in the new spelling, uninstall
+/// takes either out, doctor accepts either as this program's.
+#[test]
+fn install_writes_the_client_beside_hooks_and_takes_the_other_command_as_its_own() {
+    let env = env_with(CONFIG);
+    let settings = env.write("proj/.claude/settings.json", SETTINGS);
+    // A `hooks` of its own directory, the client beside it or not: a hard link, since the
+    // program knows itself by the path it was started by.
+    let dir = env.path().join("opt/bin");
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = dir.join("hooks");
+    std::fs::hard_link(assert_cmd::cargo::cargo_bin("hooks"), &program).unwrap();
+    let client = dir.join("hooks-bridge");
+    let with_client = |beside: bool| {
+        if beside {
+            std::fs::hard_link(env!("CARGO_BIN_EXE_hooks-bridge"), &client).unwrap();
+        } else {
+            std::fs::remove_file(&client).unwrap();
+        }
+    };
+    let quoted = |p: &Path| hooks::config::shell_quote(&p.display().to_string());
+    let engine = format!("{} bridge claude", quoted(&program));
+    let through_client = format!("{} claude", quoted(&client));
+    // The test starts the binary itself, as a real child process.
+    #[allow(clippy::disallowed_methods)]
+    let run = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(&program);
+        env.isolate(&mut cmd);
+        cmd.args(args);
+        env.finish(&mut assert_cmd::Command::from_std(cmd))
+    };
+    let entries_are = |command: &str| {
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let entries = bridge_entries(&text);
+        let mut events: Vec<&str> = entries.iter().map(|(e, _)| e.as_str()).collect();
+        events.sort_unstable();
+        assert_eq!(events, ["PreToolUse", "Stop", "UserPromptSubmit"], "{text}");
+        assert!(entries.iter().all(|(_, c)| c == command), "{text}");
+        assert!(text.contains("echo hi"), "{text}");
+    };
+    let doctor_says_this_program = || {
+        let doctor = run(&["doctor"]);
+        assert!(
+            doctor.stdout.contains("PreToolUse: calls this binary;"),
+            "{}",
+            doctor.stdout
+        );
+    };
+
+    // No client: the engine's command.
+    assert_eq!(run(&["install", "claude"]).code, 0);
+    entries_are(&engine);
+    // The client arrives: the old entries are still this program's.
+    with_client(true);
+    doctor_says_this_program();
+    // Installing again makes them call the client, in place: one entry per event.
+    let again = run(&["install", "claude"]);
+    assert_eq!(again.code, 0, "{again:?}");
+    assert!(
+        again
+            .stdout
+            .contains("/opt/bin/hooks-bridge claude` runs on Stop, PreToolUse, UserPromptSubmit"),
+        "{again:?}"
+    );
+    entries_are(&through_client);
+    doctor_says_this_program();
+    // Uninstall puts the file back as it was.
+    assert_eq!(run(&["uninstall", "claude"]).code, 0);
+    assert_eq!(std::fs::read_to_string(&settings).unwrap(), SETTINGS);
+
+    // The other way round: the client's entries, then the client gone (an install by
+    // another package of the engine, say): install calls the engine again.
+    assert_eq!(run(&["install", "claude"]).code, 0);
+    entries_are(&through_client);
+    with_client(false);
+    assert_eq!(run(&["install", "claude"]).code, 0);
+    entries_are(&engine);
+
+    // An edited file loses only the bridge's entries, in either spelling: here the
+    // engine's, with the client beside it; then the client's, with the client gone.
+    with_client(true);
+    let edit = |from: &str, to: &str| {
+        let text = std::fs::read_to_string(&settings).unwrap();
+        assert!(text.contains(from), "{text}");
+        std::fs::write(&settings, text.replace(from, to)).unwrap();
+    };
+    let uninstall_leaves_no_bridge = |model: &str| {
+        let out = run(&["uninstall", "claude"]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            out.stdout
+                .contains("only the bridge's entries were removed"),
+            "{out:?}"
+        );
+        let text = std::fs::read_to_string(&settings).unwrap();
+        assert_eq!(bridge_entries(&text), [], "{text}");
+        assert!(text.contains(model) && text.contains("echo hi"), "{text}");
+    };
+    edit("\"model\": \"x\"", "\"model\": \"y\"");
+    uninstall_leaves_no_bridge("\"model\": \"y\"");
+
+    // Both spellings in one event (two installs by two versions): one is left.
+    assert_eq!(run(&["install", "claude"]).code, 0);
+    entries_are(&through_client);
+    edit(
+        "\"PreToolUse\": [",
+        &format!(
+            "\"PreToolUse\": [{{\"hooks\": [{{\"type\": \"command\", \"command\": {}}}]}},",
+            serde_json::to_string(&engine).unwrap()
+        ),
+    );
+    assert_eq!(run(&["install", "claude"]).code, 0);
+    entries_are(&through_client);
+
+    with_client(false);
+    edit("\"model\": \"y\"", "\"model\": \"z\"");
+    uninstall_leaves_no_bridge("\"model\": \"z\"");
 }
 
 /// `--all-events` installs every Claude Code event; a file that did not exist is removed
@@ -734,11 +872,9 @@ fn install_and_uninstall_gemini() {
     let handler = &value["hooks"]["BeforeTool"][0];
     assert_eq!(handler["matcher"], "*");
     assert_eq!(handler["hooks"][0]["timeout"], 600_000);
-    assert!(
-        handler["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .ends_with(" bridge gemini")
+    assert_eq!(
+        handler["hooks"][0]["command"],
+        crate::support::installed_command("gemini")
     );
     assert_eq!(value["general"]["vimMode"], true);
     let doctor = env.run(&["doctor"]);
@@ -916,11 +1052,9 @@ fn install_and_uninstall_cursor() {
         "./hooks/format.sh"
     );
     let entry = &value["hooks"]["preToolUse"][0];
-    assert!(
-        entry["command"]
-            .as_str()
-            .unwrap()
-            .ends_with(" bridge cursor")
+    assert_eq!(
+        entry["command"],
+        crate::support::installed_command("cursor")
     );
     assert_eq!(entry["timeout"], 600);
     assert_eq!(value["hooks"]["stop"][0]["loop_limit"], Value::Null);
@@ -1031,7 +1165,11 @@ fn install_cursor_migrates_its_hooks_and_uninstall_restores_them() {
     for entries in value["hooks"].as_object().unwrap().values() {
         for entry in entries.as_array().unwrap() {
             let command = entry["command"].as_str().unwrap();
-            assert!(command.ends_with(" bridge cursor"), "{text}");
+            assert_eq!(
+                command,
+                crate::support::installed_command("cursor"),
+                "{text}"
+            );
         }
     }
     let shell = |command: &str| {

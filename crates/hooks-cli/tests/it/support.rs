@@ -97,6 +97,16 @@ impl Env {
         cmd
     }
 
+    /// The hook command's client (`hooks-bridge`) in this environment, as
+    /// [`Env::std_command`] is the `hooks` binary.
+    // The test starts the binary itself, as a real child process.
+    #[allow(clippy::disallowed_methods)]
+    pub(crate) fn client_command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hooks-bridge"));
+        self.isolate(&mut cmd);
+        cmd
+    }
+
     /// Gives `cmd` this environment's working directory and isolated variables (see
     /// [`Env::command`]).
     pub(crate) fn isolate(&self, cmd: &mut std::process::Command) {
@@ -189,6 +199,21 @@ pub(crate) fn mkfifo(env: &Env, rel: &str) {
     let path = env.path().join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+}
+
+/// The hook command `hooks install AGENT` writes in these tests: the client cargo builds
+/// beside the `hooks` binary, `/…/hooks-bridge AGENT` (its path needs no quoting).
+pub(crate) fn installed_command(agent: &str) -> String {
+    let client = Path::new(env!("CARGO_BIN_EXE_hooks-bridge"));
+    assert_eq!(
+        Some(client),
+        assert_cmd::cargo::cargo_bin("hooks")
+            .with_file_name("hooks-bridge")
+            .as_path()
+            .into(),
+        "the client is not beside the hooks binary"
+    );
+    format!("{} {agent}", client.display())
 }
 
 /// The workspace root (where `examples/` is).

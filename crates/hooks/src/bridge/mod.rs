@@ -45,7 +45,8 @@ use self::state::StateStore;
 use crate::config::{Interpolation, Locations, TrustStore};
 use crate::core::reply::Reply;
 use crate::core::{
-    Aggregate, BuiltinEvent, Decision, Dialect, Event, EventCatalog, EventContext, TelemetryLayers,
+    Aggregate, BuiltinEvent, Decision, Dialect, Effects, Event, EventCatalog, EventContext,
+    TelemetryLayers,
 };
 use crate::error::Context;
 use crate::exec::{AuditLog, CancellationToken};
@@ -275,9 +276,7 @@ fn read_context(agent: &Agent, event: Event, payload: Value) -> Result<EventCont
         .map_err(Error::bridge)
 }
 
-/// How long the agent may take to write its event and close stdin. Agents write it at
-/// once; the bound only keeps a bridge whose stdin is never closed from hanging.
-pub const STDIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+pub use hooks_client::STDIN_LIMIT;
 
 /// The event the agent wrote on stdin, read to its end (within [`STDIN_LIMIT`]): its bytes
 /// (which an async worker is handed as they are) and its JSON. Unlike `hooks run`, the
@@ -297,52 +296,14 @@ pub fn read_stdin() -> Result<Vec<u8>, Error> {
             "stdin is a terminal: the agent writes its event there",
         ));
     }
-    read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)
+    hooks_client::read_within(std::os::fd::AsFd::as_fd(&stdin), STDIN_LIMIT)
+        .map_err(|(_, e)| Error::bridge(e.to_string()))
 }
 
 /// The event the agent wrote, `text`, with its JSON.
 pub fn parse_event(text: Vec<u8>) -> Result<(Vec<u8>, Value), Error> {
     let payload = serde_json::from_slice(&text).context("the event on stdin is not JSON")?;
     Ok((text, payload))
-}
-
-/// Everything `fd` gives until its end, waiting at most `limit` in all: each read is
-/// preceded by a `poll` bounded by the time left, on this thread (a thread of its own
-/// would cost its start on every call).
-fn read_within(
-    fd: std::os::fd::BorrowedFd<'_>,
-    limit: std::time::Duration,
-) -> Result<Vec<u8>, Error> {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let deadline = std::time::Instant::now() + limit;
-    let mut text = Vec::new();
-    loop {
-        let left = deadline.saturating_duration_since(std::time::Instant::now());
-        if left.is_zero() {
-            return Err(Error::bridge(format!(
-                "the agent did not close stdin within {} s",
-                limit.as_secs()
-            )));
-        }
-        let timeout = Timespec::try_from(left).context("the time left to read stdin")?;
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        match poll(&mut fds, Some(&timeout)) {
-            // Timed out: the loop says so once the deadline has passed.
-            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
-            Ok(_) => {}
-            Err(e) => return Err(e).context("waiting for the event on stdin"),
-        }
-        // Read into the buffer's spare room, never zeroed; it grows only when full.
-        if text.len() == text.capacity() {
-            text.reserve(64 * 1024);
-        }
-        match rustix::io::read(fd, rustix::buffer::spare_capacity(&mut text)) {
-            Ok(0) => return Ok(text),
-            Ok(_) => {}
-            Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => {}
-            Err(e) => return Err(e).context("reading the event from stdin"),
-        }
-    }
 }
 
 /// The answer of the agent `dialect` to `agg`, for the event of `ctx`.
@@ -376,7 +337,11 @@ pub(crate) fn agent_event(name: &str) -> Option<Event> {
 /// [`Agent::project_dir`]: `CLAUDE_PROJECT_DIR`, a workspace root, ...), else the root of
 /// the payload's `cwd` (the nearest ancestor with a config, else the git root), else the
 /// current directory's.
-fn project_root(agent: &Agent, ctx: &EventContext) -> Result<PathBuf, Error> {
+fn project_root(
+    agent: &Agent,
+    ctx: &EventContext,
+    cache: Option<&LoadCache>,
+) -> Result<PathBuf, Error> {
     if let Some(dir) = (agent.project_dir)(ctx) {
         return Ok(dir);
     }
@@ -384,7 +349,10 @@ fn project_root(agent: &Agent, ctx: &EventContext) -> Result<PathBuf, Error> {
     match cwd {
         Some(cwd) => {
             let home = std::env::var_os("HOME").map(PathBuf::from);
-            Ok(Locations::project_root(&cwd, home.as_deref()))
+            Ok(match cache {
+                Some(cache) => cache.project_root(&cwd, home.as_deref()),
+                None => Locations::project_root(&cwd, home.as_deref()),
+            })
         }
         None => current_project(),
     }
@@ -482,7 +450,7 @@ fn prepare(
     store: Option<StateStore>,
     options: &Options,
 ) -> Result<Prepared, Error> {
-    let root = project_root(agent, ctx)?;
+    let root = project_root(agent, ctx, options.cache.as_deref())?;
     if ctx.get("cwd").is_none() {
         ctx.set("cwd", root.display().to_string());
     }
@@ -515,6 +483,13 @@ fn audit_log(agent: &Agent, store: Option<&StateStore>) -> Option<AuditLog> {
         .map(|log| log.with_agent(agent.name()))
 }
 
+thread_local! {
+    /// The async runtime a thread dispatches with: made at its first dispatch, kept for
+    /// the next (a worker of the resident engine answers many calls on one thread).
+    static RUNTIME: std::cell::OnceCell<tokio::runtime::Runtime> =
+        const { std::cell::OnceCell::new() };
+}
+
 /// Dispatches the event and folds in what the store holds for the session (the results
 /// of async hooks finished since the last event); `stdin` is the event as the agent wrote
 /// it, for the async worker. The `recorder` of the dispatch `started` then is set once the
@@ -530,36 +505,42 @@ fn dispatch(
     recorder: &mut Option<Recorder>,
 ) -> Result<Aggregate, Error> {
     let event = ctx.event().clone();
+    let began = fold::now_ms();
     let store = StateStore::open();
+    let key = fold::key(ctx, stdin, !agent.runs_files_of.is_empty());
+    let claims = store.clone().zip(key);
     // A second call of the same event (another bridge of this engine the agent also runs)
     // answers with the first's decision, before any config is loaded for it.
-    let claim = store
+    if let Some(fold::Claim::Answered(effects)) = claims
         .as_ref()
-        .zip(fold::key(ctx, stdin, !agent.runs_files_of.is_empty()))
-        .and_then(|(store, key)| fold::claim(store, &key));
-    let held = match claim {
-        Some(fold::Claim::Answered(effects)) => {
-            let mut agg = Aggregate::empty(&event);
-            agg.effects = *effects;
-            if let Some(log) = audit_log(agent, store.as_ref()) {
-                log.record_note(
-                    ctx,
-                    "answered with the decision of another call of the same event, which ran the hooks",
-                );
-            }
-            return Ok(agg);
-        }
-        Some(fold::Claim::Held(held)) => Some(held),
-        None => None,
-    };
+        .and_then(|(s, k)| fold::claim(s, k, false, began))
+    {
+        return Ok(answered(agent, ctx, store.as_ref(), *effects));
+    }
     let Prepared {
         engine,
         store,
         session,
     } = prepare(agent, ctx, store, options)?;
-    let ctx = &*ctx;
     let index = engine.dispatcher().index();
     let matched = index.matching(ctx);
+    // The first call claims the event, unless it has nothing to answer: no hook matches
+    // and the session has no state (no async results to deliver, no stop-loop count).
+    // Another call then finds nothing to run either, and both answer alike, without a
+    // claim file written per event.
+    let mut held = None;
+    if let Some((claims, key)) = &claims
+        && (!matched.is_empty() || claims.has_session(&session))
+    {
+        match fold::claim(claims, key, true, began) {
+            Some(fold::Claim::Answered(effects)) => {
+                return Ok(answered(agent, ctx, Some(claims), *effects));
+            }
+            Some(fold::Claim::Held(h)) => held = Some(h),
+            None => {}
+        }
+    }
+    let ctx = &*ctx;
     let has_async = matched.iter().any(|&i| index.spec(i).is_async);
     let has_sync = matched.iter().any(|&i| !index.spec(i).is_async);
     *recorder = Recorder::start(started, engine.loaded().hooks.telemetry());
@@ -567,11 +548,19 @@ fn dispatch(
         recorder.matched(matched.iter().map(|&i| index.spec(i)));
     }
     let mut agg = if has_sync {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .context("starting the async runtime")?;
-        runtime.block_on(engine.dispatch(ctx))
+        RUNTIME.with(|kept| -> Result<Aggregate, Error> {
+            let runtime = match kept.get() {
+                Some(runtime) => runtime,
+                None => {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .context("starting the async runtime")?;
+                    kept.get_or_init(|| runtime)
+                }
+            };
+            Ok(runtime.block_on(engine.dispatch(ctx)))
+        })?
     } else {
         Aggregate::empty(&event)
     };
@@ -591,6 +580,25 @@ fn dispatch(
         export_env(var, &agg);
     }
     Ok(agg)
+}
+
+/// The answer of a call whose event another call answered: that call's effects, noted
+/// in the audit log.
+fn answered(
+    agent: &Agent,
+    ctx: &EventContext,
+    store: Option<&StateStore>,
+    effects: Effects,
+) -> Aggregate {
+    let mut agg = Aggregate::empty(ctx.event());
+    agg.effects = effects;
+    if let Some(log) = audit_log(agent, store) {
+        log.record_note(
+            ctx,
+            "answered with the decision of another call of the same event, which ran the hooks",
+        );
+    }
+    agg
 }
 
 /// Starts the detached background process that runs the event's async hooks; says so in
@@ -708,44 +716,4 @@ fn export_env(var: &str, agg: &Aggregate) {
         .create(true)
         .open(file)
         .and_then(|mut f| f.write_all(text.as_bytes()));
-}
-
-#[cfg(test)]
-mod tests {
-    use std::io::Write;
-    use std::os::fd::AsFd;
-    use std::time::{Duration, Instant};
-
-    use super::read_within;
-
-    #[test]
-    fn stdin_is_read_to_its_end_across_writes() {
-        let (reader, mut writer) = std::io::pipe().expect("pipe");
-        let big = "x".repeat(200_000);
-        let writing = std::thread::spawn(move || {
-            writer.write_all(b"{\"a\":\"").expect("write");
-            writer.write_all(big.as_bytes()).expect("write");
-            writer.write_all(b"\"}").expect("write");
-        });
-        let text = read_within(reader.as_fd(), Duration::from_secs(30)).expect("read");
-        writing.join().expect("writer");
-        assert_eq!(text.len(), 200_008);
-        assert!(text.ends_with(b"\"}"));
-    }
-
-    #[test]
-    fn a_stdin_never_closed_ends_at_the_limit() {
-        let (reader, mut writer) = std::io::pipe().expect("pipe");
-        writer.write_all(b"{").expect("write");
-        let start = Instant::now();
-        let err = read_within(reader.as_fd(), Duration::from_millis(200)).expect_err("bounded");
-        assert!(start.elapsed() >= Duration::from_millis(200));
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "{:?}",
-            start.elapsed()
-        );
-        assert!(err.to_string().contains("did not close stdin"), "{err:#}");
-        drop(writer);
-    }
 }

@@ -25,9 +25,6 @@ const MAX_CALLS: usize = 64;
 /// The most workers alive at once.
 const MAX_WORKERS: usize = 32;
 
-/// A worker unused this long is ended.
-const IDLE_LIMIT: Duration = Duration::from_secs(10 * 60);
-
 /// How long a caller has to send its call once connected.
 const READ_LIMIT: Duration = Duration::from_secs(5);
 
@@ -35,7 +32,7 @@ const READ_LIMIT: Duration = Duration::from_secs(5);
 /// hearing beats, answers it itself).
 const CALL_LIMIT: Duration = Duration::from_secs(20 * 60);
 
-/// How often idle workers and the socket are looked at.
+/// How often ended workers and the socket are looked at.
 const REAP_EVERY: Duration = Duration::from_secs(30);
 
 /// The socket file's identity (device and inode), `None` when it is gone.
@@ -78,6 +75,9 @@ struct Shared {
 struct Worker {
     key: Key,
     process: Helper,
+    /// The socket it listens on for its caller's later calls (unless another worker of
+    /// the same caller held it when it started).
+    socket: PathBuf,
     used: Instant,
 }
 
@@ -247,8 +247,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Ends idle workers past [`IDLE_LIMIT`], checking twice a minute; stops the daemon when
-/// its socket is gone or replaced (its directory removed, say): no bridge can reach it.
+/// Forgets the workers that ended (a worker ends itself when idle for
+/// [`IDLE_LIMIT`](super::worker::IDLE_LIMIT)), checking twice a minute; stops the daemon
+/// when its socket is gone or replaced (its directory removed, say): no bridge can reach
+/// it.
 fn reap(shared: &Shared) {
     let bound = socket_id(&shared.socket);
     while !shared.stop.load(Ordering::SeqCst) {
@@ -258,19 +260,31 @@ fn reap(shared: &Shared) {
             return;
         }
         let mut pool = lock(&shared.pool);
-        let (old, kept): (Vec<Worker>, Vec<Worker>) =
-            pool.drain(..).partition(|w| w.used.elapsed() > IDLE_LIMIT);
-        *pool = kept;
+        let mut ended = Vec::new();
+        for mut worker in std::mem::take(&mut *pool) {
+            if worker.process.is_running() {
+                pool.push(worker);
+            } else {
+                ended.push(worker);
+            }
+        }
         drop(pool);
-        for mut worker in old {
+        for mut worker in ended {
             end(&mut worker);
             shared.workers.fetch_sub(1, Ordering::SeqCst);
         }
     }
 }
 
+/// Ends `worker`, and removes its socket unless a live worker (another of the same
+/// caller) holds it.
 fn end(worker: &mut Worker) {
     worker.process.end();
+    if let Err(e) = UnixStream::connect(&worker.socket)
+        && e.kind() == std::io::ErrorKind::ConnectionRefused
+    {
+        let _ = std::fs::remove_file(&worker.socket);
+    }
 }
 
 /// A handler thread: takes connections one after the other until the daemon stops.
@@ -316,9 +330,13 @@ fn take(shared: &Shared, mut stream: UnixStream) {
     }
 }
 
-/// The daemon's state, as `hooks daemon status` shows it.
+/// The daemon's state, as `hooks daemon status` shows it; `served` counts the calls the
+/// daemon relayed and those its idle workers answered on their own sockets.
 fn status(shared: &Shared) -> String {
-    let idle = lock(&shared.pool).len();
+    let mut pool = lock(&shared.pool);
+    let idle = pool.len();
+    let direct: u64 = pool.iter_mut().filter_map(served_by).sum();
+    drop(pool);
     let started = shared
         .started
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -332,10 +350,31 @@ fn status(shared: &Shared) -> String {
         "workers": shared.workers.load(Ordering::SeqCst),
         "idle_workers": idle,
         "calls_in_flight": shared.calls.load(Ordering::SeqCst).saturating_sub(1),
-        "served": shared.served.load(Ordering::Relaxed),
+        "served": shared.served.load(Ordering::Relaxed) + direct,
         "refused": shared.refused.load(Ordering::Relaxed),
     })
     .to_string()
+}
+
+/// The calls an idle `worker` answered on its socket, asked on its pipe (within
+/// [`BEAT`]); `None` when it does not say.
+fn served_by(worker: &mut Worker) -> Option<u64> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    Message::Status.write_to(&mut worker.process.input).ok()?;
+    if worker.process.output.buffer().is_empty() {
+        let wait = Timespec::try_from(BEAT).ok()?;
+        let mut fds = [PollFd::new(worker.process.output.get_ref(), PollFlags::IN)];
+        if poll(&mut fds, Some(&wait)).ok()? == 0 {
+            return None;
+        }
+    }
+    match Message::read_from(&mut worker.process.output).ok()? {
+        Message::Report(json) => serde_json::from_str::<serde_json::Value>(&json)
+            .ok()?
+            .get("served")?
+            .as_u64(),
+        _ => None,
+    }
 }
 
 /// Runs `call` in a worker and relays its answer, with beats while it runs; refuses it
@@ -364,6 +403,12 @@ fn run_call(shared: &Shared, mut stream: UnixStream, call: Call) {
             let _ = UnixStream::connect(&shared.socket);
         }
         return;
+    }
+    if crate::core::Dialect::from_name(&call.agent).is_none() {
+        return refuse(
+            &mut stream,
+            format!("the bridge does not answer {}", call.agent),
+        );
     }
     let key = Key {
         env: call.env.clone(),
@@ -465,16 +510,20 @@ fn worker_for(shared: &Shared, key: Key) -> Result<Worker, String> {
 
 /// Starts a worker with `key`'s environment and directory.
 fn start(shared: &Shared, key: Key) -> Result<Worker, String> {
+    let socket = hooks_client::worker_socket(&shared.socket, &key.cwd, &key.env);
     let argv = [
         shared.program.as_os_str().to_owned(),
         "daemon".into(),
         "worker".into(),
+        "--socket".into(),
+        socket.as_os_str().to_owned(),
     ];
     let process = crate::exec::spawn_with_env(&argv, &key.env, &key.cwd)
         .map_err(|e| format!("cannot start a worker in {}: {e}", key.cwd.display()))?;
     Ok(Worker {
         key,
         process,
+        socket,
         used: Instant::now(),
     })
 }

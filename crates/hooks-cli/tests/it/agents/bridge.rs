@@ -286,6 +286,15 @@ fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
         let run = AgentRun::new(agent, script);
         run.write("victim/keep.txt", "precious");
         engine_config(&run);
+        // A second hook writes down the process that ran it: a worker of the daemon.
+        let runners = run.root().join("runners.log");
+        let config = run.home().join(".config/hooks/hooks.yaml");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str(&format!(
+            "  - id: runner\n    event: PreToolUse\n    command: 'echo \"$PPID $(tr \"\\\\0\" \" \" < /proc/$PPID/cmdline)\" >> {}'\n",
+            runners.display()
+        ));
+        std::fs::write(&config, text).unwrap();
         // Not marked as the run's: the run's end kills what it marks (the workers, started
         // with the agent's environment, are).
         let started = run
@@ -309,12 +318,26 @@ fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
         );
         assert!(out.tool_result().contains(GUARD_REASON), "{agent:?}: {out}");
         assert!(run.project().join("made").exists(), "{agent:?}: {out}");
-        // Both calls were the daemon's, and the second reused the first's worker: the
-        // agent gives its hooks the same environment at every call.
+        // Both calls were the daemon's, and the second reused the first's worker (which
+        // took it on its own socket): the agent gives its hooks the same environment at
+        // every call. The daemon counts the call it relayed; the worker, ended with the
+        // run, took its count with it.
         assert!(
-            state["served"].as_u64().is_some_and(|n| n >= 2),
-            "{agent:?}: the daemon did not answer both calls: {state}"
+            state["served"].as_u64().is_some_and(|n| n >= 1),
+            "{agent:?}: the daemon answered no call: {state}"
         );
         assert_eq!(state["workers"], 1, "{agent:?}: {state}");
+        let lines: Vec<String> = std::fs::read_to_string(&runners)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        assert!(lines.len() >= 2, "{agent:?}: {lines:?}");
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.contains("daemon worker") && *l == lines[0]),
+            "{agent:?}: the calls were not one worker's: {lines:?}"
+        );
     }
 }
