@@ -120,6 +120,21 @@ struct Config {
     project_dir: Option<String>,
 }
 
+/// The shell of a script whose hook and dialect name none: `/bin/sh`, as Claude Code and
+/// Gemini CLI run theirs (Node's `shell: true`), where it exists; else `sh` found on
+/// `PATH`. Named outright, the spawn skips the search of `PATH` (a failed `exec` per
+/// folder before the one that holds `sh`).
+fn default_shell() -> &'static str {
+    static SHELL: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    SHELL.get_or_init(|| {
+        if cfg!(unix) && Path::new("/bin/sh").is_file() {
+            "/bin/sh"
+        } else {
+            "sh"
+        }
+    })
+}
+
 impl Default for CommandExecutor {
     fn default() -> CommandExecutor {
         CommandExecutor::builder().build()
@@ -212,7 +227,7 @@ impl CommandExecutor {
                         .shells
                         .iter()
                         .find(|(d, _)| *d == spec.dialect)
-                        .map_or("sh", |(_, s)| s.as_str());
+                        .map_or_else(|| default_shell(), |(_, s)| s.as_str());
                     vec![shell.to_owned(), "-c".to_owned(), script.clone()]
                 }
             },
@@ -693,8 +708,8 @@ impl CommandExecutorBuilder {
         self
     }
 
-    /// The shell that runs scripts of `dialect` as `SHELL -c SCRIPT` (`sh`, and `bash` for
-    /// Fabro, by default).
+    /// The shell that runs scripts of `dialect` as `SHELL -c SCRIPT` (`/bin/sh`, and
+    /// `bash` for Fabro, by default).
     #[must_use]
     pub fn shell(mut self, dialect: Dialect, shell: impl Into<String>) -> CommandExecutorBuilder {
         self.config.shells.retain(|(d, _)| *d != dialect);
@@ -976,6 +991,9 @@ struct Captured {
     truncated: bool,
 }
 
+/// The most one read of a hook's stdout or stderr takes.
+const READ_CHUNK: usize = 8 * 1024;
+
 /// Reads `reader` to its end into `out`, keeping the first `cap` bytes and dropping the
 /// rest, so a flood neither fills memory nor blocks the writer. What is kept is in `out`
 /// after each read, for a caller that stops waiting for the end.
@@ -987,9 +1005,12 @@ async fn read_capped<R: AsyncRead + Unpin>(
     let Some(reader) = reader else {
         return;
     };
-    let mut chunk = vec![0u8; 64 * 1024];
+    // Read into spare room, never zeroed: most hooks write a line or nothing, and a
+    // zeroed buffer of a pipe's size cost more than their whole output.
+    let mut chunk = Vec::with_capacity(READ_CHUNK);
     loop {
-        match reader.read(&mut chunk).await {
+        chunk.clear();
+        match reader.read_buf(&mut chunk).await {
             Ok(0) => break,
             Ok(n) => {
                 let mut out = out.lock().unwrap_or_else(PoisonError::into_inner);

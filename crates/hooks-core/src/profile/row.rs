@@ -37,7 +37,7 @@ pub struct Profile {
     /// [`default_timeout`](crate::default_timeout).
     pub default_timeout: fn(HandlerType, Option<BuiltinEvent>) -> Duration,
     /// The shell a command hook's script runs in when the hook names none: `None` is the
-    /// engine's `sh -c`; Fabro's run in `bash -c`.
+    /// engine's `sh -c` (`/bin/sh` where it exists); Fabro's run in `bash -c`.
     pub shell: Option<&'static str>,
     /// Whether a command hook that does not say `sandbox` runs sandboxed (Fabro's do).
     pub sandboxed_by_default: bool,

@@ -167,8 +167,29 @@ struct Record {
 /// The name of the claim file of `key`, one of [`SLOTS`].
 fn slot(key: &Key) -> String {
     let digits = key.name.get(..3).unwrap_or_default();
-    let n = u16::from_str_radix(digits, 16).unwrap_or(0) % SLOTS;
+    slot_name(u16::from_str_radix(digits, 16).unwrap_or(0) % SLOTS)
+}
+
+/// The name of claim file number `n`.
+fn slot_name(n: u16) -> String {
     format!("{n:03x}")
+}
+
+/// Makes every claim file of `store` that does not exist yet, none cut or written: a
+/// resident engine does it when it starts, so that none of its calls makes one (a call
+/// otherwise makes its slot's file the first time it claims it, which costs a file
+/// system's inode allocation on the agent's clock).
+pub(crate) fn make_slots(store: &StateStore) {
+    let dir = store.claims_dir();
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    for n in 0..SLOTS {
+        let path = dir.join(slot_name(n));
+        if !path.exists() {
+            let _ = open(&path, true);
+        }
+    }
 }
 
 /// Claims the event `key` in `store` for a call that began at `began` (milliseconds since

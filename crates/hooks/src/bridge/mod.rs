@@ -325,6 +325,14 @@ pub fn unreadable(e: &Error) -> Reply {
     }
 }
 
+/// Makes the claim files of the state store the environment names (see
+/// [`fold::make_slots`]); a resident engine's worker calls it when it starts.
+pub(crate) fn make_claim_slots() {
+    if let Some(store) = StateStore::open() {
+        fold::make_slots(&store);
+    }
+}
+
 /// The canonical event for the agent's event name: the catalog knows every agent's names
 /// (Gemini CLI's `BeforeTool` is PreToolUse, from its profile; Cursor's
 /// `beforeShellExecution` too, which its profile's reader then reads as PreToolUse on

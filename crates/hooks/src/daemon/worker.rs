@@ -86,6 +86,8 @@ pub fn serve(
         idle: AtomicUsize::new(0),
         served: AtomicU64::new(0),
     });
+    // Off any call's clock: the claim files its calls will use.
+    std::thread::spawn(crate::bridge::make_claim_slots);
     let listening = socket.and_then(listen);
     if let Some((listener, _)) = &listening {
         let listener = Arc::new(listener.try_clone()?);

@@ -389,6 +389,10 @@ mod watch {
         None
     }
 
+    /// The most reads of the queue one look at it makes (each takes up to 4 KiB of events).
+    #[cfg(target_os = "linux")]
+    const DRAIN_READS: usize = 16;
+
     /// An inotify instance and the directories it watches.
     #[cfg(target_os = "linux")]
     #[derive(Debug)]
@@ -413,11 +417,13 @@ mod watch {
 
         /// How many times a change was seen: one more than last time when anything
         /// changed in a watched directory since (or the queue overflowed, or cannot be
-        /// read). Reads the queue to its end.
+        /// read). Reads the queue to its end, or [`DRAIN_READS`] times: a directory
+        /// written without pause (a log beside a config file) costs a call a bounded
+        /// wait, and what is left counts as a change next time.
         pub(super) fn changes(&mut self) -> u64 {
             let mut buf = [0u8; 4096];
             let mut changed = false;
-            loop {
+            for _ in 0..DRAIN_READS {
                 match rustix::io::read(&self.fd, &mut buf) {
                     Ok(0) => break,
                     Ok(_) => changed = true,

@@ -587,6 +587,39 @@ async fn a_watching_load_cache_sees_pattern_files_links_and_removals() {
     assert_eq!(loads(), 4, "nothing changed");
 }
 
+#[test]
+fn a_watching_load_cache_finds_a_project_root_made_or_removed_after_its_first_search() {
+    use hooks::LoadCache;
+    let home = tempfile::tempdir().unwrap();
+    let top = tempfile::tempdir().unwrap();
+    let repo = top.path().join("repo");
+    let deep = repo.join("sub/deep");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    let cache = LoadCache::watching();
+    let root = |start: &std::path::Path| cache.project_root(start, Some(home.path()));
+    assert_eq!(root(&deep), repo);
+    assert_eq!(root(&deep), repo, "asked again, nothing changed");
+    // A config folder made between the two: the nearer folder is the root from now on.
+    std::fs::create_dir_all(repo.join("sub/.hooks")).unwrap();
+    assert_eq!(root(&deep), repo.join("sub"));
+    std::fs::remove_dir(repo.join("sub/.hooks")).unwrap();
+    assert_eq!(root(&deep), repo, "the marker removed, the git root again");
+    // Outside any project the start itself, until a repository is made above it.
+    let loose = top.path().join("loose/inner");
+    std::fs::create_dir_all(&loose).unwrap();
+    assert_eq!(root(&loose), loose);
+    std::fs::create_dir_all(top.path().join("loose/.git")).unwrap();
+    assert_eq!(root(&loose), top.path().join("loose"));
+    // Every answer is the search's own.
+    for start in [&deep, &loose] {
+        assert_eq!(
+            root(start),
+            Locations::project_root(start, Some(home.path()))
+        );
+    }
+}
+
 async fn load_cache_reloads_on_change(cache: hooks::LoadCache) {
     let home = tempfile::tempdir().unwrap();
     let project = tempfile::tempdir().unwrap();
