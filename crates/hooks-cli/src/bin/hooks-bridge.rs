@@ -132,15 +132,16 @@ mod client {
         }
     }
 
-    /// Becomes `hooks bridge ARGS`, stdin untouched.
+    /// Becomes `hooks bridge` with the same arguments, stdin untouched.
     fn exec(engine: &Path, args: &[OsString]) -> ExitCode {
         let e = Command::new(engine).arg("bridge").args(args).exec();
         eprintln!("hooks-bridge: running {}: {e}", engine.display());
         ExitCode::from(2)
     }
 
-    /// Runs `hooks bridge ARGS` with `text` on its stdin (kept open until it exits when
-    /// `hold`), its stdout and stderr this program's, and gives its exit code.
+    /// Runs `hooks bridge` with the same arguments and `text` on its stdin (kept open
+    /// until it exits when `hold`), its stdout and stderr this program's, and gives its
+    /// exit code.
     fn child(engine: &Path, args: &[OsString], text: &[u8], hold: bool) -> ExitCode {
         let spawned = Command::new(engine)
             .arg("bridge")

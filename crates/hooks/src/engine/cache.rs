@@ -86,7 +86,8 @@ impl LoadCache {
 
     /// An empty cache that watches the directories its configs come from, to reuse a
     /// config without looking at its files while nothing there changes (Linux; elsewhere
-    /// the same as [`LoadCache::new`]). See the [module docs](self).
+    /// the same as [`LoadCache::new`]): any change in a watched directory, or a watch the
+    /// system refused, sends the next build back to the full check of the files.
     pub fn watching() -> LoadCache {
         LoadCache {
             entries: Mutex::new(Entries {
