@@ -706,3 +706,53 @@ fn a_worker_takes_only_its_own_callers_calls() {
         );
     }
 }
+
+/// One event called through two agents' bridges (an agent that runs another's settings
+/// too), both handed to the daemon's worker: the hooks run once, and the second call
+/// answers with the first's deny in its own protocol (the worker loads the config before
+/// it asks whether another call answered, and asks once, when it claims the event).
+#[test]
+fn two_calls_of_one_event_through_the_daemon_run_the_hooks_once() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let config = format!(
+        r#"hooks:
+  - id: guard
+    event: PreToolUse
+    matcher: Bash
+    command: |
+      echo ran >> '{log}'
+      case "$(cat)" in *"rm -r"*) echo "refusing rm -r" >&2; exit 2;; esac
+"#,
+        log = log.path().display()
+    );
+    let served = Served::new(&config);
+    let env = &served.env;
+    let runs = || std::fs::read_to_string(log.path()).unwrap().lines().count();
+    let call = |agent: &str, stdin: &str| {
+        let mut cmd = command(env, &["bridge", agent]);
+        cmd.current_dir(env.path().join("proj"));
+        let (code, stdout, stderr, _) = run_within(&mut cmd, stdin, LIMIT);
+        (code.expect("the bridge call hung"), stdout, stderr)
+    };
+    let before = served.served();
+    let stdin = pre_tool(env, "rm -r victim", "fold-1");
+    let (code, stdout, stderr) = call("claude", &stdin);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(is_deny(&stdout), "{stdout}\n{stderr}");
+    assert_eq!(runs(), 1);
+    // Codex's call of the same event: its answer is a deny in Codex's form (exit 2, the
+    // reason on stderr), from the first call's claim.
+    let (code, _, stderr) = call("codex", &stdin);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("refusing rm -r"), "{stderr}");
+    assert_eq!(runs(), 1, "the second call ran the hooks again");
+    assert_eq!(
+        served.served(),
+        before + 2,
+        "a call the daemon did not answer"
+    );
+    // Another event (another tool-use id) runs them again.
+    let (_, stdout, _) = call("claude", &pre_tool(env, "rm -r victim", "fold-2"));
+    assert!(is_deny(&stdout), "{stdout}");
+    assert_eq!(runs(), 2);
+}

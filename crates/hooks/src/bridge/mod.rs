@@ -517,19 +517,34 @@ fn dispatch(
     let store = StateStore::open();
     let key = fold::key(ctx, stdin, !agent.runs_files_of.is_empty());
     let claims = store.clone().zip(key);
-    // A second call of the same event (another bridge of this engine the agent also runs)
-    // answers with the first's decision, before any config is loaded for it.
-    if let Some(fold::Claim::Answered(effects)) = claims
-        .as_ref()
-        .and_then(|(s, k)| fold::claim(s, k, false, began))
-    {
+    // Whether another call of the same event (another bridge of this engine the agent
+    // also runs) answered it: then this one answers with its decision.
+    let other_answer = |create: bool| {
+        claims
+            .as_ref()
+            .and_then(|(s, k)| fold::claim(s, k, create, began))
+    };
+    // A process that loads its config afresh asks before loading it. One that keeps its
+    // configs (a resident engine's worker) loads first, at little cost, and asks once:
+    // when it claims the event, or, with nothing to run, without claiming it.
+    let asks_first = options.cache.is_none();
+    if asks_first && let Some(fold::Claim::Answered(effects)) = other_answer(false) {
         return Ok(answered(agent, ctx, store.as_ref(), *effects));
     }
     let Prepared {
         engine,
         store,
         session,
-    } = prepare(agent, ctx, store, options)?;
+    } = match prepare(agent, ctx, store, options) {
+        Ok(prepared) => prepared,
+        Err(e) => {
+            if !asks_first && let Some(fold::Claim::Answered(effects)) = other_answer(false) {
+                let store = claims.as_ref().map(|(s, _)| s);
+                return Ok(answered(agent, ctx, store, *effects));
+            }
+            return Err(e);
+        }
+    };
     let index = engine.dispatcher().index();
     let matched = index.matching(ctx);
     // The first call claims the event, unless it has nothing to answer: no hook matches
@@ -537,15 +552,16 @@ fn dispatch(
     // Another call then finds nothing to run either, and both answer alike, without a
     // claim file written per event.
     let mut held = None;
-    if let Some((claims, key)) = &claims
-        && (!matched.is_empty() || claims.has_session(&session))
-    {
-        match fold::claim(claims, key, true, began) {
-            Some(fold::Claim::Answered(effects)) => {
-                return Ok(answered(agent, ctx, Some(claims), *effects));
+    if let Some((claims, _)) = &claims {
+        let claiming = !matched.is_empty() || claims.has_session(&session);
+        if claiming || !asks_first {
+            match other_answer(claiming) {
+                Some(fold::Claim::Answered(effects)) => {
+                    return Ok(answered(agent, ctx, Some(claims), *effects));
+                }
+                Some(fold::Claim::Held(h)) => held = Some(h),
+                None => {}
             }
-            Some(fold::Claim::Held(h)) => held = Some(h),
-            None => {}
         }
     }
     let ctx = &*ctx;
