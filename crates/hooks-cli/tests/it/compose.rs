@@ -172,21 +172,28 @@ fn install_everywhere(env: &Env, binary: &Path) {
 /// ran once, the deny is the agent's, no fork was refused, nothing is left running.
 #[track_caller]
 fn every_agent_denies_once(env: &Env, binary: &Path) {
+    every_agent_denies_once_through(env, binary, "bridge", "s");
+}
+
+/// The same through `program`: `hooks` with `first` = `"bridge"`, or the hook command
+/// `hooks-bridge` with `first` empty; the sessions' names start with `sessions`.
+#[track_caller]
+fn every_agent_denies_once_through(env: &Env, program: &Path, first: &str, sessions: &str) {
+    let before = guard_runs(env);
     for (n, agent) in AGENTS.into_iter().enumerate() {
         let cage = Cage::new(64);
-        let session = format!("s-{agent}");
-        let (code, stdout, stderr, took) = caged(
-            env,
-            &cage,
-            binary,
-            &bridge_args(agent),
-            &pre_tool(env, agent, &session),
-        );
+        let session = format!("{sessions}-{agent}");
+        let mut args = bridge_args(agent);
+        if first.is_empty() {
+            args.remove(0);
+        }
+        let (code, stdout, stderr, took) =
+            caged(env, &cage, program, &args, &pre_tool(env, agent, &session));
         assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
         assert_denied(agent, code, &stdout, &stderr);
         assert_eq!(
             guard_runs(env),
-            n + 1,
+            before + n + 1,
             "{agent}: the guard ran other than once"
         );
         assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
@@ -201,6 +208,12 @@ fn every_agent_installed_everywhere_runs_the_guard_once() {
     env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
     install_everywhere(&env, &hooks_bin());
     every_agent_denies_once(&env, &hooks_bin());
+    // What the installs wrote: the hook command beside `hooks`, which runs `hooks bridge`
+    // (no daemon serves this home).
+    let client = hooks_bin().with_file_name("hooks-bridge");
+    let settings = std::fs::read_to_string(env.path().join("home/.claude/settings.json")).unwrap();
+    assert!(settings.contains("hooks-bridge"), "{settings}");
+    every_agent_denies_once_through(&env, &client, "", "c");
     // `hooks list` shows the other agents' entries as what they are.
     let hooks = list_hooks(&env);
     let bridges: Vec<&Value> = hooks.iter().filter(|h| h["state"] == "bridge").collect();
@@ -613,6 +626,18 @@ fn a_bad_argument_denies_in_every_agents_form() {
             format!("{}{}", run.stdout, run.stderr).contains("--no-such-flag"),
             "{agent}: {run:?}"
         );
+        // The same through the hook command the install writes, under a process cap.
+        let cage = Cage::new(16);
+        let client = hooks_bin().with_file_name("hooks-bridge");
+        let (code, stdout, stderr, took) =
+            caged(&env, &cage, &client, &[agent, "--no-such-flag"], &stdin);
+        assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
+        if agent == "copilot" {
+            assert_eq!(code, Some(2), "{stdout}\n{stderr}");
+        } else {
+            assert_denied(agent, code, &stdout, &stderr);
+        }
+        assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
         let allowed = env.finish(
             env.command()
                 .args(["bridge", agent, "--no-such-flag"])
