@@ -250,20 +250,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
 
     step(&format!("the `dist` build of `hooks` for {triple}"));
     let started = Instant::now();
-    let mut args = vec![
-        "build",
-        "--locked",
-        "--profile",
-        "dist",
-        "-p",
-        "agentic-hooks-cli",
-        "--bin",
-        "hooks",
-    ];
-    if let Some(target) = &options.target {
-        args.extend(["--target", target]);
-    }
-    crate::cargo(&args)?;
+    dist_build("hooks", options.target.as_deref(), &[])?;
     eprintln!("  built in {:.0} s", started.elapsed().as_secs_f64());
     let mut built = target_dir.clone();
     if let Some(target) = &options.target {
@@ -273,25 +260,11 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
     let binary_bytes = size_within(&binary, "binary", MAX_BINARY_BYTES)?;
 
     step(&format!("the `dist` build of `{CLIENT}` for {triple}"));
-    let mut args = vec![
-        "rustc",
-        "--locked",
-        "--profile",
-        "dist",
-        "-p",
-        "agentic-hooks-cli",
-        "--bin",
+    dist_build(
         CLIENT,
-    ];
-    if let Some(target) = &options.target {
-        args.extend(["--target", target]);
-    }
-    let flags = client_rustc_args(platform.os == "linux");
-    if !flags.is_empty() {
-        args.push("--");
-        args.extend(flags);
-    }
-    crate::cargo(&args)?;
+        options.target.as_deref(),
+        &client_rustc_args(platform.os == "linux"),
+    )?;
     let client = built.join("dist").join(platform.client_exe());
     let client_bytes = size_within(&client, "client", MAX_CLIENT_BYTES)?;
 
@@ -633,6 +606,34 @@ fn hex(bytes: &[u8]) -> String {
         let _ = write!(s, "{b:02x}");
         s
     })
+}
+
+/// Builds agentic-hooks-cli's binary `bin` with the `dist` profile (for `target`, else
+/// the host), with `rustc_flags` for that binary alone (`cargo rustc`) when there are any.
+fn dist_build(bin: &str, target: Option<&str>, rustc_flags: &[&str]) -> Result<()> {
+    let command = if rustc_flags.is_empty() {
+        "build"
+    } else {
+        "rustc"
+    };
+    let mut args = vec![
+        command,
+        "--locked",
+        "--profile",
+        "dist",
+        "-p",
+        "agentic-hooks-cli",
+        "--bin",
+        bin,
+    ];
+    if let Some(target) = target {
+        args.extend(["--target", target]);
+    }
+    if !rustc_flags.is_empty() {
+        args.push("--");
+        args.extend(rustc_flags);
+    }
+    crate::cargo(&args)
 }
 
 /// The `rustc` flags that build the hook command's client (`hooks-bridge`) as the

@@ -31,15 +31,17 @@ pub const MAX_SCRIPT: u64 = 64 * 1024;
 /// The name of this engine's binary.
 const BINARY: &str = "hooks";
 
-/// The name of this engine's client, which calls the bridge (`hooks-bridge AGENT` answers
-/// as `hooks bridge AGENT` does).
-const CLIENT: &str = "hooks-bridge";
+/// The file name of this engine's client, the small program that is the hook command
+/// where it is installed beside the `hooks` program (`hooks-bridge AGENT` answers as
+/// `hooks bridge AGENT` does).
+pub const CLIENT: &str = "hooks-bridge";
 
 /// Commands a wrapper script may hold besides its bridge call.
 const PREAMBLE: &[&str] = &["set", "cd", "export", "umask", ":", "true"];
 
 /// The agent a command hook's action calls the bridge of (`"gemini"` for `hooks bridge
-/// gemini` and `hooks-bridge gemini`; empty when the call names none), or `None` when it is not a bridge call.
+/// gemini` and `hooks-bridge gemini`; empty when the call names none), or `None` when it
+/// is not a bridge call.
 /// `dir` is the directory of the file the hook came from, against which a relative
 /// program is resolved.
 pub fn bridged_agent(action: &Action, dir: Option<&Path>) -> Option<String> {

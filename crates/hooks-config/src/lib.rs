@@ -71,7 +71,7 @@ mod tree;
 mod trust;
 mod write;
 
-pub use bridge::{MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
+pub use bridge::{CLIENT as BRIDGE_CLIENT, MAX_SCRIPT as MAX_BRIDGE_SCRIPT, bridged_agent};
 pub use convert::{Converted, convert, convert_items, equivalent};
 pub use detect::{dialect_from_path, layer_from_path};
 pub use dialects::cline::{

@@ -33,21 +33,30 @@ fn main() -> ExitCode {
     }
     #[cfg(not(unix))]
     {
-        match std::process::Command::new(&engine)
+        let status = std::process::Command::new(&engine)
             .arg("bridge")
             .args(&args)
-            .status()
-        {
-            Ok(status) => ExitCode::from(
-                status
-                    .code()
-                    .and_then(|c| u8::try_from(c).ok())
-                    .unwrap_or(1),
-            ),
-            Err(e) => {
-                eprintln!("hooks-bridge: running {}: {e}", engine.display());
-                ExitCode::from(2)
-            }
+            .status();
+        passed_on(status, &engine)
+    }
+}
+
+/// The exit code of `hooks bridge` (the `engine` program) passed on: its own, 1 when a
+/// signal ended it, 2 (the agents' "blocked") when it could not be run or waited for.
+fn passed_on(
+    status: std::io::Result<std::process::ExitStatus>,
+    engine: &std::path::Path,
+) -> ExitCode {
+    match status {
+        Ok(status) => ExitCode::from(
+            status
+                .code()
+                .and_then(|c| u8::try_from(c).ok())
+                .unwrap_or(1),
+        ),
+        Err(e) => {
+            eprintln!("hooks-bridge: running {}: {e}", engine.display());
+            ExitCode::from(2)
         }
     }
 }
@@ -150,10 +159,7 @@ mod client {
             .spawn();
         let mut child = match spawned {
             Ok(child) => child,
-            Err(e) => {
-                eprintln!("hooks-bridge: running {}: {e}", engine.display());
-                return ExitCode::from(2);
-            }
+            Err(e) => return super::passed_on(Err(e), engine),
         };
         let mut pipe = child.stdin.take();
         if let Some(p) = pipe.as_mut() {
@@ -166,17 +172,6 @@ mod client {
         }
         let status = child.wait();
         drop(pipe);
-        match status {
-            Ok(status) => ExitCode::from(
-                status
-                    .code()
-                    .and_then(|c| u8::try_from(c).ok())
-                    .unwrap_or(1),
-            ),
-            Err(e) => {
-                eprintln!("hooks-bridge: waiting for {}: {e}", engine.display());
-                ExitCode::from(2)
-            }
-        }
+        super::passed_on(status, engine)
     }
 }

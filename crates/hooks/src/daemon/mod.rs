@@ -33,7 +33,7 @@ pub mod server;
 pub mod service;
 pub mod worker;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub use client::forward;
 pub use hooks_client::{
@@ -46,4 +46,19 @@ pub use server::Daemon;
 /// uses); `None` when there is no directory to keep it in.
 pub fn socket_path() -> Option<PathBuf> {
     hooks_client::socket_path(crate::bridge::state::state_dir)
+}
+
+/// Why a call of `agent` is refused before it runs (an agent the bridge does not answer:
+/// a newer client's), if it is.
+pub(crate) fn unknown_agent(agent: &str) -> Option<String> {
+    crate::core::Dialect::from_name(agent)
+        .is_none()
+        .then(|| format!("the bridge does not answer {agent}"))
+}
+
+/// Whether the socket file at `path` is one no process listens on any more (its process
+/// was killed): a connection to it is refused.
+pub(crate) fn is_dead_socket(path: &Path) -> bool {
+    std::os::unix::net::UnixStream::connect(path)
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionRefused)
 }

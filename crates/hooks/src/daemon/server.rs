@@ -280,9 +280,7 @@ fn reap(shared: &Shared) {
 /// caller) holds it.
 fn end(worker: &mut Worker) {
     worker.process.end();
-    if let Err(e) = UnixStream::connect(&worker.socket)
-        && e.kind() == std::io::ErrorKind::ConnectionRefused
-    {
+    if super::is_dead_socket(&worker.socket) {
         let _ = std::fs::remove_file(&worker.socket);
     }
 }
@@ -404,11 +402,8 @@ fn run_call(shared: &Shared, mut stream: UnixStream, call: Call) {
         }
         return;
     }
-    if crate::core::Dialect::from_name(&call.agent).is_none() {
-        return refuse(
-            &mut stream,
-            format!("the bridge does not answer {}", call.agent),
-        );
+    if let Some(reason) = super::unknown_agent(&call.agent) {
+        return refuse(&mut stream, reason);
     }
     let key = Key {
         env: call.env.clone(),

@@ -20,7 +20,7 @@ use std::os::fd::AsFd;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::LoadCache;
@@ -49,7 +49,6 @@ struct Shared {
     /// The calls running from the socket, with when they started (for their beats), and
     /// when the last call ended.
     running: Mutex<Running>,
-    wake: Condvar,
     threads: AtomicUsize,
     idle: AtomicUsize,
     /// The calls answered from the socket.
@@ -81,7 +80,6 @@ pub fn serve(
         cwd: std::env::current_dir()?,
         env,
         running: Mutex::new(Running::default()),
-        wake: Condvar::new(),
         threads: AtomicUsize::new(0),
         idle: AtomicUsize::new(0),
         served: AtomicU64::new(0),
@@ -155,12 +153,7 @@ fn serve_pipe(
             running.pipe_calls -= 1;
             running.last = Some(Instant::now());
         }
-        Message::Answer {
-            exit_code: reply.exit_code,
-            stdout: reply.stdout,
-            stderr: reply.stderr,
-        }
-        .write_to(output)?;
+        answer_message(reply).write_to(output)?;
     }
 }
 
@@ -171,15 +164,10 @@ fn listen(path: &Path) -> Option<(UnixListener, (u64, u64))> {
     use std::os::unix::fs::PermissionsExt as _;
     let listener = match UnixListener::bind(path) {
         Ok(listener) => listener,
-        Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
-            // A dead worker's socket is replaced; a live one's is left to it.
-            match UnixStream::connect(path) {
-                Err(e) if e.kind() == io::ErrorKind::ConnectionRefused => {
-                    std::fs::remove_file(path).ok()?;
-                    UnixListener::bind(path).ok()?
-                }
-                _ => return None,
-            }
+        // A dead worker's socket is replaced; a live one's is left to it.
+        Err(e) if e.kind() == io::ErrorKind::AddrInUse && super::is_dead_socket(path) => {
+            std::fs::remove_file(path).ok()?;
+            UnixListener::bind(path).ok()?
         }
         Err(_) => return None,
     };
@@ -265,12 +253,7 @@ fn take(shared: &Shared, mut stream: UnixStream) {
         running.calls.retain(|(i, _, _)| *i != id);
         running.last = Some(Instant::now());
     }
-    let sent = Message::Answer {
-        exit_code: reply.exit_code,
-        stdout: reply.stdout,
-        stderr: reply.stderr,
-    }
-    .write_to(&mut stream);
+    let sent = answer_message(reply).write_to(&mut stream);
     if sent.is_ok() {
         shared.served.fetch_add(1, Ordering::Relaxed);
     }
@@ -285,8 +268,8 @@ fn takes(shared: &Shared, call: &Call) -> Result<(), String> {
             call.version
         ));
     }
-    if Dialect::from_name(&call.agent).is_none() {
-        return Err(format!("the bridge does not answer {}", call.agent));
+    if let Some(reason) = super::unknown_agent(&call.agent) {
+        return Err(reason);
     }
     let mut env: Vec<&(OsString, OsString)> = call.env.iter().collect();
     env.sort_unstable();
@@ -300,13 +283,9 @@ fn takes(shared: &Shared, call: &Call) -> Result<(), String> {
 /// [`BEAT`] (a look twice a second, not a wake-up at every call's start: that would cost
 /// each call a thread switch).
 fn beat(shared: &Shared) {
-    let mut running = lock(&shared.running);
     loop {
-        running = shared
-            .wake
-            .wait_timeout(running, BEAT)
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .0;
+        std::thread::sleep(BEAT);
+        let mut running = lock(&shared.running);
         for (_, started, stream) in &mut running.calls {
             if started.elapsed() >= BEAT {
                 let _ = Message::Beat.write_to(stream);
@@ -319,13 +298,20 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
+/// `reply` as the message that answers a call.
+fn answer_message(reply: Reply) -> Message {
+    Message::Answer {
+        exit_code: reply.exit_code,
+        stdout: reply.stdout,
+        stderr: reply.stderr,
+    }
+}
+
 /// The bridge's answer to `call`, with the configs of earlier calls from `cache`.
 fn answer(call: Call, cache: &Arc<LoadCache>) -> Reply {
     let Some(dialect) = Dialect::from_name(&call.agent) else {
-        return bridge::unreadable(&crate::Error::bridge(format!(
-            "the bridge does not answer {}",
-            call.agent
-        )));
+        let reason = super::unknown_agent(&call.agent).unwrap_or_default();
+        return bridge::unreadable(&crate::Error::bridge(reason));
     };
     let options = Options::new(Some(call.program))
         .with_event(call.event)

@@ -89,7 +89,7 @@ impl Journal {
 
 /// The file name of the client, the small program that is the hook command where it is
 /// installed beside the `hooks` program (`crates/hooks-cli/src/bin/hooks-bridge.rs`).
-pub const CLIENT: &str = "hooks-bridge";
+pub use crate::config::BRIDGE_CLIENT as CLIENT;
 
 /// The client beside the `hooks` program `program` (a file named [`CLIENT`] in the same
 /// directory), if there is one: a regular file (or a link to one) that may be executed.
