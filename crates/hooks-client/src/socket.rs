@@ -148,6 +148,9 @@ pub fn exchange(socket: &Path, call: &Call) -> io::Result<Option<Answer>> {
     write_call(call, &mut stream)?;
     let limit = Instant::now() + CALL_LIMIT;
     while Instant::now() < limit {
+        if !readable_within(&stream, BEAT_WAIT)? {
+            return Ok(None);
+        }
         match Message::read_from(&mut stream)? {
             Message::Accepted { .. } | Message::Beat => {}
             Message::Answer {
@@ -165,6 +168,28 @@ pub fn exchange(socket: &Path, call: &Call) -> io::Result<Option<Answer>> {
         }
     }
     Ok(None)
+}
+
+/// Whether `stream` has something to read within `limit` (or its end). Waited for in
+/// `poll` for input alone rather than in a blocking read: a read's wait also wakes each
+/// time the peer takes bytes this side sent (the socket's room to write grew), which
+/// costs the caller a wake-up, and often a move to another CPU, while the daemon works.
+fn readable_within(stream: &UnixStream, limit: Duration) -> io::Result<bool> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(false);
+        }
+        let timeout = Timespec::try_from(left).map_err(io::Error::other)?;
+        let mut fds = [PollFd::new(stream, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) | Err(rustix::io::Errno::INTR) => {}
+            Ok(_) => return Ok(true),
+            Err(e) => return Err(with_context(e, "waiting for the daemon's answer")),
+        }
+    }
 }
 
 /// Everything `fd` gives until its end, waiting at most `limit` in all: each read is
@@ -286,6 +311,94 @@ mod tests {
         assert_ne!(
             key_hash(Path::new("/p"), &env(&[("AB", "")])),
             key_hash(Path::new("/p"), &env(&[("A", "B")]))
+        );
+    }
+
+    /// The thread's id and its voluntary context switches so far, from `/proc`.
+    fn thread_id() -> String {
+        let link = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self");
+        let id = link.file_name().expect("a thread id");
+        id.to_string_lossy().into_owned()
+    }
+
+    fn switches(tid: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status"))
+            .expect("the thread's status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("voluntary_ctxt_switches:"))
+            .and_then(|n| n.trim().parse().ok())
+            .expect("a count of voluntary switches")
+    }
+
+    /// Waits (at most 10 s) until thread `tid` sleeps.
+    fn until_asleep(tid: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat"))
+                .expect("the thread's stat");
+            // The state follows the command's closing parenthesis.
+            if stat
+                .rsplit_once(") ")
+                .is_some_and(|(_, rest)| rest.starts_with('S'))
+            {
+                return;
+            }
+            std::thread::yield_now();
+        }
+        panic!("thread {tid} did not wait within 10 s");
+    }
+
+    /// The caller sleeps through the daemon's work, from the call taken off the socket to
+    /// the answer: the daemon reading the call does not wake it (a blocking read's wait
+    /// would: the room the read frees on the socket wakes the caller's side).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_daemon_taking_the_call_does_not_wake_the_caller() {
+        use super::exchange;
+        use crate::wire::{Call, Message};
+        let path = std::env::temp_dir().join(format!("hooks-client-{}.sock", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let listener = std::os::unix::net::UnixListener::bind(&path).expect("bind");
+        let call = Call {
+            version: "1".into(),
+            program: "/bin/hooks".into(),
+            agent: "claude".into(),
+            event: None,
+            cwd: "/".into(),
+            env: vec![("HOME".into(), "/h".into())],
+            stdin: b"{}".to_vec(),
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let socket = path.clone();
+        let caller = std::thread::spawn(move || {
+            tx.send(thread_id()).expect("send the thread's id");
+            exchange(&socket, &call)
+        });
+        let tid = rx.recv().expect("the caller's thread id");
+        let (mut stream, _) = listener.accept().expect("accept");
+        // The call sits in the socket; the caller waits for the answer.
+        until_asleep(&tid);
+        let before = switches(&tid);
+        let Ok(Message::Call(taken)) = Message::read_from(&mut stream) else {
+            panic!("no call on the socket");
+        };
+        assert_eq!(taken.agent, "claude");
+        until_asleep(&tid);
+        let after = switches(&tid);
+        Message::Answer {
+            exit_code: 0,
+            stdout: "ok".into(),
+            stderr: String::new(),
+        }
+        .write_to(&mut stream)
+        .expect("answer");
+        let answer = caller.join().expect("the caller").expect("exchange");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(answer.map(|a| a.stdout).as_deref(), Some("ok"));
+        assert_eq!(
+            after, before,
+            "the caller woke when the daemon took the call"
         );
     }
 
