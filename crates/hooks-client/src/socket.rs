@@ -315,12 +315,14 @@ mod tests {
     }
 
     /// The thread's id and its voluntary context switches so far, from `/proc`.
+    #[cfg(target_os = "linux")]
     fn thread_id() -> String {
         let link = std::fs::read_link("/proc/thread-self").expect("/proc/thread-self");
         let id = link.file_name().expect("a thread id");
         id.to_string_lossy().into_owned()
     }
 
+    #[cfg(target_os = "linux")]
     fn switches(tid: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/self/task/{tid}/status"))
             .expect("the thread's status");
@@ -332,6 +334,7 @@ mod tests {
     }
 
     /// Waits (at most 10 s) until thread `tid` sleeps.
+    #[cfg(target_os = "linux")]
     fn until_asleep(tid: &str) {
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
