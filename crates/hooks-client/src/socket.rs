@@ -3,6 +3,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io;
+use std::os::fd::AsFd as _;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -148,7 +149,8 @@ pub fn exchange(socket: &Path, call: &Call) -> io::Result<Option<Answer>> {
     write_call(call, &mut stream)?;
     let limit = Instant::now() + CALL_LIMIT;
     while Instant::now() < limit {
-        if !readable_within(&stream, BEAT_WAIT)? {
+        let next = Instant::now() + BEAT_WAIT;
+        if !input_by(stream.as_fd(), next, "waiting for the daemon's answer")? {
             return Ok(None);
         }
         match Message::read_from(&mut stream)? {
@@ -170,24 +172,24 @@ pub fn exchange(socket: &Path, call: &Call) -> io::Result<Option<Answer>> {
     Ok(None)
 }
 
-/// Whether `stream` has something to read within `limit` (or its end). Waited for in
-/// `poll` for input alone rather than in a blocking read: a read's wait also wakes each
-/// time the peer takes bytes this side sent (the socket's room to write grew), which
-/// costs the caller a wake-up, and often a move to another CPU, while the daemon works.
-fn readable_within(stream: &UnixStream, limit: Duration) -> io::Result<bool> {
+/// Whether `fd` has input (or its end) before `deadline`, waited for in `poll` for input
+/// alone (`what` says what for, in an error). A socket's blocking read would also wake
+/// each time the peer takes bytes this side sent (the room to write grew): a wake-up of
+/// the caller, and often a move to another CPU, while the daemon works.
+fn input_by(fd: std::os::fd::BorrowedFd<'_>, deadline: Instant, what: &str) -> io::Result<bool> {
     use rustix::event::{PollFd, PollFlags, Timespec, poll};
-    let deadline = Instant::now() + limit;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Ok(false);
         }
         let timeout = Timespec::try_from(left).map_err(io::Error::other)?;
-        let mut fds = [PollFd::new(stream, PollFlags::IN)];
+        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
         match poll(&mut fds, Some(&timeout)) {
+            // Timed out: the next turn says so once the deadline has passed.
             Ok(0) | Err(rustix::io::Errno::INTR) => {}
             Ok(_) => return Ok(true),
-            Err(e) => return Err(with_context(e, "waiting for the daemon's answer")),
+            Err(e) => return Err(with_context(e, what)),
         }
     }
 }
@@ -200,28 +202,19 @@ pub fn read_within(
     fd: std::os::fd::BorrowedFd<'_>,
     limit: Duration,
 ) -> Result<Vec<u8>, (Vec<u8>, io::Error)> {
-    use rustix::event::{PollFd, PollFlags, Timespec, poll};
     let deadline = Instant::now() + limit;
     let mut text = Vec::new();
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            let e = io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("the agent did not close stdin within {} s", limit.as_secs()),
-            );
-            return Err((text, e));
-        }
-        let timeout = match Timespec::try_from(left) {
-            Ok(t) => t,
-            Err(e) => return Err((text, io::Error::other(e))),
-        };
-        let mut fds = [PollFd::new(&fd, PollFlags::IN)];
-        match poll(&mut fds, Some(&timeout)) {
-            // Timed out: the loop says so once the deadline has passed.
-            Ok(0) | Err(rustix::io::Errno::INTR) => continue,
-            Ok(_) => {}
-            Err(e) => return Err((text, with_context(e, "waiting for the event on stdin"))),
+        match input_by(fd, deadline, "waiting for the event on stdin") {
+            Ok(true) => {}
+            Ok(false) => {
+                let e = io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!("the agent did not close stdin within {} s", limit.as_secs()),
+                );
+                return Err((text, e));
+            }
+            Err(e) => return Err((text, e)),
         }
         // Read into the buffer's spare room, never zeroed; it grows only when full.
         if text.len() == text.capacity() {
