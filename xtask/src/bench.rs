@@ -258,39 +258,28 @@ pub(crate) fn run(report_only: bool, quick: bool) -> Result<String> {
     Ok(table)
 }
 
-/// The hook command's client as the packages ship it (`hooks-bridge`, linked statically on
-/// Linux: [`crate::dist::client_rustc_args`]), built with the release profile the benches
-/// use and copied to `bench-client/` in `target` beside a link to the release `hooks` (the
-/// client runs the `hooks` beside it); the benches' own build of the package relinks
-/// `release/hooks-bridge` dynamically.
+/// The hook command's client as the packages ship it ([`crate::dist::build_client`]: on
+/// Linux `hooks-bridge-lite`, which links no C library), built with the release profile
+/// the benches use and copied to `bench-client/hooks-bridge` in `target` beside a link to
+/// the release `hooks` (the client runs the `hooks` beside it).
 fn static_client(target: &Path) -> Result<PathBuf> {
     crate::cargo(&["build", "--release", "-p", "agentic-hooks-cli", "--bins"])?;
-    let mut args = vec![
-        "rustc",
-        "--release",
-        "-p",
-        "agentic-hooks-cli",
-        "--bin",
-        "hooks-bridge",
-        "--",
-    ];
-    args.extend(crate::dist::client_rustc_args(cfg!(target_os = "linux")));
-    crate::cargo(&args)?;
+    let built = crate::dist::build_client("release", crate::dist::host()?, None)?;
     let dir = target.join("bench-client");
     std::fs::create_dir_all(&dir)?;
     let client = dir.join("hooks-bridge");
     let _ = std::fs::remove_file(&client);
-    std::fs::copy(target.join("release/hooks-bridge"), &client)?;
+    std::fs::copy(&built, &client)?;
     let engine = dir.join("hooks");
     let _ = std::fs::remove_file(&engine);
     std::os::unix::fs::symlink(target.join("release/hooks"), &engine)?;
     Ok(client)
 }
 
-fn target_dir() -> PathBuf {
+pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| crate::workspace_root().join("target"))
 }
 
 fn median_ns(root: &Path, group: &str, function: &str) -> Result<f64> {

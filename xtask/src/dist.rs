@@ -6,11 +6,11 @@
 //!    Cargo.toml) is the release profile without debug info, linked whole (fat LTO, one
 //!    codegen unit) and stripped. A binary over [`MAX_BINARY_BYTES`] fails the command. A
 //!    copy named `hooks-VERSION-TRIPLE[.exe]` goes into the output folder.
-//! 2. **The client**: `cargo rustc --profile dist -p agentic-hooks-cli --bin hooks-bridge`,
-//!    the hook command `hooks install` writes when it sits beside `hooks`
-//!    (`docs/decisions.md`, "The hook command is a small client"). On Linux it is linked
-//!    statically and position-dependent (`-C target-feature=+crt-static -C
-//!    relocation-model=static`): no dynamic loader, no relocations, at every tool call. A
+//! 2. **The client** ([`build_client`]), the hook command `hooks install` writes when it
+//!    sits beside `hooks` (`docs/decisions.md`, "The hook command is a small client"): on
+//!    Linux `hooks-bridge-lite`, which links no C library (no loader, no relocations, no C
+//!    library start-up at every tool call: "The Linux client links no C library"),
+//!    elsewhere `cargo rustc --profile dist -p agentic-hooks-cli --bin hooks-bridge`. A
 //!    client over [`MAX_CLIENT_BYTES`] fails the command. A copy named
 //!    `hooks-bridge-VERSION-TRIPLE[.exe]` goes into the output folder, before the wheel's
 //!    build replaces the one in the target directory.
@@ -50,8 +50,9 @@ use crate::workspace_root;
 /// The largest shipped binary this command accepts (15 MB).
 pub(crate) const MAX_BINARY_BYTES: u64 = 15_000_000;
 
-/// The largest shipped client this command accepts (5 MB): the standard library and a
-/// socket, statically linked on Linux; a client that grows past it has taken in the engine.
+/// The largest shipped client this command accepts (5 MB): a socket and the frames (with
+/// the standard library outside Linux); a client that grows past it has taken in the
+/// engine.
 pub(crate) const MAX_CLIENT_BYTES: u64 = 5_000_000;
 
 /// The client's name, the binary `hooks install` writes into agents' settings when it sits
@@ -250,7 +251,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
 
     step(&format!("the `dist` build of `hooks` for {triple}"));
     let started = Instant::now();
-    dist_build("hooks", options.target.as_deref(), &[])?;
+    dist_build("hooks", options.target.as_deref())?;
     eprintln!("  built in {:.0} s", started.elapsed().as_secs_f64());
     let mut built = target_dir.clone();
     if let Some(target) = &options.target {
@@ -260,12 +261,7 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
     let binary_bytes = size_within(&binary, "binary", MAX_BINARY_BYTES)?;
 
     step(&format!("the `dist` build of `{CLIENT}` for {triple}"));
-    dist_build(
-        CLIENT,
-        options.target.as_deref(),
-        &client_rustc_args(platform.os == "linux"),
-    )?;
-    let client = built.join("dist").join(platform.client_exe());
+    let client = build_client("dist", platform, options.target.as_deref())?;
     let client_bytes = size_within(&client, "client", MAX_CLIENT_BYTES)?;
 
     for old in ["npm", "pypi", "SHA256SUMS"] {
@@ -609,15 +605,10 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Builds agentic-hooks-cli's binary `bin` with the `dist` profile (for `target`, else
-/// the host), with `rustc_flags` for that binary alone (`cargo rustc`) when there are any.
-fn dist_build(bin: &str, target: Option<&str>, rustc_flags: &[&str]) -> Result<()> {
-    let command = if rustc_flags.is_empty() {
-        "build"
-    } else {
-        "rustc"
-    };
+/// the host).
+fn dist_build(bin: &str, target: Option<&str>) -> Result<()> {
     let mut args = vec![
-        command,
+        "build",
         "--locked",
         "--profile",
         "dist",
@@ -629,28 +620,96 @@ fn dist_build(bin: &str, target: Option<&str>, rustc_flags: &[&str]) -> Result<(
     if let Some(target) = target {
         args.extend(["--target", target]);
     }
-    if !rustc_flags.is_empty() {
-        args.push("--");
-        args.extend(rustc_flags);
-    }
     crate::cargo(&args)
 }
 
-/// The `rustc` flags that build the hook command's client (`hooks-bridge`) as the
-/// packages ship it: for Linux (`linux`) linked statically and position-dependent, so that
-/// it starts with no dynamic loader and no relocations (it runs on every tool call);
-/// elsewhere none.
-pub(crate) fn client_rustc_args(linux: bool) -> Vec<&'static str> {
-    if linux {
-        vec![
-            "-C",
-            "target-feature=+crt-static",
-            "-C",
-            "relocation-model=static",
-        ]
+/// The package and binary of the Linux client, `hooks-bridge-lite` (shipped as
+/// `hooks-bridge`): no C library, so none of its start-up on every tool call.
+const LITE_PACKAGE: &str = "agentic-hooks-bridge-lite";
+/// See [`LITE_PACKAGE`].
+const LITE_BIN: &str = "hooks-bridge-lite";
+
+/// The `rustc` flags of the Linux client: it cannot unwind (no standard library), starts
+/// at its own `_start`, links nothing of the system's, and is position-dependent (nothing
+/// would apply its relocations).
+const LITE_RUSTC_ARGS: &[&str] = &[
+    "-C",
+    "panic=abort",
+    "-C",
+    "relocation-model=static",
+    "-C",
+    "link-arg=-nostartfiles",
+    "-C",
+    "link-arg=-nostdlib",
+    "-C",
+    "link-arg=-static",
+];
+
+/// Builds the hook command's client as the packages ship it, with cargo's `profile`, for
+/// `platform` (`target`, else the host), and gives the path of what was built: on Linux
+/// the `hooks-bridge-lite` program (`crates/hooks-bridge-lite`), elsewhere
+/// `agentic-hooks-cli`'s portable `hooks-bridge`. Both answer alike; `docs/decisions.md`,
+/// "The Linux client links no C library", says why two.
+pub(crate) fn build_client(
+    profile: &str,
+    platform: &Platform,
+    target: Option<&str>,
+) -> Result<PathBuf> {
+    let linux = platform.os == "linux";
+    let (package, bin) = if linux {
+        (LITE_PACKAGE, LITE_BIN)
     } else {
-        Vec::new()
+        ("agentic-hooks-cli", CLIENT)
+    };
+    let mut args = vec![
+        "rustc",
+        "--locked",
+        "--profile",
+        profile,
+        "-p",
+        package,
+        "--bin",
+        bin,
+    ];
+    if linux {
+        args.extend(["--features", "lite"]);
     }
+    if let Some(target) = target {
+        args.extend(["--target", target]);
+    }
+    if linux {
+        args.push("--");
+        args.extend(LITE_RUSTC_ARGS);
+    }
+    crate::cargo(&args)?;
+    let mut built = crate::bench::target_dir();
+    if let Some(target) = target {
+        built.push(target);
+    }
+    // cargo's folder for the `dev` profile is `debug`.
+    built.push(if profile == "dev" { "debug" } else { profile });
+    Ok(built.join(format!("{bin}{}", platform.suffix())))
+}
+
+/// The platform of this machine, among [`PLATFORMS`].
+pub(crate) fn host() -> Result<&'static Platform> {
+    let (os, cpu) = (std::env::consts::OS, std::env::consts::ARCH);
+    let (os, cpu) = (
+        match os {
+            "macos" => "darwin",
+            "windows" => "win32",
+            other => other,
+        },
+        match cpu {
+            "x86_64" => "x64",
+            "aarch64" => "arm64",
+            other => other,
+        },
+    );
+    PLATFORMS
+        .iter()
+        .find(|p| p.os == os && p.cpu == cpu)
+        .with_context(|| format!("no client for {os} on {cpu}"))
 }
 
 #[cfg(test)]

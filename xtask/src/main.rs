@@ -15,6 +15,10 @@
 //!   (dry run) or `cargo publish` of every publishable crate in dependency order.
 //! - `cargo xtask bench [--quick] [--report-only]`: the criterion benchmarks, reported as
 //!   one table of medians beside their raw baselines.
+//! - `cargo xtask client [--profile PROFILE]`: the hook command's client as the packages
+//!   ship it, for this machine (on Linux `hooks-bridge-lite`, which links no C library;
+//!   `release` profile by default); prints its path. `ci` builds it before the tests,
+//!   which run it (`HOOKS_TEST_CLIENT`).
 //! - `cargo xtask dist [--target TRIPLE] [--out DIR]`: the shipped `hooks` binary (the
 //!   `dist` profile), its client `hooks-bridge`, and their packages: the npm packages, the
 //!   wheel and their checksums.
@@ -62,6 +66,15 @@ fn main() -> Result<()> {
             println!("{}", dist.out.display());
             Ok(())
         }
+        Some("client") => {
+            let profile = match args.get(1).map(String::as_str) {
+                Some("--profile") => args.get(2).map_or("release", String::as_str),
+                _ => "release",
+            };
+            let client = dist::build_client(profile, dist::host()?, None)?;
+            println!("{}", client.display());
+            Ok(())
+        }
         Some("bench") => {
             let rest = &args[1..];
             let table = bench::run(
@@ -74,7 +87,8 @@ fn main() -> Result<()> {
         _ => {
             eprintln!(
                 "usage: cargo xtask <ci|peers|tidy|codegen [--check]|release [--dry-run] [--no-verify] \
-                 [--allow-dirty]|bench [--quick] [--report-only]|dist [--target TRIPLE] [--out DIR]>"
+                 [--allow-dirty]|bench [--quick] [--report-only]|client [--profile PROFILE]\
+                 |dist [--target TRIPLE] [--out DIR]>"
             );
             bail!("unknown or missing xtask command")
         }
@@ -94,13 +108,40 @@ fn ci() -> Result<()> {
         "-D",
         "warnings",
     ])?;
+    // The Linux client, which the workspace's lints skip (it builds only with `-C
+    // panic=abort`: `docs/decisions.md`, "The Linux client links no C library").
+    if cfg!(target_os = "linux") {
+        cargo(&[
+            "clippy",
+            "--locked",
+            "-p",
+            "agentic-hooks-bridge-lite",
+            "--features",
+            "lite",
+            "--",
+            "-C",
+            "panic=abort",
+            "-D",
+            "warnings",
+        ])?;
+    }
     cargo_with_env(
         &["doc", "--workspace", "--no-deps", "--locked"],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
-    cargo(&["test", "--workspace", "--locked"])?;
+    // The client the packages ship, which the tests run as agents would.
+    let client = dist::build_client("release", dist::host()?, None)?;
+    let client = client.to_string_lossy();
+    cargo_with_env(
+        &["test", "--workspace", "--locked"],
+        &[(TEST_CLIENT_VAR, client.as_ref())],
+    )?;
     Ok(())
 }
+
+/// The variable naming the shipped client's build to the tests (`cargo xtask client`);
+/// without it they build it themselves.
+const TEST_CLIENT_VAR: &str = "HOOKS_TEST_CLIENT";
 
 /// The workspace root (xtask's parent directory).
 pub(crate) fn workspace_root() -> std::path::PathBuf {

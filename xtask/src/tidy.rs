@@ -309,10 +309,21 @@ mod tests {
                 continue;
             }
             let text = std::fs::read_to_string(manifest).unwrap();
-            assert!(
-                text.contains("[lints]\nworkspace = true"),
-                "{manifest} must say `[lints] workspace = true`"
-            );
+            // The one exception: the Linux client, which has no standard library and so
+            // must write its entry point, allocator and few system calls itself. It keeps
+            // the workspace's lints but `unsafe_code` at `deny` (not `forbid`), so that
+            // each unsafe item opts out where it says why.
+            if package["name"] == "agentic-hooks-bridge-lite" {
+                assert!(
+                    text.contains("[lints.rust]\n") && text.contains("unsafe_code = \"deny\""),
+                    "{manifest} must keep its own lints with `unsafe_code = \"deny\"`"
+                );
+            } else {
+                assert!(
+                    text.contains("[lints]\nworkspace = true"),
+                    "{manifest} must say `[lints] workspace = true`"
+                );
+            }
             assert!(
                 text.contains("edition.workspace = true"),
                 "{manifest} must take the workspace edition"

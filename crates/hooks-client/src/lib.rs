@@ -10,19 +10,28 @@
 //! calls only, so that the client links statically and starts on every tool call at the
 //! cost of a `/bin/true`. The daemon itself (its workers, its answers) is the `hooks`
 //! crate's `daemon` module.
+//!
+//! Without its `std` feature the crate is `no_std` (with `alloc`): the message frames
+//! ([`frame`]) and this module's constants alone, which the `hooks-bridge-lite` client
+//! (no C library, so no C library's start-up) shares with the rest.
 
-#[cfg(unix)]
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+pub mod frame;
+#[cfg(all(unix, feature = "std"))]
 mod socket;
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 pub mod wire;
 
-#[cfg(unix)]
+#[cfg(all(unix, feature = "std"))]
 pub use socket::{
     Answer, Mode, check_private, exchange, hand_over, key_hash, read_within, socket_path,
     worker_socket,
 };
 
-use std::time::Duration;
+use core::time::Duration;
 
 /// The variable naming the daemon's socket; by default `$XDG_RUNTIME_DIR/hooks/daemon.sock`,
 /// else `daemon.sock` in the state directory.

@@ -88,7 +88,7 @@ pub fn check_private(path: &Path) -> Result<(), String> {
 /// ([`key_hash`]). A worker listens there once the daemon has started it for a first
 /// such call; it takes only calls whose directory and environment are exactly its own.
 pub fn worker_socket(socket: &Path, cwd: &Path, env: &[(OsString, OsString)]) -> PathBuf {
-    socket.with_file_name(format!("w-{:016x}.sock", key_hash(cwd, env)))
+    socket.with_file_name(crate::frame::worker_file_name(key_hash(cwd, env)))
 }
 
 /// A hash (64-bit FNV-1a) of a working directory and an environment, the environment's
@@ -96,21 +96,11 @@ pub fn worker_socket(socket: &Path, cwd: &Path, env: &[(OsString, OsString)]) ->
 /// in every program of this version.
 pub fn key_hash(cwd: &Path, env: &[(OsString, OsString)]) -> u64 {
     use std::os::unix::ffi::OsStrExt as _;
-    let mut sorted: Vec<&(OsString, OsString)> = env.iter().collect();
-    sorted.sort_unstable();
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut eat = |bytes: &[u8]| {
-        for &b in bytes.iter().chain(&[0u8]) {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
-    eat(cwd.as_os_str().as_bytes());
-    for (k, v) in sorted {
-        eat(k.as_bytes());
-        eat(v.as_bytes());
-    }
-    hash
+    let mut pairs: Vec<(&[u8], &[u8])> = env
+        .iter()
+        .map(|(k, v)| (k.as_bytes(), v.as_bytes()))
+        .collect();
+    crate::frame::key_hash(cwd.as_os_str().as_bytes(), &mut pairs)
 }
 
 /// Hands `call` to this user's daemon at `socket` (checked with [`check_private`]): to

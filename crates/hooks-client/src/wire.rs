@@ -1,18 +1,17 @@
 //! The resident engine's messages, on its socket (bridge and daemon) and on a worker's
 //! pipes (daemon and worker): each a little-endian `u32` length, then the message: a tag
 //! byte and its fields, each field a `u32` length and its bytes (numbers as decimal
-//! text). Paths and environment entries travel as the bytes the system gave, so a value
-//! that is not UTF-8 arrives unchanged. A message longer than [`MAX_MESSAGE`] is refused
-//! whole, before it is read.
+//! text; the bytes are [`crate::frame`]'s). Paths and environment entries travel as the
+//! bytes the system gave, so a value that is not UTF-8 arrives unchanged. A message longer
+//! than [`MAX_MESSAGE`] is refused whole, before it is read.
 
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::{OsStrExt as _, OsStringExt as _};
 use std::path::PathBuf;
 
-/// The longest message either side reads: the event, the environment and the answer of
-/// one hook call fit many times over.
-pub const MAX_MESSAGE: usize = 64 * 1024 * 1024;
+pub use crate::frame::MAX_MESSAGE;
+use crate::frame::{Body, CallParts, Fields, call_frame, tag};
 
 /// One hook call, as the bridge hands it over: what it would have answered itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,42 +74,37 @@ pub enum Message {
 impl Message {
     /// Writes the message as one write of its whole frame.
     pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut body = Vec::with_capacity(256);
-        let mut field = |b: &[u8]| {
-            body.extend_from_slice(&u32::try_from(b.len()).unwrap_or(u32::MAX).to_le_bytes());
-            body.extend_from_slice(b);
-        };
-        let tag: u8 = match self {
+        let mut body = Body::with_capacity(256);
+        let tag = match self {
             Message::Call(call) => return write_call(call, out),
-            Message::Status => 2,
-            Message::Stop => 3,
+            Message::Status => tag::STATUS,
+            Message::Stop => tag::STOP,
             Message::Accepted { version } => {
-                field(version.as_bytes());
-                4
+                body.field(version.as_bytes());
+                tag::ACCEPTED
             }
-            Message::Beat => 5,
+            Message::Beat => tag::BEAT,
             Message::Answer {
                 exit_code,
                 stdout,
                 stderr,
             } => {
-                field(exit_code.to_string().as_bytes());
-                field(stdout.as_bytes());
-                field(stderr.as_bytes());
-                6
+                body.field(exit_code.to_string().as_bytes())
+                    .field(stdout.as_bytes())
+                    .field(stderr.as_bytes());
+                tag::ANSWER
             }
             Message::Refused { version, reason } => {
-                field(version.as_bytes());
-                field(reason.as_bytes());
-                7
+                body.field(version.as_bytes()).field(reason.as_bytes());
+                tag::REFUSED
             }
             Message::Report(json) => {
-                field(json.as_bytes());
-                8
+                body.field(json.as_bytes());
+                tag::REPORT
             }
-            Message::Stopping => 9,
+            Message::Stopping => tag::STOPPING,
         };
-        write_frame(tag, &body, out)
+        write_frame(body.frame(tag), out)
     }
 
     /// Reads one message; an end of input before its first byte is
@@ -126,21 +120,21 @@ impl Message {
         input.read_exact(&mut frame)?;
         let mut fields = Fields(&frame[1..]);
         let message = match frame[0] {
-            1 => {
+            tag::CALL => {
                 let version = fields.text()?;
                 let program = fields.path()?;
                 let agent = fields.text()?;
                 let event = fields.text()?;
-                let named = fields.bytes()? == b"1";
+                let named = fields.field()? == b"1";
                 let cwd = fields.path()?;
                 let count: usize = fields.text()?.parse().map_err(|_| invalid("a bad count"))?;
                 let mut env = Vec::with_capacity(count.min(4096));
                 for _ in 0..count {
-                    let k = OsString::from_vec(fields.bytes()?.to_vec());
-                    let v = OsString::from_vec(fields.bytes()?.to_vec());
+                    let k = OsString::from_vec(fields.field()?.to_vec());
+                    let v = OsString::from_vec(fields.field()?.to_vec());
                     env.push((k, v));
                 }
-                let stdin = fields.bytes()?.to_vec();
+                let stdin = fields.field()?.to_vec();
                 Message::Call(Box::new(Call {
                     version,
                     program,
@@ -151,13 +145,13 @@ impl Message {
                     stdin,
                 }))
             }
-            2 => Message::Status,
-            3 => Message::Stop,
-            4 => Message::Accepted {
+            tag::STATUS => Message::Status,
+            tag::STOP => Message::Stop,
+            tag::ACCEPTED => Message::Accepted {
                 version: fields.text()?,
             },
-            5 => Message::Beat,
-            6 => Message::Answer {
+            tag::BEAT => Message::Beat,
+            tag::ANSWER => Message::Answer {
                 exit_code: fields
                     .text()?
                     .parse()
@@ -165,15 +159,15 @@ impl Message {
                 stdout: fields.text()?,
                 stderr: fields.text()?,
             },
-            7 => Message::Refused {
+            tag::REFUSED => Message::Refused {
                 version: fields.text()?,
                 reason: fields.text()?,
             },
-            8 => Message::Report(fields.text()?),
-            9 => Message::Stopping,
+            tag::REPORT => Message::Report(fields.text()?),
+            tag::STOPPING => Message::Stopping,
             _ => return Err(invalid("a message of an unknown kind")),
         };
-        if !fields.0.is_empty() {
+        if !fields.is_empty() {
             return Err(invalid("a message with bytes after its fields"));
         }
         Ok(message)
@@ -182,71 +176,48 @@ impl Message {
 
 /// Writes `call` as a [`Message::Call`], without taking it.
 pub fn write_call(call: &Call, out: &mut impl Write) -> io::Result<()> {
-    let size = call.stdin.len()
-        + call
-            .env
-            .iter()
-            .map(|(k, v)| k.len() + v.len() + 8)
-            .sum::<usize>()
-        + 256;
-    let mut body = Vec::with_capacity(size);
-    let mut field = |b: &[u8]| {
-        body.extend_from_slice(&u32::try_from(b.len()).unwrap_or(u32::MAX).to_le_bytes());
-        body.extend_from_slice(b);
-    };
-    field(call.version.as_bytes());
-    field(call.program.as_os_str().as_bytes());
-    field(call.agent.as_bytes());
-    field(call.event.as_deref().unwrap_or("").as_bytes());
-    field(if call.event.is_some() { b"1" } else { b"0" });
-    field(call.cwd.as_os_str().as_bytes());
-    field(call.env.len().to_string().as_bytes());
-    for (k, v) in &call.env {
-        field(k.as_bytes());
-        field(v.as_bytes());
-    }
-    field(&call.stdin);
-    write_frame(1, &body, out)
+    let env: Vec<(&[u8], &[u8])> = call
+        .env
+        .iter()
+        .map(|(k, v)| (k.as_bytes(), v.as_bytes()))
+        .collect();
+    let frame = call_frame(&CallParts {
+        version: call.version.as_bytes(),
+        program: call.program.as_os_str().as_bytes(),
+        agent: call.agent.as_bytes(),
+        event: call.event.as_deref().map(str::as_bytes),
+        cwd: call.cwd.as_os_str().as_bytes(),
+        env: &env,
+        stdin: &call.stdin,
+    });
+    write_frame(frame, out)
 }
 
-/// Writes one frame, its length, `tag` and `body`, with one write.
-fn write_frame(tag: u8, body: &[u8], out: &mut impl Write) -> io::Result<()> {
-    let len = u32::try_from(body.len() + 1)
-        .ok()
-        .filter(|&n| n as usize <= MAX_MESSAGE)
-        .ok_or_else(|| invalid("the message is too long"))?;
-    let mut frame = Vec::with_capacity(body.len() + 5);
-    frame.extend_from_slice(&len.to_le_bytes());
-    frame.push(tag);
-    frame.extend_from_slice(body);
+/// Writes one whole frame ([`None`]: too long to send) with one write.
+fn write_frame(frame: Option<Vec<u8>>, out: &mut impl Write) -> io::Result<()> {
+    let frame = frame.ok_or_else(|| invalid("the message is too long"))?;
     out.write_all(&frame)?;
     out.flush()
 }
 
-/// The fields of a frame not read yet.
-struct Fields<'a>(&'a [u8]);
+/// The fields of a frame as `std` types.
+trait FieldsExt {
+    fn field(&mut self) -> io::Result<&[u8]>;
+    fn text(&mut self) -> io::Result<String>;
+    fn path(&mut self) -> io::Result<PathBuf>;
+}
 
-impl<'a> Fields<'a> {
-    fn bytes(&mut self) -> io::Result<&'a [u8]> {
-        let (len, rest) = self
-            .0
-            .split_first_chunk::<4>()
-            .ok_or_else(|| invalid("a field cut short"))?;
-        let len = u32::from_le_bytes(*len) as usize;
-        if rest.len() < len {
-            return Err(invalid("a field cut short"));
-        }
-        let (field, rest) = rest.split_at(len);
-        self.0 = rest;
-        Ok(field)
+impl FieldsExt for Fields<'_> {
+    fn field(&mut self) -> io::Result<&[u8]> {
+        self.bytes().ok_or_else(|| invalid("a field cut short"))
     }
 
     fn text(&mut self) -> io::Result<String> {
-        String::from_utf8(self.bytes()?.to_vec()).map_err(|_| invalid("a text field not UTF-8"))
+        String::from_utf8(self.field()?.to_vec()).map_err(|_| invalid("a text field not UTF-8"))
     }
 
     fn path(&mut self) -> io::Result<PathBuf> {
-        Ok(PathBuf::from(OsString::from_vec(self.bytes()?.to_vec())))
+        Ok(PathBuf::from(OsString::from_vec(self.field()?.to_vec())))
     }
 }
 

@@ -11,7 +11,10 @@
 //!   daemon refused the call or stopped answering).
 //!
 //! Whatever this program cannot do itself is `hooks bridge`'s to answer, so the two can
-//! only answer alike; `docs/daemon.md` has the whole story.
+//! only answer alike; `docs/daemon.md` has the whole story. This is the portable client
+//! (macOS, Windows, `cargo install`, the wheel); the Linux packages ship
+//! `crates/hooks-bridge-lite` under this name, which takes the same road without a C
+//! library.
 
 // This program is the standard library and a socket, so that it starts fast: it starts
 // `hooks` itself rather than through hooks-exec's spawn module, and says what went wrong

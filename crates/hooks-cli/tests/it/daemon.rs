@@ -17,7 +17,7 @@ use hooks::daemon::wire::Message;
 use serde_json::{Value, json};
 
 use crate::cage::run_within;
-use crate::support::Env;
+use crate::support::{Env, clients};
 
 /// How long one bridge call may take before the test calls it hung.
 const LIMIT: Duration = Duration::from_secs(30);
@@ -377,11 +377,23 @@ fn a_daemon_that_refuses_hangs_or_talks_nonsense_costs_no_answer() {
             let _ = s.write_all(b"\x05\x00\x00\x00garbage");
         }),
     ];
-    for (what, answer) in answers {
+    // The engine's own hand-over (`hooks bridge`), then each client's.
+    let callers: Vec<Option<PathBuf>> = std::iter::once(None)
+        .chain(clients().into_iter().map(Some))
+        .collect();
+    for ((what, answer), caller) in answers
+        .iter()
+        .flat_map(|a| callers.iter().map(move |c| (a, c)))
+    {
         let env = Env::in_project();
         env.write("home/.config/hooks/hooks.yaml", GUARD);
-        let taken = impostor(&env, answer);
-        let through = bridge(&env, &pre_tool(&env, "rm -r victim", "t1"), &[]);
+        let taken = impostor(&env, *answer);
+        let stdin = pre_tool(&env, "rm -r victim", "t1");
+        let through = match caller {
+            None => bridge(&env, &stdin, &[]),
+            Some(program) => client_of(program, &env, &["claude"], &stdin, &[]),
+        };
+        let what = format!("{what} ({caller:?})");
         assert_eq!(
             taken.join().unwrap(),
             1,
@@ -424,11 +436,17 @@ fn a_socket_that_is_not_the_callers_own_is_never_used() {
     }
     for (what, make) in cases {
         make();
-        let through = bridge(&env, &pre_tool(&env, "rm -r victim", "t1"), &[]);
-        assert!(is_deny(&through.1), "{what}: {through:?}");
+        let stdin = pre_tool(&env, "rm -r victim", "t1");
+        let mut answers = vec![bridge(&env, &stdin, &[])];
+        for program in clients() {
+            answers.push(client_of(&program, &env, &["claude"], &stdin, &[]));
+        }
+        for through in answers {
+            assert!(is_deny(&through.1), "{what}: {through:?}");
+        }
         assert!(
             listener.accept().is_err(),
-            "{what}: the bridge connected to a socket that is not its caller's"
+            "{what}: a bridge or client connected to a socket that is not its caller's"
         );
         let status = command(&env, &["daemon", "status"]).output().unwrap();
         assert_eq!(status.status.code(), Some(3), "{what}");
@@ -503,10 +521,16 @@ fn daemon_install_writes_the_user_unit_and_uninstall_removes_it() {
     assert!(!unit.exists());
 }
 
-/// `hooks-bridge ARGS` (the hook command `hooks install` writes) in `env`'s project, with
-/// its runtime directory: exit code, stdout, stderr.
-fn client(env: &Env, args: &[&str], stdin: &str, vars: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = env.client_command();
+/// `hooks-bridge ARGS` (the hook command `hooks install` writes; `program`, one of
+/// [`clients`]) in `env`'s project, with its runtime directory: exit code, stdout, stderr.
+fn client_of(
+    program: &Path,
+    env: &Env,
+    args: &[&str],
+    stdin: &str,
+    vars: &[(&str, &str)],
+) -> (i32, String, String) {
+    let mut cmd = env.client_command_of(program);
     cmd.args(args)
         .current_dir(env.path().join("proj"))
         .env("XDG_RUNTIME_DIR", runtime(env))
@@ -542,64 +566,70 @@ fn worker_sockets(env: &Env) -> Vec<PathBuf> {
 /// the engine's answer too.
 #[test]
 fn the_client_answers_as_the_bridge_alone_with_or_without_a_daemon() {
-    let served = Served::new(GUARD);
-    let env = &served.env;
-    let calls = [
-        pre_tool(env, "ls", "c1"),
-        pre_tool(env, "rm -r victim", "c2"),
-        "not json".to_owned(),
-    ];
-    for (n, call) in calls.iter().enumerate() {
+    // Each client the hook command may be (cargo's, the one the packages ship).
+    for program in clients() {
+        let client = |env: &Env, args: &[&str], stdin: &str, vars: &[(&str, &str)]| {
+            client_of(&program, env, args, stdin, vars)
+        };
+        let served = Served::new(GUARD);
+        let env = &served.env;
+        let calls = [
+            pre_tool(env, "ls", "c1"),
+            pre_tool(env, "rm -r victim", "c2"),
+            "not json".to_owned(),
+        ];
+        for (n, call) in calls.iter().enumerate() {
+            let before = served.served();
+            let through = client(env, &["claude"], call, &[]);
+            assert_eq!(served.served(), before + 1, "call {n} was not the daemon's");
+            let call = call
+                .replace("\"c1\"", "\"c1b\"")
+                .replace("\"c2\"", "\"c2b\"");
+            assert_eq!(through, alone(env, &call), "call {n}");
+        }
+        // The worker listens for its caller's later calls.
+        assert_eq!(worker_sockets(env).len(), 1, "{:?}", worker_sockets(env));
+        assert!(is_deny(
+            &client(env, &["claude"], &pre_tool(env, "rm -r x", "c3"), &[]).1
+        ));
+        // Not forwarded: the engine answers (and refuses) as `hooks bridge` does.
         let before = served.served();
-        let through = client(env, &["claude"], call, &[]);
-        assert_eq!(served.served(), before + 1, "call {n} was not the daemon's");
-        let call = call
-            .replace("\"c1\"", "\"c1b\"")
-            .replace("\"c2\"", "\"c2b\"");
-        assert_eq!(through, alone(env, &call), "call {n}");
-    }
-    // The worker listens for its caller's later calls.
-    assert_eq!(worker_sockets(env).len(), 1, "{:?}", worker_sockets(env));
-    assert!(is_deny(
-        &client(env, &["claude"], &pre_tool(env, "rm -r x", "c3"), &[]).1
-    ));
-    // Not forwarded: the engine answers (and refuses) as `hooks bridge` does.
-    let before = served.served();
-    let stdin = pre_tool(env, "rm -r x", "c4");
-    for args in [
-        &["nonagent"][..],
-        &["--no-such-flag", "claude"],
-        &["claude", "a", "b"],
-    ] {
-        let mut engine = command(env, &[&["bridge"][..], args].concat());
-        engine.current_dir(env.path().join("proj"));
-        let (code, stdout, stderr, _) = run_within(&mut engine, &stdin, LIMIT);
-        let expected = (code.unwrap(), stdout, stderr);
-        assert_eq!(client(env, args, &stdin, &[]), expected, "{args:?}");
-    }
-    assert_eq!(
-        served.served(),
-        before,
-        "a call the client does not forward"
-    );
-    // HOOKS_DAEMON=off and no daemon at all: `hooks bridge` answers.
-    let off = client(
-        env,
-        &["claude"],
-        &pre_tool(env, "rm -r x", "c5"),
-        &[("HOOKS_DAEMON", "off")],
-    );
-    assert!(is_deny(&off.1), "{off:?}");
-    assert_eq!(served.served(), before);
-    drop(served);
-    let env = Env::in_project();
-    env.write("home/.config/hooks/hooks.yaml", GUARD);
-    for (n, call) in calls.iter().enumerate() {
-        let through = client(&env, &["claude"], call, &[]);
-        let call = call
-            .replace("\"c1\"", "\"c1b\"")
-            .replace("\"c2\"", "\"c2b\"");
-        assert_eq!(through, alone(&env, &call), "call {n} with no daemon");
+        let stdin = pre_tool(env, "rm -r x", "c4");
+        for args in [
+            &["nonagent"][..],
+            &["--no-such-flag", "claude"],
+            &["claude", "a", "b"],
+        ] {
+            let mut engine = command(env, &[&["bridge"][..], args].concat());
+            engine.current_dir(env.path().join("proj"));
+            let (code, stdout, stderr, _) = run_within(&mut engine, &stdin, LIMIT);
+            let expected = (code.unwrap(), stdout, stderr);
+            assert_eq!(client(env, args, &stdin, &[]), expected, "{args:?}");
+        }
+        assert_eq!(
+            served.served(),
+            before,
+            "a call the client does not forward"
+        );
+        // HOOKS_DAEMON=off and no daemon at all: `hooks bridge` answers.
+        let off = client(
+            env,
+            &["claude"],
+            &pre_tool(env, "rm -r x", "c5"),
+            &[("HOOKS_DAEMON", "off")],
+        );
+        assert!(is_deny(&off.1), "{off:?}");
+        assert_eq!(served.served(), before);
+        drop(served);
+        let env = Env::in_project();
+        env.write("home/.config/hooks/hooks.yaml", GUARD);
+        for (n, call) in calls.iter().enumerate() {
+            let through = client(&env, &["claude"], call, &[]);
+            let call = call
+                .replace("\"c1\"", "\"c1b\"")
+                .replace("\"c2\"", "\"c2b\"");
+            assert_eq!(through, alone(&env, &call), "call {n} with no daemon");
+        }
     }
 }
 
@@ -607,103 +637,115 @@ fn the_client_answers_as_the_bridge_alone_with_or_without_a_daemon() {
 /// which starts a new worker in its place.
 #[test]
 fn a_killed_worker_costs_no_answer() {
-    let served = Served::new(GUARD);
-    let env = &served.env;
-    assert!(is_deny(
-        &client(env, &["claude"], &pre_tool(env, "rm -r x", "k1"), &[]).1
-    ));
-    let sockets = worker_sockets(env);
-    assert_eq!(sockets.len(), 1);
-    let stream = std::os::unix::net::UnixStream::connect(&sockets[0]).unwrap();
-    let peer = rustix::net::sockopt::socket_peercred(&stream).unwrap();
-    drop(stream);
-    let pid = rustix::process::Pid::from_raw(peer.pid.as_raw_nonzero().get()).unwrap();
-    rustix::process::kill_process(pid, rustix::process::Signal::KILL).unwrap();
-    // The socket stays until a worker replaces it: no one listens there now.
-    let deadline = Instant::now() + LIMIT;
-    while std::os::unix::net::UnixStream::connect(&sockets[0]).is_ok() {
-        assert!(Instant::now() < deadline, "the killed worker still answers");
-        std::thread::yield_now();
+    // Each client the hook command may be (cargo's, the one the packages ship).
+    for program in clients() {
+        let client = |env: &Env, args: &[&str], stdin: &str, vars: &[(&str, &str)]| {
+            client_of(&program, env, args, stdin, vars)
+        };
+        let served = Served::new(GUARD);
+        let env = &served.env;
+        assert!(is_deny(
+            &client(env, &["claude"], &pre_tool(env, "rm -r x", "k1"), &[]).1
+        ));
+        let sockets = worker_sockets(env);
+        assert_eq!(sockets.len(), 1);
+        let stream = std::os::unix::net::UnixStream::connect(&sockets[0]).unwrap();
+        let peer = rustix::net::sockopt::socket_peercred(&stream).unwrap();
+        drop(stream);
+        let pid = rustix::process::Pid::from_raw(peer.pid.as_raw_nonzero().get()).unwrap();
+        rustix::process::kill_process(pid, rustix::process::Signal::KILL).unwrap();
+        // The socket stays until a worker replaces it: no one listens there now.
+        let deadline = Instant::now() + LIMIT;
+        while std::os::unix::net::UnixStream::connect(&sockets[0]).is_ok() {
+            assert!(Instant::now() < deadline, "the killed worker still answers");
+            std::thread::yield_now();
+        }
+        let before = served.served();
+        let answer = client(env, &["claude"], &pre_tool(env, "rm -r x", "k2"), &[]);
+        assert!(is_deny(&answer.1), "{answer:?}");
+        assert_eq!(
+            served.served(),
+            before + 1,
+            "the daemon's new worker answered"
+        );
+        let answer = client(env, &["claude"], &pre_tool(env, "ls", "k3"), &[]);
+        assert_eq!(answer, (0, String::new(), String::new()));
     }
-    let before = served.served();
-    let answer = client(env, &["claude"], &pre_tool(env, "rm -r x", "k2"), &[]);
-    assert!(is_deny(&answer.1), "{answer:?}");
-    assert_eq!(
-        served.served(),
-        before + 1,
-        "the daemon's new worker answered"
-    );
-    let answer = client(env, &["claude"], &pre_tool(env, "ls", "k3"), &[]);
-    assert_eq!(answer, (0, String::new(), String::new()));
 }
 
 /// On its socket a worker takes only its own caller's calls: the same directory and
 /// environment, the same version, an agent the bridge answers; it refuses the rest.
 #[test]
 fn a_worker_takes_only_its_own_callers_calls() {
-    let served = Served::new(GUARD);
-    let env = &served.env;
-    let stdin = pre_tool(env, "ls", "w1");
-    assert_eq!(client(env, &["claude"], &stdin, &[]).0, 0);
-    let sockets = worker_sockets(env);
-    assert_eq!(sockets.len(), 1);
-    let ask = |call: hooks::daemon::wire::Call| {
-        let mut stream = std::os::unix::net::UnixStream::connect(&sockets[0]).unwrap();
-        stream.set_read_timeout(Some(LIMIT)).unwrap();
-        Message::Call(Box::new(call)).write_to(&mut stream).unwrap();
-        Message::read_from(&mut stream).unwrap()
-    };
-    // The caller's call as the client made it: its environment, read back from the
-    // environment the test gave the client.
-    let mut cmd = env.client_command();
-    cmd.env("XDG_RUNTIME_DIR", runtime(env))
-        .env_remove("HOOKS_DAEMON")
-        .env_remove("HOOKS_DAEMON_SOCKET");
-    let mut vars: Vec<(std::ffi::OsString, std::ffi::OsString)> = std::env::vars_os()
-        .filter(|(k, _)| !cmd.get_envs().any(|(n, _)| n == k))
-        .collect();
-    vars.extend(
-        cmd.get_envs()
-            .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
-    );
-    let own = hooks::daemon::wire::Call {
-        version: hooks::daemon::VERSION.to_owned(),
-        program: assert_cmd::cargo::cargo_bin("hooks"),
-        agent: "claude".to_owned(),
-        event: None,
-        cwd: std::fs::canonicalize(env.path().join("proj")).unwrap(),
-        env: vars,
-        stdin: pre_tool(env, "rm -r x", "w2").into_bytes(),
-    };
-    assert_eq!(
-        hooks_client::worker_socket(&socket(env), &own.cwd, &own.env),
-        sockets[0],
-        "the test's call is the client's"
-    );
-    let answer = ask(own.clone());
-    assert!(
-        matches!(&answer, Message::Answer { stdout, .. } if is_deny(stdout)),
-        "{answer:?}"
-    );
-    let mut other_env = own.clone();
-    other_env.env.push(("INTRUDER".into(), "1".into()));
-    let mut other_dir = own.clone();
-    other_dir.cwd = env.path().to_path_buf();
-    let mut other_version = own.clone();
-    other_version.version = "0.0.0".to_owned();
-    let mut other_agent = own.clone();
-    other_agent.agent = "nonagent".to_owned();
-    for (what, call) in [
-        ("environment", other_env),
-        ("directory", other_dir),
-        ("version", other_version),
-        ("agent", other_agent),
-    ] {
-        let answer = ask(call);
-        assert!(
-            matches!(answer, Message::Refused { .. }),
-            "{what}: {answer:?}"
+    // Each client the hook command may be (cargo's, the one the packages ship).
+    for program in clients() {
+        let client = |env: &Env, args: &[&str], stdin: &str, vars: &[(&str, &str)]| {
+            client_of(&program, env, args, stdin, vars)
+        };
+        let served = Served::new(GUARD);
+        let env = &served.env;
+        let stdin = pre_tool(env, "ls", "w1");
+        assert_eq!(client(env, &["claude"], &stdin, &[]).0, 0);
+        let sockets = worker_sockets(env);
+        assert_eq!(sockets.len(), 1);
+        let ask = |call: hooks::daemon::wire::Call| {
+            let mut stream = std::os::unix::net::UnixStream::connect(&sockets[0]).unwrap();
+            stream.set_read_timeout(Some(LIMIT)).unwrap();
+            Message::Call(Box::new(call)).write_to(&mut stream).unwrap();
+            Message::read_from(&mut stream).unwrap()
+        };
+        // The caller's call as the client made it: its environment, read back from the
+        // environment the test gave the client.
+        let mut cmd = env.client_command();
+        cmd.env("XDG_RUNTIME_DIR", runtime(env))
+            .env_remove("HOOKS_DAEMON")
+            .env_remove("HOOKS_DAEMON_SOCKET");
+        let mut vars: Vec<(std::ffi::OsString, std::ffi::OsString)> = std::env::vars_os()
+            .filter(|(k, _)| !cmd.get_envs().any(|(n, _)| n == k))
+            .collect();
+        vars.extend(
+            cmd.get_envs()
+                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
         );
+        let own = hooks::daemon::wire::Call {
+            version: hooks::daemon::VERSION.to_owned(),
+            program: assert_cmd::cargo::cargo_bin("hooks"),
+            agent: "claude".to_owned(),
+            event: None,
+            cwd: std::fs::canonicalize(env.path().join("proj")).unwrap(),
+            env: vars,
+            stdin: pre_tool(env, "rm -r x", "w2").into_bytes(),
+        };
+        assert_eq!(
+            hooks_client::worker_socket(&socket(env), &own.cwd, &own.env),
+            sockets[0],
+            "the test's call is the client's"
+        );
+        let answer = ask(own.clone());
+        assert!(
+            matches!(&answer, Message::Answer { stdout, .. } if is_deny(stdout)),
+            "{answer:?}"
+        );
+        let mut other_env = own.clone();
+        other_env.env.push(("INTRUDER".into(), "1".into()));
+        let mut other_dir = own.clone();
+        other_dir.cwd = env.path().to_path_buf();
+        let mut other_version = own.clone();
+        other_version.version = "0.0.0".to_owned();
+        let mut other_agent = own.clone();
+        other_agent.agent = "nonagent".to_owned();
+        for (what, call) in [
+            ("environment", other_env),
+            ("directory", other_dir),
+            ("version", other_version),
+            ("agent", other_agent),
+        ] {
+            let answer = ask(call);
+            assert!(
+                matches!(answer, Message::Refused { .. }),
+                "{what}: {answer:?}"
+            );
+        }
     }
 }
 

@@ -102,7 +102,14 @@ impl Env {
     // The test starts the binary itself, as a real child process.
     #[allow(clippy::disallowed_methods)]
     pub(crate) fn client_command(&self) -> std::process::Command {
-        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("hooks-bridge"));
+        self.client_command_of(&assert_cmd::cargo::cargo_bin("hooks-bridge"))
+    }
+
+    /// Like [`Env::client_command`], for the client at `program` (one of [`clients`]).
+    // The test starts the binary itself, as a real child process.
+    #[allow(clippy::disallowed_methods)]
+    pub(crate) fn client_command_of(&self, program: &Path) -> std::process::Command {
+        let mut cmd = std::process::Command::new(program);
         self.isolate(&mut cmd);
         cmd
     }
@@ -199,6 +206,71 @@ pub(crate) fn mkfifo(env: &Env, rel: &str) {
     let path = env.path().join(rel);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     mknodat(CWD, &path, FileType::Fifo, Mode::from_raw_mode(0o600), 0).unwrap();
+}
+
+/// The hook command's clients: cargo's portable `hooks-bridge` beside `hooks`, and on
+/// Linux the one the packages ship, `hooks-bridge-lite` (no C library), beside a link to
+/// the same `hooks` ([`shipped_client`]). Both must answer every call alike.
+pub(crate) fn clients() -> Vec<PathBuf> {
+    let mut all = vec![assert_cmd::cargo::cargo_bin("hooks-bridge")];
+    if cfg!(target_os = "linux") {
+        all.push(shipped_client().to_path_buf());
+    }
+    all
+}
+
+/// The Linux client as the packages ship it (`cargo xtask client`: `$HOOKS_TEST_CLIENT`
+/// when `cargo xtask ci` built it, else built here once, in a target directory of its own),
+/// copied as `hooks-bridge` into a directory beside a link to cargo's `hooks`, which it
+/// runs when the daemon does not answer.
+// The test builds the client with cargo, as `cargo xtask ci` does.
+#[allow(clippy::disallowed_methods)]
+pub(crate) fn shipped_client() -> &'static Path {
+    // Kept for the test run (a static is never dropped), in cargo's temporary directory.
+    static CLIENT: LazyLock<(TempDir, PathBuf)> = LazyLock::new(|| {
+        let built = match std::env::var_os("HOOKS_TEST_CLIENT") {
+            Some(path) => PathBuf::from(path),
+            None => {
+                let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shipped-client");
+                let child = std::process::Command::new(env!("CARGO"))
+                    .args(["xtask", "client"])
+                    .current_dir(workspace_root())
+                    .env("CARGO_TARGET_DIR", &target)
+                    .stdin(std::process::Stdio::null())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let pid = child.id();
+                let (done, finished) = std::sync::mpsc::channel();
+                std::thread::spawn(move || done.send(child.wait_with_output()));
+                let Ok(out) = finished.recv_timeout(Duration::from_secs(900)) else {
+                    let _ = std::process::Command::new("kill")
+                        .args(["-KILL", &pid.to_string()])
+                        .status();
+                    panic!("cargo xtask client took over 15 minutes");
+                };
+                let out = out.unwrap();
+                assert!(
+                    out.status.success(),
+                    "cargo xtask client: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+            }
+        };
+        let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+        let client = dir.path().join("hooks-bridge");
+        std::fs::copy(&built, &client)
+            .unwrap_or_else(|e| panic!("the shipped client {}: {e}", built.display()));
+        std::os::unix::fs::symlink(
+            assert_cmd::cargo::cargo_bin("hooks"),
+            dir.path().join("hooks"),
+        )
+        .unwrap();
+        (dir, client)
+    });
+    &CLIENT.1
 }
 
 /// The hook command `hooks install AGENT` writes in these tests: the client cargo builds
