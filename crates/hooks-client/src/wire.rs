@@ -116,8 +116,16 @@ impl Message {
         if len == 0 || len > MAX_MESSAGE {
             return Err(invalid("a message of an impossible length"));
         }
-        let mut frame = vec![0u8; len];
-        input.read_exact(&mut frame)?;
+        // Read into room that is not zeroed first: a zeroed allocation of this size made
+        // the allocator sweep its free lists on every call (`calloc`).
+        let mut frame = Vec::with_capacity(len);
+        Read::take(&mut *input, len as u64).read_to_end(&mut frame)?;
+        if frame.len() != len {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "a message cut short",
+            ));
+        }
         let mut fields = Fields(&frame[1..]);
         let message = match frame[0] {
             tag::CALL => {

@@ -89,6 +89,17 @@ pub(super) fn bridged_script(
 /// agent and `hooks uninstall AGENT`, and checks that the agent's settings file (and
 /// Codex's `config.toml`) came back byte for byte; returns the run's output.
 pub(super) fn install_run_uninstall(run: &AgentRun, before: Option<&str>) -> super::AgentOutput {
+    install_run_uninstall_with(run, before, None)
+}
+
+/// [`install_run_uninstall`], with the installed command's client (cargo's
+/// `hooks-bridge`, beside `hooks`) swapped for `client` when given: the Linux packages'
+/// client, which sits beside a link to the same `hooks`.
+fn install_run_uninstall_with(
+    run: &AgentRun,
+    before: Option<&str>,
+    client: Option<&Path>,
+) -> super::AgentOutput {
     let agent = run.agent;
     let path = settings(run, agent);
     if let Some(text) = before {
@@ -98,7 +109,21 @@ pub(super) fn install_run_uninstall(run: &AgentRun, before: Option<&str>) -> sup
     let codex_config = run.codex_home().join("config.toml");
     let codex_config_before = read(&codex_config);
     hooks(run, &["install", agent.bin_name_for_install()]);
+    let cargo_client = assert_cmd::cargo::cargo_bin("hooks-bridge");
+    let swap = |from: &Path, to: &Path| {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (from, to) = (from.to_str().unwrap(), to.to_str().unwrap());
+        assert!(text.contains(from), "{text}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    };
+    if let Some(client) = client {
+        swap(&cargo_client, client);
+    }
     let out = run.run();
+    // Back to what install wrote, which uninstall knows as its own.
+    if let Some(client) = client {
+        swap(client, &cargo_client);
+    }
     hooks(run, &["uninstall", agent.bin_name_for_install()]);
     assert_eq!(
         read(&codex_config),
@@ -277,7 +302,12 @@ impl Drop for DaemonOf<'_> {
 /// runs.
 #[test]
 fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
-    for agent in [Agent::Claude, Agent::Copilot] {
+    // Each agent with each client the hook command may be (cargo's, the packages').
+    let clients = crate::support::clients();
+    for (agent, client) in [Agent::Claude, Agent::Copilot]
+        .into_iter()
+        .flat_map(|a| clients.iter().map(move |c| (a, c)))
+    {
         let script = vec![
             Step::Shell("rm -r victim".to_owned()),
             Step::Shell("touch made".to_owned()),
@@ -304,7 +334,9 @@ fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
             .unwrap();
         assert!(started.status.success(), "{started:?}");
         let daemon = DaemonOf(&run);
-        let out = install_run_uninstall(&run, None);
+        let swap = (*client != assert_cmd::cargo::cargo_bin("hooks-bridge")).then_some(&**client);
+        let out = install_run_uninstall_with(&run, None, swap);
+        let agent = format!("{agent:?} with {}", client.display());
         let status = run
             .hooks_command(&["daemon", "status", "--json"])
             .output()
@@ -314,30 +346,30 @@ fn the_guard_runs_through_the_daemon_inside_claude_code_and_copilot_cli() {
         out.assert_success();
         assert!(
             run.project().join("victim/keep.txt").exists(),
-            "{agent:?}: rm -r ran:\n{out}"
+            "{agent}: rm -r ran:\n{out}"
         );
-        assert!(out.tool_result().contains(GUARD_REASON), "{agent:?}: {out}");
-        assert!(run.project().join("made").exists(), "{agent:?}: {out}");
+        assert!(out.tool_result().contains(GUARD_REASON), "{agent}: {out}");
+        assert!(run.project().join("made").exists(), "{agent}: {out}");
         // Both calls were the daemon's, and the second reused the first's worker (which
         // took it on its own socket): the agent gives its hooks the same environment at
         // every call. The daemon counts the call it relayed; the worker, ended with the
         // run, took its count with it.
         assert!(
             state["served"].as_u64().is_some_and(|n| n >= 1),
-            "{agent:?}: the daemon answered no call: {state}"
+            "{agent}: the daemon answered no call: {state}"
         );
-        assert_eq!(state["workers"], 1, "{agent:?}: {state}");
+        assert_eq!(state["workers"], 1, "{agent}: {state}");
         let lines: Vec<String> = std::fs::read_to_string(&runners)
             .unwrap_or_default()
             .lines()
             .map(str::to_owned)
             .collect();
-        assert!(lines.len() >= 2, "{agent:?}: {lines:?}");
+        assert!(lines.len() >= 2, "{agent}: {lines:?}");
         assert!(
             lines
                 .iter()
                 .all(|l| l.contains("daemon worker") && *l == lines[0]),
-            "{agent:?}: the calls were not one worker's: {lines:?}"
+            "{agent}: the calls were not one worker's: {lines:?}"
         );
     }
 }
