@@ -209,11 +209,13 @@ fn every_agent_installed_everywhere_runs_the_guard_once() {
     install_everywhere(&env, &hooks_bin());
     every_agent_denies_once(&env, &hooks_bin());
     // What the installs wrote: the hook command beside `hooks`, which runs `hooks bridge`
-    // (no daemon serves this home).
-    let client = hooks_bin().with_file_name("hooks-bridge");
+    // (no daemon serves this home); through each client it may be (cargo's, the
+    // packages').
     let settings = std::fs::read_to_string(env.path().join("home/.claude/settings.json")).unwrap();
     assert!(settings.contains("hooks-bridge"), "{settings}");
-    every_agent_denies_once_through(&env, &client, "", "c");
+    for (n, client) in crate::support::clients().iter().enumerate() {
+        every_agent_denies_once_through(&env, client, "", &format!("c{n}"));
+    }
     // `hooks list` shows the other agents' entries as what they are.
     let hooks = list_hooks(&env);
     let bridges: Vec<&Value> = hooks.iter().filter(|h| h["state"] == "bridge").collect();
@@ -254,6 +256,90 @@ fn list_hooks(env: &Env) -> Vec<Value> {
 /// The binary installed from a directory whose name has spaces and shell metacharacters:
 /// the entries the install writes are still recognised, and a hand-written entry calling
 /// it through a symlink of another name too.
+/// With every bridge installed and the resident engine serving the home, every agent's
+/// pre-tool event through each client the hook command may be: the daemon answers every
+/// call, the guard runs once per event (in the daemon's worker), the deny is the agent's,
+/// and no client call forks past its cap.
+#[test]
+// The test starts the daemon itself, as a real child process.
+#[allow(clippy::disallowed_methods)]
+fn every_agent_through_the_daemon_runs_the_guard_once() {
+    use std::io::BufRead as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    install_everywhere(&env, &hooks_bin());
+    let runtime = env.path().join("run");
+    std::fs::create_dir_all(&runtime).unwrap();
+    std::fs::set_permissions(&runtime, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let served = || {
+        let mut cmd = std::process::Command::new(hooks_bin());
+        env.isolate(&mut cmd);
+        let (_, stdout, _, _) = run_within(
+            cmd.args(["daemon", "status", "--json"])
+                .env("XDG_RUNTIME_DIR", &runtime),
+            "",
+            LIMIT,
+        );
+        serde_json::from_str::<Value>(&stdout).unwrap_or_default()["served"]
+            .as_u64()
+            .unwrap_or(0)
+    };
+    let mut cmd = std::process::Command::new(hooks_bin());
+    env.isolate(&mut cmd);
+    /// Ends the daemon when the test ends, passed or not.
+    struct Daemon(std::process::Child);
+    impl Drop for Daemon {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut daemon = Daemon(
+        cmd.args(["daemon", "run"])
+            .env("XDG_RUNTIME_DIR", &runtime)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut line = String::new();
+    std::io::BufReader::new(daemon.0.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("serving"), "the daemon did not start: {line}");
+    let before = guard_runs(&env);
+    let mut calls = 0;
+    for (n, client) in crate::support::clients().iter().enumerate() {
+        for agent in AGENTS {
+            let cage = Cage::new(64);
+            let mut args = bridge_args(agent);
+            args.remove(0);
+            let mut cmd = cage.command(client, &args);
+            env.isolate(&mut cmd);
+            cmd.env("XDG_RUNTIME_DIR", &runtime);
+            let stdin = pre_tool(&env, agent, &format!("d{n}-{agent}"));
+            let (code, stdout, stderr, took) = run_within(&mut cmd, &stdin, LIMIT);
+            assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
+            assert_denied(agent, code, &stdout, &stderr);
+            calls += 1;
+            assert_eq!(
+                guard_runs(&env),
+                before + calls,
+                "{agent} ({}): the guard ran other than once",
+                client.display()
+            );
+            assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
+        }
+    }
+    let answered = served();
+    drop(daemon);
+    // Every call was the daemon's (relayed to a worker, or taken on a worker's own
+    // socket), none answered by a bridge alone.
+    assert_eq!(answered, calls as u64, "calls the daemon did not answer");
+}
+
 #[test]
 fn a_bridge_path_with_spaces_and_metacharacters() {
     let env = Env::in_project();
@@ -626,18 +712,20 @@ fn a_bad_argument_denies_in_every_agents_form() {
             format!("{}{}", run.stdout, run.stderr).contains("--no-such-flag"),
             "{agent}: {run:?}"
         );
-        // The same through the hook command the install writes, under a process cap.
-        let cage = Cage::new(16);
-        let client = hooks_bin().with_file_name("hooks-bridge");
-        let (code, stdout, stderr, took) =
-            caged(&env, &cage, &client, &[agent, "--no-such-flag"], &stdin);
-        assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
-        if agent == "copilot" {
-            assert_eq!(code, Some(2), "{stdout}\n{stderr}");
-        } else {
-            assert_denied(agent, code, &stdout, &stderr);
+        // The same through the hook command the install writes (each client it may be),
+        // under a process cap.
+        for client in crate::support::clients() {
+            let cage = Cage::new(16);
+            let (code, stdout, stderr, took) =
+                caged(&env, &cage, &client, &[agent, "--no-such-flag"], &stdin);
+            assert!(took < LIMIT, "{agent}: no answer within {LIMIT:?}");
+            if agent == "copilot" {
+                assert_eq!(code, Some(2), "{stdout}\n{stderr}");
+            } else {
+                assert_denied(agent, code, &stdout, &stderr);
+            }
+            assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
         }
-        assert_eq!(cage.refused().unwrap_or(0), 0, "{agent}: forks refused");
         let allowed = env.finish(
             env.command()
                 .args(["bridge", agent, "--no-such-flag"])
