@@ -7,9 +7,9 @@
 //! itself when the daemon does not) and `hooks-bridge AGENT`, the small client an agent's
 //! hook entry runs, which starts in a fraction of the engine's time and hands anything the
 //! daemon does not answer to `hooks bridge`. This crate is the standard library and system
-//! calls only, so that the client links statically and starts on every tool call at the
-//! cost of a `/bin/true`. The daemon itself (its workers, its answers) is the `hooks`
-//! crate's `daemon` module.
+//! calls only, so that the client starts on every tool call at the cost of a `/bin/true`
+//! or less. The daemon itself (its workers, its answers) is the `hooks` crate's `daemon`
+//! module.
 //!
 //! Without its `std` feature the crate is `no_std` (with `alloc`): the message frames
 //! ([`frame`]) and this module's constants alone, which the `hooks-bridge-lite` client

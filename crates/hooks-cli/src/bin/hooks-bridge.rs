@@ -3,8 +3,8 @@
 //!
 //! - with a resident engine serving the user (`hooks daemon`), it hands the event to it and
 //!   writes its answer: a call that costs about what starting `/bin/true` costs, because
-//!   this program is the standard library and a socket (linked statically in the shipped
-//!   packages) where `hooks` is the whole engine;
+//!   this program is the standard library and a socket where `hooks` is the whole
+//!   engine;
 //! - otherwise it runs `hooks bridge` (the `hooks` program beside it): by `exec` when it
 //!   has not read the event (no daemon, `HOOKS_DAEMON=off`, arguments it does not forward),
 //!   else as a child given the event's bytes, whose answer and exit code it passes on (the
