@@ -775,3 +775,48 @@ fn five_hundred_hooks_fit_a_cage_of_128() {
     assert_eq!(cage.refused().unwrap_or(0), 0, "forks refused");
     assert!(cage.left_running(Duration::from_secs(10)).is_empty());
 }
+
+/// An argument that is not UTF-8, to `hooks bridge` and to each client: a deny in Claude
+/// Code's form (the agent's name is unreadable, so the call is refused), never a panic;
+/// and `hooks` elsewhere says what it could not use, with no panic either.
+#[test]
+fn an_argument_that_is_not_utf8_is_refused_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let env = Env::in_project();
+    env.write("home/.config/hooks/hooks.yaml", &guard_config(&env));
+    let bad = std::ffi::OsStr::from_bytes(b"cl\xffaude");
+    let stdin = pre_tool(&env, "claude", "not-utf8");
+    let mut programs = vec![(hooks_bin(), vec![std::ffi::OsStr::new("bridge"), bad])];
+    for client in crate::support::clients() {
+        programs.push((client, vec![bad]));
+    }
+    for (program, args) in programs {
+        let cage = Cage::new(16);
+        let mut cmd = cage.command(&program, &[]);
+        cmd.args(&args);
+        env.isolate(&mut cmd);
+        let (code, stdout, stderr, took) = run_within(&mut cmd, &stdin, LIMIT);
+        assert!(took < LIMIT, "{}: no answer", program.display());
+        assert!(
+            !stderr.contains("panicked"),
+            "{}: {stderr}",
+            program.display()
+        );
+        assert_denied("claude", code, &stdout, &stderr);
+    }
+    let mut cmd = cage_free_hooks(&env);
+    cmd.args([std::ffi::OsStr::new("validate"), bad]);
+    let (code, _, stderr, _) = run_within(&mut cmd, "", LIMIT);
+    assert_ne!(code, Some(0), "{stderr}");
+    assert!(code.is_some(), "hung");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `hooks` in `env`, as a plain child process.
+// The test starts the binary itself, as a real child process.
+#[allow(clippy::disallowed_methods)]
+fn cage_free_hooks(env: &Env) -> std::process::Command {
+    let mut cmd = std::process::Command::new(hooks_bin());
+    env.isolate(&mut cmd);
+    cmd
+}
