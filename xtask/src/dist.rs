@@ -18,7 +18,9 @@
 //!    (`bindings = "bin"`), which reuses the build of step 1, into `pypi/`. maturin packs
 //!    every binary of the crate, each built by its own `cargo rustc --bin`: the wheel's
 //!    `hooks-bridge` is maturin's build, linked dynamically against the C library, as the
-//!    wheel's tags say it may be; it is installed beside `hooks`.
+//!    wheel's tags say it may be, except on Linux, where `packaging/pypi/swap_client.py`
+//!    puts the client of step 2 in its place (and its hash and size in the wheel's
+//!    `RECORD`); it is installed beside `hooks`.
 //! 4. **The npm packages**, packed with `npm pack` into `npm/`: the platform package
 //!    (`@agentic-hooks/linux-x64` and so on: the binary and the client of step 2 in `bin/`,
 //!    with the `os`, `cpu` and,
@@ -285,6 +287,11 @@ pub(crate) fn run(options: &Options) -> Result<Dist> {
 
     step("the wheel (maturin)");
     let wheel = wheel(&root, options.target.as_deref(), &out.join("pypi"))?;
+    if platform.os == "linux" {
+        // maturin packs its own build of the portable client; the Linux one goes in its
+        // place, as in the npm package.
+        swap_wheel_client(&root, &wheel, &client_copy)?;
+    }
 
     step("the npm packages");
     let npm_dir = out.join("npm");
@@ -397,6 +404,24 @@ pub(crate) fn npm() -> &'static str {
 }
 
 /// `maturin build --profile dist` of `packaging/pypi`, the wheel written into `dir`.
+/// Puts `client` into `wheel` in place of maturin's build of the client, with the
+/// wheel's RECORD updated (`packaging/pypi/swap_client.py`).
+fn swap_wheel_client(root: &Path, wheel: &Path, client: &Path) -> Result<()> {
+    let status = Command::new(python())
+        .arg(root.join("packaging/pypi/swap_client.py"))
+        .arg(wheel)
+        .arg(client)
+        .status()
+        .context("could not start Python to put the client into the wheel")?;
+    if !status.success() {
+        bail!(
+            "putting the client into {} failed ({status})",
+            wheel.display()
+        );
+    }
+    Ok(())
+}
+
 fn wheel(root: &Path, target: Option<&str>, dir: &Path) -> Result<PathBuf> {
     let python = python();
     let mut command = Command::new(&python);
@@ -929,6 +954,13 @@ mod tests {
             client_from_pip.is_file(),
             "the wheel has no {}",
             client_from_pip.display()
+        );
+        // On Linux it is the client the npm package ships (no C library), not maturin's.
+        #[cfg(target_os = "linux")]
+        assert!(
+            std::fs::read(&client_from_pip).expect("the wheel's client")
+                == std::fs::read(&client).expect("the npm package's client"),
+            "the wheel's client is not the shipped Linux client"
         );
 
         // A user with one hook on Bash, which leaves a mark when it runs.
