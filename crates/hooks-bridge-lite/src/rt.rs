@@ -108,75 +108,14 @@ mod nr {
     pub(super) const RT_SIGPROCMASK: usize = 135;
 }
 
-/// System call `nr` with three arguments; its raw result (a negative errno on failure).
+/// System call `nr` with up to four arguments (unused ones 0); its raw result (a
+/// negative errno on failure).
 // Reason: the system call instruction itself, for the three calls above.
 #[allow(unsafe_code)]
-unsafe fn syscall3(nr: usize, a: usize, b: usize, c: usize) -> isize {
+unsafe fn syscall(nr: usize, [a, b, c, d]: [usize; 4]) -> isize {
     let ret: isize;
     // SAFETY: the caller passes arguments valid for system call `nr`; the instruction
     // clobbers only the registers named here.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        core::arch::asm!(
-            "syscall",
-            inlateout("rax") nr as isize => ret,
-            in("rdi") a,
-            in("rsi") b,
-            in("rdx") c,
-            lateout("rcx") _,
-            lateout("r11") _,
-            options(nostack),
-        );
-    }
-    // SAFETY: as above.
-    #[cfg(target_arch = "aarch64")]
-    unsafe {
-        core::arch::asm!(
-            "svc 0",
-            in("x8") nr,
-            inlateout("x0") a as isize => ret,
-            in("x1") b,
-            in("x2") c,
-            options(nostack),
-        );
-    }
-    ret
-}
-
-/// Ends the process with `code`.
-#[allow(unsafe_code)]
-pub(crate) fn exit(code: i32) -> ! {
-    loop {
-        // SAFETY: `exit_group` takes a status and does not return.
-        unsafe { syscall3(nr::EXIT_GROUP, code as usize, 0, 0) };
-    }
-}
-
-/// Becomes `program` with the arguments `argv` (the program's name first) and the
-/// environment the process started with; returns only the reason it could not.
-// Reason: `execve` takes raw pointers; they are built here from owned C strings.
-#[allow(unsafe_code)]
-pub(crate) fn exec(start: &Start, program: &CStr, argv: &[&CStr]) -> rustix::io::Errno {
-    let mut pointers: Vec<*const u8> = argv.iter().map(|a| a.as_ptr().cast()).collect();
-    pointers.push(core::ptr::null());
-    // SAFETY: `program` and every argument are NUL-terminated and outlive the call, the
-    // argument list ends with a null, and `envp` is the kernel's own, null-terminated.
-    let ret = unsafe {
-        syscall3(
-            nr::EXECVE,
-            program.as_ptr() as usize,
-            pointers.as_ptr() as usize,
-            start.envp as usize,
-        )
-    };
-    rustix::io::Errno::from_raw_os_error(i32::try_from(-ret).unwrap_or(0))
-}
-
-/// System call `nr` with four arguments (the fourth in the register the kernel reads).
-#[allow(unsafe_code)]
-unsafe fn syscall3_4(nr: usize, a: usize, b: usize, c: usize, d: usize) -> isize {
-    let ret: isize;
-    // SAFETY: as for `syscall3`.
     #[cfg(target_arch = "x86_64")]
     unsafe {
         core::arch::asm!(
@@ -207,6 +146,38 @@ unsafe fn syscall3_4(nr: usize, a: usize, b: usize, c: usize, d: usize) -> isize
     ret
 }
 
+/// Ends the process with `code`.
+#[allow(unsafe_code)]
+pub(crate) fn exit(code: i32) -> ! {
+    loop {
+        // SAFETY: `exit_group` takes a status and does not return.
+        unsafe { syscall(nr::EXIT_GROUP, [code as usize, 0, 0, 0]) };
+    }
+}
+
+/// Becomes `program` with the arguments `argv` (the program's name first) and the
+/// environment the process started with; returns only the reason it could not.
+// Reason: `execve` takes raw pointers; they are built here from owned C strings.
+#[allow(unsafe_code)]
+pub(crate) fn exec(start: &Start, program: &CStr, argv: &[&CStr]) -> rustix::io::Errno {
+    let mut pointers: Vec<*const u8> = argv.iter().map(|a| a.as_ptr().cast()).collect();
+    pointers.push(core::ptr::null());
+    // SAFETY: `program` and every argument are NUL-terminated and outlive the call, the
+    // argument list ends with a null, and `envp` is the kernel's own, null-terminated.
+    let ret = unsafe {
+        syscall(
+            nr::EXECVE,
+            [
+                program.as_ptr() as usize,
+                pointers.as_ptr() as usize,
+                start.envp as usize,
+                0,
+            ],
+        )
+    };
+    rustix::io::Errno::from_raw_os_error(i32::try_from(-ret).unwrap_or(0))
+}
+
 /// Blocks SIGPIPE, so that a write to an output the agent closed fails (and is let go)
 /// instead of ending the program: a program without a C library does not get the Rust
 /// runtime's ignoring of it. Only before the last writes: `exec` would hand the mask on.
@@ -218,7 +189,12 @@ pub(crate) fn block_sigpipe() {
     let set: u64 = 1 << (SIGPIPE - 1);
     // SAFETY: the kernel reads one 8-byte signal set from `set`, which outlives the call,
     // and writes no old set (null).
-    let _ = unsafe { syscall3_4(nr::RT_SIGPROCMASK, SIG_BLOCK, &raw const set as usize, 0, 8) };
+    let _ = unsafe {
+        syscall(
+            nr::RT_SIGPROCMASK,
+            [SIG_BLOCK, &raw const set as usize, 0, 8],
+        )
+    };
 }
 
 /// The standard descriptor `fd` (0, 1 or 2).
